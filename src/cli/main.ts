@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// The `bridge` command: start the service, migrate, and manage OAuth clients.
+import { parseArgs } from 'node:util';
+import { addClient } from '../auth/clients.ts';
+import { ConfigError, loadConfig, SCOPES } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { openDatabase } from '../db/open.ts';
+import { deleteClient, listClients } from '../db/repositories/clients.ts';
+import { start } from '../main.ts';
+
+const USAGE = `Usage: bridge <command>
+  start                                   run the service (settings: docs/settings.md)
+  migrate                                 apply database migrations and exit
+  clients add [--scopes read,write] [--name NAME] [--id ID]
+                                          create a client; prints its secret once
+  clients list                            list clients (never their secrets)
+  clients remove <client-id>              delete a client; its tokens stop working within 30 s`;
+
+async function withDatabase(work: (db: Database) => Promise<void>): Promise<void> {
+  const db = await openDatabase(loadConfig());
+  try {
+    await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+function parseScopes(text: string): string[] {
+  const scopes = text.split(/[,\s]+/).filter((scope) => scope !== '');
+  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--scopes takes read and/or write, comma-separated (got "${text}")`);
+  }
+  return [...new Set(scopes)];
+}
+
+class UsageError extends Error {}
+
+async function clients(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action === 'add') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        scopes: { type: 'string', default: 'read,write' },
+        name: { type: 'string' },
+        id: { type: 'string' },
+      },
+    });
+    const scopes = parseScopes(values.scopes);
+    await withDatabase(async (db) => {
+      const created = await addClient(db, { clientId: values.id, name: values.name, scopes });
+      process.stdout.write(
+        `client_id:     ${created.clientId}\nclient_secret: ${created.clientSecret}\nscopes:        ${scopes.join(' ')}\n` +
+          'The secret is stored only as a hash: keep it now, it cannot be shown again.\n',
+      );
+    });
+  } else if (action === 'list') {
+    await withDatabase(async (db) => {
+      for (const client of await listClients(db)) {
+        process.stdout.write(
+          `${client.clientId}\t${client.scopes.join(' ')}\t${client.createdAt.toISOString()}\t${client.name}\n`,
+        );
+      }
+    });
+  } else if (action === 'remove' && rest[0]) {
+    const clientId = rest[0];
+    await withDatabase(async (db) => {
+      if (!(await deleteClient(db, clientId))) throw new UsageError(`no client with id ${clientId}`);
+      process.stdout.write(`removed ${clientId}\n`);
+    });
+  } else {
+    throw new UsageError(USAGE);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'start':
+      return start();
+    case 'migrate':
+      return withDatabase(async () => {
+        process.stdout.write('database is up to date\n');
+      });
+    case 'clients':
+      return clients(rest);
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+// The one storage interface the rest of the code sees. PGlite (embedded default) and PostgreSQL
+// implement it with the same SQL; every call is bounded by the configured database timeout.
+
+export interface Queryable {
+  query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs several statements at once (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The database did not answer within the configured time (mapped to 504). */
+export class DatabaseTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`database did not answer within ${timeoutMs} ms`);
+  }
+}
+
+/** The database cannot be reached at all (mapped to 503). */
+export class DatabaseUnavailableError extends Error {}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  '08006',
+]);
+const TIMEOUT_CODES = new Set(['57014', '55P03']); // statement / lock timeout on the server side
+
+function sqlState(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
+export const isUniqueViolation = (error: unknown): boolean => sqlState(error) === '23505';
+export const isForeignKeyViolation = (error: unknown): boolean => sqlState(error) === '23503';
+
+/** Rejects with DatabaseTimeoutError when `promise` takes longer than `timeoutMs`. */
+export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseTimeoutError(timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } catch (error) {
+    throw classify(error, timeoutMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function classify(error: unknown, timeoutMs: number): unknown {
+  if (error instanceof DatabaseTimeoutError || error instanceof DatabaseUnavailableError) return error;
+  const code = sqlState(error);
+  if (code !== undefined && TIMEOUT_CODES.has(code)) return new DatabaseTimeoutError(timeoutMs);
+  if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message)) {
+    return new DatabaseTimeoutError(timeoutMs);
+  }
+  if (code !== undefined && UNAVAILABLE_CODES.has(code))
+    return new DatabaseUnavailableError(error instanceof Error ? error.message : code);
+  if (error instanceof Error && /Connection terminated/i.test(error.message)) {
+    return new DatabaseUnavailableError(error.message);
+  }
+  return error;
+}

@@ -1,0 +1,115 @@
+// Offset pages and keyset ("timestamp mode", contract 3) pages over any table.
+import type { Queryable } from './database.ts';
+
+export interface OffsetRequest {
+  limit: number;
+  offset: number;
+}
+
+export interface OffsetPage<T> {
+  items: T[];
+  total: number;
+}
+
+export type PaginationDirection = 'NEXT' | 'PREVIOUS';
+
+export interface KeysetRequest {
+  limit: number;
+  direction: PaginationDirection;
+  /** Position: the timestamp of the period's edge, and the id of the item there when known. */
+  timestamp: Date | undefined;
+  identifier: string | undefined;
+}
+
+export interface KeysetPage<T> {
+  /** Newest first, whatever the direction. */
+  items: T[];
+  total: number;
+  hasOlder: boolean;
+  hasNewer: boolean;
+}
+
+export interface KeysetSource<Row> {
+  /** `FROM` target and the filter that applies to every page (with its `$n` parameters). */
+  from: string;
+  where: string[];
+  params: unknown[];
+  timestampColumn: string;
+  idColumn: string;
+  select: string;
+  timestampOf: (row: Row) => Date;
+  idOf: (row: Row) => string;
+}
+
+/**
+ * Walks a collection ordered newest first by (timestamp, id). NEXT goes to older entries and
+ * PREVIOUS to newer ones, so a kept firstIdentifier asked with PREVIOUS returns what changed since.
+ */
+export async function keysetPage<Row>(
+  db: Queryable,
+  source: KeysetSource<Row>,
+  request: KeysetRequest,
+): Promise<KeysetPage<Row>> {
+  const { timestampColumn: ts, idColumn: id } = source;
+  const older = request.direction === 'NEXT';
+  const params = [...source.params];
+  const where = [...source.where];
+  if (request.timestamp !== undefined) {
+    params.push(request.timestamp);
+    const at = `$${params.length}`;
+    if (request.identifier === undefined) {
+      where.push(`${ts} ${older ? '<=' : '>='} ${at}`);
+    } else {
+      params.push(request.identifier);
+      where.push(`(${ts}, ${id}) ${older ? '<' : '>'} (${at}, $${params.length}::uuid)`);
+    }
+  }
+  params.push(request.limit + 1);
+  const rows = await db.query<Row>(
+    `SELECT ${source.select} FROM ${source.from} ${whereClause(where)}
+     ORDER BY ${ts} ${older ? 'DESC' : 'ASC'}, ${id} ${older ? 'DESC' : 'ASC'} LIMIT $${params.length}`,
+    params,
+  );
+  const moreInDirection = rows.length > request.limit;
+  const items = rows.slice(0, request.limit);
+  if (!older) items.reverse();
+
+  const total = await countRows(db, source.from, source.where, source.params);
+  // Is there anything on the side we came from? Only when we started from a position.
+  const edge = older ? items[0] : items.at(-1);
+  let moreBehind = false;
+  if (request.timestamp !== undefined && edge !== undefined) {
+    const edgeParams = [...source.params, source.timestampOf(edge), source.idOf(edge)];
+    const n = source.params.length;
+    const rowsBehind = await db.query(
+      `SELECT 1 FROM ${source.from} ${whereClause([
+        ...source.where,
+        `(${ts}, ${id}) ${older ? '>' : '<'} ($${n + 1}, $${n + 2}::uuid)`,
+      ])} LIMIT 1`,
+      edgeParams,
+    );
+    moreBehind = rowsBehind.length > 0;
+  }
+  return {
+    items,
+    total,
+    hasOlder: older ? moreInDirection : moreBehind,
+    hasNewer: older ? moreBehind : moreInDirection,
+  };
+}
+
+export async function countRows(
+  db: Queryable,
+  from: string,
+  where: string[],
+  params: unknown[],
+): Promise<number> {
+  const [row] = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM ${from} ${whereClause(where)}`,
+    params,
+  );
+  return row?.total ?? 0;
+}
+
+export const whereClause = (conditions: string[]) =>
+  conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;

@@ -1,0 +1,45 @@
+// Domain and protocol errors carry a stable code; src/http/errors.ts maps each code to its status
+// and src/i18n/messages.ts to its localized message.
+
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  UNKNOWN_FIELD: 400,
+  UNKNOWN_QUERY_PARAMETER: 400,
+  MALFORMED_JSON: 400,
+  UNKNOWN_EMBED: 400,
+  INVALID_REFERENCE: 400,
+  ALREADY_EXISTS: 400,
+  RESOURCE_IN_USE: 400,
+  ID_MISMATCH: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  INVALID_TOKEN: 401,
+  EXPIRED_TOKEN: 401,
+  INSUFFICIENT_SCOPE: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL_ERROR: 500,
+  DATABASE_UNAVAILABLE: 503,
+  DATABASE_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type MessageParams = Record<string, string | number>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly params: MessageParams;
+  constructor(code: ErrorCode, params: MessageParams = {}) {
+    super(`${code} ${JSON.stringify(params)}`);
+    this.code = code;
+    this.params = params;
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (resource: string, id: string) => new AppError('NOT_FOUND', { resource, id });

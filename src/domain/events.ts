@@ -1,0 +1,78 @@
+// The event catalogue of spec 6.3 and the objectType of each type (contract 8).
+
+export const OBJECT_TYPES = [
+  'OPERATION',
+  'PRODUCTION_ORDER',
+  'WORKPLACE',
+  'WORKPLACE_GROUP',
+  'STAFF_MEMBER',
+  'TOOL',
+  'TOOL_ASSEMBLY_ORDER',
+  'DOCUMENT',
+  'WORKPLACE_SHIFT',
+  'OPERATION_PLANNING_SCENARIO',
+  'STAFF_MEMBER_PLANNING_SCENARIO',
+  'PREDICTED_MALFUNCTION_SCENARIO',
+  'NONE',
+] as const;
+export type ObjectType = (typeof OBJECT_TYPES)[number];
+
+const crud = (prefix: string, objectType: ObjectType) =>
+  Object.fromEntries(['CREATED', 'UPDATED', 'DELETED'].map((change) => [`${prefix}_${change}`, objectType]));
+
+/** Every platform event type with the objectType its events carry. */
+export const EVENT_OBJECT_TYPES: Record<string, ObjectType> = {
+  OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS: 'NONE',
+  OBSOLETE_OPERATION_PLANNING_SCENARIOS: 'NONE',
+  OBSOLETE_OPERATION_FORECAST_RESULTS: 'OPERATION',
+  // RESOURCES_UPDATED carries the objectType of the resource that changed.
+  RESOURCES_UPDATED: 'NONE',
+  WORKPLACE_SHIFTS_UPDATED: 'WORKPLACE',
+  ...crud('SCHEDULED_MAINTENANCE', 'WORKPLACE'),
+  ...crud('OPERATION_PLANNING_RESULT', 'OPERATION'),
+  ...crud('OPERATION_FORECAST_RESULT', 'OPERATION'),
+  ...crud('STAFF_MEMBER_PLANNING_RESULT', 'STAFF_MEMBER'),
+  OPERATION_PLANNING_SCENARIO_CREATED: 'OPERATION_PLANNING_SCENARIO',
+  STAFF_MEMBER_PLANNING_SCENARIO_CREATED: 'STAFF_MEMBER_PLANNING_SCENARIO',
+  PREDICTED_MALFUNCTION_SCENARIO_CREATED: 'WORKPLACE',
+  OPERATION_PHASE_CHANGED: 'OPERATION',
+  WORKPLACE_OPERATING_STATE_CHANGED: 'WORKPLACE',
+  STAFF_MEMBER_ACTIVITY_CHANGED: 'STAFF_MEMBER',
+  TOOL_ASSEMBLY_ORDER_STATE_CHANGED: 'TOOL_ASSEMBLY_ORDER',
+  WORKPLACE_SHIFT_CHANGED: 'WORKPLACE_SHIFT',
+  ...crud('OPERATION', 'OPERATION'),
+  ...crud('PRODUCTION_ORDER', 'PRODUCTION_ORDER'),
+  ...crud('WORKPLACE', 'WORKPLACE'),
+  ...crud('STAFF_MEMBER', 'STAFF_MEMBER'),
+  ...crud('TOOL', 'TOOL'),
+  ...crud('DOCUMENT', 'DOCUMENT'),
+};
+
+/** Published by applications through POST /events. */
+export const EXTERNAL_EVENT_TYPE = 'EXTERNAL';
+/** Reserved for the platform itself: never published nor subscribed to by applications. */
+export const RESERVED_EVENT_TYPES = ['COMMAND', 'SHOP_FLOOR_TERMINAL', 'INTERNAL'] as const;
+
+export type ChangeType = 'CREATED' | 'UPDATED' | 'DELETED';
+
+/** An event as a service hands it to the event log, before it gets its id and time. */
+export interface NewEvent {
+  eventType: string;
+  objectType: ObjectType;
+  objectId: string | null;
+  data: Record<string, unknown>;
+}
+
+/** A detail event of a primary resource's lifecycle plus the condensed RESOURCES_UPDATED beside it. */
+export function lifecycleEvents(
+  prefix: string | null,
+  change: ChangeType,
+  objectType: ObjectType,
+  objectId: string,
+  data: Record<string, unknown>,
+): NewEvent[] {
+  const events: NewEvent[] = [];
+  if (prefix !== null) events.push({ eventType: `${prefix}_${change}`, objectType, objectId, data });
+  events.push({ eventType: 'RESOURCES_UPDATED', objectType, objectId, data: { changeType: change } });
+  return events;
+}

@@ -1,0 +1,112 @@
+// Read-only master data of workplace states and operating states (contract 4 and 5). Ids are
+// fixed UUIDs so every installation and every instance agrees on them.
+import type { LocalizedText } from '../i18n/locales.ts';
+
+export const WORKPLACE_STATE_IDS = ['PRODUCTION', 'DOWNTIME'] as const;
+export type WorkplaceStateId = (typeof WORKPLACE_STATE_IDS)[number];
+
+export interface MasterDataEntry {
+  id: string;
+  code: string;
+  description: LocalizedText;
+  shortDescription: LocalizedText;
+  color: string;
+}
+
+export interface OperatingState extends MasterDataEntry {
+  workplaceStateId: WorkplaceStateId;
+}
+
+export const WORKPLACE_STATES: readonly MasterDataEntry[] = [
+  {
+    id: 'PRODUCTION',
+    code: 'PRODUCTION',
+    description: { 'en-GB': 'Production', 'de-DE': 'Produktion', 'zh-CN': '生产' },
+    shortDescription: { 'en-GB': 'Prod.', 'de-DE': 'Prod.', 'zh-CN': '生产' },
+    color: '#2E7D32',
+  },
+  {
+    id: 'DOWNTIME',
+    code: 'DOWNTIME',
+    description: { 'en-GB': 'Downtime', 'de-DE': 'Stillstand', 'zh-CN': '停机' },
+    shortDescription: { 'en-GB': 'Down', 'de-DE': 'Still.', 'zh-CN': '停机' },
+    color: '#C62828',
+  },
+];
+
+export const OPERATING_STATES: readonly OperatingState[] = [
+  {
+    id: 'b6ec1cd6-d254-5106-99ea-43edce9543dd',
+    code: '000',
+    workplaceStateId: 'PRODUCTION',
+    description: { 'en-GB': 'Production', 'de-DE': 'Produktion', 'zh-CN': '生产' },
+    shortDescription: { 'en-GB': 'Prod.', 'de-DE': 'Prod.', 'zh-CN': '生产' },
+    color: '#2E7D32',
+  },
+  {
+    id: '3d2e0b34-7640-51ba-8d4a-179431e31693',
+    code: '010',
+    workplaceStateId: 'DOWNTIME',
+    description: { 'en-GB': 'Waiting for material', 'de-DE': 'Warten auf Material', 'zh-CN': '等待物料' },
+    shortDescription: { 'en-GB': 'Material', 'de-DE': 'Material', 'zh-CN': '待料' },
+    color: '#F9A825',
+  },
+  {
+    id: '4e497aff-ed65-5dc0-8004-3c0a8fa518e1',
+    code: '020',
+    workplaceStateId: 'DOWNTIME',
+    description: { 'en-GB': 'Setup', 'de-DE': 'Rüsten', 'zh-CN': '换型调试' },
+    shortDescription: { 'en-GB': 'Setup', 'de-DE': 'Rüsten', 'zh-CN': '换型' },
+    color: '#1565C0',
+  },
+  {
+    id: '70bc3dba-1d9d-5a3c-a0f5-fb4cfafe11fa',
+    code: '110',
+    workplaceStateId: 'DOWNTIME',
+    description: { 'en-GB': 'Malfunction', 'de-DE': 'Störung', 'zh-CN': '故障' },
+    shortDescription: { 'en-GB': 'Fault', 'de-DE': 'Störung', 'zh-CN': '故障' },
+    color: '#C62828',
+  },
+  {
+    id: '62540d52-ec93-52fc-8c1e-cbca9610b7c3',
+    code: '410',
+    workplaceStateId: 'DOWNTIME',
+    description: { 'en-GB': 'Planned maintenance', 'de-DE': 'Geplante Wartung', 'zh-CN': '计划维护' },
+    shortDescription: { 'en-GB': 'Maint.', 'de-DE': 'Wartung', 'zh-CN': '维护' },
+    color: '#6A1B9A',
+  },
+  {
+    id: 'fdf23d49-794d-5de0-8422-86df0d65641a',
+    code: '993',
+    workplaceStateId: 'DOWNTIME',
+    description: { 'en-GB': 'Break', 'de-DE': 'Pause', 'zh-CN': '休息' },
+    shortDescription: { 'en-GB': 'Break', 'de-DE': 'Pause', 'zh-CN': '休息' },
+    color: '#757575',
+  },
+  {
+    id: '6b5e3e20-94f4-55ee-9a6e-eb7a3eb4f379',
+    code: '999',
+    workplaceStateId: 'DOWNTIME',
+    description: {
+      'en-GB': 'Undefined stoppage',
+      'de-DE': 'Undefinierter Stillstand',
+      'zh-CN': '未定义停机',
+    },
+    shortDescription: { 'en-GB': 'Undefined', 'de-DE': 'Undef.', 'zh-CN': '未定义' },
+    color: '#424242',
+  },
+];
+
+/** A new workplace knows nothing of its machine yet. */
+export const INITIAL_OPERATING_STATE_CODE = '999';
+
+/** Finds an operating state by its id or by its code (`110`). */
+export function findOperatingState(idOrCode: string): OperatingState | undefined {
+  return OPERATING_STATES.find((state) => state.id === idOrCode || state.code === idOrCode);
+}
+
+export function operatingStateById(id: string): OperatingState {
+  const state = OPERATING_STATES.find((candidate) => candidate.id === id);
+  if (!state) throw new Error(`unknown operating state id ${id} in storage`);
+  return state;
+}

@@ -1,0 +1,28 @@
+// The bearer-token guard in front of every non-public route: 401 without a valid token, 403
+// without the scope the method needs (spec 5: read = GET, write = POST, PUT, DELETE).
+import type { FastifyRequest } from 'fastify';
+import type { TokenService } from '../auth/tokens.ts';
+import type { Scope } from '../config.ts';
+import { AppError } from '../domain/errors.ts';
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+export function requiredScope(request: FastifyRequest): Scope {
+  return request.routeOptions.config.scope ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
+}
+
+export function bearerGuard(tokens: TokenService) {
+  return async (request: FastifyRequest) => {
+    if (request.routeOptions.config.auth === 'public' || request.is404) return;
+    const header = request.headers.authorization;
+    if (header === undefined || header.trim() === '') throw new AppError('UNAUTHORIZED');
+    const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    if (!match?.[1]) throw new AppError('INVALID_TOKEN');
+    request.client = await tokens.verify(match[1]);
+    const scope = requiredScope(request);
+    if (!request.client.scopes.includes(scope)) throw new AppError('INSUFFICIENT_SCOPE', { scope });
+  };
+}
+
+/** Whether the caller may change things; links to actions are offered only then. */
+export const canWrite = (request: FastifyRequest) => request.client?.scopes.includes('write') ?? false;

@@ -1,0 +1,22 @@
+// What every request carries beyond Fastify's own fields, and route-level settings.
+
+import type { AccessTokenClaims } from '../auth/tokens.ts';
+import type { Scope } from '../config.ts';
+import type { Locale } from '../i18n/locales.ts';
+import type { Hrefs } from './hrefs.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    locale: Locale;
+    /** Builds hrefs in the API version the request came in. */
+    hrefs: Hrefs;
+    /** The authenticated client (absent only on public routes). */
+    client: AccessTokenClaims | undefined;
+  }
+  interface FastifyContextConfig {
+    /** `public` routes need no token (health, token endpoint, API documentation). */
+    auth?: 'public';
+    /** Scope needed instead of the method's default (a POST that only searches needs `read`). */
+    scope?: Scope;
+  }
+}

@@ -1,0 +1,129 @@
+// HAL builders (contract 2 and 3): resources, links and paged collections.
+import type { KeysetPage, OffsetPage } from '../db/paging.ts';
+import type { Hrefs, QueryValues } from './hrefs.ts';
+
+export interface Link {
+  href: string;
+  method: string;
+  embeddable: boolean;
+  templated?: true;
+}
+
+export interface Resource {
+  properties: Record<string, unknown>;
+  _links: Record<string, Link>;
+  _embedded?: Record<string, unknown>;
+}
+
+export const link = (
+  href: string,
+  options: { method?: string; embeddable?: boolean; templated?: boolean } = {},
+): Link => ({
+  href,
+  method: options.method ?? 'GET',
+  embeddable: options.embeddable ?? false,
+  ...(options.templated ? { templated: true as const } : {}),
+});
+
+export function resource(
+  properties: Record<string, unknown>,
+  links: Record<string, Link | undefined>,
+  embedded?: Record<string, unknown>,
+): Resource {
+  const _links: Record<string, Link> = {};
+  for (const [name, value] of Object.entries(links)) if (value) _links[name] = value;
+  return embedded && Object.keys(embedded).length > 0
+    ? { properties, _links, _embedded: embedded }
+    : { properties, _links };
+}
+
+interface CollectionContext {
+  hrefs: Hrefs;
+  /** Path of the collection, e.g. `/workplaces`. */
+  path: string;
+  /** Name of the embedded array, e.g. `workplaces`. */
+  name: string;
+  /** Filters and embed of the request, kept in every paging link. */
+  query: QueryValues;
+  /** The `create<Resource>` link, given iff creation is allowed. */
+  create?: { rel: string; href: string };
+}
+
+/** An offset-mode collection: limit, count, offset, total and the five paging links plus self. */
+export function offsetCollection(
+  context: CollectionContext,
+  items: Resource[],
+  page: OffsetPage<unknown>,
+  request: { limit: number; offset: number },
+) {
+  const { limit, offset } = request;
+  const at = (value: number) =>
+    link(context.hrefs.api(context.path, { ...context.query, limit, offset: value }));
+  const lastOffset = page.total === 0 ? 0 : Math.floor((page.total - 1) / limit) * limit;
+  const current = at(offset);
+  return {
+    pagination: { limit, count: items.length, offset, total: page.total },
+    _embedded: { [context.name]: items },
+    _links: withCreate(context, {
+      self: current,
+      current,
+      first: at(0),
+      ...(offset > 0 ? { previous: at(Math.max(0, offset - limit)) } : {}),
+      ...(offset + items.length < page.total ? { next: at(offset + limit) } : {}),
+      last: at(lastOffset),
+    }),
+  };
+}
+
+export interface KeysetPosition {
+  paginationTimestamp: string;
+  paginationIdentifier: string;
+}
+
+/** A timestamp-mode collection (contract 3): offset null, first and last identifiers, keyset links. */
+export function keysetCollection<T>(
+  context: CollectionContext,
+  items: Resource[],
+  page: KeysetPage<T>,
+  request: { limit: number; query: QueryValues },
+  positionOf: (item: T) => KeysetPosition,
+) {
+  const { limit } = request;
+  const at = (direction: 'NEXT' | 'PREVIOUS', position?: KeysetPosition) =>
+    link(
+      context.hrefs.api(context.path, {
+        ...context.query,
+        limit,
+        paginationDirection: direction,
+        ...position,
+      }),
+    );
+  const first = page.items[0] === undefined ? null : positionOf(page.items[0]);
+  const last = page.items.at(-1) === undefined ? null : positionOf(page.items.at(-1) as T);
+  const current = link(context.hrefs.api(context.path, { ...context.query, ...request.query, limit }));
+  return {
+    pagination: {
+      limit,
+      count: items.length,
+      offset: null,
+      total: page.total,
+      firstIdentifier: first,
+      lastIdentifier: last,
+    },
+    _embedded: { [context.name]: items },
+    _links: withCreate(context, {
+      self: current,
+      current,
+      first: at('NEXT'),
+      ...(page.hasNewer && first ? { previous: at('PREVIOUS', first) } : {}),
+      ...(page.hasOlder && last ? { next: at('NEXT', last) } : {}),
+      last: at('PREVIOUS'),
+    }),
+  };
+}
+
+function withCreate(context: CollectionContext, links: Record<string, Link>): Record<string, Link> {
+  return context.create
+    ? { ...links, [context.create.rel]: link(context.create.href, { method: 'POST' }) }
+    : links;
+}

@@ -1,0 +1,37 @@
+import type { MasterDataEntry, OperatingState } from '../../domain/masterData.ts';
+import { type Locale, localize } from '../../i18n/locales.ts';
+import { link, resource } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+
+export const OPERATING_STATES_PATH = '/masterData/operatingStates';
+export const WORKPLACE_STATES_PATH = '/masterData/workplaceStates';
+
+function entryProperties(entry: MasterDataEntry, locale: Locale) {
+  return {
+    id: entry.id,
+    code: entry.code,
+    description: localize(entry.description, locale),
+    shortDescription: localize(entry.shortDescription, locale),
+    color: entry.color,
+  };
+}
+
+export const presentWorkplaceState = (entry: MasterDataEntry, hrefs: Hrefs, locale: Locale) =>
+  resource(entryProperties(entry, locale), { self: link(hrefs.api(`${WORKPLACE_STATES_PATH}/${entry.id}`)) });
+
+export const presentOperatingState = (state: OperatingState, hrefs: Hrefs, locale: Locale) =>
+  resource(
+    { ...entryProperties(state, locale), workplaceStateId: state.workplaceStateId },
+    {
+      self: link(hrefs.api(`${OPERATING_STATES_PATH}/${state.id}`)),
+      workplaceState: link(hrefs.api(`${WORKPLACE_STATES_PATH}/${state.workplaceStateId}`)),
+    },
+  );
+
+/** The operating state as a workplace property: {id, code, description, workplaceStateId}. */
+export const operatingStateProperty = (state: OperatingState, locale: Locale) => ({
+  id: state.id,
+  code: state.code,
+  description: localize(state.description, locale),
+  workplaceStateId: state.workplaceStateId,
+});

@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import type { Api } from '../api.ts';
+import { link, resource } from '../hal.ts';
+import { OPERATING_STATES_PATH, WORKPLACE_STATES_PATH } from '../presenters/masterData.ts';
+import { WORKPLACE_GROUPS_PATH } from '../presenters/workplaceGroups.ts';
+import { WORKPLACES_PATH } from '../presenters/workplaces.ts';
+import { errorResponses, Resource } from '../schemas.ts';
+
+/** GET /api/v{n}: where a client starts; every collection is reachable from its links. */
+export function registerEntryPoint(api: Api): void {
+  api.get(
+    '/',
+    {
+      schema: {
+        tags: ['entry point'],
+        summary: 'Entry point with links to every collection',
+        response: {
+          200: Resource(Type.Object({ version: Type.Integer(), title: Type.String() }), 'Entry point'),
+          ...errorResponses(),
+        },
+      },
+    },
+    async (request) => {
+      const { hrefs } = request;
+      return resource(
+        { version: hrefs.version, title: 'Bridge API' },
+        {
+          self: link(hrefs.api('')),
+          workplaces: link(hrefs.api(WORKPLACES_PATH)),
+          workplaceGroups: link(hrefs.api(WORKPLACE_GROUPS_PATH)),
+          operatingStates: link(hrefs.api(OPERATING_STATES_PATH)),
+          workplaceStates: link(hrefs.api(WORKPLACE_STATES_PATH)),
+          token: link(hrefs.root('/oauth/token'), { method: 'POST' }),
+          openapi: link(hrefs.root('/api/openapi.json')),
+          documentation: link(hrefs.root('/api/docs')),
+        },
+      );
+    },
+  );
+}

@@ -1,0 +1,96 @@
+// TypeBox schemas shared by the routes: they validate requests and document the API (OpenAPI).
+import { Type } from 'typebox';
+
+export const ErrorBody = Type.Object(
+  {
+    status: Type.Integer({ description: 'HTTP status code' }),
+    code: Type.String({ description: 'Stable error code, e.g. VALIDATION_FAILED' }),
+    message: Type.String({ description: 'Localized explanation (Accept-Language)' }),
+  },
+  { $id: 'Error', description: 'Error body of every 4xx and 5xx answer' },
+);
+
+export const LinkSchema = Type.Object({
+  href: Type.String(),
+  method: Type.String(),
+  embeddable: Type.Boolean(),
+  templated: Type.Optional(Type.Boolean()),
+});
+
+const Links = Type.Record(Type.String(), LinkSchema);
+
+export const Resource = <P extends Type.TSchema>(properties: P, description: string) =>
+  Type.Object(
+    {
+      properties,
+      _links: Links,
+      _embedded: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    },
+    { description },
+  );
+
+const Position = Type.Union([
+  Type.Object({
+    paginationTimestamp: Type.String({ format: 'date-time' }),
+    paginationIdentifier: Type.String(),
+  }),
+  Type.Null(),
+]);
+
+export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R) =>
+  Type.Object({
+    pagination: Type.Object({
+      limit: Type.Integer(),
+      count: Type.Integer(),
+      offset: Type.Integer(),
+      total: Type.Integer(),
+    }),
+    _embedded: Type.Object({ [name]: Type.Array(item) }),
+    _links: Links,
+  });
+
+export const KeysetCollection = <R extends Type.TSchema>(name: string, item: R) =>
+  Type.Object({
+    pagination: Type.Object({
+      limit: Type.Integer(),
+      count: Type.Integer(),
+      offset: Type.Null(),
+      total: Type.Integer(),
+      firstIdentifier: Position,
+      lastIdentifier: Position,
+    }),
+    _embedded: Type.Object({ [name]: Type.Array(item) }),
+    _links: Links,
+  });
+
+const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 100, description: 'Page size (1..100)' });
+
+export const OffsetQuery = {
+  limit: Limit,
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Index of the first element' }),
+};
+
+export const KeysetQuery = {
+  limit: Limit,
+  paginationDirection: Type.Enum(['NEXT', 'PREVIOUS'], {
+    default: 'NEXT',
+    description: 'NEXT walks to older entries, PREVIOUS to newer ones',
+  }),
+  paginationTimestamp: Type.Optional(Type.String({ format: 'date-time' })),
+  paginationIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+};
+
+export const EmbedQuery = Type.Optional(
+  Type.Array(Type.String({ maxLength: 200 }), {
+    maxItems: 20,
+    description: 'Sub-resources to embed: a comma list or repeated parameters',
+  }),
+);
+
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+
+export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Error answers every authenticated route can give. */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries([400, 401, 403, ...statuses].map((status) => [status, Type.Ref('Error')]));

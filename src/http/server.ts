@@ -1,0 +1,179 @@
+// The HTTP server: parsing, validation, auth, content negotiation, errors, documentation, and the
+// API mounted under /api/v1 and /api/v2 (spec 9: both answer identically).
+import { readFileSync } from 'node:fs';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { AppError } from '../domain/errors.ts';
+import { negotiateLocale } from '../i18n/locales.ts';
+import type { RequestTypeProvider } from './api.ts';
+import { bearerGuard } from './auth.ts';
+import './context.ts';
+import { handleError, sendError } from './errors.ts';
+import { Hrefs, hrefRoot } from './hrefs.ts';
+import { registerHealth } from './routes/health.ts';
+import { registerApi } from './routes/index.ts';
+import { ErrorBody } from './schemas.ts';
+import { validatorCompiler } from './validation.ts';
+
+export const API_VERSIONS = [1, 2] as const;
+export const CURRENT_VERSION = 2;
+
+export interface ServerDeps {
+  config: Config;
+  db: Database;
+  tokens: TokenService;
+}
+
+const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
+
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.body.client_secret',
+          'res.headers["set-cookie"]',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    ...httpsOptions(config),
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+  }).withTypeProvider<RequestTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Bodies are JSON only (+json types included); everything else is 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addSchema(ErrorBody);
+
+  const defaultHrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
+  app.decorateRequest('locale', 'en-GB');
+  app.decorateRequest('hrefs', null as unknown as Hrefs);
+  app.decorateRequest('client', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    request.locale = negotiateLocale(request.headers['accept-language']);
+    request.hrefs = defaultHrefs;
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onRequest', bearerGuard(deps.tokens));
+  app.addHook('onSend', async (request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('application/json')) {
+      const hal = /application\/hal\+json/i.test(request.headers.accept ?? '');
+      reply.header('content-type', `${hal ? 'application/hal+json' : 'application/json'}; charset=utf-8`);
+      reply.header('content-language', request.locale);
+    }
+    return payload;
+  });
+  app.setErrorHandler(handleError);
+  registerMethodNotAllowed(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Bridge API',
+        version: `${CURRENT_VERSION}`,
+        description:
+          'Live digital image of a production plant (HAL+JSON). /api/v1 answers identically to /api/v2; ' +
+          'only v2 is listed here. Get a token at the token endpoint with OAuth 2.0 client credentials.',
+      },
+      components: {
+        securitySchemes: {
+          oauth2: {
+            type: 'oauth2',
+            flows: {
+              clientCredentials: {
+                tokenUrl: `${hrefRoot(config)}/oauth/token`,
+                scopes: { read: 'HTTP GET', write: 'HTTP POST, PUT, DELETE' },
+              },
+            },
+          },
+          basicAuth: { type: 'http', scheme: 'basic' },
+        },
+      },
+      security: [{ oauth2: [] }],
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: `${config.basePath}/api/docs`,
+    uiConfig: { deepLinking: true },
+    uiHooks: { onRequest: async () => {} },
+    logLevel: 'warn',
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(`${config.basePath}/api/docs`))
+      route.config = { ...route.config, auth: 'public' };
+  });
+  app.get(
+    `${config.basePath}/api/openapi.json`,
+    { config: { auth: 'public' }, schema: { hide: true } },
+    async () => app.swagger(),
+  );
+
+  registerHealth(app, deps.db, config.basePath);
+  registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.db, deps.tokens);
+  for (const version of API_VERSIONS) {
+    const hrefs = new Hrefs(hrefRoot(config), version);
+    await app.register(
+      async (api) => {
+        api.addHook('onRoute', (route) => {
+          if (version !== CURRENT_VERSION) route.schema = { ...route.schema, hide: true };
+        });
+        api.addHook('onRequest', async (request) => {
+          request.hrefs = hrefs;
+        });
+        await registerApi(api, deps);
+      },
+      { prefix: `${config.basePath}/api/v${version}` },
+    );
+  }
+  return app;
+}
+
+function httpsOptions(
+  config: Config,
+): Partial<FastifyServerOptions> & { https?: { cert: Buffer; key: Buffer } } {
+  if (!config.tlsCertFile || !config.tlsKeyFile) return {};
+  return { https: { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) } };
+}
+
+/** 405 with Allow for a known path asked with a method it does not have; 404 for unknown paths. */
+function registerMethodNotAllowed(app: FastifyInstance) {
+  const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 200 });
+  const methods = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      methods.add(method);
+      router.on(method as 'GET', route.url, () => {});
+    }
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = [...methods].filter((method) => router.find(method as 'GET', path) !== null);
+    if (allowed.length > 0) {
+      return sendError(
+        reply,
+        new AppError('METHOD_NOT_ALLOWED', { method: request.method, allowed: allowed.join(', ') }),
+        {
+          allow: allowed.join(', '),
+        },
+      );
+    }
+    return sendError(reply, new AppError('ROUTE_NOT_FOUND', { method: request.method, path }));
+  });
+}

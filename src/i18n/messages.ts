@@ -1,0 +1,189 @@
+// Localized error messages, keyed by error code (or `CODE.variant`). `{name}` takes a parameter.
+import type { MessageParams } from '../domain/errors.ts';
+import { type Locale, type LocalizedText, localize } from './locales.ts';
+
+const MESSAGES: Record<string, LocalizedText> = {
+  'VALIDATION_FAILED.required': {
+    'en-GB': "Field '{field}' is required.",
+    'de-DE': "Das Feld '{field}' ist erforderlich.",
+    'zh-CN': "字段 '{field}' 为必填项。",
+  },
+  'VALIDATION_FAILED.type': {
+    'en-GB': "Field '{field}' must be of type {expected}.",
+    'de-DE': "Das Feld '{field}' muss vom Typ {expected} sein.",
+    'zh-CN': "字段 '{field}' 的类型必须为 {expected}。",
+  },
+  'VALIDATION_FAILED.minimum': {
+    'en-GB': "Field '{field}' must be at least {limit}.",
+    'de-DE': "Das Feld '{field}' muss mindestens {limit} sein.",
+    'zh-CN': "字段 '{field}' 不能小于 {limit}。",
+  },
+  'VALIDATION_FAILED.maximum': {
+    'en-GB': "Field '{field}' must be at most {limit}.",
+    'de-DE': "Das Feld '{field}' darf höchstens {limit} sein.",
+    'zh-CN': "字段 '{field}' 不能大于 {limit}。",
+  },
+  'VALIDATION_FAILED.minLength': {
+    'en-GB': "Field '{field}' must have at least {limit} characters.",
+    'de-DE': "Das Feld '{field}' muss mindestens {limit} Zeichen lang sein.",
+    'zh-CN': "字段 '{field}' 至少需要 {limit} 个字符。",
+  },
+  'VALIDATION_FAILED.maxLength': {
+    'en-GB': "Field '{field}' must have at most {limit} characters.",
+    'de-DE': "Das Feld '{field}' darf höchstens {limit} Zeichen lang sein.",
+    'zh-CN': "字段 '{field}' 最多只能有 {limit} 个字符。",
+  },
+  'VALIDATION_FAILED.minItems': {
+    'en-GB': "Field '{field}' must have at least {limit} entries.",
+    'de-DE': "Das Feld '{field}' muss mindestens {limit} Einträge haben.",
+    'zh-CN': "字段 '{field}' 至少需要 {limit} 个条目。",
+  },
+  'VALIDATION_FAILED.maxItems': {
+    'en-GB': "Field '{field}' must have at most {limit} entries.",
+    'de-DE': "Das Feld '{field}' darf höchstens {limit} Einträge haben.",
+    'zh-CN': "字段 '{field}' 最多只能有 {limit} 个条目。",
+  },
+  'VALIDATION_FAILED.format': {
+    'en-GB': "Field '{field}' must be a valid {format}.",
+    'de-DE': "Das Feld '{field}' muss ein gültiges {format} sein.",
+    'zh-CN': "字段 '{field}' 必须是有效的 {format}。",
+  },
+  'VALIDATION_FAILED.enum': {
+    'en-GB': "Field '{field}' must be one of: {allowed}.",
+    'de-DE': "Das Feld '{field}' muss einer dieser Werte sein: {allowed}.",
+    'zh-CN': "字段 '{field}' 必须是以下值之一：{allowed}。",
+  },
+  'VALIDATION_FAILED.pattern': {
+    'en-GB': "Field '{field}' has an invalid format.",
+    'de-DE': "Das Feld '{field}' hat ein ungültiges Format.",
+    'zh-CN': "字段 '{field}' 的格式无效。",
+  },
+  'VALIDATION_FAILED.value': {
+    'en-GB': "Field '{field}' is invalid: {detail}.",
+    'de-DE': "Das Feld '{field}' ist ungültig: {detail}.",
+    'zh-CN': "字段 '{field}' 无效：{detail}。",
+  },
+  'VALIDATION_FAILED.body': {
+    'en-GB': 'The request body must be a JSON object.',
+    'de-DE': 'Der Request-Body muss ein JSON-Objekt sein.',
+    'zh-CN': '请求体必须是 JSON 对象。',
+  },
+  UNKNOWN_FIELD: {
+    'en-GB': "Field '{field}' is not allowed here.",
+    'de-DE': "Das Feld '{field}' ist hier nicht erlaubt.",
+    'zh-CN': "此处不允许字段 '{field}'。",
+  },
+  UNKNOWN_QUERY_PARAMETER: {
+    'en-GB': "Query parameter '{field}' is not supported here.",
+    'de-DE': "Der Query-Parameter '{field}' wird hier nicht unterstützt.",
+    'zh-CN': "此处不支持查询参数 '{field}'。",
+  },
+  MALFORMED_JSON: {
+    'en-GB': 'The request body is not valid JSON.',
+    'de-DE': 'Der Request-Body ist kein gültiges JSON.',
+    'zh-CN': '请求体不是有效的 JSON。',
+  },
+  UNKNOWN_EMBED: {
+    'en-GB': 'Cannot embed {names}; embeddable here: {allowed}.',
+    'de-DE': 'Nicht einbettbar: {names}; hier einbettbar: {allowed}.',
+    'zh-CN': '无法嵌入 {names}；此处可嵌入：{allowed}。',
+  },
+  INVALID_REFERENCE: {
+    'en-GB': "Field '{field}' refers to '{id}', which is not an existing {expected}.",
+    'de-DE': "Das Feld '{field}' verweist auf '{id}', das kein vorhandenes {expected} ist.",
+    'zh-CN': "字段 '{field}' 引用的 '{id}' 不是已存在的 {expected}。",
+  },
+  ALREADY_EXISTS: {
+    'en-GB': "Another resource already has {field} '{value}'.",
+    'de-DE': "Eine andere Ressource hat bereits {field} '{value}'.",
+    'zh-CN': "已有其他资源的 {field} 为 '{value}'。",
+  },
+  RESOURCE_IN_USE: {
+    'en-GB': "The {resource} '{id}' is still referenced by {by}.",
+    'de-DE': "{resource} '{id}' wird noch von {by} referenziert.",
+    'zh-CN': "{resource} '{id}' 仍被 {by} 引用。",
+  },
+  BAD_REQUEST: {
+    'en-GB': 'The request cannot be served: {detail}.',
+    'de-DE': 'Die Anfrage kann nicht bearbeitet werden: {detail}.',
+    'zh-CN': '无法处理该请求：{detail}。',
+  },
+  ID_MISMATCH: {
+    'en-GB': "The id in the body ('{bodyId}') differs from the id in the path ('{pathId}').",
+    'de-DE': "Die ID im Body ('{bodyId}') weicht von der ID im Pfad ('{pathId}') ab.",
+    'zh-CN': "请求体中的 id（'{bodyId}'）与路径中的 id（'{pathId}'）不一致。",
+  },
+  UNAUTHORIZED: {
+    'en-GB': 'Authentication required: send an access token as "Authorization: Bearer <token>".',
+    'de-DE': 'Anmeldung erforderlich: Senden Sie ein Access-Token als "Authorization: Bearer <token>".',
+    'zh-CN': '需要身份验证：请以 "Authorization: Bearer <token>" 发送访问令牌。',
+  },
+  INVALID_TOKEN: {
+    'en-GB': 'The access token is invalid.',
+    'de-DE': 'Das Access-Token ist ungültig.',
+    'zh-CN': '访问令牌无效。',
+  },
+  EXPIRED_TOKEN: {
+    'en-GB': 'The access token has expired; request a new one.',
+    'de-DE': 'Das Access-Token ist abgelaufen; fordern Sie ein neues an.',
+    'zh-CN': '访问令牌已过期，请重新获取。',
+  },
+  INSUFFICIENT_SCOPE: {
+    'en-GB': "This request needs the scope '{scope}', which the access token does not grant.",
+    'de-DE': "Diese Anfrage benötigt den Scope '{scope}', den das Access-Token nicht gewährt.",
+    'zh-CN': "此请求需要访问令牌未授予的范围 '{scope}'。",
+  },
+  NOT_FOUND: {
+    'en-GB': "There is no {resource} with id '{id}'.",
+    'de-DE': "Es gibt kein {resource} mit der ID '{id}'.",
+    'zh-CN': "不存在 id 为 '{id}' 的 {resource}。",
+  },
+  ROUTE_NOT_FOUND: {
+    'en-GB': 'There is no resource at {method} {path}.',
+    'de-DE': 'Unter {method} {path} gibt es keine Ressource.',
+    'zh-CN': '{method} {path} 下没有资源。',
+  },
+  METHOD_NOT_ALLOWED: {
+    'en-GB': 'Method {method} is not allowed here; allowed: {allowed}.',
+    'de-DE': 'Die Methode {method} ist hier nicht erlaubt; erlaubt: {allowed}.',
+    'zh-CN': '此处不允许使用 {method} 方法；允许：{allowed}。',
+  },
+  PAYLOAD_TOO_LARGE: {
+    'en-GB': 'The request body is larger than {limit} bytes.',
+    'de-DE': 'Der Request-Body ist größer als {limit} Bytes.',
+    'zh-CN': '请求体超过 {limit} 字节。',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    'en-GB': "Content-Type '{contentType}' is not supported; send application/json.",
+    'de-DE': "Content-Type '{contentType}' wird nicht unterstützt; senden Sie application/json.",
+    'zh-CN': "不支持 Content-Type '{contentType}'；请发送 application/json。",
+  },
+  INTERNAL_ERROR: {
+    'en-GB': 'An internal error occurred (request id {requestId}).',
+    'de-DE': 'Ein interner Fehler ist aufgetreten (Request-ID {requestId}).',
+    'zh-CN': '发生内部错误（请求 ID {requestId}）。',
+  },
+  DATABASE_UNAVAILABLE: {
+    'en-GB': 'The database is not reachable; try again shortly (request id {requestId}).',
+    'de-DE': 'Die Datenbank ist nicht erreichbar; versuchen Sie es gleich erneut (Request-ID {requestId}).',
+    'zh-CN': '数据库无法访问，请稍后重试（请求 ID {requestId}）。',
+  },
+  DATABASE_TIMEOUT: {
+    'en-GB': 'The database did not answer in time; try again (request id {requestId}).',
+    'de-DE':
+      'Die Datenbank hat nicht rechtzeitig geantwortet; versuchen Sie es erneut (Request-ID {requestId}).',
+    'zh-CN': '数据库未及时响应，请重试（请求 ID {requestId}）。',
+  },
+};
+
+/** The message of an error code in the locale, with its parameters filled in. */
+export function message(key: string, locale: Locale, params: MessageParams): string {
+  const text = MESSAGES[key] ?? MESSAGES[key.split('.')[0] ?? ''];
+  if (!text) return key;
+  return localize(text, locale).replace(/\{(\w+)\}/g, (match, name: string) =>
+    params[name] === undefined ? match : String(params[name]),
+  );
+}
+
+/** Every message key, for the completeness test. */
+export const MESSAGE_KEYS = Object.keys(MESSAGES);

@@ -1,0 +1,56 @@
+// Process entry of `bridge start`: settings -> app -> listen; stops gracefully on SIGTERM/SIGINT.
+import { createApp } from './app.ts';
+import type { NewClientCredentials } from './auth/clients.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+
+export async function start(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\nSee docs/settings.md for every setting and its default.\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  if (app.createdClient) announceClient(app.createdClient, config);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.server.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const forced = setTimeout(() => {
+      app.server.log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    forced.unref();
+    await app.close();
+    app.server.log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.server.listen({ host: config.host, port: config.port });
+}
+
+/** Shown once on the console (never written to the log): the only time the secret is visible. */
+function announceClient(client: NewClientCredentials, config: Config) {
+  const scheme = config.tlsCertFile ? 'https' : 'http';
+  const url = `${scheme}://localhost:${config.port}${config.basePath}/oauth/token`;
+  process.stdout.write(
+    [
+      '',
+      'A first OAuth client was created. Its secret is shown only this once:',
+      `  client_id:     ${client.clientId}`,
+      `  client_secret: ${client.clientSecret}`,
+      `  scopes:        ${client.scopes.join(' ')}`,
+      'Get a token with:',
+      `  curl -s -u '${client.clientId}:${client.clientSecret}' -d grant_type=client_credentials ${url}`,
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,72 @@
+import { v7 as uuidv7 } from 'uuid';
+import { type Database, isForeignKeyViolation, isUniqueViolation } from '../db/database.ts';
+import * as groups from '../db/repositories/workplaceGroups.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { lifecycleEvents } from '../domain/events.ts';
+import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from '../domain/workplaces.ts';
+import { recordEvents } from './eventLog.ts';
+
+const CHARACTERISTICS = ['number', 'description', 'type'] as const;
+
+// Workplace groups have no detail events in the catalogue; their changes are announced by the
+// condensed RESOURCES_UPDATED with objectType WORKPLACE_GROUP.
+const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', group: WorkplaceGroup) =>
+  lifecycleEvents(null, change, 'WORKPLACE_GROUP', group.id, {});
+
+export async function getWorkplaceGroup(db: Database, id: string): Promise<WorkplaceGroup> {
+  const group = await groups.findWorkplaceGroup(db, id);
+  if (!group) throw notFound('workplaceGroup', id);
+  return group;
+}
+
+export async function createWorkplaceGroup(
+  db: Database,
+  input: WorkplaceGroupInput,
+): Promise<WorkplaceGroup> {
+  const now = new Date();
+  const group: WorkplaceGroup = { ...input, id: uuidv7(), createdAt: now, updatedAt: now };
+  await db.transaction(async (tx) => {
+    await groups.insertWorkplaceGroup(tx, group).catch(rethrowDuplicate(input.number));
+    await recordEvents(tx, eventsFor('CREATED', group), now);
+  });
+  return group;
+}
+
+export async function replaceWorkplaceGroup(
+  db: Database,
+  id: string,
+  input: WorkplaceGroupInput,
+): Promise<WorkplaceGroup> {
+  return db.transaction(async (tx) => {
+    const before = await groups.findWorkplaceGroup(tx, id, true);
+    if (!before) throw notFound('workplaceGroup', id);
+    const after: WorkplaceGroup = { ...before, ...input };
+    if (changedProperties(before, after, CHARACTERISTICS).length === 0) return before;
+    if (before.type !== after.type && (await groups.countWorkplacesInGroup(tx, id, before.type)) > 0) {
+      throw new AppError('RESOURCE_IN_USE', { resource: 'workplaceGroup', id, by: 'workplaces' });
+    }
+    after.updatedAt = new Date();
+    await groups.updateWorkplaceGroup(tx, after).catch(rethrowDuplicate(input.number));
+    await recordEvents(tx, eventsFor('UPDATED', after), after.updatedAt);
+    return after;
+  });
+}
+
+export async function deleteWorkplaceGroup(db: Database, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const group = await groups.findWorkplaceGroup(tx, id, true);
+    if (!group) throw notFound('workplaceGroup', id);
+    await groups.deleteWorkplaceGroup(tx, group.id).catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) {
+        throw new AppError('RESOURCE_IN_USE', { resource: 'workplaceGroup', id, by: 'workplaces' });
+      }
+      throw error;
+    });
+    await recordEvents(tx, eventsFor('DELETED', group), new Date());
+  });
+}
+
+export const rethrowDuplicate = (number: string) => (error: unknown) => {
+  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', { field: 'number', value: number });
+  throw error;
+};

@@ -1,0 +1,181 @@
+import { v7 as uuidv7 } from 'uuid';
+import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
+import { findWorkplaceGroup } from '../db/repositories/workplaceGroups.ts';
+import * as workplaces from '../db/repositories/workplaces.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { lifecycleEvents } from '../domain/events.ts';
+import {
+  findOperatingState,
+  INITIAL_OPERATING_STATE_CODE,
+  type OperatingState,
+  operatingStateById,
+} from '../domain/masterData.ts';
+import {
+  changedProperties,
+  type Workplace,
+  type WorkplaceGroupType,
+  type WorkplaceInput,
+} from '../domain/workplaces.ts';
+import { recordEvents } from './eventLog.ts';
+import { rethrowDuplicate } from './workplaceGroups.ts';
+
+// Changes of these emit WORKPLACE_UPDATED; the operating state has its own event (spec 6.3).
+const CHARACTERISTICS = [
+  'number',
+  'description',
+  'isManualWorkplace',
+  'capacityGroupId',
+  'productionLineId',
+] as const;
+
+/** The event data of WORKPLACE_CREATED/_UPDATED/_DELETED: the workplace's characteristic properties. */
+function eventData(workplace: Workplace, changed?: string[]) {
+  const data: Record<string, unknown> = { workplaceId: workplace.id };
+  for (const key of CHARACTERISTICS) data[key] = workplace[key];
+  if (changed) data.changedProperties = changed;
+  return data;
+}
+
+/** Operating state as it appears in event data (texts in the default language). */
+export function operatingStateData(state: OperatingState) {
+  return {
+    id: state.id,
+    code: state.code,
+    description: state.description['en-GB'],
+    workplaceStateId: state.workplaceStateId,
+  };
+}
+
+export async function getWorkplace(db: Queryable, id: string): Promise<Workplace> {
+  const workplace = await workplaces.findWorkplace(db, id);
+  if (!workplace) throw notFound('workplace', id);
+  return workplace;
+}
+
+async function checkGroup(tx: Queryable, field: string, id: string | null, type: WorkplaceGroupType) {
+  if (id === null) return;
+  const group = await findWorkplaceGroup(tx, id);
+  if (!group || group.type !== type) throw new AppError('INVALID_REFERENCE', { field, id, expected: type });
+}
+
+async function checkReferences(tx: Queryable, input: WorkplaceInput) {
+  await checkGroup(tx, 'capacityGroupId', input.capacityGroupId, 'CAPACITY_GROUP');
+  await checkGroup(tx, 'productionLineId', input.productionLineId, 'PRODUCTION_LINE');
+}
+
+export async function createWorkplace(
+  db: Database,
+  input: WorkplaceInput & { operatingStateId?: string | undefined },
+): Promise<Workplace> {
+  const { operatingStateId, ...properties } = input;
+  const state = findOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
+  if (!state)
+    throw new AppError('INVALID_REFERENCE', { field: 'operatingStateId', id: String(operatingStateId) });
+  const now = new Date();
+  const workplace: Workplace = {
+    ...properties,
+    id: uuidv7(),
+    operatingStateId: state.id,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.transaction(async (tx) => {
+    await checkReferences(tx, workplace);
+    await workplaces.insertWorkplace(tx, workplace).catch(rethrowDuplicate(workplace.number));
+    await workplaces.recordOperatingState(tx, {
+      id: uuidv7(),
+      workplaceId: workplace.id,
+      operatingStateId: state.id,
+      startDate: now,
+      endDate: null,
+    });
+    await recordEvents(
+      tx,
+      lifecycleEvents('WORKPLACE', 'CREATED', 'WORKPLACE', workplace.id, eventData(workplace)),
+      now,
+    );
+  });
+  return workplace;
+}
+
+export async function replaceWorkplace(db: Database, id: string, input: WorkplaceInput): Promise<Workplace> {
+  return db.transaction(async (tx) => {
+    const before = await workplaces.findWorkplace(tx, id, true);
+    if (!before) throw notFound('workplace', id);
+    const after: Workplace = { ...before, ...input };
+    const changed = changedProperties(before, after, CHARACTERISTICS);
+    if (changed.length === 0) return before;
+    await checkReferences(tx, after);
+    after.updatedAt = new Date();
+    await workplaces.updateWorkplace(tx, after).catch(rethrowDuplicate(after.number));
+    await recordEvents(
+      tx,
+      lifecycleEvents('WORKPLACE', 'UPDATED', 'WORKPLACE', id, eventData(after, changed)),
+      after.updatedAt,
+    );
+    return after;
+  });
+}
+
+export async function deleteWorkplace(db: Database, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const workplace = await workplaces.findWorkplace(tx, id, true);
+    if (!workplace) throw notFound('workplace', id);
+    // Operations, devices and tools will reference workplaces with restricting foreign keys.
+    await workplaces.deleteWorkplace(tx, workplace.id).catch((error: unknown) => {
+      throw isForeignKeyViolation(error)
+        ? new AppError('RESOURCE_IN_USE', { resource: 'workplace', id, by: 'other resources' })
+        : error;
+    });
+    await recordEvents(
+      tx,
+      lifecycleEvents('WORKPLACE', 'DELETED', 'WORKPLACE', id, eventData(workplace)),
+      new Date(),
+    );
+  });
+}
+
+/**
+ * The operating-state command. Any change to a different state is allowed; asking for the state
+ * the workplace is already in changes nothing and emits nothing, so a repeated command is harmless.
+ */
+export async function changeOperatingState(
+  db: Database,
+  id: string,
+  operatingStateIdOrCode: string,
+): Promise<Workplace> {
+  const target = findOperatingState(operatingStateIdOrCode);
+  return db.transaction(async (tx) => {
+    const before = await workplaces.findWorkplace(tx, id, true);
+    if (!before) throw notFound('workplace', id);
+    if (!target) throw notFound('operatingState', operatingStateIdOrCode);
+    if (before.operatingStateId === target.id) return before;
+    const now = new Date();
+    const after: Workplace = { ...before, operatingStateId: target.id, updatedAt: now };
+    await workplaces.updateWorkplace(tx, after);
+    await workplaces.recordOperatingState(tx, {
+      id: uuidv7(),
+      workplaceId: id,
+      operatingStateId: target.id,
+      startDate: now,
+      endDate: null,
+    });
+    await recordEvents(
+      tx,
+      [
+        {
+          eventType: 'WORKPLACE_OPERATING_STATE_CHANGED',
+          objectType: 'WORKPLACE',
+          objectId: id,
+          data: {
+            workplaceId: id,
+            currentOperatingState: operatingStateData(target),
+            previousOperatingState: operatingStateData(operatingStateById(before.operatingStateId)),
+          },
+        },
+      ],
+      now,
+    );
+    return after;
+  });
+}
