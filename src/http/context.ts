@@ -4,8 +4,13 @@ import type { AccessTokenClaims } from '../auth/tokens.ts';
 import type { Scope } from '../config.ts';
 import type { Locale } from '../i18n/locales.ts';
 import type { Hrefs } from './hrefs.ts';
+import type { RouteEntry } from './server.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its method, as registered (see server.ts). */
+    routeTable: RouteEntry[];
+  }
   interface FastifyRequest {
     locale: Locale;
     /** Builds hrefs in the API version the request came in. */

@@ -152,14 +152,26 @@ function httpsOptions(
   return { https: { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) } };
 }
 
-/** 405 with Allow for a known path asked with a method it does not have; 404 for unknown paths. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+/**
+ * 405 with Allow for a known path asked with a method it does not have; 404 for unknown paths.
+ * The routes seen are also kept in `routeTable`, which the auth and bad-input tests walk.
+ */
 function registerMethodNotAllowed(app: FastifyInstance) {
   const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 200 });
   const methods = new Set<string>();
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       methods.add(method);
       router.on(method as 'GET', route.url, () => {});
+      routeTable.push({ method, url: route.url, public: route.config?.auth === 'public' });
     }
   });
   app.setNotFoundHandler((request, reply) => {

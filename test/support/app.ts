@@ -1,0 +1,107 @@
+// Starts the real app on a fresh database for one test file and hands out tokens.
+import { after, before, describe } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { type App, createApp } from '../../src/app.ts';
+import { addClient } from '../../src/auth/clients.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { type Backend, BACKENDS, freshDatabase, type TestDatabase } from './databases.ts';
+
+export const TEST_CLIENT = { id: 'test-client', secret: 'test-client-secret-0123456789' };
+
+export interface TestApp {
+  backend: Backend;
+  app: App;
+  config: Config;
+  database: TestDatabase;
+  /** A token holding exactly these scopes (a client is created per scope set). */
+  token(scopes?: string[]): Promise<string>;
+  /** inject() with a bearer token (read+write unless `scopes` says otherwise). */
+  request(options: RequestOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  scopes?: string[];
+  /** Send no Authorization header at all. */
+  anonymous?: boolean;
+}
+
+export async function startTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    BRIDGE_LOG_LEVEL: 'silent',
+    BRIDGE_BOOTSTRAP_CLIENT_ID: TEST_CLIENT.id,
+    BRIDGE_BOOTSTRAP_CLIENT_SECRET: TEST_CLIENT.secret,
+    ...env,
+  });
+  // The database timeout applies when BRIDGE_DB_TIMEOUT_MS is given (504 tests).
+  const database = await freshDatabase(backend, env.BRIDGE_DB_TIMEOUT_MS ? config.dbTimeoutMs : undefined);
+  const app = await createApp(config, database.db);
+  const tokens = new Map<string, string>();
+
+  async function token(scopes: string[] = ['read', 'write']): Promise<string> {
+    const key = [...scopes].sort().join(' ');
+    let value = tokens.get(key);
+    if (value === undefined) {
+      const client = await addClient(app.db, { name: `test ${key}`, scopes });
+      value = await app.tokens.issue(client.clientId, scopes);
+      tokens.set(key, value);
+    }
+    return value;
+  }
+
+  return {
+    backend,
+    app,
+    config,
+    database,
+    token,
+    async request(options) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (!options.anonymous && headers.authorization === undefined) {
+        headers.authorization = `Bearer ${await token(options.scopes)}`;
+      }
+      let payload: string | undefined;
+      if (options.body !== undefined) {
+        payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return app.server.inject({ method: options.method ?? 'GET', url: options.url, headers, payload });
+    },
+    async close() {
+      await app.server.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * Defines the suite once per backend, each with its own app on its own fresh database.
+ * `suite` receives a getter because the app only exists once `before` has run.
+ */
+export function describeEachBackend(
+  name: string,
+  suite: (t: () => TestApp) => void,
+  env: Record<string, string> = {},
+): void {
+  for (const backend of BACKENDS) {
+    describe(`${name} [${backend}]`, () => {
+      let testApp: TestApp | undefined;
+      before(async () => {
+        testApp = await startTestApp(backend, env);
+      });
+      after(async () => {
+        await testApp?.close();
+      });
+      suite(() => {
+        if (!testApp) throw new Error('test app not started');
+        return testApp;
+      });
+    });
+  }
+}
+
+export const json = (response: LightMyRequestResponse) => response.json() as Record<string, any>;
