@@ -109,15 +109,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       security: [{ oauth2: [] }],
     },
   });
-  await app.register(swaggerUi, {
-    routePrefix: `${config.basePath}/api/docs`,
-    uiConfig: { deepLinking: true },
-    uiHooks: { onRequest: async () => {} },
-    logLevel: 'warn',
-  });
+  // The documentation page is public, like the OpenAPI document it shows.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(`${config.basePath}/api/docs`))
       route.config = { ...route.config, auth: 'public' };
+  });
+  await app.register(swaggerUi, {
+    routePrefix: `${config.basePath}/api/docs`,
+    uiConfig: { deepLinking: true },
+    logLevel: 'warn',
   });
   app.get(
     `${config.basePath}/api/openapi.json`,
