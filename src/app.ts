@@ -1,16 +1,23 @@
-// Composition root: wires storage, tokens and the HTTP server; returns one close() for all of it.
+// Composition root: wires storage, tokens, event delivery and the HTTP server; one close() for all.
 import type { FastifyInstance } from 'fastify';
 import { ensureBootstrapClient, type NewClientCredentials } from './auth/clients.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
-import { buildServer } from './http/server.ts';
+import { AddressPolicy } from './delivery/addressPolicy.ts';
+import { HttpTransport } from './delivery/httpTransport.ts';
+import { MqttTransport } from './delivery/mqttTransport.ts';
+import { DeliveryWorker } from './delivery/worker.ts';
+import { Hrefs, hrefRoot } from './http/hrefs.ts';
+import { buildServer, CURRENT_VERSION } from './http/server.ts';
 
 export interface App {
   server: FastifyInstance;
   db: Database;
   tokens: TokenService;
+  /** Sends events to callbacks; undefined when BRIDGE_DELIVERY_ENABLED=false. */
+  delivery: DeliveryWorker | undefined;
   /** Credentials of a client created at this start (first start without bootstrap settings). */
   createdClient: NewClientCredentials | undefined;
   close(): Promise<void>;
@@ -23,13 +30,17 @@ export async function createApp(config: Config, db?: Database): Promise<App> {
     const createdClient = await ensureBootstrapClient(database, config);
     const tokens = await TokenService.create(database, config.tokenSecret, config.tokenTtlSeconds);
     const server = await buildServer({ config, db: database, tokens });
+    const delivery = config.delivery.enabled ? createDelivery(config, database, server) : undefined;
+    delivery?.start();
     return {
       server,
       db: database,
       tokens,
+      delivery,
       createdClient,
       close: async () => {
         await server.close();
+        await delivery?.stop();
         await database.close();
       },
     };
@@ -37,4 +48,21 @@ export async function createApp(config: Config, db?: Database): Promise<App> {
     await database.close();
     throw error;
   }
+}
+
+function createDelivery(config: Config, db: Database, server: FastifyInstance): DeliveryWorker {
+  const policy = new AddressPolicy(config.callbackAllowedNetworks, config.callbackDeniedNetworks);
+  const { timeoutMs } = config.delivery;
+  const hrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
+  const worker = new DeliveryWorker(
+    db,
+    { http: new HttpTransport({ timeoutMs, policy }), mqtt: new MqttTransport({ timeoutMs, policy }) },
+    { ...config.delivery, callbackHref: (id) => hrefs.api(`/callbacks/${id}`) },
+    server.log,
+  );
+  // A write may have recorded events: look for deliveries now instead of at the next poll.
+  server.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') worker.wake();
+  });
+  return worker;
 }

@@ -1,5 +1,7 @@
 // Typed settings: the only module that reads process.env. Every setting, its variable and its
-// default are listed in SETTINGS below; docs/settings.md is the same table for people.
+// default are read in loadConfig below; docs/settings.md is the same list for people.
+
+import { DEFAULT_DENIED_NETWORKS, parseNetworks } from './delivery/addressPolicy.ts';
 
 export interface Config {
   host: string;
@@ -17,6 +19,18 @@ export interface Config {
   dbTimeoutMs: number;
   dbPoolSize: number;
   logLevel: string;
+  delivery: {
+    enabled: boolean;
+    retryIntervalMs: number;
+    timeoutMs: number;
+    pollMs: number;
+    maxInFlight: number;
+    perCallback: number;
+  };
+  callbackMqttPort: number;
+  callbackAllowedNetworks: string[];
+  callbackDeniedNetworks: string[];
+  embeddedMqtt: { mode: 'auto' | 'on' | 'off'; host: string; port: number };
 }
 
 export class ConfigError extends Error {
@@ -85,6 +99,31 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const bootstrapClient = readBootstrapClient(text, problems);
+  const choice = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = text(name) ?? fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${name}="${raw}" must be one of ${allowed.join(', ')}`);
+    return fallback;
+  };
+  const networks = (name: string, fallback: string): string[] => {
+    try {
+      return parseNetworks(text(name) ?? fallback);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+      return [];
+    }
+  };
+  const delivery = {
+    enabled: choice('BRIDGE_DELIVERY_ENABLED', ['true', 'false'], 'true') === 'true',
+    retryIntervalMs: integer('BRIDGE_DELIVERY_RETRY_INTERVAL_MS', 10_000, 100, 3_600_000),
+    timeoutMs: integer('BRIDGE_DELIVERY_TIMEOUT_MS', 5000, 100, 60_000),
+    pollMs: integer('BRIDGE_DELIVERY_POLL_MS', 250, 10, 60_000),
+    maxInFlight: integer('BRIDGE_DELIVERY_MAX_IN_FLIGHT', 200, 1, 10_000),
+    perCallback: integer('BRIDGE_DELIVERY_PER_CALLBACK', 20, 1, 1000),
+  };
+  if (delivery.timeoutMs >= delivery.retryIntervalMs) {
+    problems.push('BRIDGE_DELIVERY_TIMEOUT_MS must be below BRIDGE_DELIVERY_RETRY_INTERVAL_MS');
+  }
 
   const config: Config = {
     host: text('BRIDGE_HOST') ?? '0.0.0.0',
@@ -102,6 +141,15 @@ export function loadConfig(env: Env = process.env): Config {
     dbTimeoutMs: integer('BRIDGE_DB_TIMEOUT_MS', 5000, 50, 600_000),
     dbPoolSize: integer('BRIDGE_DB_POOL_SIZE', 10, 1, 200),
     logLevel,
+    delivery,
+    callbackMqttPort: integer('BRIDGE_CALLBACK_MQTT_PORT', 1883, 1, 65535),
+    callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS', '0.0.0.0/0 ::/0'),
+    callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS', DEFAULT_DENIED_NETWORKS),
+    embeddedMqtt: {
+      mode: choice('BRIDGE_EMBEDDED_MQTT', ['auto', 'on', 'off'], 'auto'),
+      host: text('BRIDGE_EMBEDDED_MQTT_HOST') ?? '127.0.0.1',
+      port: integer('BRIDGE_EMBEDDED_MQTT_PORT', 1883, 0, 65535),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

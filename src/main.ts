@@ -1,7 +1,9 @@
 // Process entry of `bridge start`: settings -> app -> listen; stops gracefully on SIGTERM/SIGINT.
+import type { FastifyBaseLogger } from 'fastify';
 import { createApp } from './app.ts';
 import type { NewClientCredentials } from './auth/clients.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type EmbeddedBroker, startEmbeddedBroker } from './delivery/embeddedBroker.ts';
 
 export async function start(): Promise<void> {
   let config: Config;
@@ -16,6 +18,7 @@ export async function start(): Promise<void> {
   }
   const app = await createApp(config);
   if (app.createdClient) announceClient(app.createdClient, config);
+  const broker = await startBroker(config, app.server.log);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -28,6 +31,7 @@ export async function start(): Promise<void> {
     }, 10_000);
     forced.unref();
     await app.close();
+    await broker?.close();
     app.server.log.info('stopped');
     process.exit(0);
   };
@@ -35,6 +39,26 @@ export async function start(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.server.listen({ host: config.host, port: config.port });
+}
+
+/**
+ * The embedded MQTT broker of the zero-setup run. `auto` starts it unless its port is taken
+ * (then an external broker such as Mosquitto is assumed to be there); `off` never starts it.
+ */
+async function startBroker(config: Config, log: FastifyBaseLogger): Promise<EmbeddedBroker | undefined> {
+  const { mode, host, port } = config.embeddedMqtt;
+  if (mode === 'off') return undefined;
+  try {
+    const broker = await startEmbeddedBroker(host, port);
+    log.info({ host, port: broker.port }, 'embedded MQTT broker listening');
+    return broker;
+  } catch (error) {
+    if (mode === 'auto' && (error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      log.info({ port }, 'MQTT port in use: using the broker already there, not the embedded one');
+      return undefined;
+    }
+    throw error;
+  }
 }
 
 /** Shown once on the console (never written to the log): the only time the secret is visible. */

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RequestTypeProvider } from '../api.ts';
 import type { ServerDeps } from '../server.ts';
+import { registerCallbacks } from './callbacks.ts';
 import { registerEntryPoint } from './entryPoint.ts';
 import { registerMasterData } from './masterData.ts';
 import { registerWorkplaceGroups } from './workplaceGroups.ts';
@@ -14,4 +15,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerMasterData(api);
   registerWorkplaceGroups(api, deps);
   registerWorkplaces(api, deps);
+  registerCallbacks(api, deps);
 }

@@ -1,0 +1,136 @@
+import type { Callback } from '../../domain/callbacks.ts';
+import type { Queryable } from '../database.ts';
+import { countRows, type OffsetPage, type OffsetRequest } from '../paging.ts';
+
+interface Row {
+  id: string;
+  client_id: string;
+  event_type: string;
+  url: string;
+  event_name: string | null;
+  object_ids: string[] | null;
+  max_redeliver_attempts: number;
+  max_unconfirmed_messages: number;
+  signing_secret: string | null;
+  creation_date: Date;
+  last_triggered_date: Date | null;
+  last_successful_date: Date | null;
+  failed_attempts: string | number;
+  discarded_notifications: string | number;
+}
+
+const toCallback = (row: Row): Callback => ({
+  id: row.id,
+  clientId: row.client_id,
+  eventType: row.event_type,
+  url: row.url,
+  eventName: row.event_name,
+  objectIds: row.object_ids,
+  maxRedeliverAttempts: row.max_redeliver_attempts,
+  maxUnconfirmedMessages: row.max_unconfirmed_messages,
+  signingSecret: row.signing_secret,
+  creationDate: row.creation_date,
+  lastTriggeredDate: row.last_triggered_date,
+  lastSuccessfulDate: row.last_successful_date,
+  failedAttempts: Number(row.failed_attempts),
+  discardedNotifications: Number(row.discarded_notifications),
+});
+
+export async function insertCallback(db: Queryable, callback: Callback): Promise<void> {
+  await db.query(
+    `INSERT INTO callbacks (id, client_id, event_type, url, event_name, object_ids, max_redeliver_attempts,
+       max_unconfirmed_messages, signing_secret, creation_date)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      callback.id,
+      callback.clientId,
+      callback.eventType,
+      callback.url,
+      callback.eventName,
+      callback.objectIds,
+      callback.maxRedeliverAttempts,
+      callback.maxUnconfirmedMessages,
+      callback.signingSecret,
+      callback.creationDate,
+    ],
+  );
+}
+
+/** Callbacks of one client only: another client's callback is simply not found. */
+export async function findCallback(
+  db: Queryable,
+  clientId: string,
+  id: string,
+): Promise<Callback | undefined> {
+  const rows = await db.query<Row>('SELECT * FROM callbacks WHERE id::text = $1 AND client_id = $2', [
+    id,
+    clientId,
+  ]);
+  return rows[0] === undefined ? undefined : toCallback(rows[0]);
+}
+
+export async function listCallbacks(
+  db: Queryable,
+  clientId: string,
+  page: OffsetRequest,
+): Promise<OffsetPage<Callback>> {
+  const rows = await db.query<Row>(
+    'SELECT * FROM callbacks WHERE client_id = $1 ORDER BY creation_date, id LIMIT $2 OFFSET $3',
+    [clientId, page.limit, page.offset],
+  );
+  return {
+    items: rows.map(toCallback),
+    total: await countRows(db, 'callbacks', ['client_id = $1'], [clientId]),
+  };
+}
+
+export async function deleteCallback(db: Queryable, clientId: string, id: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM callbacks WHERE id::text = $1 AND client_id = $2 RETURNING id', [
+    id,
+    clientId,
+  ]);
+  return rows.length > 0;
+}
+
+export interface DeliveryAttempt {
+  eventId: string;
+  sequence: number;
+  attempt: number;
+  attemptedAt: Date;
+  outcome: 'DELIVERED' | 'FAILED' | 'DISCARDED';
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+interface AttemptRow {
+  event_id: string;
+  sequence: string | number;
+  attempt: number;
+  attempted_at: Date;
+  outcome: DeliveryAttempt['outcome'];
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export async function listDeliveryAttempts(
+  db: Queryable,
+  callbackId: string,
+  limit: number,
+): Promise<DeliveryAttempt[]> {
+  const rows = await db.query<AttemptRow>(
+    'SELECT * FROM delivery_attempts WHERE callback_id = $1 ORDER BY id DESC LIMIT $2',
+    [callbackId, limit],
+  );
+  return rows.map((row) => ({
+    eventId: row.event_id,
+    sequence: Number(row.sequence),
+    attempt: row.attempt,
+    attemptedAt: row.attempted_at,
+    outcome: row.outcome,
+    statusCode: row.status_code,
+    error: row.error,
+    durationMs: row.duration_ms,
+  }));
+}

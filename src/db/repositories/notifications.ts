@@ -1,0 +1,243 @@
+// The delivery queue: fan-out of new events to matching callbacks, claiming due notifications,
+// and recording each attempt's outcome. Every function runs in a short transaction of its own.
+import type { Queryable } from '../database.ts';
+
+/**
+ * Turns undispatched events into notifications for every matching callback, numbered per
+ * callback, then trims each touched callback's queue to its maxUnconfirmedMessages (oldest
+ * dropped first). Concurrent instances split the events between them (SKIP LOCKED).
+ * Returns how many events were dispatched.
+ */
+export async function fanOut(tx: Queryable, batchSize: number, now: Date): Promise<number> {
+  const events = await tx.query<{ id: string }>(
+    `SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY sequence LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [batchSize],
+  );
+  if (events.length === 0) return 0;
+  const eventIds = events.map((event) => event.id);
+  const matches = await tx.query<{ callback_id: string; event_id: string }>(
+    `SELECT c.id AS callback_id, e.id AS event_id
+     FROM events e JOIN callbacks c
+       ON c.event_type = e.event_type AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))
+     WHERE e.id = ANY ($1::uuid[])
+     ORDER BY c.id, e.sequence`,
+    [eventIds],
+  );
+  const byCallback = new Map<string, string[]>();
+  for (const match of matches) {
+    const list = byCallback.get(match.callback_id) ?? [];
+    list.push(match.event_id);
+    byCallback.set(match.callback_id, list);
+  }
+  for (const [callbackId, callbackEvents] of byCallback) {
+    const [numbered] = await tx.query<{ last_sequence: string }>(
+      'UPDATE callbacks SET last_sequence = last_sequence + $2 WHERE id = $1 RETURNING last_sequence',
+      [callbackId, callbackEvents.length],
+    );
+    const first = Number(numbered?.last_sequence) - callbackEvents.length + 1;
+    await tx.query(
+      `INSERT INTO notifications (callback_id, event_id, sequence, next_attempt_at)
+       SELECT $1, event_id, $3 + ordinality - 1, $4 FROM unnest($2::uuid[]) WITH ORDINALITY AS t (event_id, ordinality)`,
+      [callbackId, callbackEvents, first, now],
+    );
+    await trimQueue(tx, callbackId, now);
+  }
+  await tx.query('UPDATE events SET dispatched_at = $2 WHERE id = ANY ($1::uuid[])', [eventIds, now]);
+  return events.length;
+}
+
+/** Spec 6.4.3: past maxUnconfirmedMessages the oldest notifications are discarded, retries or not. */
+async function trimQueue(tx: Queryable, callbackId: string, now: Date): Promise<void> {
+  const dropped = await tx.query<{ event_id: string; sequence: string; attempts: number }>(
+    `DELETE FROM notifications WHERE id IN (
+       SELECT n.id FROM notifications n JOIN callbacks c ON c.id = n.callback_id
+       WHERE n.callback_id = $1 ORDER BY n.id DESC OFFSET (SELECT max_unconfirmed_messages FROM callbacks WHERE id = $1))
+     RETURNING event_id, sequence, attempts`,
+    [callbackId],
+  );
+  if (dropped.length === 0) return;
+  await tx.query(
+    `UPDATE callbacks SET discarded_notifications = discarded_notifications + $2,
+       discarded_since_success = discarded_since_success + $2 WHERE id = $1`,
+    [callbackId, dropped.length],
+  );
+  await tx.query(
+    `INSERT INTO delivery_attempts (callback_id, event_id, sequence, attempt, attempted_at, outcome, error, duration_ms)
+     SELECT $1, event_id, sequence, attempts, $4, 'DISCARDED', 'more than maxUnconfirmedMessages pending', 0
+     FROM unnest($2::uuid[], $3::bigint[], $5::int[]) AS t (event_id, sequence, attempts)`,
+    [
+      callbackId,
+      dropped.map((d) => d.event_id),
+      dropped.map((d) => d.sequence),
+      now,
+      dropped.map((d) => d.attempts),
+    ],
+  );
+}
+
+export interface ClaimedNotification {
+  id: string;
+  sequence: number;
+  /** 1 for the first delivery, 2 for the first retry, ... */
+  attempt: number;
+  callbackId: string;
+  url: string;
+  eventName: string | null;
+  signingSecret: string | null;
+  maxRedeliverAttempts: number;
+  discardedSinceSuccess: number;
+  event: {
+    id: string;
+    eventType: string;
+    objectType: string;
+    objectId: string | null;
+    data: unknown;
+    timestamp: Date;
+  };
+}
+
+interface ClaimRow {
+  id: string;
+  sequence: string;
+  attempts: number;
+  callback_id: string;
+  url: string;
+  event_name: string | null;
+  signing_secret: string | null;
+  max_redeliver_attempts: number;
+  discarded_since_success: number;
+  event_id: string;
+  event_type: string;
+  object_type: string;
+  object_id: string | null;
+  data: unknown;
+  timestamp: Date;
+}
+
+/**
+ * Claims due notifications for sending: at most `perCallback` in flight per callback (so a slow
+ * receiver cannot take every slot), locked for `lockMs` so a crashed sender's claims come back.
+ */
+export async function claimDue(
+  tx: Queryable,
+  options: { limit: number; perCallback: number; lockMs: number; now: Date },
+): Promise<ClaimedNotification[]> {
+  const lockedUntil = new Date(options.now.getTime() + options.lockMs);
+  const rows = await tx.query<ClaimRow>(
+    `WITH candidates AS (
+       SELECT id FROM (
+         SELECT id, locked_until, row_number() OVER (
+           PARTITION BY callback_id ORDER BY (locked_until IS NOT NULL AND locked_until > $1) DESC, id) AS rank
+         FROM notifications WHERE next_attempt_at <= $1
+       ) ranked
+       WHERE rank <= $3 AND (locked_until IS NULL OR locked_until <= $1)
+       ORDER BY id LIMIT $2
+     ), locked AS (
+       SELECT id FROM notifications WHERE id IN (SELECT id FROM candidates) FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE notifications n SET locked_until = $4, attempts = n.attempts + 1
+       FROM locked WHERE n.id = locked.id
+       RETURNING n.id, n.sequence, n.attempts, n.callback_id, n.event_id
+     )
+     SELECT claimed.id, claimed.sequence, claimed.attempts, c.id AS callback_id, c.url, c.event_name,
+       c.signing_secret, c.max_redeliver_attempts, c.discarded_since_success,
+       e.id AS event_id, e.event_type, e.object_type, e.object_id, e.data, e."timestamp"
+     FROM claimed JOIN callbacks c ON c.id = claimed.callback_id JOIN events e ON e.id = claimed.event_id
+     ORDER BY claimed.id`,
+    [options.now, options.limit, options.perCallback, lockedUntil],
+  );
+  return rows.map((row) => ({
+    id: String(row.id),
+    sequence: Number(row.sequence),
+    attempt: row.attempts,
+    callbackId: row.callback_id,
+    url: row.url,
+    eventName: row.event_name,
+    signingSecret: row.signing_secret,
+    maxRedeliverAttempts: row.max_redeliver_attempts,
+    discardedSinceSuccess: row.discarded_since_success,
+    event: {
+      id: row.event_id,
+      eventType: row.event_type,
+      objectType: row.object_type,
+      objectId: row.object_id,
+      data: row.data,
+      timestamp: row.timestamp,
+    },
+  }));
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * Records one attempt: success removes the notification; failure schedules the next retry or,
+ * once maxRedeliverAttempts retries are used up, discards it. Returns what happened.
+ */
+export async function recordAttempt(
+  tx: Queryable,
+  notification: ClaimedNotification,
+  outcome: AttemptOutcome,
+  options: { now: Date; retryIntervalMs: number },
+): Promise<'DELIVERED' | 'FAILED' | 'DISCARDED'> {
+  const { now } = options;
+  let result: 'DELIVERED' | 'FAILED' | 'DISCARDED';
+  if (outcome.ok) {
+    result = 'DELIVERED';
+    await tx.query('DELETE FROM notifications WHERE id = $1', [notification.id]);
+    await tx.query(
+      `UPDATE callbacks SET last_triggered_date = $2, last_successful_date = $2, discarded_since_success = 0
+       WHERE id = $1`,
+      [notification.callbackId, now],
+    );
+  } else if (notification.attempt > notification.maxRedeliverAttempts) {
+    result = 'DISCARDED';
+    const deleted = await tx.query('DELETE FROM notifications WHERE id = $1 RETURNING id', [notification.id]);
+    await tx.query(
+      `UPDATE callbacks SET last_triggered_date = $2, failed_attempts = failed_attempts + 1,
+         discarded_notifications = discarded_notifications + $3, discarded_since_success = discarded_since_success + $3
+       WHERE id = $1`,
+      [notification.callbackId, now, deleted.length],
+    );
+  } else {
+    result = 'FAILED';
+    await tx.query('UPDATE notifications SET next_attempt_at = $2, locked_until = NULL WHERE id = $1', [
+      notification.id,
+      new Date(now.getTime() + options.retryIntervalMs),
+    ]);
+    await tx.query(
+      'UPDATE callbacks SET last_triggered_date = $2, failed_attempts = failed_attempts + 1 WHERE id = $1',
+      [notification.callbackId, now],
+    );
+  }
+  await tx.query(
+    `INSERT INTO delivery_attempts (callback_id, event_id, sequence, attempt, attempted_at, outcome, status_code, error, duration_ms)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE EXISTS (SELECT 1 FROM callbacks WHERE id = $1)`,
+    [
+      notification.callbackId,
+      notification.event.id,
+      notification.sequence,
+      notification.attempt,
+      now,
+      result,
+      outcome.statusCode,
+      outcome.error,
+      Math.round(outcome.durationMs),
+    ],
+  );
+  return result;
+}
+
+/** Keeps the attempt history bounded: the newest `keep` per callback. */
+export async function pruneAttempts(db: Queryable, keep: number): Promise<void> {
+  await db.query(
+    `DELETE FROM delivery_attempts WHERE id IN (
+       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY callback_id ORDER BY id DESC) AS rank
+                       FROM delivery_attempts) ranked WHERE rank > $1)`,
+    [keep],
+  );
+}

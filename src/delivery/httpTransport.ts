@@ -1,0 +1,70 @@
+// HTTP(S) deliveries: POST with undici over keep-alive connection pools, bounded by a timeout.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { Agent, request } from 'undici';
+import type { AddressPolicy } from './addressPolicy.ts';
+import { failure, type SendResult, type Transport } from './transport.ts';
+
+export class HttpTransport implements Transport {
+  readonly #agent: Agent;
+  readonly #timeoutMs: number;
+  readonly #policy: AddressPolicy;
+
+  constructor(options: { timeoutMs: number; policy: AddressPolicy }) {
+    this.#timeoutMs = options.timeoutMs;
+    this.#policy = options.policy;
+    const policy = options.policy;
+    this.#agent = new Agent({
+      keepAliveTimeout: 30_000,
+      connections: 16,
+      connect: {
+        timeout: options.timeoutMs,
+        // Checked on the address actually connected to, so DNS rebinding cannot get around it.
+        lookup: (hostname, lookupOptions, callback) =>
+          dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+            if (error) return callback(error, '', 0);
+            const list = addresses as LookupAddress[];
+            const refused = list.find((entry) => !policy.permits(entry.address));
+            if (refused)
+              return callback(new Error(`address ${refused.address} is not allowed for callbacks`), '', 0);
+            if (lookupOptions.all)
+              return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+            const first = list[0] as LookupAddress;
+            return callback(null, first.address, first.family);
+          }),
+      },
+    });
+  }
+
+  async send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult> {
+    const target = new URL(url);
+    const extra: Record<string, string> = {};
+    // Basic Auth for deliveries comes from the URL's userinfo (contract 7).
+    if (target.username !== '' || target.password !== '') {
+      const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
+      extra.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+      target.username = '';
+      target.password = '';
+    }
+    try {
+      await this.#policy.check(target.hostname);
+      const response = await request(target, {
+        method: 'POST',
+        dispatcher: this.#agent,
+        headers: { 'content-type': 'application/json', ...headers, ...extra },
+        body,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+      await response.body.dump();
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return { ok, statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}` };
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}

@@ -1,0 +1,105 @@
+// MQTT deliveries: QoS 1 publish, PUBACK = confirmed. One connection per broker, which
+// reconnects on its own; while it is down, deliveries fail fast and are retried later.
+import { randomBytes } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import { mqttTopic } from '../domain/callbacks.ts';
+import type { AddressPolicy } from './addressPolicy.ts';
+import { failure, type SendResult, type Transport } from './transport.ts';
+
+export class MqttTransport implements Transport {
+  readonly #clients = new Map<string, Promise<MqttClient>>();
+  readonly #timeoutMs: number;
+  readonly #policy: AddressPolicy;
+
+  constructor(options: { timeoutMs: number; policy: AddressPolicy }) {
+    this.#timeoutMs = options.timeoutMs;
+    this.#policy = options.policy;
+  }
+
+  async send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult> {
+    try {
+      const client = await this.#client(url);
+      if (!client.connected) return failure('MQTT broker not connected');
+      await withTimeout(
+        client.publishAsync(mqttTopic(url), body, {
+          qos: 1,
+          ...(client.options.protocolVersion === 5
+            ? { properties: { contentType: 'application/json', userProperties: headers } }
+            : {}),
+        }),
+        this.#timeoutMs,
+      );
+      return { ok: true, statusCode: null, error: null };
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  /** The connection for the URL's broker and credentials, opened on first use. */
+  #client(url: URL): Promise<MqttClient> {
+    const key = `${url.username}:${url.password}@${url.hostname}:${url.port || 1883}`;
+    let client = this.#clients.get(key);
+    if (!client) {
+      client = this.#connect(url);
+      this.#clients.set(key, client);
+      client.catch(() => this.#clients.delete(key));
+    }
+    return client;
+  }
+
+  async #connect(url: URL): Promise<MqttClient> {
+    await this.#policy.check(url.hostname);
+    // MQTT 5 carries the extras as user properties; a 3.1.1-only broker (such as the embedded
+    // one) refuses version 5, and then gets the same body without them.
+    return this.#open(url, 5);
+  }
+
+  async #open(url: URL, protocolVersion: 4 | 5): Promise<MqttClient> {
+    const client = mqtt.connect({
+      protocol: 'mqtt',
+      host: url.hostname,
+      port: Number(url.port || 1883),
+      protocolVersion,
+      clientId: `bridge-${randomBytes(6).toString('hex')}`,
+      username: url.username === '' ? undefined : decodeURIComponent(url.username),
+      password: url.password === '' ? undefined : decodeURIComponent(url.password),
+      reconnectPeriod: 1000,
+      connectTimeout: this.#timeoutMs,
+    });
+    const refusedVersion = await new Promise<boolean>((resolve) => {
+      client.once('connect', () => resolve(false));
+      client.once('error', (error) =>
+        resolve(protocolVersion === 5 && (error as { code?: number }).code === 1),
+      );
+      setTimeout(() => resolve(false), this.#timeoutMs).unref();
+    });
+    client.on('error', () => {}); // it reconnects on its own; failures show up as failed deliveries
+    if (refusedVersion) {
+      await client.endAsync(true);
+      return this.#open(url, 4);
+    }
+    return client;
+  }
+
+  async close(): Promise<void> {
+    const clients = await Promise.allSettled(this.#clients.values());
+    this.#clients.clear();
+    await Promise.all(
+      clients.map((result) => (result.status === 'fulfilled' ? result.value.endAsync(true) : undefined)),
+    );
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no PUBACK within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,165 @@
+// The delivery loop of one instance: fan new events out to callbacks, claim due notifications,
+// send each outside any transaction, record the outcome. Several instances on one PostgreSQL
+// share the work through SKIP LOCKED claims; a crash loses nothing (claims expire).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database.ts';
+import {
+  type ClaimedNotification,
+  claimDue,
+  fanOut,
+  pruneAttempts,
+  recordAttempt,
+} from '../db/repositories/notifications.ts';
+import { deliveryBody, deliveryHeaders } from './payload.ts';
+import type { Transport } from './transport.ts';
+
+export interface DeliveryOptions {
+  retryIntervalMs: number;
+  timeoutMs: number;
+  pollMs: number;
+  /** Sends in flight at once, over all callbacks. */
+  maxInFlight: number;
+  /** Sends in flight at once for one callback: a slow receiver cannot take every slot. */
+  perCallback: number;
+  callbackHref: (callbackId: string) => string;
+}
+
+const FAN_OUT_BATCH = 500;
+const ATTEMPTS_KEPT = 100;
+const PRUNE_EVERY_MS = 60_000;
+
+export class DeliveryWorker {
+  readonly #db: Database;
+  readonly #transports: Record<'http' | 'mqtt', Transport>;
+  readonly #options: DeliveryOptions;
+  readonly #log: FastifyBaseLogger;
+  readonly #inFlight = new Set<Promise<void>>();
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #wakeUp: (() => void) | undefined;
+  #pending = false;
+  #lastPrune = 0;
+
+  constructor(
+    db: Database,
+    transports: Record<'http' | 'mqtt', Transport>,
+    options: DeliveryOptions,
+    log: FastifyBaseLogger,
+  ) {
+    this.#db = db;
+    this.#transports = transports;
+    this.#options = options;
+    this.#log = log;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  /** Something changed (a write request ended, a send finished): look for work now. */
+  wake(): void {
+    this.#pending = true;
+    this.#wakeUp?.();
+  }
+
+  /** Stops claiming, lets the sends in flight finish (each is bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    await this.#loop;
+    await Promise.allSettled(this.#inFlight);
+    await Promise.all([this.#transports.http.close(), this.#transports.mqtt.close()]);
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      this.#pending = false;
+      try {
+        await this.#cycle();
+      } catch (error) {
+        this.#log.warn({ err: error }, 'delivery cycle failed; retrying');
+      }
+      if (!this.#pending && this.#running) await this.#sleep(this.#options.pollMs);
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wakeUp = done;
+    });
+  }
+
+  async #cycle(): Promise<void> {
+    while ((await this.#db.transaction((tx) => fanOut(tx, FAN_OUT_BATCH, new Date()))) === FAN_OUT_BATCH) {
+      // a full batch: more events are waiting
+    }
+    const free = this.#options.maxInFlight - this.#inFlight.size;
+    if (free > 0) {
+      const claimed = await this.#db.transaction((tx) =>
+        claimDue(tx, {
+          limit: free,
+          perCallback: this.#options.perCallback,
+          lockMs: this.#options.timeoutMs + 30_000,
+          now: new Date(),
+        }),
+      );
+      for (const notification of claimed) this.#track(this.#deliver(notification));
+    }
+    if (Date.now() - this.#lastPrune > PRUNE_EVERY_MS) {
+      this.#lastPrune = Date.now();
+      await pruneAttempts(this.#db, ATTEMPTS_KEPT);
+    }
+  }
+
+  #track(send: Promise<void>): void {
+    this.#inFlight.add(send);
+    void send.finally(() => {
+      this.#inFlight.delete(send);
+      this.wake();
+    });
+  }
+
+  async #deliver(notification: ClaimedNotification): Promise<void> {
+    const url = new URL(notification.url);
+    const body = deliveryBody(notification, this.#options.callbackHref(notification.callbackId));
+    const started = performance.now();
+    const transport = url.protocol === 'mqtt:' ? this.#transports.mqtt : this.#transports.http;
+    const result = await transport.send(url, body, deliveryHeaders(notification, body, new Date()));
+    const durationMs = performance.now() - started;
+    try {
+      const outcome = await this.#db.transaction((tx) =>
+        recordAttempt(
+          tx,
+          notification,
+          { ...result, durationMs },
+          { now: new Date(), retryIntervalMs: this.#options.retryIntervalMs },
+        ),
+      );
+      if (outcome !== 'DELIVERED') {
+        this.#log.info(
+          {
+            callbackId: notification.callbackId,
+            eventId: notification.event.id,
+            attempt: notification.attempt,
+            outcome,
+            error: result.error,
+          },
+          'delivery failed',
+        );
+      }
+    } catch (error) {
+      // The claim expires and the notification is sent again: at least once.
+      this.#log.warn(
+        { err: error, callbackId: notification.callbackId },
+        'could not record a delivery attempt',
+      );
+    }
+  }
+}

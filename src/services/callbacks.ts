@@ -1,0 +1,43 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../db/database.ts';
+import type { OffsetPage, OffsetRequest } from '../db/paging.ts';
+import * as callbacks from '../db/repositories/callbacks.ts';
+import { type Callback, type CallbackRequest, toRegistration } from '../domain/callbacks.ts';
+import { notFound } from '../domain/errors.ts';
+
+export async function registerCallback(
+  db: Database,
+  clientId: string,
+  request: CallbackRequest,
+  mqttPort: number,
+): Promise<Callback> {
+  const callback: Callback = {
+    ...toRegistration(request, mqttPort),
+    id: uuidv7(),
+    clientId,
+    creationDate: new Date(),
+    lastTriggeredDate: null,
+    lastSuccessfulDate: null,
+    failedAttempts: 0,
+    discardedNotifications: 0,
+  };
+  await callbacks.insertCallback(db, callback);
+  return callback;
+}
+
+export async function getCallback(db: Database, clientId: string, id: string): Promise<Callback> {
+  const callback = await callbacks.findCallback(db, clientId, id);
+  if (!callback) throw notFound('callback', id);
+  return callback;
+}
+
+export const listCallbacks = (
+  db: Database,
+  clientId: string,
+  page: OffsetRequest,
+): Promise<OffsetPage<Callback>> => callbacks.listCallbacks(db, clientId, page);
+
+/** Deleting the registration deletes its pending notifications too: nothing more is delivered. */
+export async function deleteCallback(db: Database, clientId: string, id: string): Promise<void> {
+  if (!(await callbacks.deleteCallback(db, clientId, id))) throw notFound('callback', id);
+}
