@@ -1,5 +1,6 @@
 // HTTP(S) deliveries: POST with undici over keep-alive connection pools, bounded by a timeout.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import type { AddressPolicy } from './addressPolicy.ts';
 import { failure, type SendResult, type Transport } from './transport.ts';
@@ -46,7 +47,11 @@ export class HttpTransport implements Transport {
       target.password = '';
     }
     try {
-      await this.#policy.check(target.hostname);
+      // Host names are checked in the agent's lookup; literal addresses never go through it.
+      const literal = target.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(literal) !== 0 && !this.#policy.permits(literal)) {
+        return failure(`address ${literal} is not allowed for callbacks`);
+      }
       const response = await request(target, {
         method: 'POST',
         dispatcher: this.#agent,

@@ -106,7 +106,8 @@ export class DeliveryWorker {
         claimDue(tx, {
           limit: free,
           perCallback: this.#options.perCallback,
-          lockMs: this.#options.timeoutMs + 30_000,
+          // Longer than a send plus recording its outcome; a crashed sender's claims come back then.
+          lockMs: this.#options.timeoutMs + 15_000,
           now: new Date(),
         }),
       );
