@@ -70,7 +70,11 @@ export async function createWorkplace(
   const { operatingStateId, ...properties } = input;
   const state = findOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
   if (!state)
-    throw new AppError('INVALID_REFERENCE', { field: 'operatingStateId', id: String(operatingStateId) });
+    throw new AppError('INVALID_REFERENCE', {
+      field: 'operatingStateId',
+      id: String(operatingStateId),
+      expected: 'operatingState',
+    });
   const now = new Date();
   const workplace: Workplace = {
     ...properties,

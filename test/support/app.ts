@@ -73,6 +73,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
     },
     async close() {
       await app.server.close();
+      await app.delivery?.stop();
       await database.drop();
     },
   };

@@ -1,10 +1,12 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.ts';
 import { link, resource } from '../hal.ts';
+import { CALLBACKS_PATH } from '../presenters/callbacks.ts';
 import { OPERATING_STATES_PATH, WORKPLACE_STATES_PATH } from '../presenters/masterData.ts';
 import { WORKPLACE_GROUPS_PATH } from '../presenters/workplaceGroups.ts';
 import { WORKPLACES_PATH } from '../presenters/workplaces.ts';
 import { errorResponses, Resource } from '../schemas.ts';
+import { CURRENT_VERSION } from '../server.ts';
 
 /** GET /api/v{n}: where a client starts; every collection is reachable from its links. */
 export function registerEntryPoint(api: Api): void {
@@ -23,13 +25,15 @@ export function registerEntryPoint(api: Api): void {
     async (request) => {
       const { hrefs } = request;
       return resource(
-        { version: hrefs.version, title: 'Bridge API' },
+        // Every version answers identically (contract 1), so `version` is the current one.
+        { version: CURRENT_VERSION, title: 'Bridge API' },
         {
           self: link(hrefs.api('')),
           workplaces: link(hrefs.api(WORKPLACES_PATH)),
           workplaceGroups: link(hrefs.api(WORKPLACE_GROUPS_PATH)),
           operatingStates: link(hrefs.api(OPERATING_STATES_PATH)),
           workplaceStates: link(hrefs.api(WORKPLACE_STATES_PATH)),
+          callbacks: link(hrefs.api(CALLBACKS_PATH)),
           token: link(hrefs.root('/oauth/token'), { method: 'POST' }),
           openapi: link(hrefs.root('/api/openapi.json')),
           documentation: link(hrefs.root('/api/docs')),

@@ -28,6 +28,8 @@ export function registerMasterData(api: Api): void {
   const list = <E extends MasterDataEntry>(
     path: string,
     name: string,
+    /** Singular, as 404 messages name it ("There is no operatingState with id ..."). */
+    singular: string,
     entries: readonly E[],
     present: (entry: E, hrefs: Hrefs, locale: Locale) => HalResource,
   ) => {
@@ -64,11 +66,11 @@ export function registerMasterData(api: Api): void {
       },
       async (request) => {
         const entry = entries.find((candidate) => candidate.id === request.params.id);
-        if (!entry) throw notFound(name, request.params.id);
+        if (!entry) throw notFound(singular, request.params.id);
         return present(entry, request.hrefs, request.locale);
       },
     );
   };
-  list(OPERATING_STATES_PATH, 'operatingStates', OPERATING_STATES, presentOperatingState);
-  list(WORKPLACE_STATES_PATH, 'workplaceStates', WORKPLACE_STATES, presentWorkplaceState);
+  list(OPERATING_STATES_PATH, 'operatingStates', 'operatingState', OPERATING_STATES, presentOperatingState);
+  list(WORKPLACE_STATES_PATH, 'workplaceStates', 'workplaceState', WORKPLACE_STATES, presentWorkplaceState);
 }
