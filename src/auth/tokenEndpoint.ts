@@ -110,6 +110,8 @@ export function registerTokenEndpoint(
   tokens: TokenService,
 ): void {
   app.register(async (scope) => {
+    // Only forms: without this the JSON parser inherited from the API would let a JSON body through.
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(FORM_TYPES, { parseAs: 'string' }, (_request, body, done) => {
       try {
         done(null, parseForm(String(body)));

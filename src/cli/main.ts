@@ -3,10 +3,9 @@
 import { parseArgs } from 'node:util';
 import { addClient } from '../auth/clients.ts';
 import { ConfigError, loadConfig, SCOPES } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { type Database, isUniqueViolation } from '../db/database.ts';
 import { openDatabase } from '../db/open.ts';
 import { deleteClient, listClients } from '../db/repositories/clients.ts';
-import { start } from '../main.ts';
 
 const USAGE = `Usage: bridge <command>
   start                                   run the service (settings: docs/settings.md)
@@ -36,20 +35,36 @@ function parseScopes(text: string): string[] {
 
 class UsageError extends Error {}
 
-async function clients(args: string[]): Promise<void> {
-  const [action, ...rest] = args;
-  if (action === 'add') {
-    const { values } = parseArgs({
-      args: rest,
+// parseArgs throws a TypeError for an unknown or incomplete option: that is a usage error (exit 2).
+function parseOptions(args: string[]) {
+  try {
+    return parseArgs({
+      args,
       options: {
         scopes: { type: 'string', default: 'read,write' },
         name: { type: 'string' },
         id: { type: 'string' },
       },
     });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+}
+
+async function clients(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action === 'add') {
+    const { values } = parseOptions(rest);
     const scopes = parseScopes(values.scopes);
     await withDatabase(async (db) => {
-      const created = await addClient(db, { clientId: values.id, name: values.name, scopes });
+      const created = await addClient(db, { clientId: values.id, name: values.name, scopes }).catch(
+        (error) => {
+          // Only --id can collide (generated ids are UUIDs); say so instead of printing SQL.
+          throw isUniqueViolation(error)
+            ? new UsageError(`a client with id ${values.id} already exists`)
+            : error;
+        },
+      );
       process.stdout.write(
         `client_id:     ${created.clientId}\nclient_secret: ${created.clientSecret}\nscopes:        ${scopes.join(' ')}\n` +
           'The secret is stored only as a hash: keep it now, it cannot be shown again.\n',
@@ -78,7 +93,8 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'start':
-      return start();
+      // Loaded only here: the server and delivery modules would slow every other command down.
+      return (await import('../main.ts')).start();
     case 'migrate':
       return withDatabase(async () => {
         process.stdout.write('database is up to date\n');

@@ -41,7 +41,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database & { d
     dump: () => pg.dumpDataDir('none'),
     close: async () => {
       try {
-        await pg.close();
+        if (!pg.closed) await pg.close();
       } finally {
         releaseLock();
       }

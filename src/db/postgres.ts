@@ -33,7 +33,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await withTimeout(pool.query(sql), timeoutMs);
     },
     transaction: (work) => withTimeout(inTransaction(pool, work), timeoutMs),
-    close: () => pool.end(),
+    close: async () => {
+      if (!pool.ending && !pool.ended) await pool.end();
+    },
   };
 }
 

@@ -63,22 +63,48 @@ export const KeysetCollection = <R extends Type.TSchema>(name: string, item: R) 
     _links: Links,
   });
 
-const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 100, description: 'Page size (1..100)' });
+// Paging parameters are optional (documented as such); Ajv fills in the defaults, and the
+// readers below say so to the type checker.
+export const DEFAULT_LIMIT = 100;
+const Limit = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT, description: 'Page size (1..100)' }),
+);
 
 export const OffsetQuery = {
   limit: Limit,
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Index of the first element' }),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Index of the first element' })),
 };
 
 export const KeysetQuery = {
   limit: Limit,
-  paginationDirection: Type.Enum(['NEXT', 'PREVIOUS'], {
-    default: 'NEXT',
-    description: 'NEXT walks to older entries, PREVIOUS to newer ones',
-  }),
+  paginationDirection: Type.Optional(
+    Type.Enum(['NEXT', 'PREVIOUS'], {
+      default: 'NEXT',
+      description: 'NEXT walks to older entries, PREVIOUS to newer ones',
+    }),
+  ),
   paginationTimestamp: Type.Optional(Type.String({ format: 'date-time' })),
   paginationIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 };
+
+/** The offset page a validated query asks for. */
+export const offsetPage = (query: { limit?: number; offset?: number }) => ({
+  limit: query.limit ?? DEFAULT_LIMIT,
+  offset: query.offset ?? 0,
+});
+
+/** The keyset page a validated query asks for. */
+export const keysetPosition = (query: {
+  limit?: number;
+  paginationDirection?: 'NEXT' | 'PREVIOUS' | string;
+  paginationTimestamp?: string;
+  paginationIdentifier?: string;
+}) => ({
+  limit: query.limit ?? DEFAULT_LIMIT,
+  direction: query.paginationDirection === 'PREVIOUS' ? ('PREVIOUS' as const) : ('NEXT' as const),
+  timestamp: query.paginationTimestamp === undefined ? undefined : new Date(query.paginationTimestamp),
+  identifier: query.paginationIdentifier,
+});
 
 export const EmbedQuery = Type.Optional(
   Type.Array(Type.String({ maxLength: 200 }), {

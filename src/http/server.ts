@@ -1,5 +1,6 @@
 // The HTTP server: parsing, validation, auth, content negotiation, errors, documentation, and the
 // API mounted under /api/v1 and /api/v2 (spec 9: both answer identically).
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -49,7 +50,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
     ...httpsOptions(config),
     bodyLimit: config.bodyLimitBytes,
-    requestIdHeader: 'x-request-id',
+    // A caller's x-request-id is kept when it is a sane token; anything else gets a fresh id.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
   }).withTypeProvider<RequestTypeProvider>();
@@ -80,6 +86,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return payload;
   });
   app.setErrorHandler(handleError);
+  // The documentation page is public, like the OpenAPI document it shows.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(`${config.basePath}/api/docs`))
+      route.config = { ...route.config, auth: 'public' };
+  });
   registerMethodNotAllowed(app);
 
   await app.register(swagger, {
@@ -108,11 +119,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       },
       security: [{ oauth2: [] }],
     },
-  });
-  // The documentation page is public, like the OpenAPI document it shows.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(`${config.basePath}/api/docs`))
-      route.config = { ...route.config, auth: 'public' };
   });
   await app.register(swaggerUi, {
     routePrefix: `${config.basePath}/api/docs`,
@@ -177,7 +183,8 @@ function registerMethodNotAllowed(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = [...methods].filter((method) => router.find(method as 'GET', path) !== null);
-    if (allowed.length > 0) {
+    // A route of this very method matched but found nothing (e.g. a missing static file): 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       return sendError(
         reply,
         new AppError('METHOD_NOT_ALLOWED', { method: request.method, allowed: allowed.join(', ') }),

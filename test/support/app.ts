@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { type App, createApp } from '../../src/app.ts';
 import { addClient } from '../../src/auth/clients.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { type Backend, BACKENDS, freshDatabase, type TestDatabase } from './databases.ts';
+import { BACKENDS, type Backend, freshDatabase, type TestDatabase } from './databases.ts';
 
 export const TEST_CLIENT = { id: 'test-client', secret: 'test-client-secret-0123456789' };
 
@@ -105,4 +105,5 @@ export function describeEachBackend(
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read bodies freely and assert them by value
 export const json = (response: LightMyRequestResponse) => response.json() as Record<string, any>;

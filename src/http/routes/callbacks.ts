@@ -11,7 +11,15 @@ import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import { offsetCollection } from '../hal.ts';
 import { CALLBACKS_PATH, presentCallback, presentDeliveries } from '../presenters/callbacks.ts';
-import { errorResponses, IdParams, Nullable, OffsetCollection, OffsetQuery, Resource } from '../schemas.ts';
+import {
+  errorResponses,
+  IdParams,
+  Nullable,
+  OffsetCollection,
+  OffsetQuery,
+  offsetPage,
+  Resource,
+} from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
 
 const Redeliver = Type.Integer({
@@ -83,6 +91,7 @@ const CallbackSchema = Resource(
 );
 
 const tags = ['callbacks'];
+const DELIVERIES_SHOWN = 50;
 
 /** Callbacks belong to the client that registered them: other clients get 404 and never list them. */
 export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
@@ -121,7 +130,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
       },
     },
     async (request) => {
-      const { limit, offset } = request.query;
+      const { limit, offset } = offsetPage(request.query);
       const page = await service.listCallbacks(db, clientOf(request), { limit, offset });
       return offsetCollection(
         {
@@ -178,7 +187,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
         summary: 'Recent delivery attempts, newest first: why a callback does (not) fire',
         params: IdParams,
         querystring: Type.Object(
-          { limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) },
+          { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DELIVERIES_SHOWN })) },
           { additionalProperties: false },
         ),
         response: { ...errorResponses(404) },
@@ -186,7 +195,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
     },
     async (request) => {
       const callback = await service.getCallback(db, clientOf(request), request.params.id);
-      const attempts = await listDeliveryAttempts(db, callback.id, request.query.limit);
+      const attempts = await listDeliveryAttempts(db, callback.id, request.query.limit ?? DELIVERIES_SHOWN);
       return presentDeliveries(callback.id, attempts, request.hrefs);
     },
   );

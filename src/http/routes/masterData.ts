@@ -11,7 +11,7 @@ import {
   presentWorkplaceState,
   WORKPLACE_STATES_PATH,
 } from '../presenters/masterData.ts';
-import { errorResponses, IdParams, OffsetCollection, OffsetQuery, Resource } from '../schemas.ts';
+import { errorResponses, IdParams, OffsetCollection, OffsetQuery, offsetPage, Resource } from '../schemas.ts';
 
 const EntryProperties = Type.Object({
   id: Type.String(),
@@ -44,7 +44,7 @@ export function registerMasterData(api: Api): void {
         },
       },
       async (request) => {
-        const { limit, offset } = request.query;
+        const { limit, offset } = offsetPage(request.query);
         const page = entries.slice(offset, offset + limit);
         return offsetCollection(
           { hrefs: request.hrefs, path, name, query: {} },

@@ -15,6 +15,7 @@ import {
   Nullable,
   OffsetCollection,
   OffsetQuery,
+  offsetPage,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -60,7 +61,8 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request) => {
-      const { limit, offset, type, embed } = request.query;
+      const { type, embed } = request.query;
+      const { limit, offset } = offsetPage(request.query);
       parseEmbed(embed, []);
       const page = await repository.listWorkplaceGroups(db, { type }, { limit, offset });
       return offsetCollection(

@@ -24,9 +24,11 @@ import {
   IdParams,
   KeysetCollection,
   KeysetQuery,
+  keysetPosition,
   Nullable,
   OffsetCollection,
   OffsetQuery,
+  offsetPage,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -129,7 +131,8 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request) => {
-      const { limit, offset, workplaceGroupNumber, workplaceNumber } = request.query;
+      const { workplaceGroupNumber, workplaceNumber } = request.query;
+      const { limit, offset } = offsetPage(request.query);
       const embed = parseEmbed(request.query.embed, WORKPLACE_EMBEDS);
       const page = await repository.listWorkplaces(
         db,
@@ -273,14 +276,10 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request) => {
-      const { limit, paginationDirection, paginationTimestamp, paginationIdentifier } = request.query;
+      const { paginationDirection, paginationTimestamp, paginationIdentifier } = request.query;
+      const position = keysetPosition(request.query);
       const workplace = await service.getWorkplace(db, request.params.id);
-      const page = await repository.listRecordedOperatingStates(db, workplace.id, {
-        limit,
-        direction: paginationDirection as 'NEXT' | 'PREVIOUS',
-        timestamp: paginationTimestamp === undefined ? undefined : new Date(paginationTimestamp),
-        identifier: paginationIdentifier,
-      });
+      const page = await repository.listRecordedOperatingStates(db, workplace.id, position);
       return keysetCollection(
         {
           hrefs: request.hrefs,
@@ -290,7 +289,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
         },
         page.items.map((record) => presentRecordedOperatingState(record, request.hrefs, request.locale)),
         page,
-        { limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
+        { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
         (record) => ({
           paginationTimestamp: record.startDate.toISOString(),
           paginationIdentifier: record.id,
