@@ -84,7 +84,9 @@ export const KeysetQuery = {
     }),
   ),
   paginationTimestamp: Type.Optional(Type.String({ format: 'date-time' })),
-  paginationIdentifier: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  paginationIdentifier: Type.Optional(
+    Type.String({ format: 'uuid', description: 'Id of the item at the position' }),
+  ),
 };
 
 /** The offset page a validated query asks for. */

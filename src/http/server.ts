@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
+import { Type } from 'typebox';
 import { registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
@@ -23,6 +24,7 @@ import { ErrorBody } from './schemas.ts';
 import { validatorCompiler } from './validation.ts';
 
 export const API_VERSIONS = [1, 2] as const;
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 export const CURRENT_VERSION = 2;
 
 export interface ServerDeps {
@@ -58,12 +60,23 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    // A URL the router cannot read (bad percent-encoding, an over-long id) is an invalid URI:
+    // 404 with the error body (spec 7), not Fastify's own answer.
+    frameworkErrors: (_error, request, reply) =>
+      sendError(
+        reply,
+        new AppError('ROUTE_NOT_FOUND', { method: request.method, path: request.url.split('?')[0] ?? '/' }),
+      ),
   }).withTypeProvider<RequestTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only (+json types included); everything else is 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // An empty body under a JSON content type is no body (clients that always send the header).
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, String(body), done),
+  );
   app.addSchema(ErrorBody);
 
   const defaultHrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
@@ -138,6 +151,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await app.register(
       async (api) => {
         api.addHook('onRoute', (route) => {
+          // Unknown query parameters are a 400 on every route (contract 3), also those without any.
+          route.schema = { querystring: NO_QUERY, ...route.schema };
           if (version !== CURRENT_VERSION) route.schema = { ...route.schema, hide: true };
         });
         api.addHook('onRequest', async (request) => {

@@ -1,6 +1,8 @@
 // Request validation: one Ajv for bodies (no type coercion: a string is not a number) and one
 // for query strings and paths (coercion, as everything there arrives as text). Unknown fields
 // and parameters are refused, never silently dropped. Failures become localized AppErrors.
+// Path parameters are ids, which are opaque (contract 2): one that fails its schema names
+// nothing, so it is a 404, not a 400.
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -10,11 +12,55 @@ const COMMON: Options = { allErrors: false, removeAdditional: false, useDefaults
 const bodyAjv = addFormats.default(new Ajv({ ...COMMON, coerceTypes: false }));
 const textAjv = addFormats.default(new Ajv({ ...COMMON, coerceTypes: 'array' }));
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
-  return (data: unknown) =>
-    validate(data) ? { value: data } : { error: toAppError(validate.errors?.[0], httpPart ?? 'body') };
+// Times the database can store: PostgreSQL has no year 0, and years past 9999 are no real input.
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+for (const ajv of [bodyAjv, textAjv]) {
+  const base = ajv.formats['date-time'] as { validate: (value: string) => boolean };
+  ajv.addFormat('date-time', (value: string) => {
+    const time = Date.parse(value);
+    return base.validate(value) && time >= EARLIEST && time <= LATEST;
+  });
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, url }) => {
+  const part = httpPart ?? 'body';
+  const validate = (part === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  return (data: unknown) => {
+    const error = validate(data) ? storableError(data, '') : toAppError(validate.errors?.[0], part);
+    if (!error) return { value: data };
+    return { error: part === 'params' ? paramNotFound(url, error, data) : error };
+  };
 };
+
+/** Values that pass the schema but that the database cannot hold: U+0000 in text, unsafe integers. */
+function storableError(value: unknown, path: string): AppError | undefined {
+  if (typeof value === 'string' && value.includes('\u0000')) return rule('character', fieldName(path));
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    return value > 0
+      ? rule('maximum', fieldName(path), { limit: Number.MAX_SAFE_INTEGER })
+      : rule('minimum', fieldName(path), { limit: Number.MIN_SAFE_INTEGER });
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      const error = storableError(child, `${path}/${key}`);
+      if (error) return error;
+    }
+  }
+  return undefined;
+}
+
+/** 404 for the path parameter that failed, named after the collection segment before it. */
+function paramNotFound(url: string, error: AppError, data: unknown): AppError {
+  const name = String(error.params.field);
+  const segments = url.split('/');
+  const collection = segments[segments.indexOf(`:${name}`) - 1] ?? 'resource';
+  const id = (data as Record<string, unknown> | null)?.[name];
+  return new AppError('NOT_FOUND', {
+    resource: collection.replace(/s$/, ''),
+    id: String(id ?? ''),
+  });
+}
 
 const fieldName = (path: string, child?: string) =>
   [...path.split('/').filter((part) => part !== ''), ...(child === undefined ? [] : [child])].join('.');

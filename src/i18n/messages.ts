@@ -58,6 +58,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': "Das Feld '{field}' hat ein ungültiges Format.",
     'zh-CN': "字段 '{field}' 的格式无效。",
   },
+  'VALIDATION_FAILED.character': {
+    'en-GB': "Field '{field}' must not contain the character U+0000.",
+    'de-DE': "Das Feld '{field}' darf das Zeichen U+0000 nicht enthalten.",
+    'zh-CN': "字段 '{field}' 不能包含字符 U+0000。",
+  },
   'VALIDATION_FAILED.value': {
     'en-GB': "Field '{field}' is invalid: {detail}.",
     'de-DE': "Das Feld '{field}' ist ungültig: {detail}.",

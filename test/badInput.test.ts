@@ -1,0 +1,468 @@
+// The bad-input set, generated over the route table and the OpenAPI document, so a new route is
+// covered the day it is registered: every protected route under /api/v1 and /api/v2 gets broken
+// JSON, wrong body shapes, wrong field types, unknown fields, oversized strings, foreign content
+// types, bad paging and embed parameters and bad ids. Whatever the input, the answer is never a
+// 5xx, every error has exactly the body {status, code, message}, and nothing stored changes.
+//
+// Inputs that hit a known gap in src/ outside the validation layer are listed in KNOWN_GAPS: the
+// main suite leaves them out (they would change data) and a second suite runs them as TODO tests
+// that assert what the contract wants. Delete a gap's entry once it is fixed.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { Ajv, type AnySchema } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { LightMyRequestResponse } from 'fastify';
+import type { RouteEntry } from '../src/http/server.ts';
+import { describeEachBackend, json, type TestApp } from './support/app.ts';
+
+// No deliveries: the fixture's events must not leave the process.
+const ENV = { BRIDGE_DELIVERY_ENABLED: 'false' };
+const TABLES = ['workplace_groups', 'workplaces', 'recorded_operating_states', 'events', 'callbacks'];
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+interface Expect {
+  /** Acceptable statuses; the first one is the contract's answer. */
+  status: number[];
+  /** The error code, where the input alone decides it. */
+  code?: string;
+}
+
+interface Case {
+  route: string;
+  input: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+  expect: Expect;
+}
+
+interface Gap {
+  bug: string;
+  /** Route keys without version prefix, e.g. `DELETE /workplaces/:id`. */
+  routes: string[] | 'any';
+  /** Input names, see casesFor. */
+  inputs: RegExp[];
+}
+
+// Routes that declare no querystring schema, so unknown parameters pass silently (server.ts could
+// default every route to an empty, closed querystring schema).
+const NO_QUERY_SCHEMA = [
+  'GET /',
+  'HEAD /',
+  'GET /masterData/operatingStates/:id',
+  'HEAD /masterData/operatingStates/:id',
+  'GET /masterData/workplaceStates/:id',
+  'HEAD /masterData/workplaceStates/:id',
+  'GET /workplaces/:id/recordedOperatingStates/:recordId',
+  'HEAD /workplaces/:id/recordedOperatingStates/:recordId',
+  'POST /workplaceGroups',
+  'PUT /workplaceGroups/:id',
+  'DELETE /workplaceGroups/:id',
+  'POST /workplaces',
+  'PUT /workplaces/:id',
+  'DELETE /workplaces/:id',
+  'POST /workplaces/:id/operatingState/:operatingStateId',
+  'POST /callbacks',
+  'GET /callbacks/:id',
+  'HEAD /callbacks/:id',
+  'DELETE /callbacks/:id',
+];
+// Write routes that take no body and read none: any JSON body passes unseen.
+const NO_BODY_SCHEMA = [
+  'DELETE /workplaceGroups/:id',
+  'DELETE /workplaces/:id',
+  'POST /workplaces/:id/operatingState/:operatingStateId',
+  'DELETE /callbacks/:id',
+];
+
+const KNOWN_GAPS: Gap[] = [
+  {
+    bug: 'bodies are ignored on write routes that take none: arrays, scalars and unknown fields pass unseen',
+    routes: NO_BODY_SCHEMA,
+    inputs: [/^body JSON (array|string|number|null)$/, /^body deeply nested$/, /^body unknown field$/],
+  },
+];
+
+const gapOf = (c: Case) =>
+  KNOWN_GAPS.find(
+    (gap) =>
+      (gap.routes === 'any' || gap.routes.includes(c.route)) &&
+      gap.inputs.some((pattern) => pattern.test(c.input)),
+  );
+
+// ---------------------------------------------------------------------------------------------
+// What the routes look like: the route table, and their schemas from the served OpenAPI document.
+
+interface OpenApiParameter {
+  in: string;
+  name: string;
+  schema: JsonSchema;
+}
+interface OpenApiOperation {
+  parameters?: OpenApiParameter[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+}
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  anyOf?: JsonSchema[];
+  maxLength?: number;
+  format?: string;
+  [keyword: string]: unknown;
+}
+type OpenApi = { paths: Record<string, Record<string, OpenApiOperation>> };
+
+const VERSIONED = /^\/api\/v[12](?=\/|$)/;
+/** `GET /api/v1/workplaces/:id` -> `GET /workplaces/:id` (v1 answers as v2). */
+const routeKey = (route: RouteEntry) => `${route.method} ${route.url.replace(VERSIONED, '') || '/'}`;
+
+const apiRoutes = (testApp: TestApp) =>
+  testApp.app.server.routeTable.filter((route) => !route.public && VERSIONED.test(route.url));
+
+function operationOf(openapi: OpenApi, route: RouteEntry): OpenApiOperation | undefined {
+  // OpenAPI lists v2 only; v1 is the same API under another prefix. HEAD is GET without a body.
+  const path = route.url.replace(VERSIONED, '/api/v2').replace(/:(\w+)/g, '{$1}');
+  const method = route.method === 'HEAD' ? 'get' : route.method.toLowerCase();
+  return openapi.paths[path]?.[method];
+}
+
+// Test-side mirrors of the service's validators, only to tell which candidate values a schema
+// refuses (the service must then refuse them too).
+const bodyAjv = new Ajv({ strict: false, validateFormats: false });
+const queryAjv = addFormats.default(new Ajv({ strict: false, coerceTypes: 'array' }));
+const refuses = (ajv: Ajv, schema: JsonSchema, value: unknown) => !ajv.validate(schema as AnySchema, value);
+
+const stringBranches = (schema: JsonSchema): JsonSchema[] =>
+  schema.anyOf ? schema.anyOf.flatMap(stringBranches) : schema.type === 'string' ? [schema] : [];
+
+// ---------------------------------------------------------------------------------------------
+// Real data the routes can find, so ":params" name something that exists.
+
+interface Fixture {
+  /** Real ids by the collection segment in front of the parameter. */
+  ids: Record<string, string>;
+  /** Bodies a route would accept; a bad input changes one thing in them. */
+  validBodies: Record<string, Record<string, unknown>>;
+}
+
+/** `tag` keeps the numbers of several fixtures in one database apart. */
+async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
+  const created = async (url: string, body: unknown) => {
+    const response = await testApp.request({ method: 'POST', url, body });
+    assert.ok([200, 201].includes(response.statusCode), `${url}: ${response.body}`);
+    return json(response).properties as Record<string, string>;
+  };
+  const group = await created('/api/v2/workplaceGroups', { number: `BI-G1${tag}`, type: 'CAPACITY_GROUP' });
+  const workplace = await created('/api/v2/workplaces', { number: `BI-W1${tag}`, capacityGroupId: group.id });
+  // A second operating state gives the workplace a history with more than one record.
+  await created(`/api/v2/workplaces/${workplace.id}/operatingState/110`, undefined);
+  const history = json(
+    await testApp.request({ url: `/api/v2/workplaces/${workplace.id}/recordedOperatingStates` }),
+  );
+  const callback = await created('/api/v2/callbacks', {
+    eventType: 'WORKPLACE_CREATED',
+    url: 'http://192.0.2.1/bad-input',
+  });
+  const states = json(await testApp.request({ url: '/api/v2/masterData/operatingStates' }));
+  const groupId = String(group.id);
+  return {
+    ids: {
+      workplaceGroups: groupId,
+      workplaces: String(workplace.id),
+      recordedOperatingStates: String(history._embedded.recordedOperatingStates[0].properties.id),
+      operatingStates: String(states._embedded.operatingStates[0].properties.id),
+      workplaceStates: 'PRODUCTION',
+      // Not the current state (110): a wrongly accepted request would change it.
+      operatingState: '010',
+      callbacks: String(callback.id),
+    },
+    // Each differs from what is stored, so a wrongly accepted request would change something.
+    validBodies: {
+      'POST /workplaceGroups': { number: `BI-NEW-G${tag}`, type: 'PRODUCTION_LINE' },
+      'PUT /workplaceGroups/:id': { number: `BI-G1${tag}`, type: 'CAPACITY_GROUP', description: 'changed' },
+      'POST /workplaces': { number: `BI-NEW-W${tag}`, capacityGroupId: groupId },
+      'PUT /workplaces/:id': { number: `BI-W1${tag}`, capacityGroupId: groupId, description: 'changed' },
+      'POST /callbacks': { eventType: 'WORKPLACE_DELETED', url: 'http://192.0.2.1/other' },
+    },
+  };
+}
+
+function fillPath(url: string, fixture: Fixture, override?: { param: string; value: string }): string {
+  const segments = url.split('/');
+  return segments
+    .map((segment, index) => {
+      if (!segment.startsWith(':')) return segment;
+      const param = segment.slice(1);
+      if (override?.param === param) return override.value;
+      return encodeURIComponent(fixture.ids[segments[index - 1] ?? ''] ?? randomUUID());
+    })
+    .join('/');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bad-input set for one route.
+
+const BAD_IDS: [string, string][] = [
+  ['malformed UUID', 'not-a-uuid'],
+  ['unknown UUID', '0190a4c2-0000-7000-8000-000000000000'],
+  ['150 chars', 'x'.repeat(150)],
+  ['300 chars', 'x'.repeat(300)],
+  ['NUL', '%00'],
+  ['bad percent-encoding', '%FF'],
+];
+
+const UNREADABLE_IDS = ['300 chars', 'bad percent-encoding'];
+
+const WRONG_VALUES: unknown[] = [12345, 'wrong', true, [], { nested: 1 }, null];
+const QUERY_CANDIDATES = ['abc', '-1', '0', '101', '1.5', ''];
+
+function casesFor(route: RouteEntry, openapi: OpenApi, fixture: Fixture): Case[] {
+  const key = routeKey(route);
+  const { method } = route;
+  const operation = operationOf(openapi, route);
+  const queryParams = new Map(
+    (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]),
+  );
+  const bodySchema = operation?.requestBody?.content?.['application/json']?.schema;
+  const base = fixture.validBodies[key];
+  // Requests that test something else carry a body the route would take, so that thing decides.
+  const goodBody = bodySchema ? JSON.stringify(base ?? {}) : undefined;
+  const goodHeaders = goodBody === undefined ? {} : JSON_TYPE;
+  // Without a known valid body, a body error may come first: then only the status is certain.
+  const certain = bodySchema === undefined || base !== undefined;
+  const path = fillPath(route.url, fixture);
+  const cases: Case[] = [];
+  const add = (input: string, request: Omit<Case, 'route' | 'input' | 'method'>) =>
+    cases.push({ route: key, input, method, ...request });
+
+  // Query: each value is wrong where the parameter exists and unknown where it does not.
+  const invalid: Expect = { status: [400], code: 'VALIDATION_FAILED' };
+  const query = (input: string, text: string, name: string, declared: Expect = invalid) => {
+    const expect = queryParams.has(name) ? declared : { status: [400], code: 'UNKNOWN_QUERY_PARAMETER' };
+    add(`query ${input}`, {
+      url: `${path}?${text}`,
+      headers: goodHeaders,
+      payload: goodBody,
+      expect: { status: expect.status, code: certain ? expect.code : undefined },
+    });
+  };
+  query('limit=0', 'limit=0', 'limit');
+  query('limit=101', 'limit=101', 'limit');
+  query('limit=abc', 'limit=abc', 'limit');
+  query('offset=-1', 'offset=-1', 'offset');
+  query('offset beyond any integer', 'offset=99999999999999999999', 'offset');
+  query('unknown parameter', 'noSuchParameter=1', 'noSuchParameter');
+  query('unknown embed', 'embed=noSuchThing,alsoMissing', 'embed', { status: [400], code: 'UNKNOWN_EMBED' });
+  query('paginationTimestamp garbage', 'paginationTimestamp=garbage', 'paginationTimestamp');
+  query('paginationTimestamp impossible', 'paginationTimestamp=2024-13-45T25:61:00Z', 'paginationTimestamp');
+  query('paginationTimestamp year 0', 'paginationTimestamp=0000-01-01T00:00:00Z', 'paginationTimestamp');
+  query('paginationDirection unknown', 'paginationDirection=SIDEWAYS', 'paginationDirection');
+  // An identifier the service never handed out: refused or simply nothing found, never a fault.
+  query(
+    'paginationIdentifier not a UUID',
+    'paginationTimestamp=2024-01-01T00:00:00.000Z&paginationIdentifier=not-a-uuid',
+    'paginationTimestamp',
+    { status: [400, 200] },
+  );
+
+  // Query, from the route's own schema: every value its schema refuses, and U+0000 in text.
+  for (const [name, schema] of queryParams) {
+    const candidates = [...QUERY_CANDIDATES, 'x'.repeat((stringBranches(schema)[0]?.maxLength ?? 1000) + 1)];
+    if (schema.format) candidates.push(`not-a-${schema.format}`);
+    const object = { type: 'object', properties: { [name]: schema } };
+    for (const value of candidates.filter((candidate) => refuses(queryAjv, object, { [name]: candidate })))
+      query(`${name}=${value.slice(0, 20)} (schema)`, `${name}=${encodeURIComponent(value)}`, name);
+    query(`${name} with U+0000`, `${name}=a%00b`, name);
+  }
+
+  // Bad ids in each path parameter, the others real.
+  for (const param of route.url.match(/:\w+/g) ?? []) {
+    for (const [label, value] of BAD_IDS) {
+      add(`id ${param.slice(1)} ${label}`, {
+        url: fillPath(route.url, fixture, { param: param.slice(1), value }),
+        headers: goodHeaders,
+        payload: goodBody,
+        // Ids the router cannot even read (too long, bad encoding) are an invalid URI: the route is not found.
+        expect: {
+          status: certain ? [404] : [404, 400],
+          code: !certain ? undefined : UNREADABLE_IDS.includes(label) ? 'ROUTE_NOT_FOUND' : 'NOT_FOUND',
+        },
+      });
+    }
+  }
+
+  // Bodies: only where a body can mean something (Fastify reads none on GET and HEAD).
+  if (method === 'GET' || method === 'HEAD') return cases;
+  const body = (
+    input: string,
+    payload: string,
+    expect: Expect,
+    headers: Record<string, string> = JSON_TYPE,
+  ) => add(`body ${input}`, { url: path, headers, payload, expect });
+  const refused = (code: string): Expect => ({ status: [400], code });
+  body('malformed JSON', '{"number": "BI-', refused('MALFORMED_JSON'));
+  body('JSON with trailing garbage', '{"a":1} x', refused('MALFORMED_JSON'));
+  // An empty body under a JSON type is no body: a route that needs one says it must be an object.
+  if (bodySchema) body('empty with JSON type', '', refused('VALIDATION_FAILED'));
+  body('JSON array', '[]', refused('VALIDATION_FAILED'));
+  body('JSON string', '"text"', refused('VALIDATION_FAILED'));
+  body('JSON number', '42', refused('VALIDATION_FAILED'));
+  body('JSON null', 'null', refused('VALIDATION_FAILED'));
+  body('deeply nested', `${'['.repeat(5000)}${']'.repeat(5000)}`, refused('VALIDATION_FAILED'));
+  body('unknown field', JSON.stringify({ ...base, noSuchField: 1 }), refused('UNKNOWN_FIELD'));
+  for (const [type, label] of [
+    ['text/plain', 'text/plain'],
+    ['application/xml', 'application/xml'],
+    ['multipart/form-data; boundary=x', 'multipart'],
+    ['application/x-www-form-urlencoded', 'form'],
+  ] as const) {
+    body(
+      `as ${label}`,
+      goodBody ?? '{}',
+      { status: [415], code: 'UNSUPPORTED_MEDIA_TYPE' },
+      { 'content-type': type },
+    );
+  }
+  body('without content type', goodBody ?? '{}', { status: [415], code: 'UNSUPPORTED_MEDIA_TYPE' }, {});
+
+  // Fields, from the route's own schema: a wrong type each, too long, not in format, U+0000.
+  for (const [field, schema] of Object.entries(bodySchema?.properties ?? {})) {
+    const withField = (value: unknown) => JSON.stringify({ ...base, [field]: value });
+    const wrong = WRONG_VALUES.find((value) => refuses(bodyAjv, schema, value));
+    if (wrong !== undefined) body(`${field} wrong type`, withField(wrong), refused('VALIDATION_FAILED'));
+    for (const branch of stringBranches(schema)) {
+      if (branch.maxLength !== undefined) {
+        body(`${field} too long`, withField('x'.repeat(branch.maxLength + 1)), refused('VALIDATION_FAILED'));
+        body(`${field} huge`, withField('x'.repeat(100_000)), refused('VALIDATION_FAILED'));
+      }
+      if (branch.format)
+        body(`${field} not a ${branch.format}`, withField('garbage'), refused('VALIDATION_FAILED'));
+      body(`${field} with U+0000`, withField('a\u0000b'), refused('VALIDATION_FAILED'));
+    }
+  }
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sending and judging.
+
+async function send(testApp: TestApp, c: Case): Promise<LightMyRequestResponse> {
+  return testApp.app.server.inject({
+    method: c.method as 'GET',
+    url: c.url,
+    headers: { authorization: `Bearer ${await testApp.token()}`, ...c.headers },
+    ...(c.payload === undefined ? {} : { payload: c.payload }),
+  });
+}
+
+/** What is wrong with the answer to a case, or undefined. */
+function judge(c: Case, response: LightMyRequestResponse): string | undefined {
+  const where = `${c.method} ${c.url.slice(0, 120)} [${c.input}] -> ${response.statusCode}`;
+  const status = response.statusCode;
+  if (status >= 500) return `${where}: server error ${response.body.slice(0, 200)}`;
+  if (!c.expect.status.includes(status)) return `${where}: expected ${c.expect.status.join(' or ')}`;
+  if (status < 400 || c.method === 'HEAD') return undefined;
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(response.body) as Record<string, unknown>;
+  } catch {
+    return `${where}: body is not JSON: ${response.body.slice(0, 200)}`;
+  }
+  const keys = Object.keys(body).sort().join(',');
+  if (keys !== 'code,message,status') return `${where}: body keys ${keys}: ${response.body.slice(0, 200)}`;
+  if (body.status !== status) return `${where}: body status ${String(body.status)}`;
+  if (typeof body.message !== 'string' || body.message === '') return `${where}: empty message`;
+  if (c.expect.code !== undefined && body.code !== c.expect.code)
+    return `${where}: code ${String(body.code)}, expected ${c.expect.code} (${String(body.message)})`;
+  return undefined;
+}
+
+async function snapshot(testApp: TestApp): Promise<Record<string, string>> {
+  const tables: Record<string, string> = {};
+  for (const table of TABLES) {
+    tables[table] = JSON.stringify(await testApp.app.db.query(`SELECT * FROM ${table} ORDER BY id`));
+  }
+  return tables;
+}
+
+async function openapiOf(testApp: TestApp): Promise<OpenApi> {
+  const response = await testApp.request({ url: '/api/openapi.json' });
+  assert.equal(response.statusCode, 200);
+  return json(response) as OpenApi;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describeEachBackend(
+  'bad input, over every route',
+  (t) => {
+    let fixture: Fixture;
+    let openapi: OpenApi;
+    let before: Record<string, string>;
+
+    test('fixture: a group, a workplace with a history, a callback', async () => {
+      fixture = await createFixture(t());
+      openapi = await openapiOf(t());
+      before = await snapshot(t());
+      assert.equal(JSON.parse(before.workplaces ?? '[]').length, 1);
+    });
+
+    test('the route table covers both versions and the generated set is not empty', () => {
+      const routes = apiRoutes(t());
+      for (const version of ['/api/v1', '/api/v2'])
+        assert.ok(
+          routes.some((route) => route.url === `${version}/workplaces/:id`),
+          version,
+        );
+      const cases = routes.flatMap((route) => casesFor(route, openapi, fixture));
+      // Schema-derived cases exist: the OpenAPI lookup works for both versions.
+      assert.ok(cases.some((c) => c.input === 'body number too long' && c.url.startsWith('/api/v1/')));
+      assert.ok(cases.some((c) => c.input.startsWith('query limit=abc (schema)')));
+      assert.ok(cases.filter((c) => !gapOf(c)).length > 1000, `${cases.length} cases`);
+    });
+
+    test('every route: never a 5xx, errors are exactly {status, code, message}', async (ctx) => {
+      for (const route of apiRoutes(t())) {
+        await ctx.test(routeKey(route).replace(' ', ` ${route.url.match(VERSIONED)?.[0]} `), async () => {
+          const problems: string[] = [];
+          for (const c of casesFor(route, openapi, fixture).filter((c) => !gapOf(c))) {
+            const problem = judge(c, await send(t(), c));
+            if (problem) problems.push(problem);
+          }
+          assert.deepEqual(problems, []);
+        });
+      }
+    });
+
+    test('nothing stored changed', async () => {
+      const after = await snapshot(t());
+      for (const table of TABLES) assert.equal(after[table], before[table], `${table} changed`);
+    });
+  },
+  ENV,
+);
+
+// The known gaps, each asserting the contract's answer: TODO until fixed (then delete the entry).
+describeEachBackend(
+  'bad input, known gaps',
+  (t) => {
+    for (const [index, gap] of KNOWN_GAPS.entries()) {
+      test(`known gap ${index + 1}`, { todo: gap.bug }, async () => {
+        // Its own data: a gap's wrongly accepted requests may delete or change what they touch.
+        const fixture = await createFixture(t(), `-gap${index}`);
+        const openapi = await openapiOf(t());
+        const problems: string[] = [];
+        for (const route of apiRoutes(t())) {
+          for (const c of casesFor(route, openapi, fixture).filter((c) => gapOf(c) === gap)) {
+            const problem = judge(c, await send(t(), c));
+            if (problem) problems.push(problem);
+          }
+        }
+        assert.deepEqual(problems, []);
+      });
+    }
+  },
+  ENV,
+);
