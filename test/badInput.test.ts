@@ -46,29 +46,6 @@ interface Gap {
   inputs: RegExp[];
 }
 
-// Routes that declare no querystring schema, so unknown parameters pass silently (server.ts could
-// default every route to an empty, closed querystring schema).
-const NO_QUERY_SCHEMA = [
-  'GET /',
-  'HEAD /',
-  'GET /masterData/operatingStates/:id',
-  'HEAD /masterData/operatingStates/:id',
-  'GET /masterData/workplaceStates/:id',
-  'HEAD /masterData/workplaceStates/:id',
-  'GET /workplaces/:id/recordedOperatingStates/:recordId',
-  'HEAD /workplaces/:id/recordedOperatingStates/:recordId',
-  'POST /workplaceGroups',
-  'PUT /workplaceGroups/:id',
-  'DELETE /workplaceGroups/:id',
-  'POST /workplaces',
-  'PUT /workplaces/:id',
-  'DELETE /workplaces/:id',
-  'POST /workplaces/:id/operatingState/:operatingStateId',
-  'POST /callbacks',
-  'GET /callbacks/:id',
-  'HEAD /callbacks/:id',
-  'DELETE /callbacks/:id',
-];
 // Write routes that take no body and read none: any JSON body passes unseen.
 const NO_BODY_SCHEMA = [
   'DELETE /workplaceGroups/:id',

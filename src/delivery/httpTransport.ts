@@ -39,14 +39,15 @@ export class HttpTransport implements Transport {
   async send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult> {
     const target = new URL(url);
     const extra: Record<string, string> = {};
-    // Basic Auth for deliveries comes from the URL's userinfo (contract 7).
-    if (target.username !== '' || target.password !== '') {
-      const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
-      extra.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-      target.username = '';
-      target.password = '';
-    }
     try {
+      // Basic Auth for deliveries comes from the URL's userinfo (contract 7). Inside the try: a
+      // bad escape (decodeURIComponent throws) is a failed attempt, never a rejected send.
+      if (target.username !== '' || target.password !== '') {
+        const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
+        extra.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+        target.username = '';
+        target.password = '';
+      }
       // Host names are checked in the agent's lookup; literal addresses never go through it.
       const literal = target.hostname.replace(/^\[|\]$/g, '');
       if (isIP(literal) !== 0 && !this.#policy.permits(literal)) {

@@ -40,9 +40,22 @@ export class MqttTransport implements Transport {
     const key = `${url.username}:${url.password}@${url.hostname}:${url.port || 1883}`;
     let client = this.#clients.get(key);
     if (!client) {
-      client = this.#connect(url);
-      this.#clients.set(key, client);
-      client.catch(() => this.#clients.delete(key));
+      const opened = this.#connect(url);
+      client = opened;
+      this.#clients.set(key, opened);
+      const forget = () => {
+        if (this.#clients.get(key) === opened) this.#clients.delete(key);
+      };
+      opened.then((connected) => {
+        // A broker that was down at the first connect and refuses version 5 on a reconnect
+        // (3.1.1 only): drop this client, so the next send opens one with the fallback.
+        connected.on('error', (error) => {
+          if (connected.options.protocolVersion === 5 && (error as { code?: number }).code === 1) {
+            forget();
+            void connected.endAsync(true);
+          }
+        });
+      }, forget);
     }
     return client;
   }

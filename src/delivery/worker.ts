@@ -39,6 +39,7 @@ export class DeliveryWorker {
   #wakeUp: (() => void) | undefined;
   #pending = false;
   #lastPrune = 0;
+  #stopped: Promise<void> | undefined;
 
   constructor(
     db: Database,
@@ -64,8 +65,13 @@ export class DeliveryWorker {
     this.#wakeUp?.();
   }
 
-  /** Stops claiming, lets the sends in flight finish (each is bounded by the timeout). */
-  async stop(): Promise<void> {
+  /** Stops claiming, lets the sends in flight finish (each is bounded by the timeout). Idempotent. */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
     this.#running = false;
     this.wake();
     await this.#loop;

@@ -17,7 +17,11 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 // Templates are keyed by the migrations, so a changed migration builds a new template.
 const schemaHash = createHash('sha1')
-  .update(listMigrations().map((migration) => migration.sql).join('\n'))
+  .update(
+    listMigrations()
+      .map((migration) => migration.sql)
+      .join('\n'),
+  )
   .digest('hex')
   .slice(0, 12);
 

@@ -133,7 +133,12 @@ export async function claimDue(
        WHERE rank <= $3 AND (locked_until IS NULL OR locked_until <= $1)
        ORDER BY id LIMIT $2
      ), locked AS (
-       SELECT id FROM notifications WHERE id IN (SELECT id FROM candidates) FOR UPDATE SKIP LOCKED
+       -- The due/unlocked test again: a row another instance claimed (or rescheduled) and committed
+       -- after this statement's snapshot is re-read by FOR UPDATE and must drop out here.
+       SELECT id FROM notifications
+       WHERE id IN (SELECT id FROM candidates) AND next_attempt_at <= $1
+         AND (locked_until IS NULL OR locked_until <= $1)
+       FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE notifications n SET locked_until = $4, attempts = n.attempts + 1
        FROM locked WHERE n.id = locked.id
