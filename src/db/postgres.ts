@@ -9,7 +9,15 @@ export interface PostgresOptions {
 }
 
 // Named statements are prepared once per connection and reused: 1.5-2.6x faster point queries.
-const statementName = (sql: string) => `s${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
 
 const queryOn = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
   (await client.query({ name: statementName(sql), text: sql, values: params as unknown[] })).rows as Row[];

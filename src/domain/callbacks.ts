@@ -1,6 +1,7 @@
 // Callback registrations (spec 6.1/6.2, contract 7): the rules a registration must satisfy.
 import { AppError } from './errors.ts';
 import { EVENT_OBJECT_TYPES, EXTERNAL_EVENT_TYPE, RESERVED_EVENT_TYPES } from './events.ts';
+import { isUuid } from './ids.ts';
 
 export const REDELIVER_DEFAULT = 100;
 export const REDELIVER_MAX = 10_000;
@@ -40,7 +41,6 @@ export interface CallbackRequest {
   secret?: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SUBSCRIBABLE = new Set([...Object.keys(EVENT_OBJECT_TYPES), EXTERNAL_EVENT_TYPE]);
 
 const invalid = (field: string, detail: string) =>
@@ -61,7 +61,7 @@ export function toRegistration(request: CallbackRequest, mqttPort: number): Call
   }
   const objectIds = (request.objectFilter ?? []).map((filter, index) => {
     if (filter.name !== 'id') throw invalid(`objectFilter.${index}.name`, "only 'id' is supported");
-    if (!UUID.test(filter.value)) throw invalid(`objectFilter.${index}.value`, 'must be a UUID');
+    if (!isUuid(filter.value)) throw invalid(`objectFilter.${index}.value`, 'must be a UUID');
     return filter.value.toLowerCase();
   });
   return {
@@ -83,13 +83,26 @@ function checkUrl(text: string, mqttPort: number): void {
     throw invalid('url', 'not a valid URL');
   }
   if (url.hostname === '') throw invalid('url', 'needs a host');
+  // Deliveries decode the userinfo (Basic Auth) and the MQTT topic: a bad escape is refused here.
+  const decoded = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      throw invalid('url', 'has an invalid percent-encoding');
+    }
+  };
+  decoded(url.username);
+  decoded(url.password);
   if (url.protocol === 'http:' || url.protocol === 'https:') return;
   if (url.protocol !== 'mqtt:') throw invalid('url', 'scheme must be http, https or mqtt');
   if (Number(url.port || 1883) !== mqttPort) throw invalid('url', `MQTT port must be ${mqttPort}`);
-  const topic = mqttTopic(url);
+  const topic = decoded(url.pathname.replace(/^\//, ''));
   if (topic !== 'external' && !topic.startsWith('external/'))
     throw invalid('url', "MQTT topic must begin with 'external'");
-  if (/[#+]/.test(topic)) throw invalid('url', 'MQTT topic must not contain wildcards');
+  // A bare '#' starts the URL fragment, so it never reaches the path: look at the whole URL.
+  if (/[#+]/.test(topic) || url.href.includes('#'))
+    throw invalid('url', 'MQTT topic must not contain wildcards');
+  if (url.search !== '') throw invalid('url', 'MQTT URL must not have a query; the topic is the path');
 }
 
 /** The MQTT topic of a callback URL: its path without the leading slash. */

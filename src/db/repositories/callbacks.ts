@@ -1,4 +1,5 @@
 import type { Callback } from '../../domain/callbacks.ts';
+import { isUuid } from '../../domain/ids.ts';
 import type { Queryable } from '../database.ts';
 import { countRows, type OffsetPage, type OffsetRequest } from '../paging.ts';
 
@@ -62,7 +63,8 @@ export async function findCallback(
   clientId: string,
   id: string,
 ): Promise<Callback | undefined> {
-  const rows = await db.query<Row>('SELECT * FROM callbacks WHERE id::text = $1 AND client_id = $2', [
+  if (!isUuid(id)) return undefined;
+  const rows = await db.query<Row>('SELECT * FROM callbacks WHERE id = $1 AND client_id = $2', [
     id,
     clientId,
   ]);
@@ -85,7 +87,8 @@ export async function listCallbacks(
 }
 
 export async function deleteCallback(db: Queryable, clientId: string, id: string): Promise<boolean> {
-  const rows = await db.query('DELETE FROM callbacks WHERE id::text = $1 AND client_id = $2 RETURNING id', [
+  if (!isUuid(id)) return false;
+  const rows = await db.query('DELETE FROM callbacks WHERE id = $1 AND client_id = $2 RETURNING id', [
     id,
     clientId,
   ]);

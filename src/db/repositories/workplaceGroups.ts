@@ -1,3 +1,4 @@
+import { isUuid } from '../../domain/ids.ts';
 import type { WorkplaceGroup, WorkplaceGroupType } from '../../domain/workplaces.ts';
 import type { Queryable } from '../database.ts';
 import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
@@ -45,7 +46,7 @@ export async function listWorkplaceGroups(
 
 export async function findWorkplaceGroups(db: Queryable, ids: readonly string[]): Promise<WorkplaceGroup[]> {
   if (ids.length === 0) return [];
-  const rows = await db.query<Row>('SELECT * FROM workplace_groups WHERE id::text = ANY($1::text[])', [ids]);
+  const rows = await db.query<Row>('SELECT * FROM workplace_groups WHERE id = ANY($1::uuid[])', [ids]);
   return rows.map(toGroup);
 }
 
@@ -54,9 +55,9 @@ export async function findWorkplaceGroup(
   id: string,
   forUpdate = false,
 ): Promise<WorkplaceGroup | undefined> {
-  // Ids are opaque in paths: comparing as text makes a malformed id a plain miss, not an error.
+  if (!isUuid(id)) return undefined;
   const rows = await db.query<Row>(
-    `SELECT * FROM workplace_groups WHERE id::text = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT * FROM workplace_groups WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
   return rows[0] === undefined ? undefined : toGroup(rows[0]);

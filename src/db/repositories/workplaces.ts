@@ -1,3 +1,4 @@
+import { isUuid } from '../../domain/ids.ts';
 import type { RecordedOperatingState, Workplace } from '../../domain/workplaces.ts';
 import type { Queryable } from '../database.ts';
 import {
@@ -69,8 +70,9 @@ export async function findWorkplace(
   id: string,
   forUpdate = false,
 ): Promise<Workplace | undefined> {
+  if (!isUuid(id)) return undefined;
   const rows = await db.query<Row>(
-    `SELECT * FROM workplaces WHERE id::text = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT * FROM workplaces WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
   return rows[0] === undefined ? undefined : toWorkplace(rows[0]);
@@ -173,8 +175,9 @@ export async function findRecordedOperatingState(
   workplaceId: string,
   id: string,
 ): Promise<RecordedOperatingState | undefined> {
+  if (!isUuid(id)) return undefined;
   const rows = await db.query<RecordRow>(
-    'SELECT * FROM recorded_operating_states WHERE workplace_id = $1 AND id::text = $2',
+    'SELECT * FROM recorded_operating_states WHERE workplace_id = $1 AND id = $2',
     [workplaceId, id],
   );
   return rows[0] === undefined ? undefined : toRecord(rows[0]);
