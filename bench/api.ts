@@ -1,0 +1,313 @@
+// P1/P2 read benchmark (shared/design/quality-bars.md): the real service against a bare Fastify +
+// driver baseline on the same database, side by side in one run, as ratios. `npm run bench:api`.
+//
+// Per backend (PostgreSQL, then PGlite): a fresh seeded database (1 capacity group, 1,000
+// workplaces, one client and token), then REPEATS rounds; each round starts the baseline and the
+// service one after the other (order swapped every round), each in its own child process, and
+// drives P1 (one workplace) and P2 (page of 100 + total) with autocannon from this process:
+// warm-up, then a measured run. Medians of the rounds are quoted; ratio = service / baseline req/s.
+//
+// Settings (environment):
+//   BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_REPEATS (3), BENCH_CONNECTIONS (10)
+//   BENCH_BACKENDS ("postgres,pglite"), BENCH_SCENARIOS ("P1,P2")
+//   BENCH_LOG_LEVEL     service log level, "info" as shipped (the log itself goes to /dev/null)
+//   BENCH_ADMIN_URL     PostgreSQL to create the benchmark database in
+//   BENCH_BASELINE_SQL  "service": diagnosis, the baseline uses the service's point select
+//   BENCH_CPU_PROF      "1": .cpuprofile files of the service children in .tmp/bench-profiles/
+import { fork } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { addClient } from '../src/auth/clients.ts';
+import { TokenService } from '../src/auth/tokens.ts';
+import type { Database } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { openPglite } from '../src/db/pglite.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { createWorkplaceGroup } from '../src/services/workplaceGroups.ts';
+import { createWorkplace } from '../src/services/workplaces.ts';
+import type { Backend, ServerKind } from './apiServer.ts';
+
+const env = process.env;
+const DURATION_S = Number(env.BENCH_DURATION ?? 10);
+const WARMUP_S = Number(env.BENCH_WARMUP ?? 3);
+const REPEATS = Number(env.BENCH_REPEATS ?? 3);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 10);
+const BACKENDS = (env.BENCH_BACKENDS ?? 'postgres,pglite').split(',') as Backend[];
+const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
+const ADMIN_URL = env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PROFILE_DIR =
+  env.BENCH_CPU_PROF === '1' ? new URL('../.tmp/bench-profiles/', import.meta.url) : undefined;
+const SERVER_SCRIPT = new URL('./apiServer.ts', import.meta.url);
+const RESULTS_FILE = new URL('./results/api-latest.json', import.meta.url);
+const WORKPLACES = 1000;
+
+interface Scenario {
+  id: 'P1' | 'P2';
+  what: string;
+  target: number;
+  path: (workplaceId: string) => string;
+}
+const SCENARIOS: Scenario[] = [
+  { id: 'P1', what: 'GET one workplace', target: 0.7, path: (id) => `/api/v2/workplaces/${id}` },
+  { id: 'P2', what: 'GET page of 100 + total', target: 0.5, path: () => '/api/v2/workplaces?limit=100' },
+];
+const ACTIVE = SCENARIOS.filter((s) => (env.BENCH_SCENARIOS ?? 'P1,P2').split(',').includes(s.id));
+const KINDS: ServerKind[] = ['baseline', 'service'];
+
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+interface Series {
+  backend: Backend;
+  scenario: Scenario['id'];
+  server: ServerKind;
+  runs: Sample[];
+  median: Sample;
+  /** Size of one response body, to show both servers answer with objects of the same size. */
+  bodyBytes: number;
+}
+interface Seeded {
+  /** DATABASE_URL or PGlite data directory. */
+  target: string;
+  token: string;
+  workplaceId: string;
+  drop(): Promise<void>;
+}
+
+/** Migrates, seeds through the service layer, creates a client and a token; closes `db`. */
+async function seed(db: Database): Promise<{ token: string; workplaceId: string }> {
+  try {
+    await migrate(db);
+    const group = await createWorkplaceGroup(db, {
+      number: 'CG-BENCH',
+      description: 'Benchmark capacity group',
+      type: 'CAPACITY_GROUP',
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < WORKPLACES; i += 1) {
+      const workplace = await createWorkplace(db, {
+        number: `WP-${String(i).padStart(4, '0')}`,
+        description: `Benchmark workplace ${i}`,
+        isManualWorkplace: false,
+        capacityGroupId: group.id,
+        productionLineId: null,
+      });
+      ids.push(workplace.id);
+    }
+    const client = await addClient(db, { name: 'bench', scopes: ['read', 'write'] });
+    // No secret given: the key is stored in the database, where the service child finds it.
+    const tokens = await TokenService.create(db, undefined, 3600);
+    const token = await tokens.issue(client.clientId, client.scopes);
+    return { token, workplaceId: ids[WORKPLACES / 2] as string };
+  } finally {
+    await db.close();
+  }
+}
+
+async function seedPostgres(): Promise<Seeded> {
+  const name = `bench_api_${process.pid}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  };
+  try {
+    const db = await openPostgres({ url: url.href, timeoutMs: 30_000, poolSize: 2 });
+    return { target: url.href, ...(await seed(db)), drop };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+}
+
+async function seedPglite(): Promise<Seeded> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-pglite-'));
+  const drop = async () => rmSync(dataDir, { recursive: true, force: true });
+  try {
+    const db = await openPglite({ dataDir, timeoutMs: 60_000 });
+    return { target: dataDir, ...(await seed(db)), drop };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+}
+
+/** Starts one server in a child process; resolves with its base URL and a stop function. */
+async function startServer(kind: ServerKind, backend: Backend, target: string) {
+  const profile = kind === 'service' && PROFILE_DIR !== undefined;
+  const child = fork(SERVER_SCRIPT, [kind, backend, target], {
+    execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR?.pathname}`] : [],
+    env: { ...env, BENCH_LOG_LEVEL: LOG_LEVEL },
+    // The service's request log goes to stdout: dropped, as a log shipper would take it away.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`${kind} server (${backend}) exited early: ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.send('stop');
+      await exited;
+    },
+  };
+}
+
+async function bodyBytes(url: string, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(url, { headers });
+  const body = await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return body.byteLength;
+}
+
+async function load(url: string, headers: Record<string, string>): Promise<Sample> {
+  const options = { url, connections: CONNECTIONS, headers };
+  await autocannon({ ...options, duration: WARMUP_S });
+  const result = await autocannon({ ...options, duration: DURATION_S });
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+async function benchBackend(backend: Backend): Promise<Series[]> {
+  console.log(`\n[${backend}] seeding 1 capacity group and ${WORKPLACES} workplaces...`);
+  const seeded = backend === 'postgres' ? await seedPostgres() : await seedPglite();
+  // Both servers get the same request, Authorization header included; the baseline ignores it.
+  const headers = { authorization: `Bearer ${seeded.token}` };
+  const series = new Map<string, Series>();
+  try {
+    for (let round = 0; round < REPEATS; round += 1) {
+      const order = round % 2 === 0 ? KINDS : [...KINDS].reverse(); // alternate who goes first
+      for (const kind of order) {
+        const server = await startServer(kind, backend, seeded.target);
+        try {
+          for (const scenario of ACTIVE) {
+            const url = server.url + scenario.path(seeded.workplaceId);
+            const key = `${scenario.id}:${kind}`;
+            const entry = series.get(key) ?? {
+              backend,
+              scenario: scenario.id,
+              server: kind,
+              runs: [],
+              median: { rps: 0, p50: 0, p99: 0 },
+              bodyBytes: await bodyBytes(url, headers),
+            };
+            series.set(key, entry);
+            const sample = await load(url, headers);
+            entry.runs.push(sample);
+            console.log(
+              `[${backend}] round ${round + 1} ${scenario.id} ${kind.padEnd(8)} ` +
+                `${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50} ms  p99 ${sample.p99} ms`,
+            );
+          }
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  } finally {
+    await seeded.drop();
+  }
+  for (const entry of series.values()) {
+    entry.median = {
+      rps: median(entry.runs.map((run) => run.rps)),
+      p50: median(entry.runs.map((run) => run.p50)),
+      p99: median(entry.runs.map((run) => run.p99)),
+    };
+  }
+  return [...series.values()];
+}
+
+function report(all: Series[]) {
+  const find = (backend: Backend, scenario: string, server: ServerKind) =>
+    all.find((s) => s.backend === backend && s.scenario === scenario && s.server === server);
+  const ratios = BACKENDS.flatMap((backend) =>
+    ACTIVE.map((scenario) => {
+      const service = find(backend, scenario.id, 'service');
+      const base = find(backend, scenario.id, 'baseline');
+      const ratio = base && service ? service.median.rps / base.median.rps : 0;
+      // Each round's pair ran back to back: its ratio shows how much the noise moved the median.
+      const perRound = (service?.runs ?? []).map((run, i) => run.rps / (base?.runs[i]?.rps ?? Number.NaN));
+      // The targets hold on PostgreSQL; PGlite figures are for information.
+      const binding = backend === 'postgres';
+      return {
+        id: scenario.id,
+        backend,
+        ratio,
+        perRound,
+        target: scenario.target,
+        binding,
+        met: ratio >= scenario.target,
+      };
+    }),
+  );
+
+  console.log('\nbackend   test  server    req/s median (runs)            p50 ms  p99 ms  body bytes');
+  const rank = (s: Series) => [BACKENDS.indexOf(s.backend), s.scenario, KINDS.indexOf(s.server)].join();
+  for (const s of [...all].sort((a, b) => rank(a).localeCompare(rank(b)))) {
+    const runs = s.runs.map((run) => run.rps.toFixed(0)).join(', ');
+    console.log(
+      `${s.backend.padEnd(9)} ${s.scenario.padEnd(5)} ${s.server.padEnd(9)} ` +
+        `${s.median.rps.toFixed(0).padStart(6)} (${runs})`.padEnd(32) +
+        `${String(s.median.p50).padStart(6)}  ${String(s.median.p99).padStart(6)}  ${String(s.bodyBytes).padStart(10)}`,
+    );
+  }
+  console.log('');
+  for (const r of ratios) {
+    const verdict = r.binding ? (r.met ? 'MET' : 'NOT MET') : 'info only';
+    const what = SCENARIOS.find((scenario) => scenario.id === r.id)?.what;
+    console.log(
+      `${r.id} ${r.backend.padEnd(8)} service/baseline = ${r.ratio.toFixed(2)}  ` +
+        `(rounds ${r.perRound.map((x) => x.toFixed(2)).join(' ')}; target >= ${r.target}: ${verdict}; ${what})`,
+    );
+  }
+  return ratios;
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg();
+  const series: Series[] = [];
+  for (const backend of BACKENDS) series.push(...(await benchBackend(backend)));
+  const ratios = report(series);
+  mkdirSync(new URL('.', RESULTS_FILE), { recursive: true });
+  const settings = {
+    durationS: DURATION_S,
+    warmupS: WARMUP_S,
+    repeats: REPEATS,
+    connections: CONNECTIONS,
+    serviceLogLevel: LOG_LEVEL,
+    baselinePointSelect: env.BENCH_BASELINE_SQL === 'service' ? 'service (id::text = $1)' : 'id = $1',
+    workplaces: WORKPLACES,
+  };
+  // Load averages show how busy the shared machine was (other work skews both sides alike).
+  const machine = {
+    cpus: availableParallelism(),
+    node: process.version,
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadavg(),
+  };
+  const document = { date: new Date().toISOString(), machine, settings, series, ratios };
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(document, null, 2)}\n`);
+}
+
+await main();
