@@ -4,11 +4,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
 import {
+  type Attempt,
   type ClaimedNotification,
   claimDue,
   fanOut,
   pruneAttempts,
-  recordAttempt,
+  recordAttempts,
 } from '../db/repositories/notifications.ts';
 import { deliveryBody, deliveryHeaders } from './payload.ts';
 import type { Transport } from './transport.ts';
@@ -27,6 +28,7 @@ export interface DeliveryOptions {
 const FAN_OUT_BATCH = 500;
 const ATTEMPTS_KEPT = 100;
 const PRUNE_EVERY_MS = 60_000;
+const RECORD_BATCH = 500;
 
 export class DeliveryWorker {
   readonly #db: Database;
@@ -40,6 +42,8 @@ export class DeliveryWorker {
   #pending = false;
   #lastPrune = 0;
   #stopped: Promise<void> | undefined;
+  #unrecorded: Attempt[] = [];
+  #recording: Promise<void> | undefined;
 
   constructor(
     db: Database,
@@ -139,34 +143,45 @@ export class DeliveryWorker {
     const started = performance.now();
     const transport = url.protocol === 'mqtt:' ? this.#transports.mqtt : this.#transports.http;
     const result = await transport.send(url, body, deliveryHeaders(notification, body, new Date()));
-    const durationMs = performance.now() - started;
-    try {
-      const outcome = await this.#db.transaction((tx) =>
-        recordAttempt(
-          tx,
-          notification,
-          { ...result, durationMs },
-          { now: new Date(), retryIntervalMs: this.#options.retryIntervalMs },
-        ),
-      );
-      if (outcome !== 'DELIVERED') {
-        this.#log.info(
-          {
-            callbackId: notification.callbackId,
-            eventId: notification.event.id,
-            attempt: notification.attempt,
-            outcome,
-            error: result.error,
-          },
-          'delivery failed',
-        );
+    this.#unrecorded.push({ notification, outcome: { ...result, durationMs: performance.now() - started } });
+    await this.#record();
+  }
+
+  /**
+   * Records finished attempts. Outcomes that arrive while a batch is being written wait for the
+   * next batch, so under load one transaction records many attempts.
+   */
+  #record(): Promise<void> {
+    this.#recording ??= this.#recordAll().finally(() => {
+      this.#recording = undefined;
+    });
+    return this.#recording;
+  }
+
+  async #recordAll(): Promise<void> {
+    while (this.#unrecorded.length > 0) {
+      const batch = this.#unrecorded.splice(0, RECORD_BATCH);
+      try {
+        const options = { now: new Date(), retryIntervalMs: this.#options.retryIntervalMs };
+        const results = await this.#db.transaction((tx) => recordAttempts(tx, batch, options));
+        results.forEach((outcome, index) => {
+          const { notification, outcome: sent } = batch[index] as Attempt;
+          if (outcome === 'DELIVERED') return;
+          this.#log.info(
+            {
+              callbackId: notification.callbackId,
+              eventId: notification.event.id,
+              attempt: notification.attempt,
+              outcome,
+              error: sent.error,
+            },
+            'delivery failed',
+          );
+        });
+      } catch (error) {
+        // The claims expire and the notifications are sent again: at least once.
+        this.#log.warn({ err: error, attempts: batch.length }, 'could not record delivery attempts');
       }
-    } catch (error) {
-      // The claim expires and the notification is sent again: at least once.
-      this.#log.warn(
-        { err: error, callbackId: notification.callbackId },
-        'could not record a delivery attempt',
-      );
     }
   }
 }

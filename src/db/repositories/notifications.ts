@@ -179,62 +179,104 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+export type AttemptResult = 'DELIVERED' | 'FAILED' | 'DISCARDED';
+
+export interface Attempt {
+  notification: ClaimedNotification;
+  outcome: AttemptOutcome;
+}
+
 /**
- * Records one attempt: success removes the notification; failure schedules the next retry or,
- * once maxRedeliverAttempts retries are used up, discards it. Returns what happened.
+ * Records a batch of attempts in one go: a success removes the notification; a failure
+ * schedules the next retry or, once maxRedeliverAttempts retries are used up, discards it.
+ * Callback health counters and the attempt history are updated with it. Returns each result.
  */
-export async function recordAttempt(
+export async function recordAttempts(
   tx: Queryable,
-  notification: ClaimedNotification,
-  outcome: AttemptOutcome,
+  attempts: readonly Attempt[],
   options: { now: Date; retryIntervalMs: number },
-): Promise<'DELIVERED' | 'FAILED' | 'DISCARDED'> {
+): Promise<AttemptResult[]> {
   const { now } = options;
-  let result: 'DELIVERED' | 'FAILED' | 'DISCARDED';
-  if (outcome.ok) {
-    result = 'DELIVERED';
-    await tx.query('DELETE FROM notifications WHERE id = $1', [notification.id]);
-    await tx.query(
-      `UPDATE callbacks SET last_triggered_date = $2, last_successful_date = $2, discarded_since_success = 0
-       WHERE id = $1`,
-      [notification.callbackId, now],
-    );
-  } else if (notification.attempt > notification.maxRedeliverAttempts) {
-    result = 'DISCARDED';
-    const deleted = await tx.query('DELETE FROM notifications WHERE id = $1 RETURNING id', [notification.id]);
-    await tx.query(
-      `UPDATE callbacks SET last_triggered_date = $2, failed_attempts = failed_attempts + 1,
-         discarded_notifications = discarded_notifications + $3, discarded_since_success = discarded_since_success + $3
-       WHERE id = $1`,
-      [notification.callbackId, now, deleted.length],
-    );
-  } else {
-    result = 'FAILED';
-    await tx.query('UPDATE notifications SET next_attempt_at = $2, locked_until = NULL WHERE id = $1', [
-      notification.id,
-      new Date(now.getTime() + options.retryIntervalMs),
-    ]);
-    await tx.query(
-      'UPDATE callbacks SET last_triggered_date = $2, failed_attempts = failed_attempts + 1 WHERE id = $1',
-      [notification.callbackId, now],
-    );
-  }
+  const results = attempts.map(({ notification, outcome }): AttemptResult => {
+    if (outcome.ok) return 'DELIVERED';
+    return notification.attempt > notification.maxRedeliverAttempts ? 'DISCARDED' : 'FAILED';
+  });
+  const idsWith = (wanted: AttemptResult[]) =>
+    attempts
+      .filter((_, index) => wanted.includes(results[index] as AttemptResult))
+      .map((a) => a.notification.id);
+
+  // A notification trimmed away meanwhile (queue bound) is no longer there to count as discarded.
+  const removed = await tx.query<{ id: string }>(
+    'DELETE FROM notifications WHERE id = ANY ($1::bigint[]) RETURNING id',
+    [idsWith(['DELIVERED', 'DISCARDED'])],
+  );
+  const removedIds = new Set(removed.map((row) => String(row.id)));
   await tx.query(
-    `INSERT INTO delivery_attempts (callback_id, event_id, sequence, attempt, attempted_at, outcome, status_code, error, duration_ms)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE EXISTS (SELECT 1 FROM callbacks WHERE id = $1)`,
+    'UPDATE notifications SET next_attempt_at = $2, locked_until = NULL WHERE id = ANY ($1::bigint[])',
+    [idsWith(['FAILED']), new Date(now.getTime() + options.retryIntervalMs)],
+  );
+
+  // Per callback, in attempt order: did one succeed, how many failed, how many were discarded
+  // in all and after the last success (the bridge-discarded-notifications count restarts there).
+  const health = new Map<string, { succeeded: boolean; failed: number; discarded: number; since: number }>();
+  attempts.forEach(({ notification }, index) => {
+    const entry = health.get(notification.callbackId) ?? {
+      succeeded: false,
+      failed: 0,
+      discarded: 0,
+      since: 0,
+    };
+    const result = results[index];
+    if (result === 'DELIVERED') {
+      entry.succeeded = true;
+      entry.since = 0;
+    } else {
+      entry.failed += 1;
+      if (result === 'DISCARDED' && removedIds.has(notification.id)) {
+        entry.discarded += 1;
+        entry.since += 1;
+      }
+    }
+    health.set(notification.callbackId, entry);
+  });
+  const callbacks = [...health.entries()];
+  await tx.query(
+    `UPDATE callbacks c SET last_triggered_date = $6,
+       last_successful_date = CASE WHEN u.succeeded THEN $6 ELSE c.last_successful_date END,
+       failed_attempts = c.failed_attempts + u.failed,
+       discarded_notifications = c.discarded_notifications + u.discarded,
+       discarded_since_success = CASE WHEN u.succeeded THEN u.since ELSE c.discarded_since_success + u.since END
+     FROM unnest($1::uuid[], $2::boolean[], $3::int[], $4::int[], $5::int[]) AS u (id, succeeded, failed, discarded, since)
+     WHERE c.id = u.id`,
     [
-      notification.callbackId,
-      notification.event.id,
-      notification.sequence,
-      notification.attempt,
+      callbacks.map(([id]) => id),
+      callbacks.map(([, entry]) => entry.succeeded),
+      callbacks.map(([, entry]) => entry.failed),
+      callbacks.map(([, entry]) => entry.discarded),
+      callbacks.map(([, entry]) => entry.since),
       now,
-      result,
-      outcome.statusCode,
-      outcome.error,
-      Math.round(outcome.durationMs),
     ],
   );
-  return result;
+  await tx.query(
+    `INSERT INTO delivery_attempts (callback_id, event_id, sequence, attempt, attempted_at, outcome, status_code, error, duration_ms)
+     SELECT u.callback_id, u.event_id, u.sequence, u.attempt, $9, u.outcome, u.status_code, u.error, u.duration_ms
+     FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::int[], $5::text[], $6::int[], $7::text[], $8::int[])
+       AS u (callback_id, event_id, sequence, attempt, outcome, status_code, error, duration_ms)
+     WHERE EXISTS (SELECT 1 FROM callbacks WHERE id = u.callback_id)`,
+    [
+      attempts.map((a) => a.notification.callbackId),
+      attempts.map((a) => a.notification.event.id),
+      attempts.map((a) => a.notification.sequence),
+      attempts.map((a) => a.notification.attempt),
+      results,
+      attempts.map((a) => a.outcome.statusCode),
+      attempts.map((a) => a.outcome.error),
+      attempts.map((a) => Math.round(a.outcome.durationMs)),
+      now,
+    ],
+  );
+  return results;
 }
 
 /** Keeps the attempt history bounded: the newest `keep` per callback. */
