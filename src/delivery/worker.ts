@@ -12,7 +12,7 @@ import {
   recordAttempts,
 } from '../db/repositories/notifications.ts';
 import { deliveryBody, deliveryHeaders } from './payload.ts';
-import type { Transport } from './transport.ts';
+import { failure, type SendResult, type Transport } from './transport.ts';
 
 export interface DeliveryOptions {
   retryIntervalMs: number;
@@ -138,11 +138,17 @@ export class DeliveryWorker {
   }
 
   async #deliver(notification: ClaimedNotification): Promise<void> {
-    const url = new URL(notification.url);
-    const body = deliveryBody(notification, this.#options.callbackHref(notification.callbackId));
     const started = performance.now();
-    const transport = url.protocol === 'mqtt:' ? this.#transports.mqtt : this.#transports.http;
-    const result = await transport.send(url, body, deliveryHeaders(notification, body, new Date()));
+    let result: SendResult;
+    try {
+      const url = new URL(notification.url);
+      const body = deliveryBody(notification, this.#options.callbackHref(notification.callbackId));
+      const transport = url.protocol === 'mqtt:' ? this.#transports.mqtt : this.#transports.http;
+      result = await transport.send(url, body, deliveryHeaders(notification, body, new Date()));
+    } catch (error) {
+      // Transports never throw; anything else that does is this attempt's failure, not a crash.
+      result = failure(error);
+    }
     this.#unrecorded.push({ notification, outcome: { ...result, durationMs: performance.now() - started } });
     await this.#record();
   }

@@ -16,7 +16,9 @@ CREATE TABLE callbacks (
   failed_attempts          bigint NOT NULL DEFAULT 0,
   discarded_notifications  bigint NOT NULL DEFAULT 0,
   discarded_since_success  integer NOT NULL DEFAULT 0,
-  last_sequence            bigint NOT NULL DEFAULT 0
+  last_sequence            bigint NOT NULL DEFAULT 0,
+  -- The event log's position at registration: only later events are delivered to the callback.
+  after_event_sequence     bigint NOT NULL
 );
 CREATE INDEX callbacks_by_event_type ON callbacks (event_type);
 CREATE INDEX callbacks_by_client ON callbacks (client_id, creation_date, id);

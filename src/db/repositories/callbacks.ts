@@ -40,8 +40,8 @@ const toCallback = (row: Row): Callback => ({
 export async function insertCallback(db: Queryable, callback: Callback): Promise<void> {
   await db.query(
     `INSERT INTO callbacks (id, client_id, event_type, url, event_name, object_ids, max_redeliver_attempts,
-       max_unconfirmed_messages, signing_secret, creation_date)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+       max_unconfirmed_messages, signing_secret, creation_date, after_event_sequence)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT coalesce(max(sequence), 0) FROM events))`,
     [
       callback.id,
       callback.clientId,

@@ -19,6 +19,7 @@ export async function fanOut(tx: Queryable, batchSize: number, now: Date): Promi
     `SELECT c.id AS callback_id, e.id AS event_id
      FROM events e JOIN callbacks c
        ON c.event_type = e.event_type AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))
+         AND e.sequence > c.after_event_sequence
      WHERE e.id = ANY ($1::uuid[])
      ORDER BY c.id, e.sequence`,
     [eventIds],
