@@ -61,8 +61,9 @@ export function toRegistration(request: CallbackRequest, mqttPort: number): Call
   }
   const objectIds = (request.objectFilter ?? []).map((filter, index) => {
     if (filter.name !== 'id') throw invalid(`objectFilter.${index}.name`, "only 'id' is supported");
-    if (!isUuid(filter.value)) throw invalid(`objectFilter.${index}.value`, 'must be a UUID');
-    return filter.value.toLowerCase();
+    const value = filter.value.toLowerCase();
+    if (!isUuid(value)) throw invalid(`objectFilter.${index}.value`, 'must be a UUID');
+    return value;
   });
   return {
     eventType: request.eventType,

@@ -207,6 +207,11 @@ export async function recordAttempts(
       .filter((_, index) => wanted.includes(results[index] as AttemptResult))
       .map((a) => a.notification.id);
 
+  // Callback rows first, in id order: the same order as DELETE /callbacks (row, then its
+  // notifications by cascade), so the two never deadlock.
+  await tx.query('SELECT 1 FROM callbacks WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE', [
+    [...new Set(attempts.map((a) => a.notification.callbackId))],
+  ]);
   // A notification trimmed away meanwhile (queue bound) is no longer there to count as discarded.
   const removed = await tx.query<{ id: string }>(
     'DELETE FROM notifications WHERE id = ANY ($1::bigint[]) RETURNING id',
