@@ -5,33 +5,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
+import { get, normalized, normalizeHref } from './support/hal.ts';
 
 const API = '/api/v2';
 const OPERATING_STATES = `${API}/masterData/operatingStates`;
 const WORKPLACE_STATES = `${API}/masterData/workplaceStates`;
-
-const get = (href: string) => ({ href, method: 'GET', embeddable: false });
-
-/** Query order in hrefs is not part of the contract: compare hrefs with sorted parameters. */
-function normalizeHref(href: string): string {
-  const url = new URL(href, 'http://host');
-  const params = new URLSearchParams([...url.searchParams].sort(([a], [b]) => a.localeCompare(b)));
-  const search = params.toString();
-  return `${url.pathname}${search === '' ? '' : `?${search}`}`;
-}
-
-function normalized<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(normalized) as T;
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [
-        key,
-        key === 'href' && typeof inner === 'string' ? normalizeHref(inner) : normalized(inner),
-      ]),
-    ) as T;
-  }
-  return value;
-}
 
 type Body = ReturnType<typeof json>;
 

@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachBackend, json, TEST_CLIENT, type TestApp } from './support/app.ts';
-
-const get = (href: string) => ({ href, method: 'GET', embeddable: false });
+import { get } from './support/hal.ts';
 
 /** Every href anywhere in a body. */
 function hrefsIn(value: unknown): string[] {

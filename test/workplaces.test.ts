@@ -4,32 +4,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
+import { get, normalized } from './support/hal.ts';
 
 const BASE = '/api/v2/workplaces';
 const GROUPS = '/api/v2/workplaceGroups';
-
-const get = (href: string, embeddable = false) => ({ href, method: 'GET', embeddable });
-
-/** Query order in hrefs is not part of the contract: compare hrefs with sorted parameters. */
-function normalizeHref(href: string): string {
-  const url = new URL(href, 'http://host');
-  const params = new URLSearchParams([...url.searchParams].sort(([a], [b]) => a.localeCompare(b)));
-  const search = params.toString();
-  return `${url.pathname}${search === '' ? '' : `?${search}`}`;
-}
-
-function normalized<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(normalized) as T;
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [
-        key,
-        key === 'href' && typeof inner === 'string' ? normalizeHref(inner) : normalized(inner),
-      ]),
-    ) as T;
-  }
-  return value;
-}
 
 // Operating states as a workplace shows them (master data, en-GB).
 const UNDEFINED_STOPPAGE = {
