@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { Type } from 'typebox';
 import { registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
@@ -158,12 +158,24 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         api.addHook('onRequest', async (request) => {
           request.hrefs = hrefs;
         });
+        api.addHook('preValidation', refuseUnexpectedBody);
         await registerApi(api, deps);
       },
       { prefix: `${config.basePath}/api/v${version}` },
     );
   }
   return app;
+}
+
+/** A route that takes no body refuses one, as routes with bodies refuse unknown fields. */
+async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
+  const { body } = request;
+  if (request.routeOptions.schema?.body !== undefined || body === undefined) return;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('VALIDATION_FAILED', { rule: 'body', field: '' });
+  }
+  const [field] = Object.keys(body);
+  if (field !== undefined) throw new AppError('UNKNOWN_FIELD', { field });
 }
 
 function httpsOptions(
