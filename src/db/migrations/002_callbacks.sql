@@ -37,6 +37,8 @@ CREATE TABLE notifications (
 );
 CREATE INDEX notifications_due ON notifications (next_attempt_at, id);
 CREATE INDEX notifications_by_callback ON notifications (callback_id, id);
+-- Claimed rows (in flight, or left by a crashed sender until the lock expires).
+CREATE INDEX notifications_claimed ON notifications (callback_id, locked_until) WHERE locked_until IS NOT NULL;
 
 -- Recent delivery attempts per callback, so a user can see why a callback does not fire.
 CREATE TABLE delivery_attempts (

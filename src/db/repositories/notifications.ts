@@ -125,14 +125,18 @@ export async function claimDue(
 ): Promise<ClaimedNotification[]> {
   const lockedUntil = new Date(options.now.getTime() + options.lockMs);
   const rows = await tx.query<ClaimRow>(
+    // Per callback, the oldest due rows up to its free slots (perCallback minus those in flight):
+    // index scans per callback, so a long backlog costs no more than a short one.
     `WITH candidates AS (
-       SELECT id FROM (
-         SELECT id, locked_until, row_number() OVER (
-           PARTITION BY callback_id ORDER BY (locked_until IS NOT NULL AND locked_until > $1) DESC, id) AS rank
-         FROM notifications WHERE next_attempt_at <= $1
-       ) ranked
-       WHERE rank <= $3 AND (locked_until IS NULL OR locked_until <= $1)
-       ORDER BY id LIMIT $2
+       SELECT due.id FROM callbacks c
+       CROSS JOIN LATERAL (
+         SELECT n.id FROM notifications n
+         WHERE n.callback_id = c.id AND n.next_attempt_at <= $1 AND (n.locked_until IS NULL OR n.locked_until <= $1)
+         ORDER BY n.id
+         LIMIT greatest(0, $3 - (SELECT count(*) FROM notifications f
+                                 WHERE f.callback_id = c.id AND f.locked_until > $1))
+       ) due
+       ORDER BY due.id LIMIT $2
      ), locked AS (
        -- The due/unlocked test again: a row another instance claimed (or rescheduled) and committed
        -- after this statement's snapshot is re-read by FOR UPDATE and must drop out here.
