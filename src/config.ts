@@ -118,8 +118,8 @@ export function loadConfig(env: Env = process.env): Config {
     retryIntervalMs: integer('BRIDGE_DELIVERY_RETRY_INTERVAL_MS', 10_000, 100, 3_600_000),
     timeoutMs: integer('BRIDGE_DELIVERY_TIMEOUT_MS', 5000, 100, 60_000),
     pollMs: integer('BRIDGE_DELIVERY_POLL_MS', 250, 10, 60_000),
-    maxInFlight: integer('BRIDGE_DELIVERY_MAX_IN_FLIGHT', 200, 1, 10_000),
-    perCallback: integer('BRIDGE_DELIVERY_PER_CALLBACK', 20, 1, 1000),
+    maxInFlight: integer('BRIDGE_DELIVERY_MAX_IN_FLIGHT', 1000, 1, 10_000),
+    perCallback: integer('BRIDGE_DELIVERY_PER_CALLBACK', 100, 1, 1000),
   };
   if (delivery.timeoutMs >= delivery.retryIntervalMs) {
     problems.push('BRIDGE_DELIVERY_TIMEOUT_MS must be below BRIDGE_DELIVERY_RETRY_INTERVAL_MS');
