@@ -15,20 +15,10 @@
 //   BENCH_BASELINE_SQL  "service": diagnosis, the baseline uses the service's point select
 //   BENCH_CPU_PROF      "1": .cpuprofile files of the service children in .tmp/bench-profiles/
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { addClient } from '../src/auth/clients.ts';
-import { TokenService } from '../src/auth/tokens.ts';
-import type { Database } from '../src/db/database.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { openPglite } from '../src/db/pglite.ts';
-import { openPostgres } from '../src/db/postgres.ts';
-import { createWorkplaceGroup } from '../src/services/workplaceGroups.ts';
-import { createWorkplace } from '../src/services/workplaces.ts';
-import type { Backend, ServerKind } from './apiServer.ts';
+import type { ServerKind } from './apiServer.ts';
+import { type Backend, machineInfo, median, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
 const DURATION_S = Number(env.BENCH_DURATION ?? 10);
@@ -37,7 +27,6 @@ const REPEATS = Number(env.BENCH_REPEATS ?? 3);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 10);
 const BACKENDS = (env.BENCH_BACKENDS ?? 'postgres,pglite').split(',') as Backend[];
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
-const ADMIN_URL = env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PROFILE_DIR =
   env.BENCH_CPU_PROF === '1' ? new URL('../.tmp/bench-profiles/', import.meta.url) : undefined;
 const SERVER_SCRIPT = new URL('./apiServer.ts', import.meta.url);
@@ -71,76 +60,6 @@ interface Series {
   /** Size of one response body, to show both servers answer with objects of the same size. */
   bodyBytes: number;
 }
-interface Seeded {
-  /** DATABASE_URL or PGlite data directory. */
-  target: string;
-  token: string;
-  workplaceId: string;
-  drop(): Promise<void>;
-}
-
-/** Migrates, seeds through the service layer, creates a client and a token; closes `db`. */
-async function seed(db: Database): Promise<{ token: string; workplaceId: string }> {
-  try {
-    await migrate(db);
-    const group = await createWorkplaceGroup(db, {
-      number: 'CG-BENCH',
-      description: 'Benchmark capacity group',
-      type: 'CAPACITY_GROUP',
-    });
-    const ids: string[] = [];
-    for (let i = 0; i < WORKPLACES; i += 1) {
-      const workplace = await createWorkplace(db, {
-        number: `WP-${String(i).padStart(4, '0')}`,
-        description: `Benchmark workplace ${i}`,
-        isManualWorkplace: false,
-        capacityGroupId: group.id,
-        productionLineId: null,
-      });
-      ids.push(workplace.id);
-    }
-    const client = await addClient(db, { name: 'bench', scopes: ['read', 'write'] });
-    // No secret given: the key is stored in the database, where the service child finds it.
-    const tokens = await TokenService.create(db, undefined, 3600);
-    const token = await tokens.issue(client.clientId, client.scopes);
-    return { token, workplaceId: ids[WORKPLACES / 2] as string };
-  } finally {
-    await db.close();
-  }
-}
-
-async function seedPostgres(): Promise<Seeded> {
-  const name = `bench_api_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const drop = async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  };
-  try {
-    const db = await openPostgres({ url: url.href, timeoutMs: 30_000, poolSize: 2 });
-    return { target: url.href, ...(await seed(db)), drop };
-  } catch (error) {
-    await drop();
-    throw error;
-  }
-}
-
-async function seedPglite(): Promise<Seeded> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-pglite-'));
-  const drop = async () => rmSync(dataDir, { recursive: true, force: true });
-  try {
-    const db = await openPglite({ dataDir, timeoutMs: 60_000 });
-    return { target: dataDir, ...(await seed(db)), drop };
-  } catch (error) {
-    await drop();
-    throw error;
-  }
-}
-
 /** Starts one server in a child process; resolves with its base URL and a stop function. */
 async function startServer(kind: ServerKind, backend: Backend, target: string) {
   const profile = kind === 'service' && PROFILE_DIR !== undefined;
@@ -181,17 +100,9 @@ async function load(url: string, headers: Record<string, string>): Promise<Sampl
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
-
 async function benchBackend(backend: Backend): Promise<Series[]> {
   console.log(`\n[${backend}] seeding 1 capacity group and ${WORKPLACES} workplaces...`);
-  const seeded = backend === 'postgres' ? await seedPostgres() : await seedPglite();
+  const seeded = await seedDatabase(backend, 'api', WORKPLACES);
   // Both servers get the same request, Authorization header included; the baseline ignores it.
   const headers = { authorization: `Bearer ${seeded.token}` };
   const series = new Map<string, Series>();
@@ -202,7 +113,7 @@ async function benchBackend(backend: Backend): Promise<Series[]> {
         const server = await startServer(kind, backend, seeded.target);
         try {
           for (const scenario of ACTIVE) {
-            const url = server.url + scenario.path(seeded.workplaceId);
+            const url = server.url + scenario.path(seeded.workplaceIds[WORKPLACES / 2] as string);
             const key = `${scenario.id}:${kind}`;
             const entry = series.get(key) ?? {
               backend,
@@ -289,7 +200,6 @@ async function main(): Promise<void> {
   const series: Series[] = [];
   for (const backend of BACKENDS) series.push(...(await benchBackend(backend)));
   const ratios = report(series);
-  mkdirSync(new URL('.', RESULTS_FILE), { recursive: true });
   const settings = {
     durationS: DURATION_S,
     warmupS: WARMUP_S,
@@ -299,15 +209,8 @@ async function main(): Promise<void> {
     baselinePointSelect: env.BENCH_BASELINE_SQL === 'service' ? 'service (id::text = $1)' : 'id = $1',
     workplaces: WORKPLACES,
   };
-  // Load averages show how busy the shared machine was (other work skews both sides alike).
-  const machine = {
-    cpus: availableParallelism(),
-    node: process.version,
-    loadAverageBefore: loadBefore,
-    loadAverageAfter: loadavg(),
-  };
-  const document = { date: new Date().toISOString(), machine, settings, series, ratios };
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(document, null, 2)}\n`);
+  const machine = machineInfo(loadBefore);
+  writeResults(RESULTS_FILE, { date: new Date().toISOString(), machine, settings, series, ratios });
 }
 
 await main();

@@ -9,9 +9,9 @@ import pg from 'pg';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { operatingStateById } from '../src/domain/masterData.ts';
+import type { Backend } from './support.ts';
 
 export type ServerKind = 'service' | 'baseline';
-export type Backend = 'postgres' | 'pglite';
 
 interface Row {
   id: string;

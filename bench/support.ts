@@ -1,0 +1,123 @@
+// Helpers shared by the benchmarks (bench/api.ts, bench/delivery.ts): a fresh seeded database per
+// backend, medians and percentiles, the machine's state, and the results file.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { addClient } from '../src/auth/clients.ts';
+import { TokenService } from '../src/auth/tokens.ts';
+import type { Database } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { openPglite } from '../src/db/pglite.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { createWorkplaceGroup } from '../src/services/workplaceGroups.ts';
+import { createWorkplace } from '../src/services/workplaces.ts';
+
+export type Backend = 'postgres' | 'pglite';
+
+/** PostgreSQL to create the benchmark databases in (BENCH_ADMIN_URL). */
+export const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface Seeded {
+  /** DATABASE_URL or PGlite data directory. */
+  target: string;
+  /** A read/write token of the client `bench`. */
+  token: string;
+  /** The workplaces, in creation order. */
+  workplaceIds: string[];
+  /** Drops the database (PostgreSQL) or removes the data directory (PGlite). */
+  drop(): Promise<void>;
+}
+
+/** Migrates, seeds through the service layer, creates a client and a token; closes `db`. */
+async function seed(db: Database, workplaces: number): Promise<{ token: string; workplaceIds: string[] }> {
+  try {
+    await migrate(db);
+    const group = await createWorkplaceGroup(db, {
+      number: 'CG-BENCH',
+      description: 'Benchmark capacity group',
+      type: 'CAPACITY_GROUP',
+    });
+    const workplaceIds: string[] = [];
+    for (let i = 0; i < workplaces; i += 1) {
+      const workplace = await createWorkplace(db, {
+        number: `WP-${String(i).padStart(4, '0')}`,
+        description: `Benchmark workplace ${i}`,
+        isManualWorkplace: false,
+        capacityGroupId: group.id,
+        productionLineId: null,
+      });
+      workplaceIds.push(workplace.id);
+    }
+    const client = await addClient(db, { name: 'bench', scopes: ['read', 'write'] });
+    // No secret given: the key is stored in the database, where the service child finds it.
+    const tokens = await TokenService.create(db, undefined, 3600);
+    const token = await tokens.issue(client.clientId, client.scopes);
+    return { token, workplaceIds };
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * A fresh database seeded with 1 capacity group, `workplaces` workplaces and one client: the
+ * PostgreSQL database `bench_<label>_<pid>` or a PGlite data directory in the temp dir.
+ */
+export async function seedDatabase(backend: Backend, label: string, workplaces: number): Promise<Seeded> {
+  if (backend === 'pglite') {
+    const dataDir = mkdtempSync(join(tmpdir(), `bench-${label}-pglite-`));
+    const drop = async () => rmSync(dataDir, { recursive: true, force: true });
+    try {
+      const db = await openPglite({ dataDir, timeoutMs: 60_000 });
+      return { target: dataDir, ...(await seed(db, workplaces)), drop };
+    } catch (error) {
+      await drop();
+      throw error;
+    }
+  }
+  const name = `bench_${label}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  };
+  try {
+    const db = await openPostgres({ url: url.href, timeoutMs: 30_000, poolSize: 2 });
+    return { target: url.href, ...(await seed(db, workplaces)), drop };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+/** Nearest-rank percentile (p in 0..100) of unsorted values; NaN for none. */
+export const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+};
+
+/** The machine: load averages show how busy the shared machine was (other work skews both sides). */
+export const machineInfo = (loadAverageBefore: number[]) => ({
+  cpus: availableParallelism(),
+  node: process.version,
+  loadAverageBefore,
+  loadAverageAfter: loadavg(),
+});
+
+export function writeResults(file: URL, document: unknown): void {
+  mkdirSync(new URL('.', file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+}
