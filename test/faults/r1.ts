@@ -100,8 +100,11 @@ export async function runR1(backend: 'postgres' | 'pglite'): Promise<void> {
     await receiver.start();
     const killAt = Math.floor(total / 3);
     const running = service;
+    let killedAt = 0;
     receiver.onDelivery = (_delivery, count) => {
-      if (count === killAt) running.killNow();
+      if (count !== killAt) return;
+      killedAt = Date.now();
+      running.killNow();
     };
     const firstRestart = Date.now();
     running.launch();
@@ -124,6 +127,21 @@ export async function runR1(backend: 'postgres' | 'pglite'): Promise<void> {
       await waitFor(
         'an empty queue',
         async () => (await countIn('SELECT count(*) AS n FROM notifications')) === 0,
+      );
+    } else {
+      // PGlite cannot be read while the service runs: outlast the killed process's claims
+      // (delivery timeout 1 s + 15 s), whose sends arrive once more, and let deliveries settle.
+      const claimsExpired = killedAt + 1000 + 15_000 + 1000;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, claimsExpired - Date.now())));
+      let seen = -1;
+      await waitFor(
+        'deliveries to settle',
+        () => {
+          const settled = current.deliveries.length === seen;
+          seen = current.deliveries.length;
+          return settled;
+        },
+        { timeoutMs: 30_000, intervalMs: 1500 },
       );
     }
     await service.stop();
