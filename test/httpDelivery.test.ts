@@ -8,7 +8,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type TestContext, test } from 'node:test';
-import { describeEachBackend, json, type TestApp } from './support/app.ts';
+import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 
 const API = '/api/v2';
 const CALLBACKS = `${API}/callbacks`;
@@ -137,22 +137,6 @@ async function settled(t: TestApp, callbackIds: string[], timeoutMs = 10_000): P
     },
     timeoutMs,
   );
-}
-
-async function createWorkplace(t: TestApp, number: string): Promise<string> {
-  const group = await t.request({
-    method: 'POST',
-    url: `${API}/workplaceGroups`,
-    body: { number: `${number}-CG`, type: 'CAPACITY_GROUP' },
-  });
-  assert.equal(group.statusCode, 201, group.body);
-  const workplace = await t.request({
-    method: 'POST',
-    url: `${API}/workplaces`,
-    body: { number, capacityGroupId: json(group).properties.id },
-  });
-  assert.equal(workplace.statusCode, 201, workplace.body);
-  return json(workplace).properties.id;
 }
 
 // Operating states as events carry them (contract 8, en-GB master data).

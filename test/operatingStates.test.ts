@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { describeEachBackend, json, type TestApp } from './support/app.ts';
+import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { get, normalized, normalizeHref } from './support/hal.ts';
 
 const API = '/api/v2';
@@ -50,22 +50,6 @@ const asProperty = (code: string) => {
     workplaceStateId: state.workplaceStateId,
   };
 };
-
-async function createWorkplace(t: TestApp, number: string): Promise<string> {
-  const group = await t.request({
-    method: 'POST',
-    url: `${API}/workplaceGroups`,
-    body: { number: `${number}-CG`, type: 'CAPACITY_GROUP' },
-  });
-  assert.equal(group.statusCode, 201, group.body);
-  const workplace = await t.request({
-    method: 'POST',
-    url: `${API}/workplaces`,
-    body: { number, capacityGroupId: json(group).properties.id },
-  });
-  assert.equal(workplace.statusCode, 201, workplace.body);
-  return json(workplace).properties.id;
-}
 
 const historyOf = (t: TestApp, workplaceId: string) =>
   t.app.db.query<{ id: string; operating_state_id: string; start_date: Date; end_date: Date | null }>(

@@ -1,4 +1,5 @@
 // Starts the real app on a fresh database for one test file and hands out tokens.
+import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { type App, createApp } from '../../src/app.ts';
@@ -107,3 +108,20 @@ export function describeEachBackend(
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read bodies freely and assert them by value
 export const json = (response: LightMyRequestResponse) => response.json() as Record<string, any>;
+
+/** A capacity group `<number>-CG` and a workplace `<number>` in it; returns the workplace id. */
+export async function createWorkplace(t: TestApp, number: string): Promise<string> {
+  const group = await t.request({
+    method: 'POST',
+    url: '/api/v2/workplaceGroups',
+    body: { number: `${number}-CG`, type: 'CAPACITY_GROUP' },
+  });
+  assert.equal(group.statusCode, 201, group.body);
+  const workplace = await t.request({
+    method: 'POST',
+    url: '/api/v2/workplaces',
+    body: { number, capacityGroupId: json(group).properties.id },
+  });
+  assert.equal(workplace.statusCode, 201, workplace.body);
+  return json(workplace).properties.id;
+}
