@@ -1,5 +1,6 @@
 // TypeBox schemas shared by the routes: they validate requests and document the API (OpenAPI).
 import { Type } from 'typebox';
+import { AppError } from '../domain/errors.ts';
 
 export const ErrorBody = Type.Object(
   {
@@ -122,3 +123,8 @@ export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schem
 /** Error answers every authenticated route can give. */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries([400, 401, 403, ...statuses].map((status) => [status, Type.Ref('Error')]));
+
+/** A replaced resource may repeat its id in the body, but not a different one. */
+export function checkBodyId(bodyId: string | undefined, pathId: string): void {
+  if (bodyId !== undefined && bodyId !== pathId) throw new AppError('ID_MISMATCH', { bodyId, pathId });
+}

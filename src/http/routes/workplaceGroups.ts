@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/workplaceGroups.ts';
-import { AppError } from '../../domain/errors.ts';
 import { WORKPLACE_GROUP_TYPES } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaceGroups.ts';
 import type { Api } from '../api.ts';
@@ -9,6 +8,7 @@ import { parseEmbed } from '../embed.ts';
 import { offsetCollection } from '../hal.ts';
 import { presentWorkplaceGroup, WORKPLACE_GROUPS_PATH } from '../presenters/workplaceGroups.ts';
 import {
+  checkBodyId,
   EmbedQuery,
   errorResponses,
   IdParams,
@@ -157,9 +157,4 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
       return reply.code(204).send();
     },
   );
-}
-
-/** A replaced resource may repeat its id in the body, but not a different one. */
-export function checkBodyId(bodyId: string | undefined, pathId: string): void {
-  if (bodyId !== undefined && bodyId !== pathId) throw new AppError('ID_MISMATCH', { bodyId, pathId });
 }

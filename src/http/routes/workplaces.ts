@@ -19,6 +19,7 @@ import {
   type WorkplaceEmbed,
 } from '../presenters/workplaces.ts';
 import {
+  checkBodyId,
   EmbedQuery,
   errorResponses,
   IdParams,
@@ -32,7 +33,6 @@ import {
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
-import { checkBodyId } from './workplaceGroups.ts';
 
 const OperatingStateProperty = Type.Object({
   id: Type.String(),
