@@ -118,6 +118,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': "Die ID im Body ('{bodyId}') weicht von der ID im Pfad ('{pathId}') ab.",
     'zh-CN': "请求体中的 id（'{bodyId}'）与路径中的 id（'{pathId}'）不一致。",
   },
+  INVALID_TRANSITION: {
+    'en-GB': "The {resource} '{id}' cannot change from {current} to {requested}; allowed: {allowed}.",
+    'de-DE': "{resource} '{id}' kann nicht von {current} nach {requested} wechseln; erlaubt: {allowed}.",
+    'zh-CN': "{resource} '{id}' 不能从 {current} 变为 {requested}；允许：{allowed}。",
+  },
   UNAUTHORIZED: {
     'en-GB': 'Authentication required: send an access token as "Authorization: Bearer <token>".',
     'de-DE': 'Anmeldung erforderlich: Senden Sie ein Access-Token als "Authorization: Bearer <token>".',

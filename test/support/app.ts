@@ -125,3 +125,39 @@ export async function createWorkplace(t: TestApp, number: string): Promise<strin
   assert.equal(workplace.statusCode, 201, workplace.body);
   return json(workplace).properties.id;
 }
+
+/** A production order `<number>-PO` with one operation `<number>`; returns the operation id. */
+export async function createOperation(
+  t: TestApp,
+  number: string,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const order = await t.request({
+    method: 'POST',
+    url: '/api/v2/productionOrders',
+    body: { number: `${number}-PO` },
+  });
+  assert.equal(order.statusCode, 201, order.body);
+  const operation = await t.request({
+    method: 'POST',
+    url: '/api/v2/operations',
+    body: { productionOrderId: json(order).properties.id, number, ...fields },
+  });
+  assert.equal(operation.statusCode, 201, operation.body);
+  return json(operation).properties.id;
+}
+
+/** A staff member with staff number `<number>`; returns its id. */
+export async function createStaffMember(
+  t: TestApp,
+  number: string,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/v2/staffMembers',
+    body: { staffNumber: number, firstName: 'Test', lastName: `Person ${number}`, ...fields },
+  });
+  assert.equal(response.statusCode, 201, response.body);
+  return json(response).properties.id;
+}

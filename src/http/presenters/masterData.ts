@@ -5,6 +5,8 @@ import type { Hrefs } from '../hrefs.ts';
 
 export const OPERATING_STATES_PATH = '/masterData/operatingStates';
 export const WORKPLACE_STATES_PATH = '/masterData/workplaceStates';
+export const OPERATION_PHASES_PATH = '/masterData/operationPhases';
+export const TOOL_ASSEMBLY_ORDER_STATES_PATH = '/masterData/toolAssemblyOrderStates';
 
 function entryProperties(entry: MasterDataEntry, locale: Locale) {
   return {
@@ -16,8 +18,17 @@ function entryProperties(entry: MasterDataEntry, locale: Locale) {
   };
 }
 
-export const presentWorkplaceState = (entry: MasterDataEntry, hrefs: Hrefs, locale: Locale) =>
-  resource(entryProperties(entry, locale), { self: link(hrefs.api(`${WORKPLACE_STATES_PATH}/${entry.id}`)) });
+/** Presents the entries of a master data list that has no links beyond `self`. */
+export const presentMasterDataEntry =
+  (path: string) => (entry: MasterDataEntry, hrefs: Hrefs, locale: Locale) =>
+    resource(entryProperties(entry, locale), { self: link(hrefs.api(`${path}/${entry.id}`)) });
+
+/** A master data entry as a property of another resource: {id, code, description}. */
+export const masterDataProperty = (entry: MasterDataEntry, locale: Locale) => ({
+  id: entry.id,
+  code: entry.code,
+  description: localize(entry.description, locale),
+});
 
 export const presentOperatingState = (state: OperatingState, hrefs: Hrefs, locale: Locale) =>
   resource(

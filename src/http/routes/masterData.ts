@@ -1,14 +1,18 @@
 import { Type } from 'typebox';
 import { notFound } from '../../domain/errors.ts';
 import { type MasterDataEntry, OPERATING_STATES, WORKPLACE_STATES } from '../../domain/masterData.ts';
+import { OPERATION_PHASES } from '../../domain/operationPhases.ts';
+import { TOOL_ASSEMBLY_ORDER_STATES } from '../../domain/toolAssemblyOrderStates.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { Api } from '../api.ts';
 import { type Resource as HalResource, offsetCollection } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
   OPERATING_STATES_PATH,
+  OPERATION_PHASES_PATH,
+  presentMasterDataEntry,
   presentOperatingState,
-  presentWorkplaceState,
+  TOOL_ASSEMBLY_ORDER_STATES_PATH,
   WORKPLACE_STATES_PATH,
 } from '../presenters/masterData.ts';
 import { errorResponses, IdParams, OffsetCollection, OffsetQuery, offsetPage, Resource } from '../schemas.ts';
@@ -72,5 +76,25 @@ export function registerMasterData(api: Api): void {
     );
   };
   list(OPERATING_STATES_PATH, 'operatingStates', 'operatingState', OPERATING_STATES, presentOperatingState);
-  list(WORKPLACE_STATES_PATH, 'workplaceStates', 'workplaceState', WORKPLACE_STATES, presentWorkplaceState);
+  list(
+    WORKPLACE_STATES_PATH,
+    'workplaceStates',
+    'workplaceState',
+    WORKPLACE_STATES,
+    presentMasterDataEntry(WORKPLACE_STATES_PATH),
+  );
+  list(
+    OPERATION_PHASES_PATH,
+    'operationPhases',
+    'operationPhase',
+    OPERATION_PHASES,
+    presentMasterDataEntry(OPERATION_PHASES_PATH),
+  );
+  list(
+    TOOL_ASSEMBLY_ORDER_STATES_PATH,
+    'toolAssemblyOrderStates',
+    'toolAssemblyOrderState',
+    TOOL_ASSEMBLY_ORDER_STATES,
+    presentMasterDataEntry(TOOL_ASSEMBLY_ORDER_STATES_PATH),
+  );
 }
