@@ -51,6 +51,14 @@ export const EVENT_OBJECT_TYPES: Record<string, ObjectType> = {
 
 /** Published by applications through POST /events. */
 export const EXTERNAL_EVENT_TYPE = 'EXTERNAL';
+/** The objectTypes an EXTERNAL event may name (spec 6.5); none given is NONE. */
+export const PUBLISHABLE_OBJECT_TYPES = [
+  'OPERATION',
+  'PRODUCTION_ORDER',
+  'WORKPLACE',
+  'STAFF_MEMBER',
+  'TOOL',
+] as const satisfies readonly ObjectType[];
 /** Reserved for the platform itself: never published nor subscribed to by applications. */
 export const RESERVED_EVENT_TYPES = ['COMMAND', 'SHOP_FLOOR_TERMINAL', 'INTERNAL'] as const;
 

@@ -1,12 +1,54 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Queryable } from '../db/database.ts';
-import { appendEvents } from '../db/repositories/events.ts';
-import type { NewEvent } from '../domain/events.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { appendEvents, findEvent, type StoredEvent } from '../db/repositories/events.ts';
+import { notFound } from '../domain/errors.ts';
+import { EXTERNAL_EVENT_TYPE, type NewEvent, type ObjectType } from '../domain/events.ts';
 
 /** Writes the events of a change into the log, in the caller's transaction, all at the change's time. */
 export async function recordEvents(tx: Queryable, events: readonly NewEvent[], at: Date): Promise<void> {
   await appendEvents(
     tx,
-    events.map((event) => ({ ...event, id: uuidv7(), eventName: null, timestamp: at })),
+    events.map((event) => ({
+      ...event,
+      id: uuidv7(),
+      eventName: null,
+      timestamp: at,
+      recordedAt: at,
+      publishedBy: null,
+    })),
   );
+}
+
+export interface ExternalEvent {
+  objectType: ObjectType;
+  objectId: string | null;
+  eventName: string | null;
+  data: Record<string, unknown>;
+  /** The event's own time; defaults to now. */
+  timestamp: Date | undefined;
+}
+
+/** POST /events (spec 6.5): an application's own event, delivered like any platform event. */
+export async function publishExternalEvent(
+  db: Database,
+  clientId: string,
+  input: ExternalEvent,
+): Promise<StoredEvent> {
+  const now = new Date();
+  const event: StoredEvent = {
+    ...input,
+    id: uuidv7(),
+    eventType: EXTERNAL_EVENT_TYPE,
+    timestamp: input.timestamp ?? now,
+    recordedAt: now,
+    publishedBy: clientId,
+  };
+  await appendEvents(db, [event]);
+  return event;
+}
+
+export async function getEvent(db: Queryable, id: string): Promise<StoredEvent> {
+  const event = await findEvent(db, id);
+  if (!event) throw notFound('event', id);
+  return event;
 }

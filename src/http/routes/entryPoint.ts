@@ -2,7 +2,13 @@ import { Type } from 'typebox';
 import type { Api } from '../api.ts';
 import { link, resource } from '../hal.ts';
 import { CALLBACKS_PATH } from '../presenters/callbacks.ts';
-import { OPERATING_STATES_PATH, WORKPLACE_STATES_PATH } from '../presenters/masterData.ts';
+import { EVENTS_PATH } from '../presenters/events.ts';
+import {
+  OPERATING_STATES_PATH,
+  OPERATION_PHASES_PATH,
+  TOOL_ASSEMBLY_ORDER_STATES_PATH,
+  WORKPLACE_STATES_PATH,
+} from '../presenters/masterData.ts';
 import { WORKPLACE_GROUPS_PATH } from '../presenters/workplaceGroups.ts';
 import { WORKPLACES_PATH } from '../presenters/workplaces.ts';
 import { errorResponses, Resource } from '../schemas.ts';
@@ -33,7 +39,10 @@ export function registerEntryPoint(api: Api): void {
           workplaceGroups: link(hrefs.api(WORKPLACE_GROUPS_PATH)),
           operatingStates: link(hrefs.api(OPERATING_STATES_PATH)),
           workplaceStates: link(hrefs.api(WORKPLACE_STATES_PATH)),
+          operationPhases: link(hrefs.api(OPERATION_PHASES_PATH)),
+          toolAssemblyOrderStates: link(hrefs.api(TOOL_ASSEMBLY_ORDER_STATES_PATH)),
           callbacks: link(hrefs.api(CALLBACKS_PATH)),
+          events: link(hrefs.api(EVENTS_PATH)),
           token: link(hrefs.root('/oauth/token'), { method: 'POST' }),
           openapi: link(hrefs.root('/api/openapi.json')),
           documentation: link(hrefs.root('/api/docs')),

@@ -5,6 +5,7 @@ import type { RequestTypeProvider } from '../api.ts';
 import type { ServerDeps } from '../server.ts';
 import { registerCallbacks } from './callbacks.ts';
 import { registerEntryPoint } from './entryPoint.ts';
+import { registerEvents } from './events.ts';
 import { registerMasterData } from './masterData.ts';
 import { registerWorkplaceGroups } from './workplaceGroups.ts';
 import { registerWorkplaces } from './workplaces.ts';
@@ -16,4 +17,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerWorkplaceGroups(api, deps);
   registerWorkplaces(api, deps);
   registerCallbacks(api, deps);
+  registerEvents(api, deps);
 }
