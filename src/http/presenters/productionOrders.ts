@@ -1,0 +1,36 @@
+import type { ProductionOrder } from '../../domain/productionOrders.ts';
+import { link, type Resource, resource } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+import { OPERATIONS_PATH } from './operations.ts';
+
+export const PRODUCTION_ORDERS_PATH = '/productionOrders';
+export const PRODUCTION_ORDER_EMBEDS = ['operations'] as const;
+export type ProductionOrderEmbed = (typeof PRODUCTION_ORDER_EMBEDS)[number];
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** `operations`: the order's operations, presented in sequence order, when they are embedded. */
+export function presentProductionOrder(
+  order: ProductionOrder,
+  hrefs: Hrefs,
+  operations?: Resource[],
+): Resource {
+  return resource(
+    {
+      id: order.id,
+      number: order.number,
+      description: order.description,
+      material: order.material,
+      targetQuantity: order.targetQuantity,
+      quantityUnit: order.quantityUnit,
+      basicStartDate: iso(order.basicStartDate),
+      basicEndDate: iso(order.basicEndDate),
+      deliveryDate: iso(order.deliveryDate),
+    },
+    {
+      self: link(hrefs.api(`${PRODUCTION_ORDERS_PATH}/${order.id}`)),
+      operations: link(hrefs.api(OPERATIONS_PATH, { productionOrderId: order.id }), { embeddable: true }),
+    },
+    operations ? { operations } : undefined,
+  );
+}
