@@ -1,0 +1,282 @@
+import { isUuid } from '../../domain/ids.ts';
+import type { Absence, EndActivity, RecordedActivity, StaffMember } from '../../domain/staffMembers.ts';
+import type { Queryable } from '../database.ts';
+import {
+  countRows,
+  type KeysetPage,
+  type KeysetRequest,
+  keysetPage,
+  type OffsetPage,
+  type OffsetRequest,
+  whereClause,
+} from '../paging.ts';
+
+interface StoredAbsence {
+  startDate: string;
+  endDate: string;
+  reason: string | null;
+}
+
+interface Row {
+  id: string;
+  staff_number: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  qualifications: string[];
+  assigned_workplace_ids: string[];
+  shift_id: string | null;
+  absences: StoredAbsence[] | string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+// The assignments come along as an ordered array, so one query reads a whole staff member.
+const SELECT = `SELECT s.*, ARRAY(SELECT a.workplace_id::text FROM staff_member_workplaces a
+    WHERE a.staff_member_id = s.id ORDER BY a.position) AS assigned_workplace_ids
+  FROM staff_members s`;
+
+const toStaffMember = (row: Row): StaffMember => ({
+  id: row.id,
+  staffNumber: row.staff_number,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  qualifications: row.qualifications,
+  assignedWorkplaceIds: row.assigned_workplace_ids,
+  shiftId: row.shift_id,
+  // PGlite hands jsonb back parsed; keep both drivers' answers the same.
+  absences: (typeof row.absences === 'string'
+    ? (JSON.parse(row.absences) as StoredAbsence[])
+    : row.absences
+  ).map((absence) => ({
+    startDate: new Date(absence.startDate),
+    endDate: new Date(absence.endDate),
+    reason: absence.reason,
+  })),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const absencesJson = (absences: readonly Absence[]) =>
+  JSON.stringify(
+    absences.map((absence) => ({
+      startDate: absence.startDate.toISOString(),
+      endDate: absence.endDate.toISOString(),
+      reason: absence.reason,
+    })),
+  );
+
+export interface StaffMemberFilter {
+  staffNumber?: string;
+  workplaceId?: string;
+  qualification?: string;
+}
+
+export async function listStaffMembers(
+  db: Queryable,
+  filter: StaffMemberFilter,
+  page: OffsetRequest,
+): Promise<OffsetPage<StaffMember>> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.staffNumber !== undefined) {
+    params.push(filter.staffNumber);
+    where.push(`s.staff_number = $${params.length}`);
+  }
+  if (filter.workplaceId !== undefined) {
+    params.push(filter.workplaceId);
+    where.push(`EXISTS (SELECT 1 FROM staff_member_workplaces a
+      WHERE a.staff_member_id = s.id AND a.workplace_id = $${params.length}::uuid)`);
+  }
+  if (filter.qualification !== undefined) {
+    params.push([filter.qualification]);
+    // `@>` so the GIN index on qualifications serves the filter.
+    where.push(`s.qualifications @> $${params.length}::text[]`);
+  }
+  const rows = await db.query<Row>(
+    `${SELECT} ${whereClause(where)} ORDER BY s.staff_number, s.id
+     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.limit, page.offset],
+  );
+  return { items: rows.map(toStaffMember), total: await countRows(db, 'staff_members s', where, params) };
+}
+
+export async function findStaffMember(
+  db: Queryable,
+  id: string,
+  forUpdate = false,
+): Promise<StaffMember | undefined> {
+  if (!isUuid(id)) return undefined;
+  const rows = await db.query<Row>(`${SELECT} WHERE s.id = $1${forUpdate ? ' FOR UPDATE OF s' : ''}`, [id]);
+  return rows[0] === undefined ? undefined : toStaffMember(rows[0]);
+}
+
+export async function insertStaffMember(db: Queryable, member: StaffMember): Promise<void> {
+  await db.query(
+    `INSERT INTO staff_members (id, staff_number, first_name, last_name, email, qualifications, shift_id,
+       absences, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8::jsonb, $9, $10)`,
+    [
+      member.id,
+      member.staffNumber,
+      member.firstName,
+      member.lastName,
+      member.email,
+      member.qualifications,
+      member.shiftId,
+      absencesJson(member.absences),
+      member.createdAt,
+      member.updatedAt,
+    ],
+  );
+  await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
+}
+
+export async function updateStaffMember(db: Queryable, member: StaffMember): Promise<void> {
+  await db.query(
+    `UPDATE staff_members SET staff_number = $2, first_name = $3, last_name = $4, email = $5,
+       qualifications = $6::text[], shift_id = $7, absences = $8::jsonb, updated_at = $9
+     WHERE id = $1`,
+    [
+      member.id,
+      member.staffNumber,
+      member.firstName,
+      member.lastName,
+      member.email,
+      member.qualifications,
+      member.shiftId,
+      absencesJson(member.absences),
+      member.updatedAt,
+    ],
+  );
+  await db.query('DELETE FROM staff_member_workplaces WHERE staff_member_id = $1', [member.id]);
+  await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
+}
+
+async function assignWorkplaces(db: Queryable, staffMemberId: string, workplaceIds: readonly string[]) {
+  if (workplaceIds.length === 0) return;
+  await db.query(
+    `INSERT INTO staff_member_workplaces (staff_member_id, workplace_id, position)
+     SELECT $1, w.id, w.position FROM unnest($2::uuid[]) WITH ORDINALITY AS w (id, position)`,
+    [staffMemberId, workplaceIds],
+  );
+}
+
+/** Deletes the staff member; its assignments and recorded activities go with it (cascade). */
+export async function deleteStaffMember(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM staff_members WHERE id = $1', [id]);
+}
+
+interface ActivityRow {
+  id: string;
+  staff_member_id: string;
+  operation_id: string | null;
+  workplace_id: string | null;
+  start_date: Date;
+  end_date: Date | null;
+  end_activity: EndActivity | null;
+}
+
+const toActivity = (row: ActivityRow): RecordedActivity => ({
+  id: row.id,
+  staffMemberId: row.staff_member_id,
+  operationId: row.operation_id,
+  workplaceId: row.workplace_id,
+  startDate: row.start_date,
+  endDate: row.end_date,
+  endActivity: row.end_activity,
+});
+
+/** The latest record of the staff member on the operation (the open one, if any, is the latest). */
+export async function findLatestActivity(
+  db: Queryable,
+  staffMemberId: string,
+  operationId: string,
+): Promise<RecordedActivity | undefined> {
+  if (!isUuid(operationId)) return undefined;
+  const rows = await db.query<ActivityRow>(
+    `SELECT * FROM recorded_staff_activities WHERE staff_member_id = $1 AND operation_id = $2
+     ORDER BY start_date DESC, id DESC LIMIT 1`,
+    [staffMemberId, operationId],
+  );
+  return rows[0] === undefined ? undefined : toActivity(rows[0]);
+}
+
+export async function insertActivity(db: Queryable, record: RecordedActivity): Promise<void> {
+  await db.query(
+    `INSERT INTO recorded_staff_activities
+       (id, staff_member_id, operation_id, workplace_id, start_date, end_date, end_activity)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      record.id,
+      record.staffMemberId,
+      record.operationId,
+      record.workplaceId,
+      record.startDate,
+      record.endDate,
+      record.endActivity,
+    ],
+  );
+}
+
+export async function closeActivity(db: Queryable, record: RecordedActivity): Promise<void> {
+  await db.query('UPDATE recorded_staff_activities SET end_date = $2, end_activity = $3 WHERE id = $1', [
+    record.id,
+    record.endDate,
+    record.endActivity,
+  ]);
+}
+
+export async function listActivities(
+  db: Queryable,
+  staffMemberId: string,
+  request: KeysetRequest,
+): Promise<KeysetPage<RecordedActivity>> {
+  const page = await keysetPage<ActivityRow>(
+    db,
+    {
+      from: 'recorded_staff_activities',
+      where: ['staff_member_id = $1'],
+      params: [staffMemberId],
+      timestampColumn: 'start_date',
+      idColumn: 'id',
+      select: '*',
+      timestampOf: (row) => row.start_date,
+      idOf: (row) => row.id,
+    },
+    request,
+  );
+  return { ...page, items: page.items.map(toActivity) };
+}
+
+export async function findActivity(
+  db: Queryable,
+  staffMemberId: string,
+  id: string,
+): Promise<RecordedActivity | undefined> {
+  if (!isUuid(id)) return undefined;
+  const rows = await db.query<ActivityRow>(
+    'SELECT * FROM recorded_staff_activities WHERE staff_member_id = $1 AND id = $2',
+    [staffMemberId, id],
+  );
+  return rows[0] === undefined ? undefined : toActivity(rows[0]);
+}
+
+/** The assigned workplaces of a staff member, a page in assignment order. */
+export async function listAssignedWorkplaceIds(
+  db: Queryable,
+  staffMemberId: string,
+  page: OffsetRequest,
+): Promise<OffsetPage<string>> {
+  const where = ['staff_member_id = $1'];
+  const rows = await db.query<{ workplace_id: string }>(
+    `SELECT workplace_id FROM staff_member_workplaces ${whereClause(where)}
+     ORDER BY position LIMIT $2 OFFSET $3`,
+    [staffMemberId, page.limit, page.offset],
+  );
+  return {
+    items: rows.map((row) => row.workplace_id),
+    total: await countRows(db, 'staff_member_workplaces', where, [staffMemberId]),
+  };
+}

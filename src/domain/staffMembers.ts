@@ -1,0 +1,80 @@
+// Staff members and their activities on operations, as services and repositories exchange them.
+import { AppError } from './errors.ts';
+
+/** A period the staff member is not available (vacation, sickness, training, ...). */
+export interface Absence {
+  startDate: Date;
+  endDate: Date;
+  reason: string | null;
+}
+
+export interface StaffMemberInput {
+  staffNumber: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  qualifications: string[];
+  /** In the order the client gave them. */
+  assignedWorkplaceIds: string[];
+  shiftId: string | null;
+  absences: Absence[];
+}
+
+export interface StaffMember extends StaffMemberInput {
+  id: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const STAFF_ACTIVITIES = ['STARTED', 'INTERRUPTED', 'FINISHED'] as const;
+export type StaffActivity = (typeof STAFF_ACTIVITIES)[number];
+export type EndActivity = Exclude<StaffActivity, 'STARTED'>;
+
+/**
+ * A period of work of a staff member on an operation at a workplace: STARTED opens it,
+ * INTERRUPTED or FINISHED closes it. A deleted operation or workplace leaves its reference null.
+ */
+export interface RecordedActivity {
+  id: string;
+  staffMemberId: string;
+  operationId: string | null;
+  workplaceId: string | null;
+  startDate: Date;
+  endDate: Date | null;
+  endActivity: EndActivity | null;
+}
+
+/** The activity a record stands for now: STARTED while open, then how it ended. */
+export const activityOf = (record: RecordedActivity): StaffActivity => record.endActivity ?? 'STARTED';
+
+/** The activities that may follow the record (none: only STARTED). */
+export const allowedAfter = (record: RecordedActivity | undefined): StaffActivity[] =>
+  record && record.endActivity === null ? ['INTERRUPTED', 'FINISHED'] : ['STARTED'];
+
+/** Refuses an absence that ends before it starts, naming its index. */
+export function checkAbsences(absences: readonly Absence[]): void {
+  absences.forEach((absence, index) => {
+    if (absence.endDate < absence.startDate) {
+      throw new AppError('VALIDATION_FAILED', {
+        rule: 'value',
+        field: `absences[${index}].endDate`,
+        detail: 'must not be before startDate',
+      });
+    }
+  });
+}
+
+/**
+ * The characteristic properties in a form `changedProperties` can compare with `!==`: lists and
+ * absences become their JSON text, so a reordered or edited list counts as a change.
+ */
+export const comparable = (member: StaffMemberInput) => ({
+  staffNumber: member.staffNumber,
+  firstName: member.firstName,
+  lastName: member.lastName,
+  email: member.email,
+  qualifications: JSON.stringify(member.qualifications),
+  assignedWorkplaceIds: JSON.stringify(member.assignedWorkplaceIds),
+  shiftId: member.shiftId,
+  absences: JSON.stringify(member.absences),
+});

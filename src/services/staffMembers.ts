@@ -1,0 +1,206 @@
+import { v7 as uuidv7 } from 'uuid';
+import { type Database, isUniqueViolation, type Queryable } from '../db/database.ts';
+import * as staffMembers from '../db/repositories/staffMembers.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { lifecycleEvents } from '../domain/events.ts';
+import {
+  activityOf,
+  allowedAfter,
+  checkAbsences,
+  comparable,
+  type RecordedActivity,
+  type StaffActivity,
+  type StaffMember,
+  type StaffMemberInput,
+} from '../domain/staffMembers.ts';
+import { changedProperties } from '../domain/workplaces.ts';
+import { recordEvents } from './eventLog.ts';
+import { checkReference } from './references.ts';
+
+// Every property is characteristic (spec 6.3: skills, assigned workplaces, ...); activities
+// have their own event and never emit STAFF_MEMBER_UPDATED.
+const CHARACTERISTICS = [
+  'staffNumber',
+  'firstName',
+  'lastName',
+  'email',
+  'qualifications',
+  'assignedWorkplaceIds',
+  'shiftId',
+  'absences',
+] as const;
+
+/** The event data of STAFF_MEMBER_CREATED/_UPDATED/_DELETED. */
+function eventData(member: StaffMember, changed?: string[]) {
+  const data: Record<string, unknown> = { staffMemberId: member.id };
+  for (const key of CHARACTERISTICS) data[key] = member[key];
+  data.absences = member.absences.map((absence) => ({
+    startDate: absence.startDate.toISOString(),
+    endDate: absence.endDate.toISOString(),
+    reason: absence.reason,
+  }));
+  if (changed) data.changedProperties = changed;
+  return data;
+}
+
+// The only unique key a staff member write can hit is the staff number.
+const rethrowDuplicateStaffNumber = (staffNumber: string) => (error: unknown) => {
+  if (isUniqueViolation(error))
+    throw new AppError('ALREADY_EXISTS', { field: 'staffNumber', value: staffNumber });
+  throw error;
+};
+
+export async function getStaffMember(db: Queryable, id: string): Promise<StaffMember> {
+  const member = await staffMembers.findStaffMember(db, id);
+  if (!member) throw notFound('staffMember', id);
+  return member;
+}
+
+/** Absences in order, and every assigned workplace existing (kept so until commit). */
+async function checkInput(tx: Queryable, input: StaffMemberInput) {
+  checkAbsences(input.absences);
+  for (const [index, workplaceId] of input.assignedWorkplaceIds.entries()) {
+    await checkReference(tx, `assignedWorkplaceIds[${index}]`, workplaceId, 'workplaces');
+  }
+}
+
+export async function createStaffMember(db: Database, input: StaffMemberInput): Promise<StaffMember> {
+  const now = new Date();
+  const member: StaffMember = { ...input, id: uuidv7(), createdAt: now, updatedAt: now };
+  await db.transaction(async (tx) => {
+    await checkInput(tx, member);
+    await staffMembers.insertStaffMember(tx, member).catch(rethrowDuplicateStaffNumber(member.staffNumber));
+    await recordEvents(
+      tx,
+      lifecycleEvents('STAFF_MEMBER', 'CREATED', 'STAFF_MEMBER', member.id, eventData(member)),
+      now,
+    );
+  });
+  return member;
+}
+
+export async function replaceStaffMember(
+  db: Database,
+  id: string,
+  input: StaffMemberInput,
+): Promise<StaffMember> {
+  return db.transaction(async (tx) => {
+    const before = await staffMembers.findStaffMember(tx, id, true);
+    if (!before) throw notFound('staffMember', id);
+    const after: StaffMember = { ...before, ...input };
+    const changed = changedProperties(comparable(before), comparable(after), CHARACTERISTICS);
+    if (changed.length === 0) return before;
+    await checkInput(tx, after);
+    after.updatedAt = new Date();
+    await staffMembers.updateStaffMember(tx, after).catch(rethrowDuplicateStaffNumber(after.staffNumber));
+    await recordEvents(
+      tx,
+      lifecycleEvents('STAFF_MEMBER', 'UPDATED', 'STAFF_MEMBER', id, eventData(after, changed)),
+      after.updatedAt,
+    );
+    return after;
+  });
+}
+
+export async function deleteStaffMember(db: Database, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const member = await staffMembers.findStaffMember(tx, id, true);
+    if (!member) throw notFound('staffMember', id);
+    await staffMembers.deleteStaffMember(tx, member.id);
+    await recordEvents(
+      tx,
+      lifecycleEvents('STAFF_MEMBER', 'DELETED', 'STAFF_MEMBER', id, eventData(member)),
+      new Date(),
+    );
+  });
+}
+
+export interface ActivityCommand {
+  operationId: string;
+  workplaceId: string | null;
+  activity: StaffActivity;
+}
+
+/**
+ * POST /staffMembers/{id}/activities. STARTED opens a record on the operation (none may be open
+ * on it); INTERRUPTED and FINISHED close the open one. Returns the record and whether it is new.
+ */
+export async function recordActivity(
+  db: Database,
+  staffMemberId: string,
+  command: ActivityCommand,
+): Promise<{ record: RecordedActivity; created: boolean }> {
+  return db.transaction(async (tx) => {
+    // Locking the staff member serializes its activity commands.
+    const member = await staffMembers.findStaffMember(tx, staffMemberId, true);
+    if (!member) throw notFound('staffMember', staffMemberId);
+    const latest = await staffMembers.findLatestActivity(tx, member.id, command.operationId);
+    const allowed = allowedAfter(latest);
+    if (!allowed.includes(command.activity)) {
+      throw new AppError('INVALID_TRANSITION', {
+        resource: 'staffMember',
+        id: member.id,
+        current: latest ? activityOf(latest) : 'NONE',
+        requested: command.activity,
+        allowed: allowed.join(', '),
+      });
+    }
+    const now = new Date();
+    let record: RecordedActivity;
+    if (command.activity === 'STARTED') {
+      if (command.workplaceId === null) {
+        throw new AppError('VALIDATION_FAILED', { rule: 'required', field: 'workplaceId' });
+      }
+      await checkReference(tx, 'operationId', command.operationId, 'operations');
+      await checkReference(tx, 'workplaceId', command.workplaceId, 'workplaces');
+      record = {
+        id: uuidv7(),
+        staffMemberId: member.id,
+        operationId: command.operationId,
+        workplaceId: command.workplaceId,
+        startDate: now,
+        endDate: null,
+        endActivity: null,
+      };
+      await staffMembers.insertActivity(tx, record);
+    } else {
+      // `latest` is the open record here: only that allows INTERRUPTED and FINISHED.
+      const open = latest as RecordedActivity;
+      if (command.workplaceId !== null && command.workplaceId !== open.workplaceId) {
+        throw new AppError('VALIDATION_FAILED', {
+          rule: 'value',
+          field: 'workplaceId',
+          detail: 'differs from the workplace of the open activity',
+        });
+      }
+      record = { ...open, endDate: now, endActivity: command.activity };
+      await staffMembers.closeActivity(tx, record);
+    }
+    await recordEvents(
+      tx,
+      [
+        {
+          eventType: 'STAFF_MEMBER_ACTIVITY_CHANGED',
+          objectType: 'STAFF_MEMBER',
+          objectId: member.id,
+          data: {
+            staffMemberId: member.id,
+            operationId: record.operationId,
+            workplaceId: record.workplaceId,
+            activity: command.activity,
+            previousActivity: latest ? activityOf(latest) : null,
+          },
+        },
+      ],
+      now,
+    );
+    return { record, created: command.activity === 'STARTED' };
+  });
+}
+
+export async function getActivity(db: Queryable, staffMemberId: string, id: string) {
+  const member = await getStaffMember(db, staffMemberId);
+  const record = await staffMembers.findActivity(db, member.id, id);
+  if (!record) throw notFound('recordedActivity', id);
+  return record;
+}
