@@ -1,0 +1,101 @@
+import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
+import * as tools from '../db/repositories/tools.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { lifecycleEvents } from '../domain/events.ts';
+import {
+  changedToolCharacteristics,
+  type Lifespan,
+  lifespanProblem,
+  type Tool,
+  type ToolInput,
+  type ToolView,
+} from '../domain/tools.ts';
+import { recordEvents } from './eventLog.ts';
+import { checkReference } from './references.ts';
+import { rethrowDuplicate } from './workplaceGroups.ts';
+
+/** The event data of TOOL_CREATED/_UPDATED/_DELETED: the tool's characteristic properties. */
+export function toolEventData(tool: Tool, changed?: string[]) {
+  const data: Record<string, unknown> = {
+    toolId: tool.id,
+    number: tool.number,
+    description: tool.description,
+    lifespan: { maximum: tool.lifespan.maximum, warningLimit: tool.lifespan.warningLimit },
+  };
+  if (changed) data.changedProperties = changed;
+  return data;
+}
+
+/** Remaining life and warning limit must fit within the maximum: 400 naming the part otherwise. */
+export function checkLifespan(lifespan: Lifespan): void {
+  const part = lifespanProblem(lifespan);
+  if (part) {
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: `lifespan.${part}`,
+      detail: 'must not exceed lifespan.maximum',
+    });
+  }
+}
+
+export async function getTool(db: Queryable, id: string): Promise<ToolView> {
+  const tool = await tools.findTool(db, id);
+  if (!tool) throw notFound('tool', id);
+  return tool;
+}
+
+/**
+ * PUT: every writable property is replaced. Location, site and remaining life are saved quietly;
+ * only a change of a characteristic property emits TOOL_UPDATED (spec 6.3).
+ */
+export async function replaceTool(db: Database, id: string, input: ToolInput): Promise<ToolView> {
+  checkLifespan(input.lifespan);
+  return db.transaction(async (tx) => {
+    const before = await tools.findTool(tx, id, true);
+    if (!before) throw notFound('tool', id);
+    const after: ToolView = { ...before, ...input, lifespan: { ...input.lifespan } };
+    const unchanged =
+      before.storageLocation === after.storageLocation &&
+      before.workplaceId === after.workplaceId &&
+      before.lifespan.remaining === after.lifespan.remaining;
+    const changed = changedToolCharacteristics(before, after);
+    if (unchanged && changed.length === 0) return before;
+    if (after.workplaceId !== before.workplaceId) {
+      await checkReference(tx, 'workplaceId', after.workplaceId, 'workplaces');
+    }
+    after.updatedAt = new Date();
+    await tools.updateTool(tx, after).catch(rethrowDuplicate(String(after.number)));
+    if (changed.length > 0) {
+      await recordEvents(
+        tx,
+        lifecycleEvents('TOOL', 'UPDATED', 'TOOL', id, toolEventData(after, changed)),
+        after.updatedAt,
+      );
+    }
+    return after;
+  });
+}
+
+/**
+ * A tool whose assembly order is still in progress cannot be deleted (400 RESOURCE_IN_USE): the
+ * order must first end, e.g. as UNAVAILABLE. A finished order stays as history without its tool.
+ */
+export async function deleteTool(db: Database, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const tool = await tools.findTool(tx, id, true);
+    if (!tool) throw notFound('tool', id);
+    if (tool.toolStateId === 'IN_ASSEMBLY') {
+      throw new AppError('RESOURCE_IN_USE', {
+        resource: 'tool',
+        id,
+        by: `the unfinished toolAssemblyOrder '${tool.toolAssemblyOrderId}'`,
+      });
+    }
+    await tools.deleteTool(tx, id).catch((error: unknown) => {
+      throw isForeignKeyViolation(error)
+        ? new AppError('RESOURCE_IN_USE', { resource: 'tool', id, by: 'other resources' })
+        : error;
+    });
+    await recordEvents(tx, lifecycleEvents('TOOL', 'DELETED', 'TOOL', id, toolEventData(tool)), new Date());
+  });
+}
