@@ -1,0 +1,42 @@
+// Documents of the production folders (spec 2.3): every change of metadata or content makes a
+// new version, and every version (metadata and content) stays readable.
+
+/** What a client sets through POST and PUT /documents. */
+export interface DocumentMetadata {
+  name: string;
+  /** Production folder path: `/` or `/segment/segment`. */
+  folder: string;
+  description: string | null;
+}
+
+/** The state of a document at one version, without the content bytes. */
+export interface DocumentVersion extends DocumentMetadata {
+  documentId: string;
+  version: number;
+  contentType: string;
+  size: number;
+  /** SHA-256 of the content (hex): tells whether an upload changes anything. */
+  sha256: string;
+  /** When this version was made. */
+  createdAt: Date;
+}
+
+/** The current state of a document. */
+export interface Document extends DocumentMetadata {
+  id: string;
+  version: number;
+  contentType: string;
+  size: number;
+  sha256: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A file's bytes with the type they were uploaded as. */
+export interface DocumentContent {
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** A document starts as an empty file of this type until content is uploaded. */
+export const EMPTY_CONTENT_TYPE = 'application/octet-stream';

@@ -1,0 +1,51 @@
+import type { Document, DocumentVersion } from '../../domain/documents.ts';
+import { link, type Resource, resource } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+
+export const DOCUMENTS_PATH = '/documents';
+
+export function presentDocument(document: Document, hrefs: Hrefs, canWrite: boolean): Resource {
+  const self = `${DOCUMENTS_PATH}/${document.id}`;
+  return resource(
+    {
+      id: document.id,
+      name: document.name,
+      folder: document.folder,
+      description: document.description,
+      contentType: document.contentType,
+      size: document.size,
+      version: document.version,
+      createdAt: document.createdAt.toISOString(),
+      updatedAt: document.updatedAt.toISOString(),
+    },
+    {
+      self: link(hrefs.api(self)),
+      file: link(hrefs.api(`${self}/file`)),
+      versions: link(hrefs.api(`${self}/versions`)),
+      currentVersion: link(hrefs.api(`${self}/versions/${document.version}`)),
+      uploadFile: canWrite ? link(hrefs.api(`${self}/file`), { method: 'PUT' }) : undefined,
+    },
+  );
+}
+
+export function presentDocumentVersion(version: DocumentVersion, hrefs: Hrefs): Resource {
+  const document = `${DOCUMENTS_PATH}/${version.documentId}`;
+  const self = `${document}/versions/${version.version}`;
+  return resource(
+    {
+      documentId: version.documentId,
+      version: version.version,
+      name: version.name,
+      folder: version.folder,
+      description: version.description,
+      contentType: version.contentType,
+      size: version.size,
+      createdAt: version.createdAt.toISOString(),
+    },
+    {
+      self: link(hrefs.api(self)),
+      document: link(hrefs.api(document)),
+      file: link(hrefs.api(`${self}/file`)),
+    },
+  );
+}
