@@ -1,0 +1,83 @@
+import type { Device, Sample } from '../../domain/devices.ts';
+import type { Workplace } from '../../domain/workplaces.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { link, type Resource, resource } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+import { presentWorkplace, WORKPLACES_PATH } from './workplaces.ts';
+
+export const DEVICES_PATH = '/devices';
+export const DEVICE_EMBEDS = ['workplace'] as const;
+export type DeviceEmbed = (typeof DEVICE_EMBEDS)[number];
+
+export interface DeviceView {
+  hrefs: Hrefs;
+  locale: Locale;
+  /** Whether the caller may change things: action links are only offered then. */
+  canWrite: boolean;
+  embed: ReadonlySet<DeviceEmbed>;
+  /** Workplaces loaded for embedding, by id. */
+  workplaces: ReadonlyMap<string, Workplace>;
+}
+
+export const timeSeriesPath = (deviceId: string) => `${DEVICES_PATH}/${deviceId}/recordedTimeSeries`;
+
+export function presentDevice(device: Device, view: DeviceView): Resource {
+  const { hrefs } = view;
+  const workplace = view.workplaces.get(device.workplaceId);
+  const embedded: Record<string, unknown> = {};
+  if (view.embed.has('workplace') && workplace) {
+    embedded.workplace = presentWorkplace(workplace, {
+      hrefs,
+      locale: view.locale,
+      canWrite: view.canWrite,
+      embed: new Set(),
+      groups: new Map(),
+    });
+  }
+  return resource(
+    {
+      id: device.id,
+      name: device.name,
+      description: device.description,
+      type: device.type,
+      workplaceId: device.workplaceId,
+      recordedPhysicalQuantities: device.recordedPhysicalQuantities,
+    },
+    {
+      self: link(hrefs.api(`${DEVICES_PATH}/${device.id}`)),
+      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${device.workplaceId}`), { embeddable: true }),
+      recordedTimeSeries: link(hrefs.api(timeSeriesPath(device.id))),
+      recordTimeSeries: view.canWrite
+        ? link(hrefs.api(timeSeriesPath(device.id)), { method: 'POST' })
+        : undefined,
+    },
+    embedded,
+  );
+}
+
+export function presentSample(sample: Sample, hrefs: Hrefs): Resource {
+  return resource(
+    {
+      id: sample.id,
+      deviceId: sample.deviceId,
+      tag: sample.tag,
+      timestamp: sample.timestamp.toISOString(),
+      value: sample.value,
+    },
+    {
+      self: link(hrefs.api(`${timeSeriesPath(sample.deviceId)}/${sample.id}`)),
+      device: link(hrefs.api(`${DEVICES_PATH}/${sample.deviceId}`)),
+    },
+  );
+}
+
+/** The answer to a stored batch: how many samples, and where to read them. */
+export function presentRecordedBatch(deviceId: string, count: number, hrefs: Hrefs): Resource {
+  return resource(
+    { deviceId, count },
+    {
+      self: link(hrefs.api(timeSeriesPath(deviceId))),
+      device: link(hrefs.api(`${DEVICES_PATH}/${deviceId}`)),
+    },
+  );
+}

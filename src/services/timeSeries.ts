@@ -1,0 +1,41 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, Queryable } from '../db/database.ts';
+import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
+import { findDevice } from '../db/repositories/devices.ts';
+import * as timeSeries from '../db/repositories/timeSeries.ts';
+import { checkRecordedTags, type Sample, type SampleInput } from '../domain/devices.ts';
+import { notFound } from '../domain/errors.ts';
+import { getDevice } from './devices.ts';
+
+/**
+ * Stores a batch of samples of one device in one transaction with one INSERT. Samples are
+ * measurements, not changes of the plant image: no event is written for them.
+ */
+export async function recordSamples(db: Database, deviceId: string, inputs: readonly SampleInput[]) {
+  return db.transaction(async (tx) => {
+    // FOR SHARE: a concurrent change of the device's tags waits until these samples are in.
+    const device = await findDevice(tx, deviceId, 'share');
+    if (!device) throw notFound('device', deviceId);
+    checkRecordedTags(device, inputs);
+    const samples: Sample[] = inputs.map((input) => ({ ...input, id: uuidv7(), deviceId: device.id }));
+    await timeSeries.insertSamples(tx, samples);
+    return { device, count: samples.length };
+  });
+}
+
+export async function listSamples(
+  db: Queryable,
+  deviceId: string,
+  filter: timeSeries.SampleFilter,
+  request: KeysetRequest,
+): Promise<KeysetPage<Sample>> {
+  const device = await getDevice(db, deviceId);
+  return timeSeries.listSamples(db, device.id, filter, request);
+}
+
+export async function getSample(db: Queryable, deviceId: string, sampleId: string): Promise<Sample> {
+  const device = await getDevice(db, deviceId);
+  const sample = await timeSeries.findSample(db, device.id, sampleId);
+  if (!sample) throw notFound('sample', sampleId);
+  return sample;
+}
