@@ -1,0 +1,175 @@
+// Planning and forecast results and the scenarios computed beside them (contract 6, spec 6.3).
+import { AppError } from './errors.ts';
+import type { ObjectType } from './events.ts';
+import type { WorkplaceStateId } from './masterData.ts';
+
+/** What a result or scenario element says: where and when its owner is planned. */
+export interface ResultInput {
+  workplaceId: string;
+  startDate: Date;
+  endDate: Date;
+  setupStartDate: Date | null;
+  setupEndDate: Date | null;
+  processingStartDate: Date | null;
+  processingEndDate: Date | null;
+  fixed: boolean;
+}
+
+/** A stored result: one per owner (operation or staff member) and kind. */
+export interface Result extends ResultInput {
+  ownerId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * The three kinds of results share one shape and one set of rules; they differ in what owns
+ * them, where they are stored and which events announce their changes.
+ */
+export interface ResultKind {
+  /** Resource name in messages and 404s. */
+  resource: 'forecastResult' | 'planningResult';
+  /** Event type prefix: `<prefix>_CREATED` and so on. */
+  eventPrefix: string;
+  objectType: ObjectType;
+  /** The element field naming the owner. */
+  ownerField: 'operationId' | 'staffMemberId';
+  ownerTable: 'operations' | 'staff_members';
+  ownerResource: 'operation' | 'staffMember';
+  table: 'operation_forecast_results' | 'operation_planning_results' | 'staff_member_planning_results';
+}
+
+export const FORECAST_RESULTS: ResultKind = {
+  resource: 'forecastResult',
+  eventPrefix: 'OPERATION_FORECAST_RESULT',
+  objectType: 'OPERATION',
+  ownerField: 'operationId',
+  ownerTable: 'operations',
+  ownerResource: 'operation',
+  table: 'operation_forecast_results',
+};
+
+export const OPERATION_PLANNING_RESULTS: ResultKind = {
+  resource: 'planningResult',
+  eventPrefix: 'OPERATION_PLANNING_RESULT',
+  objectType: 'OPERATION',
+  ownerField: 'operationId',
+  ownerTable: 'operations',
+  ownerResource: 'operation',
+  table: 'operation_planning_results',
+};
+
+export const STAFF_MEMBER_PLANNING_RESULTS: ResultKind = {
+  resource: 'planningResult',
+  eventPrefix: 'STAFF_MEMBER_PLANNING_RESULT',
+  objectType: 'STAFF_MEMBER',
+  ownerField: 'staffMemberId',
+  ownerTable: 'staff_members',
+  ownerResource: 'staffMember',
+  table: 'staff_member_planning_results',
+};
+
+/** An element of a bulk body or scenario: a result input naming its owner. */
+export interface ResultElement extends ResultInput {
+  ownerId: string;
+}
+
+export const RESULT_PROPERTIES = [
+  'workplaceId',
+  'startDate',
+  'endDate',
+  'setupStartDate',
+  'setupEndDate',
+  'processingStartDate',
+  'processingEndDate',
+  'fixed',
+] as const;
+
+const DATE_PAIRS = [
+  ['startDate', 'endDate'],
+  ['setupStartDate', 'setupEndDate'],
+  ['processingStartDate', 'processingEndDate'],
+] as const;
+
+/** A period ends no earlier than it starts (either end may be open). */
+export function checkPeriod(start: Date | null, end: Date | null, startName: string, endField: string): void {
+  if (start !== null && end !== null && end.getTime() < start.getTime()) {
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: endField,
+      detail: `must not be before ${startName}`,
+    });
+  }
+}
+
+/** Each period of a result ends no earlier than it starts; `prefix` names the element (`assignments[3].`). */
+export function checkResultDates(input: ResultInput, prefix = ''): void {
+  for (const [start, end] of DATE_PAIRS) checkPeriod(input[start], input[end], start, `${prefix}${end}`);
+}
+
+/** Each owner at most once in a bulk body or scenario: `<list>[i].<ownerField>` names the repetition. */
+export function checkUniqueOwners(
+  elements: readonly ResultElement[],
+  list: string,
+  ownerField: string,
+): void {
+  const seen = new Set<string>();
+  elements.forEach((element, index) => {
+    if (seen.has(element.ownerId)) {
+      throw new AppError('VALIDATION_FAILED', {
+        rule: 'value',
+        field: `${list}[${index}].${ownerField}`,
+        detail: 'appears more than once in this body',
+      });
+    }
+    seen.add(element.ownerId);
+  });
+}
+
+/** Comparable values of a result's properties: times as ISO text, so equal instants compare equal. */
+export function resultValues(input: ResultInput) {
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    workplaceId: input.workplaceId,
+    startDate: iso(input.startDate),
+    endDate: iso(input.endDate),
+    setupStartDate: iso(input.setupStartDate),
+    setupEndDate: iso(input.setupEndDate),
+    processingStartDate: iso(input.processingStartDate),
+    processingEndDate: iso(input.processingEndDate),
+    fixed: input.fixed,
+  };
+}
+
+export type ScenarioKind = 'OPERATION' | 'STAFF_MEMBER';
+
+/** A planning scenario: an alternative plan, kept as computed (it never changes). */
+export interface PlanningScenario {
+  id: string;
+  kind: ScenarioKind;
+  name: string | null;
+  description: string | null;
+  elements: ResultElement[];
+  createdAt: Date;
+  /** When the plan it was computed against changed (operation scenarios only). */
+  obsoleteSince: Date | null;
+}
+
+export interface PredictedMalfunctionScenarioInput {
+  workplaceId: string;
+  startDate: Date;
+  endDate: Date;
+  probability: number;
+  operatingStateId: string | null;
+  description: string | null;
+}
+
+export interface PredictedMalfunctionScenario extends PredictedMalfunctionScenarioInput {
+  id: string;
+  createdAt: Date;
+  /** When the workplace went into a downtime state after the prediction. */
+  obsoleteSince: Date | null;
+}
+
+/** Operating states that end forecasts and malfunction predictions of a workplace (see docs). */
+export const OBSOLETING_WORKPLACE_STATE: WorkplaceStateId = 'DOWNTIME';

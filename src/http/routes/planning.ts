@@ -1,0 +1,215 @@
+// Forecast and planning results (contract 6): one per operation (forecast, planning) or staff
+// member (planning), read, deleted, replaced (forecast PUT) and bulk updated. The static bulk
+// paths (`/operations/forecastResults/update`) win over `/operations/:id/:operationPhaseId`.
+import { Type } from 'typebox';
+import {
+  FORECAST_RESULTS,
+  OPERATION_PLANNING_RESULTS,
+  type ResultElement,
+  type ResultInput,
+  type ResultKind,
+  STAFF_MEMBER_PLANNING_RESULTS,
+} from '../../domain/planning.ts';
+import { replaceForecastResult } from '../../services/forecastResults.ts';
+import * as service from '../../services/planningResults.ts';
+import type { Api } from '../api.ts';
+import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planning.ts';
+import { errorResponses, IdParams, Nullable, Resource } from '../schemas.ts';
+import type { ServerDeps } from '../server.ts';
+
+export const MAX_ELEMENTS = 1000;
+const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
+const DateTime = Type.String({ format: 'date-time', maxLength: 64 });
+const OptionalDate = Type.Optional(Nullable(DateTime));
+
+/** Body fields of a result (contract 6); optional ones left out become null (or false). */
+export const resultFields = {
+  workplaceId: Uuid,
+  startDate: DateTime,
+  endDate: DateTime,
+  setupStartDate: OptionalDate,
+  setupEndDate: OptionalDate,
+  processingStartDate: OptionalDate,
+  processingEndDate: OptionalDate,
+  fixed: Type.Optional(Type.Boolean({ default: false, description: 'The planner must not move it' })),
+};
+
+/** A bulk or scenario element: the result fields plus the owner's id. */
+export const ElementBody = (ownerField: 'operationId' | 'staffMemberId') =>
+  Type.Object({ [ownerField]: Uuid, ...resultFields }, { additionalProperties: false });
+
+type ResultBody = {
+  workplaceId: string;
+  startDate: string;
+  endDate: string;
+  setupStartDate?: string | null;
+  setupEndDate?: string | null;
+  processingStartDate?: string | null;
+  processingEndDate?: string | null;
+  fixed?: boolean;
+};
+
+const optionalDate = (value: string | null | undefined) => (value == null ? null : new Date(value));
+
+export const toResultInput = (body: ResultBody): ResultInput => ({
+  workplaceId: body.workplaceId,
+  startDate: new Date(body.startDate),
+  endDate: new Date(body.endDate),
+  setupStartDate: optionalDate(body.setupStartDate),
+  setupEndDate: optionalDate(body.setupEndDate),
+  processingStartDate: optionalDate(body.processingStartDate),
+  processingEndDate: optionalDate(body.processingEndDate),
+  fixed: body.fixed ?? false,
+});
+
+export const toElement = (ownerField: string, body: ResultBody): ResultElement => ({
+  ...toResultInput(body),
+  ownerId: String((body as Record<string, unknown>)[ownerField]),
+});
+
+/** The properties of a result or element as the API shows them. */
+export const ResultProperties = (ownerField: 'operationId' | 'staffMemberId') =>
+  Type.Object({
+    [ownerField]: Type.String({ format: 'uuid' }),
+    workplaceId: Type.String({ format: 'uuid' }),
+    startDate: Type.String({ format: 'date-time' }),
+    endDate: Type.String({ format: 'date-time' }),
+    setupStartDate: Nullable(Type.String({ format: 'date-time' })),
+    setupEndDate: Nullable(Type.String({ format: 'date-time' })),
+    processingStartDate: Nullable(Type.String({ format: 'date-time' })),
+    processingEndDate: Nullable(Type.String({ format: 'date-time' })),
+    fixed: Type.Boolean(),
+  });
+
+const BulkOutcomeSchema = Resource(
+  Type.Object({
+    created: Type.Integer({ description: 'Results that did not exist before' }),
+    updated: Type.Integer({ description: 'Results with a changed property' }),
+    unchanged: Type.Integer({ description: 'Results sent exactly as stored' }),
+  }),
+  'What the bulk update did; _embedded holds the resulting results in the order of the body',
+);
+
+interface ResultRoutes {
+  kind: ResultKind;
+  /** Collection path of the owner, e.g. `/operations`. */
+  owners: string;
+  /** Name of the body's array, e.g. `forecastResults`. */
+  list: string;
+  title: string;
+  tags: string[];
+}
+
+const ROUTES: ResultRoutes[] = [
+  {
+    kind: FORECAST_RESULTS,
+    owners: '/operations',
+    list: 'forecastResults',
+    title: 'forecast result',
+    tags: ['operations'],
+  },
+  {
+    kind: OPERATION_PLANNING_RESULTS,
+    owners: '/operations',
+    list: 'assignments',
+    title: 'planning result',
+    tags: ['operations'],
+  },
+  {
+    kind: STAFF_MEMBER_PLANNING_RESULTS,
+    owners: '/staffMembers',
+    list: 'elements',
+    title: 'staff member planning result (dispatching to a workplace)',
+    tags: ['staffMembers'],
+  },
+];
+
+export function registerPlanning(api: Api, { db }: ServerDeps): void {
+  for (const { kind, owners, list, title, tags } of ROUTES) {
+    const schema = Resource(ResultProperties(kind.ownerField), title);
+    const events = `${kind.eventPrefix}_CREATED/_UPDATED/_DELETED`;
+    const bulkPath = `${owners}/${kind.resource}s/update`;
+
+    api.get(
+      `${owners}/:id/${kind.resource}`,
+      {
+        schema: {
+          tags,
+          summary: `The ${title}`,
+          params: IdParams,
+          response: { 200: schema, ...errorResponses(404) },
+        },
+      },
+      async (request) =>
+        presentResult(kind, await service.getResult(db, kind, request.params.id), request.hrefs),
+    );
+
+    api.delete(
+      `${owners}/:id/${kind.resource}`,
+      {
+        schema: {
+          tags,
+          summary: `Delete the ${title} (emits ${kind.eventPrefix}_DELETED)`,
+          params: IdParams,
+          response: { 204: Type.Null(), ...errorResponses(404) },
+        },
+      },
+      async (request, reply) => {
+        await service.deleteResult(db, kind, request.params.id);
+        return reply.code(204).send();
+      },
+    );
+
+    api.post(
+      bulkPath,
+      {
+        schema: {
+          tags,
+          summary: `Create or replace many ${title}s in one transaction (emits ${events})`,
+          description:
+            'All or nothing: one invalid element is a 400 naming its index and nothing is applied. ' +
+            'Each element is applied exactly as a single replacement would be.',
+          body: Type.Object(
+            { [list]: Type.Array(ElementBody(kind.ownerField), { maxItems: MAX_ELEMENTS }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: BulkOutcomeSchema, ...errorResponses(415) },
+        },
+      },
+      async (request) => {
+        const body = request.body as Record<string, ResultBody[]>;
+        const elements = (body[list] ?? []).map((element) => toElement(kind.ownerField, element));
+        const outcome = await service.updateResults(db, kind, list, elements);
+        return presentBulkOutcome(kind, bulkPath, outcome, request.hrefs);
+      },
+    );
+  }
+
+  api.put(
+    '/operations/:id/forecastResult',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: `Create or replace the forecast result (emits ${FORECAST_RESULTS.eventPrefix}_CREATED/_UPDATED)`,
+        params: IdParams,
+        body: Type.Object(resultFields, { additionalProperties: false }),
+        response: {
+          200: Resource(ResultProperties('operationId'), 'forecast result'),
+          201: Resource(ResultProperties('operationId'), 'forecast result'),
+          ...errorResponses(404, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { result, change } = await replaceForecastResult(
+        db,
+        request.params.id,
+        toResultInput(request.body),
+      );
+      const representation = presentResult(FORECAST_RESULTS, result, request.hrefs);
+      if (change !== 'CREATED') return representation;
+      const location = request.hrefs.api(resultPath(FORECAST_RESULTS, result.ownerId));
+      return reply.code(201).header('location', location).send(representation);
+    },
+  );
+}
