@@ -1,0 +1,25 @@
+import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
+import { link, type Resource, resource } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+
+// Literal '/workplaces' rather than the workplaces presenter's constant: that presenter links here.
+/** Path of a workplace's scheduled maintenance collection (for links from the workplace too). */
+export const scheduledMaintenancesPath = (workplaceId: string) =>
+  `/workplaces/${workplaceId}/scheduledMaintenances`;
+
+export function presentScheduledMaintenance(task: ScheduledMaintenance, hrefs: Hrefs): Resource {
+  return resource(
+    {
+      id: task.id,
+      workplaceId: task.workplaceId,
+      description: task.description,
+      maintenanceType: task.maintenanceType,
+      startDate: task.startDate.toISOString(),
+      endDate: task.endDate.toISOString(),
+    },
+    {
+      self: link(hrefs.api(`${scheduledMaintenancesPath(task.workplaceId)}/${task.id}`)),
+      workplace: link(hrefs.api(`/workplaces/${task.workplaceId}`)),
+    },
+  );
+}
