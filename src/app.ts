@@ -11,6 +11,7 @@ import { MqttTransport } from './delivery/mqttTransport.ts';
 import { DeliveryWorker } from './delivery/worker.ts';
 import { Hrefs, hrefRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
+import { ShiftClock } from './services/shiftClock.ts';
 
 export interface App {
   server: FastifyInstance;
@@ -32,6 +33,11 @@ export async function createApp(config: Config, db?: Database): Promise<App> {
     const server = await buildServer({ config, db: database, tokens });
     const delivery = config.delivery.enabled ? createDelivery(config, database, server) : undefined;
     delivery?.start();
+    // Stopped by the server's onClose: whatever closes the server (close() below, tests) stops it
+    // before the database closes.
+    const shiftClock = new ShiftClock(database, config.shiftClockPollMs, server.log);
+    server.addHook('onClose', () => shiftClock.stop());
+    shiftClock.start();
     return {
       server,
       db: database,

@@ -16,6 +16,7 @@ export interface Config {
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
   bodyLimitBytes: number;
+  documentMaxBytes: number;
   dbTimeoutMs: number;
   dbPoolSize: number;
   logLevel: string;
@@ -27,6 +28,8 @@ export interface Config {
     maxInFlight: number;
     perCallback: number;
   };
+  /** How often the shift clock looks for shifts that started or ended. */
+  shiftClockPollMs: number;
   callbackMqttPort: number;
   callbackAllowedNetworks: string[];
   callbackDeniedNetworks: string[];
@@ -138,10 +141,12 @@ export function loadConfig(env: Env = process.env): Config {
     tlsCertFile,
     tlsKeyFile,
     bodyLimitBytes: integer('BRIDGE_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
+    documentMaxBytes: integer('BRIDGE_DOCUMENT_MAX_BYTES', 10_485_760, 1024, 104_857_600),
     dbTimeoutMs: integer('BRIDGE_DB_TIMEOUT_MS', 5000, 50, 600_000),
     dbPoolSize: integer('BRIDGE_DB_POOL_SIZE', 10, 1, 200),
     logLevel,
     delivery,
+    shiftClockPollMs: integer('BRIDGE_SHIFT_CLOCK_POLL_MS', 1000, 10, 60_000),
     callbackMqttPort: integer('BRIDGE_CALLBACK_MQTT_PORT', 1883, 1, 65535),
     callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS', '0.0.0.0/0 ::/0'),
     callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS', DEFAULT_DENIED_NETWORKS),

@@ -30,7 +30,13 @@ const isDocsRoute = (route: RouteEntry) =>
 const isPublic = (route: RouteEntry) => PUBLIC_ROUTES.includes(key(route)) || isDocsRoute(route);
 
 // Contract 9: a POST that only searches needs `read`. Such routes are listed here by key.
-const SCOPE_EXCEPTIONS: Record<string, 'read' | 'write'> = {};
+const SCOPE_EXCEPTIONS: Record<string, 'read' | 'write'> = Object.fromEntries(
+  ['/api/v1', '/api/v2'].flatMap((version) =>
+    ['productionOrders', 'operations'].map(
+      (collection) => [`POST ${version}/${collection}/search`, 'read'] as const,
+    ),
+  ),
+);
 const READ_METHODS = ['GET', 'HEAD'];
 
 const key = (route: RouteEntry) => `${route.method} ${route.url}`;

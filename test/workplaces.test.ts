@@ -70,6 +70,10 @@ function workplaceBody(
         : {}),
       operatingState: get(`/api/v2/masterData/operatingStates/${workplace.operatingState.id}`),
       recordedOperatingStates: get(`${self}/recordedOperatingStates`),
+      devices: get(`${self}/devices`),
+      shifts: get(`${self}/shifts`),
+      scheduledMaintenances: get(`${self}/scheduledMaintenances`),
+      predictedMalfunctionScenarios: get(`${BASE}/predictedMalfunctionScenarios?workplaceId=${workplace.id}`),
       ...((options.write ?? true)
         ? {
             changeOperatingState: {
@@ -217,10 +221,14 @@ describeEachBackend('workplaces', (t) => {
     assert.deepEqual(Object.keys(body._links).sort(), [
       'capacityGroup',
       'changeOperatingState',
+      'devices',
       'operatingState',
+      'predictedMalfunctionScenarios',
       'productionLine',
       'recordedOperatingStates',
+      'scheduledMaintenances',
       'self',
+      'shifts',
     ]);
   });
 

@@ -91,7 +91,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', bearerGuard(deps.tokens));
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
-    if (type.startsWith('application/json')) {
+    // Raw bytes (a document's file) keep the type they were stored with.
+    if (type.startsWith('application/json') && !Buffer.isBuffer(payload)) {
       const hal = /application\/hal\+json/i.test(request.headers.accept ?? '');
       reply.header('content-type', `${hal ? 'application/hal+json' : 'application/json'}; charset=utf-8`);
       reply.header('content-language', request.locale);

@@ -3,23 +3,37 @@ import type { ObjectType } from '../../domain/events.ts';
 import { isUuid } from '../../domain/ids.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
+import { DEVICES_PATH } from './devices.ts';
+import { DOCUMENTS_PATH } from './documents.ts';
+import { OPERATIONS_PATH } from './operations.ts';
+import {
+  MALFUNCTION_SCENARIOS_PATH,
+  OPERATION_PLANNING_SCENARIOS_PATH,
+  STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
+} from './planning.ts';
+import { PRODUCTION_ORDERS_PATH } from './productionOrders.ts';
+import { STAFF_MEMBERS_PATH } from './staffMembers.ts';
+import { TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH } from './tools.ts';
+import { WORKPLACE_GROUPS_PATH } from './workplaceGroups.ts';
+import { WORKPLACES_PATH } from './workplaces.ts';
 
 export const EVENTS_PATH = '/events';
 
 // Where the object an event refers to lives, so a client can follow `object` from an event.
 // Shifts are left out: their address needs the workplace as well.
 const OBJECT_COLLECTIONS: Partial<Record<ObjectType, string>> = {
-  OPERATION: '/operations',
-  PRODUCTION_ORDER: '/productionOrders',
-  WORKPLACE: '/workplaces',
-  WORKPLACE_GROUP: '/workplaceGroups',
-  STAFF_MEMBER: '/staffMembers',
-  TOOL: '/tools',
-  TOOL_ASSEMBLY_ORDER: '/tools/assemblyOrders',
-  DOCUMENT: '/documents',
-  DEVICE: '/devices',
-  OPERATION_PLANNING_SCENARIO: '/operations/planningScenarios',
-  STAFF_MEMBER_PLANNING_SCENARIO: '/staffMembers/planningScenarios',
+  OPERATION: OPERATIONS_PATH,
+  PRODUCTION_ORDER: PRODUCTION_ORDERS_PATH,
+  WORKPLACE: WORKPLACES_PATH,
+  WORKPLACE_GROUP: WORKPLACE_GROUPS_PATH,
+  STAFF_MEMBER: STAFF_MEMBERS_PATH,
+  TOOL: TOOLS_PATH,
+  TOOL_ASSEMBLY_ORDER: TOOL_ASSEMBLY_ORDERS_PATH,
+  DOCUMENT: DOCUMENTS_PATH,
+  DEVICE: DEVICES_PATH,
+  OPERATION_PLANNING_SCENARIO: OPERATION_PLANNING_SCENARIOS_PATH,
+  STAFF_MEMBER_PLANNING_SCENARIO: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
+  PREDICTED_MALFUNCTION_SCENARIO: MALFUNCTION_SCENARIOS_PATH,
 };
 
 export function presentEvent(event: StoredEvent, hrefs: Hrefs): Resource {

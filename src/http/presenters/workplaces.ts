@@ -51,6 +51,12 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
         : undefined,
       operatingState: link(hrefs.api(`${OPERATING_STATES_PATH}/${workplace.operatingStateId}`)),
       recordedOperatingStates: link(hrefs.api(`${self}/recordedOperatingStates`)),
+      devices: link(hrefs.api(`${self}/devices`)),
+      shifts: link(hrefs.api(`${self}/shifts`)),
+      scheduledMaintenances: link(hrefs.api(`${self}/scheduledMaintenances`)),
+      predictedMalfunctionScenarios: link(
+        hrefs.api(`${WORKPLACES_PATH}/predictedMalfunctionScenarios`, { workplaceId: workplace.id }),
+      ),
       changeOperatingState: view.canWrite
         ? link(hrefs.api(`${self}/operatingState/{operatingStateId}`), { method: 'POST', templated: true })
         : undefined,

@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 import type { Api } from '../api.ts';
 import { link, resource } from '../hal.ts';
 import { CALLBACKS_PATH } from '../presenters/callbacks.ts';
+import { DEVICES_PATH } from '../presenters/devices.ts';
+import { DOCUMENTS_PATH } from '../presenters/documents.ts';
 import { EVENTS_PATH } from '../presenters/events.ts';
 import {
   OPERATING_STATES_PATH,
@@ -9,6 +11,15 @@ import {
   TOOL_ASSEMBLY_ORDER_STATES_PATH,
   WORKPLACE_STATES_PATH,
 } from '../presenters/masterData.ts';
+import { OPERATIONS_PATH } from '../presenters/operations.ts';
+import {
+  MALFUNCTION_SCENARIOS_PATH,
+  OPERATION_PLANNING_SCENARIOS_PATH,
+  STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
+} from '../presenters/planning.ts';
+import { PRODUCTION_ORDERS_PATH } from '../presenters/productionOrders.ts';
+import { STAFF_MEMBERS_PATH } from '../presenters/staffMembers.ts';
+import { TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH } from '../presenters/tools.ts';
 import { WORKPLACE_GROUPS_PATH } from '../presenters/workplaceGroups.ts';
 import { WORKPLACES_PATH } from '../presenters/workplaces.ts';
 import { errorResponses, Resource } from '../schemas.ts';
@@ -35,8 +46,18 @@ export function registerEntryPoint(api: Api): void {
         { version: CURRENT_VERSION, title: 'Bridge API' },
         {
           self: link(hrefs.api('')),
+          productionOrders: link(hrefs.api(PRODUCTION_ORDERS_PATH)),
+          operations: link(hrefs.api(OPERATIONS_PATH)),
           workplaces: link(hrefs.api(WORKPLACES_PATH)),
           workplaceGroups: link(hrefs.api(WORKPLACE_GROUPS_PATH)),
+          staffMembers: link(hrefs.api(STAFF_MEMBERS_PATH)),
+          tools: link(hrefs.api(TOOLS_PATH)),
+          toolAssemblyOrders: link(hrefs.api(TOOL_ASSEMBLY_ORDERS_PATH)),
+          documents: link(hrefs.api(DOCUMENTS_PATH)),
+          devices: link(hrefs.api(DEVICES_PATH)),
+          operationPlanningScenarios: link(hrefs.api(OPERATION_PLANNING_SCENARIOS_PATH)),
+          staffMemberPlanningScenarios: link(hrefs.api(STAFF_MEMBER_PLANNING_SCENARIOS_PATH)),
+          predictedMalfunctionScenarios: link(hrefs.api(MALFUNCTION_SCENARIOS_PATH)),
           operatingStates: link(hrefs.api(OPERATING_STATES_PATH)),
           workplaceStates: link(hrefs.api(WORKPLACE_STATES_PATH)),
           operationPhases: link(hrefs.api(OPERATION_PHASES_PATH)),

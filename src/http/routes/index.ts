@@ -4,9 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import type { RequestTypeProvider } from '../api.ts';
 import type { ServerDeps } from '../server.ts';
 import { registerCallbacks } from './callbacks.ts';
+import { registerDevices } from './devices.ts';
+import { registerDocuments } from './documents.ts';
 import { registerEntryPoint } from './entryPoint.ts';
 import { registerEvents } from './events.ts';
 import { registerMasterData } from './masterData.ts';
+import { registerOperations } from './operations.ts';
+import { registerPlanning } from './planning.ts';
+import { registerPlanningScenarios } from './planningScenarios.ts';
+import { registerProductionOrders } from './productionOrders.ts';
+import { registerScheduledMaintenances } from './scheduledMaintenances.ts';
+import { registerShifts } from './shifts.ts';
+import { registerStaffMembers } from './staffMembers.ts';
+import { registerTools } from './tools.ts';
 import { registerWorkplaceGroups } from './workplaceGroups.ts';
 import { registerWorkplaces } from './workplaces.ts';
 
@@ -16,6 +26,16 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerMasterData(api);
   registerWorkplaceGroups(api, deps);
   registerWorkplaces(api, deps);
+  registerProductionOrders(api, deps);
+  registerOperations(api, deps);
+  registerShifts(api, deps);
+  registerScheduledMaintenances(api, deps);
   registerCallbacks(api, deps);
+  registerTools(api, deps);
   registerEvents(api, deps);
+  registerDevices(api, deps);
+  registerStaffMembers(api, deps);
+  registerDocuments(api, deps);
+  registerPlanning(api, deps);
+  registerPlanningScenarios(api, deps);
 }
