@@ -3,7 +3,7 @@
 // client that produces operating-state events. Everything started here has a way to stop it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -218,6 +218,9 @@ export class Mosquitto {
 
   static async start(): Promise<Mosquitto> {
     const dir = mkdtempSync(join(tmpdir(), 'bridge-mosquitto-'));
+    // Started as root, mosquitto drops to its own user: without write access to the directory
+    // it cannot save its state on stop, and persistent sessions would silently not survive.
+    chmodSync(dir, 0o777);
     const broker = new Mosquitto(await freePort(), dir);
     writeFileSync(
       join(dir, 'mosquitto.conf'),
