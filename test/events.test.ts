@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachBackend, json, type RequestOptions, type TestApp } from './support/app.ts';
+import { eventsOf, totalEvents, withoutTime } from './support/events.ts';
 
 const API = '/api/v2';
 
@@ -19,41 +20,6 @@ const MALFUNCTION = {
   description: 'Malfunction',
   workplaceStateId: 'DOWNTIME',
 };
-
-interface EventRow {
-  eventType: string;
-  objectType: string;
-  objectId: string | null;
-  data: Record<string, unknown>;
-  timestamp: Date;
-}
-
-/** The events about one object, in the order they were written. */
-async function eventsOf(t: TestApp, objectId: string): Promise<EventRow[]> {
-  const rows = await t.app.db.query<{
-    event_type: string;
-    object_type: string;
-    object_id: string | null;
-    data: Record<string, unknown> | string;
-    timestamp: Date;
-  }>(
-    'SELECT event_type, object_type, object_id, data, "timestamp" FROM events WHERE object_id = $1 ORDER BY sequence',
-    [objectId],
-  );
-  return rows.map((row) => ({
-    eventType: row.event_type,
-    objectType: row.object_type,
-    objectId: row.object_id,
-    data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
-    timestamp: row.timestamp,
-  }));
-}
-
-/** Events without their time, for whole-value comparison. */
-const withoutTime = (events: EventRow[]) => events.map(({ timestamp: _timestamp, ...event }) => event);
-
-const totalEvents = async (t: TestApp) =>
-  (await t.app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events'))[0]?.n ?? -1;
 
 async function createGroup(t: TestApp, number: string, type = 'CAPACITY_GROUP'): Promise<string> {
   const response = await t.request({ method: 'POST', url: `${API}/workplaceGroups`, body: { number, type } });

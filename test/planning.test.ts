@@ -11,6 +11,7 @@ import {
   json,
   type TestApp,
 } from './support/app.ts';
+import { eventsSince, type UntimedEvent, withoutTime } from './support/events.ts';
 import { get } from './support/hal.ts';
 
 const API = '/api/v2';
@@ -23,33 +24,6 @@ const MALFUNCTION = {
   workplaceStateId: 'DOWNTIME',
 };
 const MISSING = '0190a000-0000-7000-8000-00000000abcd';
-
-interface EventRow {
-  eventType: string;
-  objectType: string;
-  objectId: string | null;
-  data: Record<string, unknown>;
-}
-
-/** Events written after `sequence`, in order, optionally only those of some types. */
-async function eventsSince(t: TestApp, sequence: number, types?: string[]): Promise<EventRow[]> {
-  const rows = await t.app.db.query<{
-    event_type: string;
-    object_type: string;
-    object_id: string | null;
-    data: Record<string, unknown> | string;
-  }>('SELECT event_type, object_type, object_id, data FROM events WHERE sequence > $1 ORDER BY sequence', [
-    sequence,
-  ]);
-  return rows
-    .map((row) => ({
-      eventType: row.event_type,
-      objectType: row.object_type,
-      objectId: row.object_id,
-      data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
-    }))
-    .filter((event) => types === undefined || types.includes(event.eventType));
-}
 
 const lastSequence = async (t: TestApp) =>
   Number(
@@ -126,7 +100,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     const after = fullResult({ operationId, workplaceId: otherWorkplaceId, ...FUTURE });
     assert.deepEqual(json(replaced).properties, after);
 
-    assert.deepEqual(await eventsSince(t(), start), [
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
       {
         eventType: 'OPERATION_FORECAST_RESULT_CREATED',
         objectType: 'OPERATION',
@@ -258,12 +232,14 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       ).properties;
       assert.deepEqual({ ...viaPutBody, operationId: bulked }, viaBulkBody);
     }
-    const swap = (event: EventRow) => {
+    const swap = (event: UntimedEvent) => {
       const id = event.objectId === a ? c : event.objectId === b ? d : event.objectId;
       return { ...event, objectId: id, data: { ...event.data, operationId: id } };
     };
-    const putEvents = (await eventsSince(t(), viaPut)).filter((_, index, all) => index < all.length - 2);
-    assert.deepEqual(putEvents.map(swap), await eventsSince(t(), viaBulk));
+    const putEvents = withoutTime(await eventsSince(t(), viaPut)).filter(
+      (_, index, all) => index < all.length - 2,
+    );
+    assert.deepEqual(putEvents.map(swap), withoutTime(await eventsSince(t(), viaBulk)));
 
     // Sending exactly what is stored is counted as unchanged and emits nothing.
     const before = await lastSequence(t());
@@ -362,7 +338,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     // No scenario yet: a plan change emits only the result's event.
     let start = await lastSequence(t());
     assert.equal((await update([{ operationId, workplaceId, ...PAST }])).statusCode, 200);
-    assert.deepEqual(await eventsSince(t(), start), [
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
       {
         eventType: 'OPERATION_PLANNING_RESULT_CREATED',
         objectType: 'OPERATION',
@@ -385,7 +361,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     const second = await scenario();
     start = await lastSequence(t());
     assert.equal((await update([{ operationId, workplaceId, ...FUTURE }])).statusCode, 200);
-    assert.deepEqual(await eventsSince(t(), start), [
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
       {
         eventType: 'OPERATION_PLANNING_RESULT_UPDATED',
         objectType: 'OPERATION',
@@ -461,7 +437,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     });
     assert.deepEqual(json(await t().request({ url })), expected);
     assert.equal((await t().request({ method: 'DELETE', url })).statusCode, 204);
-    assert.deepEqual(await eventsSince(t(), start), [
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
       {
         eventType: 'STAFF_MEMBER_PLANNING_RESULT_CREATED',
         objectType: 'STAFF_MEMBER',
@@ -540,7 +516,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       assert.deepEqual(body, expected);
       assert.equal(response.headers.location, `${kind.path}/${id}`);
       assert.deepEqual(json(await t().request({ url: `${kind.path}/${id}` })), expected);
-      assert.deepEqual(await eventsSince(t(), start), [
+      assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
         {
           eventType: `${kind.event}_CREATED`,
           objectType: kind.event,
@@ -637,7 +613,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     assert.deepEqual(body, expected);
     assert.equal(response.headers.location, `${path}/${id}`);
     assert.deepEqual(json(await t().request({ url: `${path}/${id}` })), expected);
-    assert.deepEqual(await eventsSince(t(), start), [
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
       {
         eventType: 'PREDICTED_MALFUNCTION_SCENARIO_CREATED',
         objectType: 'WORKPLACE',
@@ -748,7 +724,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       )?.properties.id as string;
 
     // (workplace, to state, expected OBSOLETE_* events), in order.
-    const table: [string, string, EventRow[]][] = [
+    const table: [string, string, UntimedEvent[]][] = [
       // PRODUCTION -> DOWNTIME: the prediction (once) and the running forecast only.
       [workplaceId, '110', [malfunctionEvent, forecastEvent(idOf('110'))]],
       // DOWNTIME -> PRODUCTION: nothing.
@@ -777,7 +753,11 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       const start = await lastSequence(t());
       const response = await setState(workplace, state);
       assert.equal(response.statusCode, 200, response.body);
-      assert.deepEqual(await eventsSince(t(), start, OBSOLETE), expected, `${workplace} -> ${state}`);
+      assert.deepEqual(
+        withoutTime(await eventsSince(t(), start, OBSOLETE)),
+        expected,
+        `${workplace} -> ${state}`,
+      );
     }
     const outdated = json(
       await t().request({ url: `${API}/workplaces/predictedMalfunctionScenarios/${predictionId}` }),

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
+import { eventsOf, withoutTime } from './support/events.ts';
 import { get } from './support/hal.ts';
 
 const WORKPLACES = '/api/v2/workplaces';
@@ -35,24 +36,10 @@ async function createTask(t: TestApp, workplaceId: string, body: Record<string, 
 }
 
 /** The workplace's events other than its own lifecycle, in the order they were written. */
-async function maintenanceEvents(t: TestApp, workplaceId: string) {
-  const rows = await t.app.db.query<{
-    event_type: string;
-    object_type: string;
-    object_id: string;
-    data: Record<string, unknown> | string;
-  }>(
-    `SELECT event_type, object_type, object_id, data FROM events
-     WHERE object_id = $1 AND event_type LIKE 'SCHEDULED_MAINTENANCE_%' ORDER BY sequence`,
-    [workplaceId],
+const maintenanceEvents = async (t: TestApp, workplaceId: string) =>
+  withoutTime(await eventsOf(t, workplaceId)).filter((event) =>
+    event.eventType.startsWith('SCHEDULED_MAINTENANCE_'),
   );
-  return rows.map((row) => ({
-    eventType: row.event_type,
-    objectType: row.object_type,
-    objectId: row.object_id,
-    data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
-  }));
-}
 
 describeEachBackend('scheduled maintenance', (t) => {
   test('POST: 201, Location = self, the whole body; GET answers the same; optional type defaults to null', async () => {

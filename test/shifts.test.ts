@@ -8,6 +8,7 @@ import type { Database } from '../src/db/database.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { ShiftClock } from '../src/services/shiftClock.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
+import { eventsOf, withoutTime } from './support/events.ts';
 import { get, normalized } from './support/hal.ts';
 
 const WORKPLACES = '/api/v2/workplaces';
@@ -39,33 +40,8 @@ async function createShift(t: TestApp, workplaceId: string, body: Record<string,
   return json(response).properties;
 }
 
-interface EventRow {
-  eventType: string;
-  objectType: string;
-  objectId: string | null;
-  data: Record<string, unknown>;
-}
-
-/** Events of one type about one object, in the order they were written. */
-async function eventsOf(t: TestApp, objectId: string, eventType: string): Promise<EventRow[]> {
-  const rows = await t.app.db.query<{
-    event_type: string;
-    object_type: string;
-    object_id: string | null;
-    data: Record<string, unknown> | string;
-  }>(
-    'SELECT event_type, object_type, object_id, data FROM events WHERE object_id = $1 AND event_type = $2 ORDER BY sequence',
-    [objectId, eventType],
-  );
-  return rows.map((row) => ({
-    eventType: row.event_type,
-    objectType: row.object_type,
-    objectId: row.object_id,
-    data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
-  }));
-}
-
-const shiftChanges = (t: TestApp, shiftId: string) => eventsOf(t, shiftId, 'WORKPLACE_SHIFT_CHANGED');
+const shiftChanges = async (t: TestApp, shiftId: string) =>
+  withoutTime(await eventsOf(t, shiftId, 'WORKPLACE_SHIFT_CHANGED'));
 
 /** Waits until `check` returns a value (real time; fails after 20 s, which no run should need). */
 async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
@@ -159,7 +135,7 @@ describeEachBackend(
         objectId: workplaceId,
         data: { workplaceId, ...extra },
       });
-      assert.deepEqual(await eventsOf(t(), workplaceId, 'WORKPLACE_SHIFTS_UPDATED'), [
+      assert.deepEqual(withoutTime(await eventsOf(t(), workplaceId, 'WORKPLACE_SHIFTS_UPDATED')), [
         event({ changeType: 'CREATED', shift: data(shift) }),
         event({ changeType: 'UPDATED', shift: data(after), changedProperties: ['endDate'] }),
         event({ changeType: 'DELETED', shift: data(after) }),

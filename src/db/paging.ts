@@ -41,6 +41,22 @@ export interface KeysetSource<Row> {
   idOf: (row: Row) => string;
 }
 
+/** The source of a table of records ordered by their start (`start_date`, `id`): histories and shifts. */
+export const byStartDate = <Row extends { id: string; start_date: Date }>(
+  from: string,
+  where: string[],
+  params: unknown[],
+): KeysetSource<Row> => ({
+  from,
+  where,
+  params,
+  timestampColumn: 'start_date',
+  idColumn: 'id',
+  select: '*',
+  timestampOf: (row) => row.start_date,
+  idOf: (row) => row.id,
+});
+
 /**
  * Walks a collection ordered newest first by (timestamp, id). NEXT goes to older entries and
  * PREVIOUS to newer ones, so a kept firstIdentifier asked with PREVIOUS returns what changed since.
@@ -81,11 +97,13 @@ export async function keysetPage<Row>(
   if (request.timestamp !== undefined && edge !== undefined) {
     const edgeParams = [...source.params, source.timestampOf(edge), source.idOf(edge)];
     const n = source.params.length;
+    // Ordered like the comparison, so the nearest row is found by walking the keyset index.
+    const behind = older ? 'ASC' : 'DESC';
     const rowsBehind = await db.query(
       `SELECT 1 FROM ${source.from} ${whereClause([
         ...source.where,
         `(${ts}, ${id}) ${older ? '>' : '<'} ($${n + 1}, $${n + 2}::uuid)`,
-      ])} LIMIT 1`,
+      ])} ORDER BY ${ts} ${behind}, ${id} ${behind} LIMIT 1`,
       edgeParams,
     );
     moreBehind = rowsBehind.length > 0;
@@ -96,6 +114,24 @@ export async function keysetPage<Row>(
     hasOlder: older ? moreInDirection : moreBehind,
     hasNewer: older ? moreBehind : moreInDirection,
   };
+}
+
+/** A period filter: what ends before `startDate` or starts after `endDate` is left out. */
+export interface PeriodFilter {
+  startDate?: Date | undefined;
+  endDate?: Date | undefined;
+}
+
+/** Adds the conditions of a PeriodFilter on `start_date` and `end_date` to `where`, their values to `params`. */
+export function addPeriodConditions(filter: PeriodFilter, where: string[], params: unknown[]): void {
+  if (filter.startDate !== undefined) {
+    params.push(filter.startDate);
+    where.push(`end_date >= $${params.length}`);
+  }
+  if (filter.endDate !== undefined) {
+    params.push(filter.endDate);
+    where.push(`start_date <= $${params.length}`);
+  }
 }
 
 export async function countRows(

@@ -80,6 +80,12 @@ export interface KeysetPosition {
   paginationIdentifier: string;
 }
 
+/** The position of a record ordered by its start (histories, shifts). */
+export const startPosition = (record: { id: string; startDate: Date }): KeysetPosition => ({
+  paginationTimestamp: record.startDate.toISOString(),
+  paginationIdentifier: record.id,
+});
+
 /** A timestamp-mode collection (contract 3): offset null, first and last identifiers, keyset links. */
 export function keysetCollection<T>(
   context: CollectionContext,

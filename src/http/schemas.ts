@@ -1,6 +1,7 @@
 // TypeBox schemas shared by the routes: they validate requests and document the API (OpenAPI).
 import { Type } from 'typebox';
 import { AppError } from '../domain/errors.ts';
+import { WORKPLACE_STATE_IDS } from '../domain/masterData.ts';
 
 export const ErrorBody = Type.Object(
   {
@@ -109,12 +110,38 @@ export const keysetPosition = (query: {
   identifier: query.paginationIdentifier,
 });
 
+/** The page size and the paging parameters as a keyset query asked them, for keysetCollection. */
+export const pagingAsked = (query: {
+  limit?: number;
+  paginationDirection?: string;
+  paginationTimestamp?: string;
+  paginationIdentifier?: string;
+}) => ({
+  limit: query.limit ?? DEFAULT_LIMIT,
+  query: {
+    paginationDirection: query.paginationDirection,
+    paginationTimestamp: query.paginationTimestamp,
+    paginationIdentifier: query.paginationIdentifier,
+  },
+});
+
 export const EmbedQuery = Type.Optional(
   Type.Array(Type.String({ maxLength: 200 }), {
     maxItems: 20,
     description: 'Sub-resources to embed: a comma list or repeated parameters',
   }),
 );
+
+/** An operating state as workplaces and predicted malfunctions show it. */
+export const OperatingStateProperty = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  description: Type.String(),
+  workplaceStateId: Type.Enum([...WORKPLACE_STATE_IDS]),
+});
+
+/** A query string that may only ask for embeds. */
+export const EmbedOnly = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isUniqueViolation, type Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import * as documents from '../db/repositories/documents.ts';
 import {
   type Document,
@@ -9,10 +9,11 @@ import {
   type DocumentVersion,
   EMPTY_CONTENT_TYPE,
 } from '../domain/documents.ts';
-import { AppError, notFound } from '../domain/errors.ts';
+import { notFound } from '../domain/errors.ts';
 import { type ChangeType, lifecycleEvents } from '../domain/events.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
+import { rethrowDuplicate } from './references.ts';
 
 const METADATA = ['name', 'folder', 'description'] as const;
 const FILE_PROPERTIES = ['contentType', 'size'] as const;
@@ -35,11 +36,8 @@ function eventsFor(change: ChangeType, document: Document, changed?: string[]) {
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** (folder, name) is unique: a document is addressed by its path like a file. */
-const rethrowDuplicatePath = (document: DocumentMetadata) => (error: unknown) => {
-  if (!isUniqueViolation(error)) throw error;
-  const path = `${document.folder === '/' ? '' : document.folder}/${document.name}`;
-  throw new AppError('ALREADY_EXISTS', { field: 'name', value: path });
-};
+const rethrowDuplicatePath = (document: DocumentMetadata) =>
+  rethrowDuplicate('name', `${document.folder === '/' ? '' : document.folder}/${document.name}`);
 
 export async function getDocument(db: Queryable, id: string): Promise<Document> {
   const document = await documents.findDocument(db, id);

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isForeignKeyViolation, isUniqueViolation, type Queryable } from '../db/database.ts';
+import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
 import * as operations from '../db/repositories/operations.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { lifecycleEvents, type NewEvent } from '../domain/events.ts';
@@ -13,7 +13,7 @@ import {
 import { type Operation, type OperationInput, targetProcessingTime } from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
 import { recordEvents } from './eventLog.ts';
-import { checkReference } from './references.ts';
+import { checkReference, rethrowDuplicate } from './references.ts';
 
 // Changes of these emit OPERATION_UPDATED; the phase has its own event (spec 6.3).
 const CHARACTERISTICS = [
@@ -67,11 +67,6 @@ async function checkReferences(tx: Queryable, input: OperationInput, prefix: str
   }
 }
 
-const rethrowDuplicateNumber = (field: string, number: string) => (error: unknown) => {
-  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', { field, value: number });
-  throw error;
-};
-
 /**
  * Creates a released operation inside the caller's transaction, with its first phase record and
  * OPERATION_CREATED. Production orders create their operations through this as well.
@@ -94,7 +89,7 @@ export async function insertNewOperation(
   };
   await operations
     .insertOperation(tx, operation)
-    .catch(rethrowDuplicateNumber(`${prefix}number`, operation.number));
+    .catch(rethrowDuplicate(`${prefix}number`, operation.number));
   await operations.recordOperationPhase(tx, {
     id: uuidv7(),
     operationId: operation.id,
@@ -144,7 +139,7 @@ export async function replaceOperation(db: Database, id: string, input: NewOpera
     if (changed.length === 0) return before;
     await checkReferences(tx, after, '');
     after.updatedAt = new Date();
-    await operations.updateOperation(tx, after).catch(rethrowDuplicateNumber('number', after.number));
+    await operations.updateOperation(tx, after).catch(rethrowDuplicate('number', after.number));
     await recordEvents(
       tx,
       lifecycleEvents('OPERATION', 'UPDATED', 'OPERATION', id, eventData(after, changed)),

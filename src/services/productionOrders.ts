@@ -14,7 +14,7 @@ import {
 } from '../domain/productionOrders.ts';
 import { recordEvents } from './eventLog.ts';
 import { insertNewOperation, type NewOperation, removeOperation } from './operations.ts';
-import { rethrowDuplicate } from './workplaceGroups.ts';
+import { rethrowDuplicate } from './references.ts';
 
 // Changes of these emit PRODUCTION_ORDER_UPDATED.
 const CHARACTERISTICS = [
@@ -61,7 +61,7 @@ export async function createProductionOrder(
     updatedAt: now,
   };
   return db.transaction(async (tx) => {
-    await orders.insertProductionOrder(tx, order).catch(rethrowDuplicate(order.number));
+    await orders.insertProductionOrder(tx, order).catch(rethrowDuplicate('number', order.number));
     await recordEvents(
       tx,
       lifecycleEvents('PRODUCTION_ORDER', 'CREATED', 'PRODUCTION_ORDER', order.id, eventData(order)),
@@ -95,7 +95,7 @@ export async function replaceProductionOrder(
     const changed = changedValues(before, after, CHARACTERISTICS);
     if (changed.length === 0) return before;
     after.updatedAt = new Date();
-    await orders.updateProductionOrder(tx, after).catch(rethrowDuplicate(after.number));
+    await orders.updateProductionOrder(tx, after).catch(rethrowDuplicate('number', after.number));
     await recordEvents(
       tx,
       lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', 'PRODUCTION_ORDER', id, eventData(after, changed)),

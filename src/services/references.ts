@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.ts';
+import { isUniqueViolation, type Queryable } from '../db/database.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 
@@ -31,3 +31,12 @@ export async function checkReference(
     isUuid(id) && (await tx.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR KEY SHARE`, [id])).length > 0;
   if (!found) throw new AppError('INVALID_REFERENCE', { field, id, expected: REFERENCED[table] });
 }
+
+/**
+ * A `.catch` handler for inserts and updates: a unique violation becomes 400 ALREADY_EXISTS naming
+ * the field and the value that collided; any other error passes through.
+ */
+export const rethrowDuplicate = (field: string, value: string) => (error: unknown) => {
+  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', { field, value });
+  throw error;
+};

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isUniqueViolation, type Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import * as staffMembers from '../db/repositories/staffMembers.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { lifecycleEvents } from '../domain/events.ts';
@@ -15,7 +15,7 @@ import {
 } from '../domain/staffMembers.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
-import { checkReference } from './references.ts';
+import { checkReference, rethrowDuplicate } from './references.ts';
 
 // Every property is characteristic (spec 6.3: skills, assigned workplaces, ...); activities
 // have their own event and never emit STAFF_MEMBER_UPDATED.
@@ -43,13 +43,6 @@ function eventData(member: StaffMember, changed?: string[]) {
   return data;
 }
 
-// The only unique key a staff member write can hit is the staff number.
-const rethrowDuplicateStaffNumber = (staffNumber: string) => (error: unknown) => {
-  if (isUniqueViolation(error))
-    throw new AppError('ALREADY_EXISTS', { field: 'staffNumber', value: staffNumber });
-  throw error;
-};
-
 export async function getStaffMember(db: Queryable, id: string): Promise<StaffMember> {
   const member = await staffMembers.findStaffMember(db, id);
   if (!member) throw notFound('staffMember', id);
@@ -69,7 +62,9 @@ export async function createStaffMember(db: Database, input: StaffMemberInput): 
   const member: StaffMember = { ...input, id: uuidv7(), createdAt: now, updatedAt: now };
   await db.transaction(async (tx) => {
     await checkInput(tx, member);
-    await staffMembers.insertStaffMember(tx, member).catch(rethrowDuplicateStaffNumber(member.staffNumber));
+    await staffMembers
+      .insertStaffMember(tx, member)
+      .catch(rethrowDuplicate('staffNumber', member.staffNumber));
     await recordEvents(
       tx,
       lifecycleEvents('STAFF_MEMBER', 'CREATED', 'STAFF_MEMBER', member.id, eventData(member)),
@@ -92,7 +87,7 @@ export async function replaceStaffMember(
     if (changed.length === 0) return before;
     await checkInput(tx, after);
     after.updatedAt = new Date();
-    await staffMembers.updateStaffMember(tx, after).catch(rethrowDuplicateStaffNumber(after.staffNumber));
+    await staffMembers.updateStaffMember(tx, after).catch(rethrowDuplicate('staffNumber', after.staffNumber));
     await recordEvents(
       tx,
       lifecycleEvents('STAFF_MEMBER', 'UPDATED', 'STAFF_MEMBER', id, eventData(after, changed)),

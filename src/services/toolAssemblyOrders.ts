@@ -12,9 +12,8 @@ import {
 } from '../domain/toolAssemblyOrderStates.ts';
 import type { Lifespan, Tool, ToolAssemblyOrder } from '../domain/tools.ts';
 import { recordEvents } from './eventLog.ts';
-import { checkReference } from './references.ts';
+import { checkReference, rethrowDuplicate } from './references.ts';
 import { checkLifespan, toolEventData } from './tools.ts';
-import { rethrowDuplicate } from './workplaceGroups.ts';
 
 export interface ToolAssemblyOrderInput {
   toolNumber: string | null;
@@ -65,7 +64,7 @@ export async function createToolAssemblyOrder(
   await db.transaction(async (tx) => {
     await checkReference(tx, 'targetWorkplaceId', order.targetWorkplaceId, 'workplaces');
     await checkReference(tx, 'operationId', order.operationId, 'operations');
-    await insertTool(tx, tool).catch(rethrowDuplicate(String(tool.number)));
+    await insertTool(tx, tool).catch(rethrowDuplicate('number', String(tool.number)));
     await orders.insertToolAssemblyOrder(tx, order);
     await recordEvents(tx, lifecycleEvents('TOOL', 'CREATED', 'TOOL', tool.id, toolEventData(tool)), now);
   });

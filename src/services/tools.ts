@@ -11,8 +11,7 @@ import {
   type ToolView,
 } from '../domain/tools.ts';
 import { recordEvents } from './eventLog.ts';
-import { checkReference } from './references.ts';
-import { rethrowDuplicate } from './workplaceGroups.ts';
+import { checkReference, rethrowDuplicate } from './references.ts';
 
 /** The event data of TOOL_CREATED/_UPDATED/_DELETED: the tool's characteristic properties. */
 export function toolEventData(tool: Tool, changed?: string[]) {
@@ -64,7 +63,7 @@ export async function replaceTool(db: Database, id: string, input: ToolInput): P
       await checkReference(tx, 'workplaceId', after.workplaceId, 'workplaces');
     }
     after.updatedAt = new Date();
-    await tools.updateTool(tx, after).catch(rethrowDuplicate(String(after.number)));
+    await tools.updateTool(tx, after).catch(rethrowDuplicate('number', String(after.number)));
     if (changed.length > 0) {
       await recordEvents(
         tx,

@@ -1,10 +1,11 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isForeignKeyViolation, isUniqueViolation } from '../db/database.ts';
+import { type Database, isForeignKeyViolation } from '../db/database.ts';
 import * as groups from '../db/repositories/workplaceGroups.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { lifecycleEvents } from '../domain/events.ts';
 import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
+import { rethrowDuplicate } from './references.ts';
 
 const CHARACTERISTICS = ['number', 'description', 'type'] as const;
 
@@ -26,7 +27,7 @@ export async function createWorkplaceGroup(
   const now = new Date();
   const group: WorkplaceGroup = { ...input, id: uuidv7(), createdAt: now, updatedAt: now };
   await db.transaction(async (tx) => {
-    await groups.insertWorkplaceGroup(tx, group).catch(rethrowDuplicate(input.number));
+    await groups.insertWorkplaceGroup(tx, group).catch(rethrowDuplicate('number', input.number));
     await recordEvents(tx, eventsFor('CREATED', group), now);
   });
   return group;
@@ -46,7 +47,7 @@ export async function replaceWorkplaceGroup(
       throw new AppError('RESOURCE_IN_USE', { resource: 'workplaceGroup', id, by: 'workplaces' });
     }
     after.updatedAt = new Date();
-    await groups.updateWorkplaceGroup(tx, after).catch(rethrowDuplicate(input.number));
+    await groups.updateWorkplaceGroup(tx, after).catch(rethrowDuplicate('number', input.number));
     await recordEvents(tx, eventsFor('UPDATED', after), after.updatedAt);
     return after;
   });
@@ -65,8 +66,3 @@ export async function deleteWorkplaceGroup(db: Database, id: string): Promise<vo
     await recordEvents(tx, eventsFor('DELETED', group), new Date());
   });
 }
-
-export const rethrowDuplicate = (number: string) => (error: unknown) => {
-  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', { field: 'number', value: number });
-  throw error;
-};

@@ -17,7 +17,8 @@ import {
   type WorkplaceInput,
 } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
-import { rethrowDuplicate } from './workplaceGroups.ts';
+import { rethrowDuplicate } from './references.ts';
+import { obsoletedByOperatingState } from './scenarios.ts';
 
 // Changes of these emit WORKPLACE_UPDATED; the operating state has its own event (spec 6.3).
 const CHARACTERISTICS = [
@@ -85,7 +86,7 @@ export async function createWorkplace(
   };
   await db.transaction(async (tx) => {
     await checkReferences(tx, workplace);
-    await workplaces.insertWorkplace(tx, workplace).catch(rethrowDuplicate(workplace.number));
+    await workplaces.insertWorkplace(tx, workplace).catch(rethrowDuplicate('number', workplace.number));
     await workplaces.recordOperatingState(tx, {
       id: uuidv7(),
       workplaceId: workplace.id,
@@ -111,7 +112,7 @@ export async function replaceWorkplace(db: Database, id: string, input: Workplac
     if (changed.length === 0) return before;
     await checkReferences(tx, after);
     after.updatedAt = new Date();
-    await workplaces.updateWorkplace(tx, after).catch(rethrowDuplicate(after.number));
+    await workplaces.updateWorkplace(tx, after).catch(rethrowDuplicate('number', after.number));
     await recordEvents(
       tx,
       lifecycleEvents('WORKPLACE', 'UPDATED', 'WORKPLACE', id, eventData(after, changed)),
@@ -180,6 +181,8 @@ export async function changeOperatingState(
       ],
       now,
     );
+    // A downtime outdates the workplace's forecasts and malfunction predictions (docs/resources/planning.md).
+    await recordEvents(tx, await obsoletedByOperatingState(tx, id, target, now), now);
     return after;
   });
 }

@@ -8,6 +8,7 @@ import type {
   RecordedOperationPhase,
 } from '../../domain/operations.ts';
 import type { Queryable } from '../database.ts';
+import { history } from '../history.ts';
 import { type KeysetPage, type KeysetRequest, keysetPage } from '../paging.ts';
 
 interface Row {
@@ -101,18 +102,21 @@ function conditions(filter: OperationFilter) {
     params.push(value);
     where.push(condition(`$${params.length}`));
   };
-  if (filter.productionOrderIds?.length)
-    add((at) => `o.production_order_id = ANY(${at}::uuid[])`, filter.productionOrderIds);
+  // One value is compared with `=`: only then does PostgreSQL walk the (column, updated_at, id)
+  // indexes in keyset order instead of scanning the timeline for matches.
+  const anyOf = (column: string, type: string, values: readonly string[]) =>
+    values.length === 1
+      ? add((at) => `${column} = ${at}::${type}`, values[0])
+      : add((at) => `${column} = ANY(${at}::${type}[])`, values);
+  if (filter.productionOrderIds?.length) anyOf('o.production_order_id', 'uuid', filter.productionOrderIds);
   if (filter.productionOrderNumbers?.length)
     add(
       (at) => `o.production_order_id IN (SELECT id FROM production_orders WHERE number = ANY(${at}::text[]))`,
       filter.productionOrderNumbers,
     );
-  if (filter.operationPhaseIds?.length)
-    add((at) => `o.operation_phase_id = ANY(${at}::text[])`, filter.operationPhaseIds);
-  if (filter.workplaceIds?.length) add((at) => `o.workplace_id = ANY(${at}::uuid[])`, filter.workplaceIds);
-  if (filter.materialNumbers?.length)
-    add((at) => `o.material_number = ANY(${at}::text[])`, filter.materialNumbers);
+  if (filter.operationPhaseIds?.length) anyOf('o.operation_phase_id', 'text', filter.operationPhaseIds);
+  if (filter.workplaceIds?.length) anyOf('o.workplace_id', 'uuid', filter.workplaceIds);
+  if (filter.materialNumbers?.length) anyOf('o.material_number', 'text', filter.materialNumbers);
   // An operation without the planned date in question is not known to lie outside the period: kept.
   if (filter.startDate) add((at) => `(o.end_date IS NULL OR o.end_date >= ${at})`, filter.startDate);
   if (filter.endDate) add((at) => `(o.start_date IS NULL OR o.start_date <= ${at})`, filter.endDate);
@@ -247,37 +251,6 @@ export async function recordOperationPhase(db: Queryable, record: RecordedOperat
   );
 }
 
-export async function listRecordedOperationPhases(
-  db: Queryable,
-  operationId: string,
-  request: KeysetRequest,
-): Promise<KeysetPage<RecordedOperationPhase>> {
-  const page = await keysetPage<RecordRow>(
-    db,
-    {
-      from: 'recorded_operation_phases',
-      where: ['operation_id = $1'],
-      params: [operationId],
-      timestampColumn: 'start_date',
-      idColumn: 'id',
-      select: '*',
-      timestampOf: (row) => row.start_date,
-      idOf: (row) => row.id,
-    },
-    request,
-  );
-  return { ...page, items: page.items.map(toRecord) };
-}
-
-export async function findRecordedOperationPhase(
-  db: Queryable,
-  operationId: string,
-  id: string,
-): Promise<RecordedOperationPhase | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<RecordRow>(
-    'SELECT * FROM recorded_operation_phases WHERE operation_id = $1 AND id = $2',
-    [operationId, id],
-  );
-  return rows[0] === undefined ? undefined : toRecord(rows[0]);
-}
+const operationPhases = history('recorded_operation_phases', 'operation_id', toRecord);
+export const listRecordedOperationPhases = operationPhases.list;
+export const findRecordedOperationPhase = operationPhases.find;

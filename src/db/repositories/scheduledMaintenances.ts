@@ -1,7 +1,14 @@
 import { isUuid } from '../../domain/ids.ts';
 import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
 import type { Queryable } from '../database.ts';
-import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
+import {
+  addPeriodConditions,
+  countRows,
+  type OffsetPage,
+  type OffsetRequest,
+  type PeriodFilter,
+  whereClause,
+} from '../paging.ts';
 
 interface Row {
   id: string;
@@ -25,28 +32,15 @@ const toMaintenance = (row: Row): ScheduledMaintenance => ({
   updatedAt: row.updated_at,
 });
 
-/** Period filter: tasks ending before `startDate` or starting after `endDate` are left out. */
-export interface ScheduledMaintenanceFilter {
-  startDate?: Date | undefined;
-  endDate?: Date | undefined;
-}
-
 export async function listScheduledMaintenances(
   db: Queryable,
   workplaceId: string,
-  filter: ScheduledMaintenanceFilter,
+  filter: PeriodFilter,
   page: OffsetRequest,
 ): Promise<OffsetPage<ScheduledMaintenance>> {
   const where = ['workplace_id = $1'];
   const params: unknown[] = [workplaceId];
-  if (filter.startDate !== undefined) {
-    params.push(filter.startDate);
-    where.push(`end_date >= $${params.length}`);
-  }
-  if (filter.endDate !== undefined) {
-    params.push(filter.endDate);
-    where.push(`start_date <= $${params.length}`);
-  }
+  addPeriodConditions(filter, where, params);
   const rows = await db.query<Row>(
     `SELECT * FROM scheduled_maintenances ${whereClause(where)} ORDER BY start_date, id
      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,

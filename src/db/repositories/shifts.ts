@@ -1,7 +1,14 @@
 import { isUuid } from '../../domain/ids.ts';
 import type { Shift } from '../../domain/shifts.ts';
 import type { Queryable } from '../database.ts';
-import { type KeysetPage, type KeysetRequest, keysetPage } from '../paging.ts';
+import {
+  addPeriodConditions,
+  byStartDate,
+  type KeysetPage,
+  type KeysetRequest,
+  keysetPage,
+  type PeriodFilter,
+} from '../paging.ts';
 
 interface Row {
   id: string;
@@ -29,42 +36,16 @@ const toShift = (row: Row): Shift => ({
   updatedAt: row.updated_at,
 });
 
-/** Period filter: shifts ending before `startDate` or starting after `endDate` are left out. */
-export interface ShiftFilter {
-  startDate?: Date | undefined;
-  endDate?: Date | undefined;
-}
-
 export async function listShifts(
   db: Queryable,
   workplaceId: string,
-  filter: ShiftFilter,
+  filter: PeriodFilter,
   request: KeysetRequest,
 ): Promise<KeysetPage<Shift>> {
   const where = ['workplace_id = $1'];
   const params: unknown[] = [workplaceId];
-  if (filter.startDate !== undefined) {
-    params.push(filter.startDate);
-    where.push(`end_date >= $${params.length}`);
-  }
-  if (filter.endDate !== undefined) {
-    params.push(filter.endDate);
-    where.push(`start_date <= $${params.length}`);
-  }
-  const page = await keysetPage<Row>(
-    db,
-    {
-      from: 'shifts',
-      where,
-      params,
-      timestampColumn: 'start_date',
-      idColumn: 'id',
-      select: '*',
-      timestampOf: (row) => row.start_date,
-      idOf: (row) => row.id,
-    },
-    request,
-  );
+  addPeriodConditions(filter, where, params);
+  const page = await keysetPage(db, byStartDate<Row>('shifts', where, params), request);
   return { ...page, items: page.items.map(toShift) };
 }
 

@@ -1,15 +1,8 @@
 import { isUuid } from '../../domain/ids.ts';
 import type { Absence, EndActivity, RecordedActivity, StaffMember } from '../../domain/staffMembers.ts';
 import type { Queryable } from '../database.ts';
-import {
-  countRows,
-  type KeysetPage,
-  type KeysetRequest,
-  keysetPage,
-  type OffsetPage,
-  type OffsetRequest,
-  whereClause,
-} from '../paging.ts';
+import { history } from '../history.ts';
+import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
 
 interface StoredAbsence {
   startDate: string;
@@ -228,40 +221,9 @@ export async function closeActivity(db: Queryable, record: RecordedActivity): Pr
   ]);
 }
 
-export async function listActivities(
-  db: Queryable,
-  staffMemberId: string,
-  request: KeysetRequest,
-): Promise<KeysetPage<RecordedActivity>> {
-  const page = await keysetPage<ActivityRow>(
-    db,
-    {
-      from: 'recorded_staff_activities',
-      where: ['staff_member_id = $1'],
-      params: [staffMemberId],
-      timestampColumn: 'start_date',
-      idColumn: 'id',
-      select: '*',
-      timestampOf: (row) => row.start_date,
-      idOf: (row) => row.id,
-    },
-    request,
-  );
-  return { ...page, items: page.items.map(toActivity) };
-}
-
-export async function findActivity(
-  db: Queryable,
-  staffMemberId: string,
-  id: string,
-): Promise<RecordedActivity | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<ActivityRow>(
-    'SELECT * FROM recorded_staff_activities WHERE staff_member_id = $1 AND id = $2',
-    [staffMemberId, id],
-  );
-  return rows[0] === undefined ? undefined : toActivity(rows[0]);
-}
+const activities = history('recorded_staff_activities', 'staff_member_id', toActivity);
+export const listActivities = activities.list;
+export const findActivity = activities.find;
 
 /** The assigned workplaces of a staff member, a page in assignment order. */
 export async function listAssignedWorkplaceIds(

@@ -1,15 +1,8 @@
 import { isUuid } from '../../domain/ids.ts';
 import type { RecordedOperatingState, Workplace } from '../../domain/workplaces.ts';
 import type { Queryable } from '../database.ts';
-import {
-  countRows,
-  type KeysetPage,
-  type KeysetRequest,
-  keysetPage,
-  type OffsetPage,
-  type OffsetRequest,
-  whereClause,
-} from '../paging.ts';
+import { history } from '../history.ts';
+import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
 
 interface Row {
   id: string;
@@ -63,6 +56,13 @@ export async function listWorkplaces(
     [...params, page.limit, page.offset],
   );
   return { items: rows.map(toWorkplace), total: await countRows(db, 'workplaces w', where, params) };
+}
+
+/** The workplaces with these ids, in no particular order; unknown ids are left out. */
+export async function findWorkplaces(db: Queryable, ids: readonly string[]): Promise<Workplace[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<Row>('SELECT * FROM workplaces WHERE id = ANY($1::uuid[])', [ids]);
+  return rows.map(toWorkplace);
 }
 
 export async function findWorkplace(
@@ -148,37 +148,6 @@ export async function recordOperatingState(db: Queryable, record: RecordedOperat
   );
 }
 
-export async function listRecordedOperatingStates(
-  db: Queryable,
-  workplaceId: string,
-  request: KeysetRequest,
-): Promise<KeysetPage<RecordedOperatingState>> {
-  const page = await keysetPage<RecordRow>(
-    db,
-    {
-      from: 'recorded_operating_states',
-      where: ['workplace_id = $1'],
-      params: [workplaceId],
-      timestampColumn: 'start_date',
-      idColumn: 'id',
-      select: '*',
-      timestampOf: (row) => row.start_date,
-      idOf: (row) => row.id,
-    },
-    request,
-  );
-  return { ...page, items: page.items.map(toRecord) };
-}
-
-export async function findRecordedOperatingState(
-  db: Queryable,
-  workplaceId: string,
-  id: string,
-): Promise<RecordedOperatingState | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<RecordRow>(
-    'SELECT * FROM recorded_operating_states WHERE workplace_id = $1 AND id = $2',
-    [workplaceId, id],
-  );
-  return rows[0] === undefined ? undefined : toRecord(rows[0]);
-}
+const operatingStates = history('recorded_operating_states', 'workplace_id', toRecord);
+export const listRecordedOperatingStates = operatingStates.list;
+export const findRecordedOperatingState = operatingStates.find;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/devices.ts';
-import { findWorkplace } from '../../db/repositories/workplaces.ts';
+import { findWorkplaces } from '../../db/repositories/workplaces.ts';
 import { type Device, type DeviceInput, MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/devices.ts';
@@ -23,6 +23,7 @@ import {
 import { WORKPLACES_PATH } from '../presenters/workplaces.ts';
 import {
   checkBodyId,
+  EmbedOnly,
   EmbedQuery,
   errorResponses,
   IdParams,
@@ -33,6 +34,7 @@ import {
   OffsetCollection,
   OffsetQuery,
   offsetPage,
+  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -117,7 +119,6 @@ const SamplesBody = Type.Object(
 // 10,000 samples with 100-character tags are about 1.8 MB of JSON: more than the default limit.
 const SAMPLES_BODY_BYTES = MAX_SAMPLES_PER_CALL * 400;
 
-const EmbedOnly = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
 const tags = ['devices'];
 
 const toInput = (body: {
@@ -149,10 +150,8 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   async function present(request: FastifyRequest, devices: Device[], embed: ReadonlySet<DeviceEmbed>) {
     const workplaces = new Map<string, Workplace>();
     if (embed.has('workplace')) {
-      for (const id of new Set(devices.map((device) => device.workplaceId))) {
-        const workplace = await findWorkplace(db, id);
-        if (workplace) workplaces.set(id, workplace);
-      }
+      const ids = [...new Set(devices.map((device) => device.workplaceId))];
+      for (const workplace of await findWorkplaces(db, ids)) workplaces.set(workplace.id, workplace);
     }
     const view = {
       hrefs: request.hrefs,
@@ -358,7 +357,6 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     },
     async (request) => {
       const { tag, startDate, endDate } = request.query;
-      const { paginationDirection, paginationTimestamp, paginationIdentifier } = request.query;
       const position = keysetPosition(request.query);
       const page = await timeSeries.listSamples(
         db,
@@ -383,7 +381,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
         },
         page.items.map((sample) => presentSample(sample, request.hrefs)),
         page,
-        { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
+        pagingAsked(request.query),
         (sample) => ({
           paginationTimestamp: sample.timestamp.toISOString(),
           paginationIdentifier: sample.id,

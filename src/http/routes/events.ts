@@ -15,6 +15,7 @@ import {
   KeysetQuery,
   keysetPosition,
   Nullable,
+  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -71,14 +72,7 @@ export function registerEvents(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request) => {
-      const {
-        eventType,
-        objectType,
-        objectId,
-        paginationDirection,
-        paginationTimestamp,
-        paginationIdentifier,
-      } = request.query;
+      const { eventType, objectType, objectId } = request.query;
       const position = keysetPosition(request.query);
       const page = await listEvents(db, { eventType, objectType, objectId }, position);
       return keysetCollection(
@@ -93,7 +87,7 @@ export function registerEvents(api: Api, { db }: ServerDeps): void {
         },
         page.items.map((event) => presentEvent(event, request.hrefs)),
         page,
-        { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
+        pagingAsked(request.query),
         (event) => ({
           paginationTimestamp: event.recordedAt.toISOString(),
           paginationIdentifier: event.id,

@@ -2,17 +2,21 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import * as repository from '../../db/repositories/operations.ts';
 import { findProductionOrders } from '../../db/repositories/productionOrders.ts';
-import { findWorkplace } from '../../db/repositories/workplaces.ts';
+import { findWorkplaces } from '../../db/repositories/workplaces.ts';
 import { notFound } from '../../domain/errors.ts';
 import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
 import { checkTargetProcessingTime, type Operation, type OperationFilter } from '../../domain/operations.ts';
 import { checkPeriod } from '../../domain/productionOrders.ts';
-import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/operations.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
-import { type Resource as HalResource, type KeysetPosition, keysetCollection } from '../hal.ts';
+import {
+  type Resource as HalResource,
+  type KeysetPosition,
+  keysetCollection,
+  startPosition,
+} from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
 import {
   OPERATION_EMBEDS,
@@ -25,6 +29,7 @@ import { presentProductionOrder } from '../presenters/productionOrders.ts';
 import { presentWorkplace } from '../presenters/workplaces.ts';
 import {
   checkBodyId,
+  EmbedOnly,
   EmbedQuery,
   errorResponses,
   IdParams,
@@ -32,6 +37,7 @@ import {
   KeysetQuery,
   keysetPosition,
   Nullable,
+  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -252,7 +258,6 @@ const PhaseBody = Type.Object(
   { workplaceId: Type.Optional(Uuid), staffMemberId: Type.Optional(Uuid) },
   { additionalProperties: false },
 );
-const EmbedOnly = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
 const Collection = KeysetCollection('operations', OperationSchema);
 const tags = ['operations'];
 
@@ -283,13 +288,11 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
         embed: new Set<never>(),
         groups: new Map(),
       };
-      const ids = new Set(
-        operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : [])),
-      );
-      for (const id of ids) {
-        const workplace: Workplace | undefined = await findWorkplace(db, id);
-        if (workplace) workplaces.set(id, presentWorkplace(workplace, view));
-      }
+      const ids = [
+        ...new Set(operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))),
+      ];
+      for (const workplace of await findWorkplaces(db, ids))
+        workplaces.set(workplace.id, presentWorkplace(workplace, view));
     }
     return operations.map((operation) =>
       presentOperation(operation, {
@@ -317,7 +320,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     path: string,
     filterQuery: QueryValues,
   ) {
-    const { paginationDirection, paginationTimestamp, paginationIdentifier } = query;
     const position = keysetPosition(query);
     const embed = parseEmbed(query.embed, OPERATION_EMBEDS);
     const result = await repository.listOperations(db, filter, position);
@@ -334,7 +336,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       },
       await present(request, result.items, embed),
       result,
-      { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
+      pagingAsked(query),
       positionOf,
     );
   }
@@ -520,7 +522,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request) => {
-      const { paginationDirection, paginationTimestamp, paginationIdentifier } = request.query;
       const position = keysetPosition(request.query);
       const operation = await service.getOperation(db, request.params.id);
       const result = await repository.listRecordedOperationPhases(db, operation.id, position);
@@ -533,11 +534,8 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
         },
         result.items.map((record) => presentRecordedOperationPhase(record, request.hrefs)),
         result,
-        { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
-        (record) => ({
-          paginationTimestamp: record.startDate.toISOString(),
-          paginationIdentifier: record.id,
-        }),
+        pagingAsked(request.query),
+        startPosition,
       );
     },
   );

@@ -2,7 +2,6 @@
 // workplaces: created (POST, 201) and read (offset-mode collections, newest first); never changed.
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/scenarios.ts';
-import { WORKPLACE_STATE_IDS } from '../../domain/masterData.ts';
 import type { ScenarioKind } from '../../domain/planning.ts';
 import * as service from '../../services/scenarios.ts';
 import type { Api } from '../api.ts';
@@ -21,6 +20,7 @@ import {
   Nullable,
   OffsetCollection,
   OffsetQuery,
+  OperatingStateProperty,
   offsetPage,
   Resource,
 } from '../schemas.ts';
@@ -65,13 +65,6 @@ const ROUTES: ScenarioRoutes[] = [
     tags: ['staffMembers'],
   },
 ];
-
-const OperatingStateProperty = Type.Object({
-  id: Type.String(),
-  code: Type.String(),
-  description: Type.String(),
-  workplaceStateId: Type.Enum([...WORKPLACE_STATE_IDS]),
-});
 
 const MalfunctionSchema = Resource(
   Type.Object({

@@ -24,6 +24,7 @@ import {
 } from '../presenters/productionOrders.ts';
 import {
   checkBodyId,
+  EmbedOnly,
   EmbedQuery,
   errorResponses,
   IdParams,
@@ -31,6 +32,7 @@ import {
   KeysetQuery,
   keysetPosition,
   Nullable,
+  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -108,7 +110,6 @@ const SearchBody = Type.Object(
   { additionalProperties: false, description: 'Each list matches any of its values; lists combine with AND' },
 );
 const SearchQuery = Type.Object({ ...KeysetQuery, embed: EmbedQuery }, { additionalProperties: false });
-const EmbedOnly = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
 const Collection = KeysetCollection('productionOrders', ProductionOrderSchema);
 const tags = ['productionOrders'];
 
@@ -169,7 +170,6 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
     path: string,
     filterQuery: QueryValues,
   ) {
-    const { paginationDirection, paginationTimestamp, paginationIdentifier } = query;
     const position = keysetPosition(query);
     const embed = parseEmbed(query.embed, PRODUCTION_ORDER_EMBEDS);
     const result = await repository.listProductionOrders(db, filter, position);
@@ -186,7 +186,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
       },
       await present(request, result.items, embed),
       result,
-      { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
+      pagingAsked(query),
       (order) => ({ paginationTimestamp: order.updatedAt.toISOString(), paginationIdentifier: order.id }),
     );
   }

@@ -4,7 +4,7 @@ import * as service from '../../services/shifts.ts';
 import { getWorkplace } from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
-import { keysetCollection, link } from '../hal.ts';
+import { keysetCollection, link, startPosition } from '../hal.ts';
 import { presentShift, shiftsPath } from '../presenters/shifts.ts';
 import {
   checkBodyId,
@@ -15,6 +15,7 @@ import {
   keysetPosition,
   LinkSchema,
   Nullable,
+  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -89,8 +90,7 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request) => {
-      const { paginationDirection, paginationTimestamp, paginationIdentifier, startDate, endDate } =
-        request.query;
+      const { startDate, endDate } = request.query;
       const position = keysetPosition(request.query);
       const workplace = await getWorkplace(db, request.params.id);
       const page = await repository.listShifts(
@@ -113,8 +113,8 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
         },
         page.items.map((shift) => presentShift(shift, request.hrefs)),
         page,
-        { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
-        (shift) => ({ paginationTimestamp: shift.startDate.toISOString(), paginationIdentifier: shift.id }),
+        pagingAsked(request.query),
+        startPosition,
       );
     },
   );

@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/staffMembers.ts';
+import { findWorkplaces } from '../../db/repositories/workplaces.ts';
+import { notFound } from '../../domain/errors.ts';
 import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembers.ts';
 import * as service from '../../services/staffMembers.ts';
-import { getWorkplace } from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
-import { keysetCollection, offsetCollection } from '../hal.ts';
+import { keysetCollection, offsetCollection, startPosition } from '../hal.ts';
 import {
   presentRecordedActivity,
   presentStaffMember,
@@ -23,6 +24,7 @@ import {
   OffsetCollection,
   OffsetQuery,
   offsetPage,
+  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -277,9 +279,15 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
         embed: new Set<never>(),
         groups: new Map(),
       };
-      const workplaces = [];
-      // At most one page (<= 100) of primary-key reads.
-      for (const workplaceId of page.items) workplaces.push(await getWorkplace(db, workplaceId));
+      // One read for the page, shown in the assignment order; a workplace gone since is 404 as before.
+      const byId = new Map(
+        (await findWorkplaces(db, page.items)).map((workplace) => [workplace.id, workplace]),
+      );
+      const workplaces = page.items.map((workplaceId) => {
+        const workplace = byId.get(workplaceId);
+        if (!workplace) throw notFound('workplace', workplaceId);
+        return workplace;
+      });
       return offsetCollection(
         {
           hrefs: request.hrefs,
@@ -340,7 +348,6 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request) => {
-      const { paginationDirection, paginationTimestamp, paginationIdentifier } = request.query;
       const position = keysetPosition(request.query);
       const member = await service.getStaffMember(db, request.params.id);
       const page = await repository.listActivities(db, member.id, position);
@@ -353,11 +360,8 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
         },
         page.items.map((record) => presentRecordedActivity(record, request.hrefs)),
         page,
-        { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
-        (record) => ({
-          paginationTimestamp: record.startDate.toISOString(),
-          paginationIdentifier: record.id,
-        }),
+        pagingAsked(request.query),
+        startPosition,
       );
     },
   );

@@ -4,13 +4,12 @@ import type { Queryable } from '../../db/database.ts';
 import { findWorkplaceGroups } from '../../db/repositories/workplaceGroups.ts';
 import * as repository from '../../db/repositories/workplaces.ts';
 import { notFound } from '../../domain/errors.ts';
-import { WORKPLACE_STATE_IDS } from '../../domain/masterData.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
-import { keysetCollection, offsetCollection } from '../hal.ts';
+import { keysetCollection, offsetCollection, startPosition } from '../hal.ts';
 import {
   presentRecordedOperatingState,
   presentWorkplace,
@@ -20,6 +19,7 @@ import {
 } from '../presenters/workplaces.ts';
 import {
   checkBodyId,
+  EmbedOnly,
   EmbedQuery,
   errorResponses,
   IdParams,
@@ -29,17 +29,12 @@ import {
   Nullable,
   OffsetCollection,
   OffsetQuery,
+  OperatingStateProperty,
   offsetPage,
+  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
-
-const OperatingStateProperty = Type.Object({
-  id: Type.String(),
-  code: Type.String(),
-  description: Type.String(),
-  workplaceStateId: Type.Enum([...WORKPLACE_STATE_IDS]),
-});
 
 const Properties = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -84,7 +79,6 @@ const ReplaceBody = Type.Object(
   { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
   { additionalProperties: false },
 );
-const EmbedOnly = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
 const tags = ['workplaces'];
 
 export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
@@ -276,7 +270,6 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request) => {
-      const { paginationDirection, paginationTimestamp, paginationIdentifier } = request.query;
       const position = keysetPosition(request.query);
       const workplace = await service.getWorkplace(db, request.params.id);
       const page = await repository.listRecordedOperatingStates(db, workplace.id, position);
@@ -289,11 +282,8 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
         },
         page.items.map((record) => presentRecordedOperatingState(record, request.hrefs, request.locale)),
         page,
-        { limit: position.limit, query: { paginationDirection, paginationTimestamp, paginationIdentifier } },
-        (record) => ({
-          paginationTimestamp: record.startDate.toISOString(),
-          paginationIdentifier: record.id,
-        }),
+        pagingAsked(request.query),
+        startPosition,
       );
     },
   );
