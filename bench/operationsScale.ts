@@ -36,7 +36,16 @@ import type { KeysetRequest } from '../src/db/paging.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { listOperations } from '../src/db/repositories/operations.ts';
 import type { OperationFilter } from '../src/domain/operations.ts';
-import { machineInfo, median, seedDatabase, writeResults } from './support.ts';
+import {
+  machineInfo,
+  medianMs,
+  type Statement,
+  type StatementKind,
+  seedDatabase,
+  statementKind,
+  statementsOf,
+  writeResults,
+} from './support.ts';
 
 const env = process.env;
 const ITERATIONS = Number(env.BENCH_ITERATIONS ?? 100);
@@ -205,42 +214,13 @@ async function casesAt(client: pg.Client, operations: number): Promise<Case[]> {
 // ---------------------------------------------------------------------------------------------
 // Timing
 
-async function timeMs(work: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < WARMUP; i += 1) await work();
-  const runs: number[] = [];
-  for (let i = 0; i < ITERATIONS; i += 1) {
-    const started = performance.now();
-    await work();
-    runs.push(performance.now() - started);
-  }
-  return median(runs);
-}
-
-interface Statement {
-  sql: string;
-  params: readonly unknown[];
-}
+const timeMs = (work: () => Promise<unknown>) => medianMs(work, { warmup: WARMUP, iterations: ITERATIONS });
 
 /** The statements one repository call sends, as the route would call it. */
-async function statementsOf(db: Queryable, c: Case): Promise<Statement[]> {
-  const sent: Statement[] = [];
-  await listOperations(
-    {
-      query: (sql, params = []) => {
-        sent.push({ sql, params });
-        return db.query(sql, params);
-      },
-    },
-    c.filter,
-    c.request,
-  );
-  return sent;
-}
+const statementsOfCase = (db: Queryable, c: Case) =>
+  statementsOf(db, (tracked) => listOperations(tracked, c.filter, c.request));
 
-type Kind = 'page' | 'count' | 'behind';
-const KINDS: Kind[] = ['page', 'count', 'behind'];
-const kindOf = (sql: string): Kind =>
-  sql.includes('count(*)') ? 'count' : sql.includes('SELECT 1') ? 'behind' : 'page';
+const KINDS: StatementKind[] = ['page', 'count', 'behind'];
 
 interface PlanNode {
   'Node Type': string;
@@ -341,8 +321,8 @@ interface Measured {
   total: number;
   count: number;
   /** Each statement the repository sends, timed alone (median ms), by kind. */
-  statementMs: Partial<Record<Kind, number>>;
-  plans: Partial<Record<Kind, Explained>>;
+  statementMs: Partial<Record<StatementKind, number>>;
+  plans: Partial<Record<StatementKind, Explained>>;
 }
 
 async function stage(
@@ -374,8 +354,8 @@ async function stage(
 
       const statementMs: Measured['statementMs'] = {};
       const plans: Measured['plans'] = {};
-      for (const statement of await statementsOf(db, c)) {
-        const kind = kindOf(statement.sql);
+      for (const statement of await statementsOfCase(db, c)) {
+        const kind = statementKind(statement.sql);
         statementMs[kind] = await timeMs(() => db.query(statement.sql, statement.params));
         plans[kind] = await explain(db, statement);
       }
@@ -388,7 +368,7 @@ async function stage(
         statementMs,
         plans,
       });
-      const ms = (kind: Kind) =>
+      const ms = (kind: StatementKind) =>
         statementMs[kind] === undefined ? '' : ` ${kind} ${statementMs[kind]?.toFixed(2)}`;
       console.log(
         `  ${c.id.padEnd(9)} HTTP ${httpMs.toFixed(2).padStart(7)} ms  (total ${pagination.total}, ` +
@@ -441,7 +421,7 @@ function report(results: Measured[]) {
     const b = results.find((r) => r.case === id && r.operations === large);
     if (!a || !b) return [];
     const ratio = b.httpMs / a.httpMs;
-    const of = (kind: Kind) => {
+    const of = (kind: StatementKind) => {
       const x = a.statementMs[kind];
       const y = b.statementMs[kind];
       return x === undefined || y === undefined ? undefined : y / x;

@@ -1,12 +1,13 @@
-// Helpers shared by the benchmarks (bench/api.ts, bench/delivery.ts): a fresh seeded database per
-// backend, medians and percentiles, the machine's state, and the results file.
+// Helpers shared by the benchmarks (bench/*.ts): a fresh seeded database per backend, medians and
+// percentiles, timing one call, the statements a repository call sends, the machine's state, and
+// the results file.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { addClient } from '../src/auth/clients.ts';
 import { TokenService } from '../src/auth/tokens.ts';
-import type { Database } from '../src/db/database.ts';
+import type { Database, Queryable } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { openPostgres } from '../src/db/postgres.ts';
@@ -101,6 +102,46 @@ export const median = (values: number[]) => {
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
+
+/** Median time of `work` in ms over `iterations` calls, after `warmup` calls not counted. */
+export async function medianMs(
+  work: () => Promise<unknown>,
+  { warmup, iterations }: { warmup: number; iterations: number },
+): Promise<number> {
+  for (let i = 0; i < warmup; i += 1) await work();
+  const runs: number[] = [];
+  for (let i = 0; i < iterations; i += 1) {
+    const started = performance.now();
+    await work();
+    runs.push(performance.now() - started);
+  }
+  return median(runs);
+}
+
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** The statements `work` sends through the database it is given (to time or EXPLAIN them alone). */
+export async function statementsOf(
+  db: Queryable,
+  work: (db: Queryable) => Promise<unknown>,
+): Promise<Statement[]> {
+  const sent: Statement[] = [];
+  await work({
+    query: (sql, params = []) => {
+      sent.push({ sql, params });
+      return db.query(sql, params);
+    },
+  });
+  return sent;
+}
+
+/** What a keyset page statement is for: the page itself, the `total` count, or the "anything behind?" probe. */
+export type StatementKind = 'page' | 'count' | 'behind';
+export const statementKind = (sql: string): StatementKind =>
+  sql.includes('count(*)') ? 'count' : sql.includes('SELECT 1') ? 'behind' : 'page';
 
 /** Nearest-rank percentile (p in 0..100) of unsorted values; NaN for none. */
 export const percentile = (values: number[], p: number) => {

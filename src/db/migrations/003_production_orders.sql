@@ -51,10 +51,12 @@ CREATE TABLE operations (
 );
 CREATE INDEX operations_timeline ON operations (updated_at DESC, id DESC);
 CREATE INDEX operations_by_order ON operations (production_order_id, sequence, id);
--- Filtered pages walk these in keyset order (bench/operationsScale.ts: 3.5 ms -> 0.2 ms at 1M).
+-- A workplace's page walks this in keyset order (bench/operationsScale.ts: 3.5 -> 0.2 ms at 1M).
 CREATE INDEX operations_by_workplace ON operations (workplace_id, updated_at DESC, id DESC);
 CREATE INDEX operations_by_workplace_group ON operations (workplace_group_id);
-CREATE INDEX operations_by_phase ON operations (operation_phase_id, updated_at DESC, id DESC);
+-- Single column on purpose: with eight values it deduplicates to a small index, which keeps the
+-- count behind `total` fast (a (phase, updated_at, id) index made it 3 ms -> 20 ms at 1M).
+CREATE INDEX operations_by_phase ON operations (operation_phase_id);
 CREATE INDEX operations_dates ON operations (start_date, end_date);
 
 -- History of operation phases; the open record (end_date NULL) is the current one.
