@@ -336,6 +336,26 @@ describeEachBackend('operations', (t) => {
     assert.deepEqual(condensed?.data, { changeType: 'UPDATED' });
   });
 
+  test('an unchanged PUT with components and tools emits nothing (jsonb key order is no change)', async () => {
+    const fields = {
+      number: 'PUT-20',
+      components: [{ materialNumber: 'C', description: 'd', quantity: 1, quantityUnit: 'pc' }],
+      productionResourcesAndTools: [{ type: 'JIG', identifier: 'T1', description: 'x' }],
+    };
+    const id = await createOperation(t(), 'PUT-20', fields);
+    const { productionOrderId } = (await getOperation(t(), id)).properties;
+    const same = await t().request({
+      method: 'PUT',
+      url: `${BASE}/${id}`,
+      body: { productionOrderId, ...fields },
+    });
+    assert.equal(same.statusCode, 200, same.body);
+    assert.deepEqual(
+      (await eventsOf(t(), id)).map((event) => event.eventType),
+      ['OPERATION_CREATED', 'RESOURCES_UPDATED'],
+    );
+  });
+
   test('DELETE: 204, OPERATION_DELETED; the order stays', async () => {
     const id = await createOperation(t(), 'DEL-10');
     const { productionOrderId } = (await getOperation(t(), id)).properties;

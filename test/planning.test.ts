@@ -453,6 +453,55 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     ]);
   });
 
+  test('concurrent writers of a new result: one CREATED, the others UPDATED; crossing bulks do not deadlock', async () => {
+    const workplaceId = await createWorkplace(t(), 'RACE-W1');
+    const operationId = await createOperation(t(), 'RACE-OP1');
+    const start = await lastSequence(t());
+    const puts = await Promise.all(
+      [false, true, false].map((fixed) =>
+        t().request({
+          method: 'PUT',
+          url: `${API}/operations/${operationId}/forecastResult`,
+          body: { workplaceId, ...FUTURE, fixed },
+        }),
+      ),
+    );
+    assert.deepEqual(puts.map((response) => response.statusCode).sort(), [200, 200, 201]);
+    const types = (await eventsSince(t(), start)).map((event) => event.eventType);
+    assert.equal(
+      types.filter((type) => type === 'OPERATION_FORECAST_RESULT_CREATED').length,
+      1,
+      String(types),
+    );
+
+    const a = await createOperation(t(), 'RACE-OP2');
+    const b = await createOperation(t(), 'RACE-OP3');
+    const element = (id: string, endDate: string) => ({ operationId: id, workplaceId, ...FUTURE, endDate });
+    const bulks = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t().request({
+          method: 'POST',
+          url: `${API}/operations/planningResults/update`,
+          body: {
+            assignments:
+              i % 2 === 0
+                ? [element(a, `2099-01-0${i + 2}T00:00:00.000Z`), element(b, '2099-01-02T00:00:00.000Z')]
+                : [element(b, `2099-01-0${i + 2}T00:00:00.000Z`), element(a, '2099-01-02T00:00:00.000Z')],
+          },
+        }),
+      ),
+    );
+    assert.deepEqual(
+      bulks.map((response) => response.statusCode),
+      bulks.map(() => 200),
+      bulks.map((response) => response.body).join('\n'),
+    );
+    const created = (await eventsSince(t(), start)).filter(
+      (event) => event.eventType === 'OPERATION_PLANNING_RESULT_CREATED',
+    );
+    assert.deepEqual(created.map((event) => event.objectId).sort(), [a, b].sort());
+  });
+
   test('a workplace that results plan on cannot be deleted', async () => {
     const workplaceId = await createWorkplace(t(), 'USE-W1');
     const operationId = await createOperation(t(), 'USE-OP1');

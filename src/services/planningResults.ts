@@ -153,6 +153,11 @@ export async function updateResults(
   checkUniqueOwners(elements, list, kind.ownerField);
   const now = new Date();
   return db.transaction(async (tx) => {
+    await results.lockOwners(
+      tx,
+      kind,
+      elements.map((element) => element.ownerId),
+    );
     const outcome: BulkOutcome = { results: [], created: 0, updated: 0, unchanged: 0 };
     for (const [index, element] of elements.entries()) {
       const { result, change } = await applyResult(tx, kind, element, `${list}[${index}].`, now);

@@ -40,6 +40,20 @@ interface Row {
 
 const duration = (value: string | number | null) => (value === null ? null : Number(value));
 const jsonArray = <T>(value: T[] | string): T[] => (typeof value === 'string' ? JSON.parse(value) : value);
+// jsonb keeps keys in its own order (shortest first): rebuild the objects in the order the
+// routes build them, as changes are detected on their JSON text.
+const toComponent = (component: Component): Component => ({
+  materialNumber: component.materialNumber,
+  description: component.description,
+  quantity: component.quantity,
+  quantityUnit: component.quantityUnit,
+});
+const toTool = (tool: ProductionResourceOrTool): ProductionResourceOrTool => ({
+  type: tool.type,
+  identifier: tool.identifier,
+  description: tool.description,
+  toolId: tool.toolId,
+});
 
 const toOperation = (row: Row): Operation => ({
   id: row.id,
@@ -61,8 +75,8 @@ const toOperation = (row: Row): Operation => ({
   targetTeardownTime: duration(row.target_teardown_time),
   targetMoveTime: duration(row.target_move_time),
   targetWaitTime: duration(row.target_wait_time),
-  components: jsonArray(row.components),
-  productionResourcesAndTools: jsonArray(row.production_resources_and_tools),
+  components: jsonArray(row.components).map(toComponent),
+  productionResourcesAndTools: jsonArray(row.production_resources_and_tools).map(toTool),
   startDate: row.start_date,
   endDate: row.end_date,
   createdAt: row.created_at,

@@ -51,6 +51,24 @@ export async function findResult(
   return rows[0] === undefined ? undefined : toResult(rows[0]);
 }
 
+/**
+ * Locks the owners (in id order, so concurrent writers cannot deadlock) until the transaction
+ * ends: writers of one owner's result then run one after the other, and the second sees the
+ * first's result instead of creating it again. Unknown ids are skipped (checked later).
+ */
+export async function lockOwners(
+  db: Queryable,
+  kind: ResultKind,
+  ownerIds: readonly string[],
+): Promise<void> {
+  const ids = ownerIds.filter(isUuid);
+  if (ids.length === 0) return;
+  await db.query(
+    `SELECT 1 FROM ${kind.ownerTable} WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
+    [ids],
+  );
+}
+
 /** Inserts or replaces the owner's result. */
 export async function saveResult(db: Queryable, kind: ResultKind, result: Result): Promise<void> {
   await db.query(
