@@ -136,6 +136,17 @@ describeEachBackend(
       assert.equal(await count(), stored);
     });
 
+    test('data the database cannot hold (U+0000 in a key, deep nesting) is 400, not 500', async () => {
+      const nested = (depth: number): unknown => (depth === 0 ? 1 : { x: nested(depth - 1) });
+      const nulKey = await publish(t(), { data: { 'a\u0000b': 1 } });
+      assert.deepEqual([nulKey.statusCode, json(nulKey).code], [400, 'VALIDATION_FAILED'], nulKey.body);
+      const deepBody = `{"eventType":"EXTERNAL","data":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+      const deep = await t().request({ method: 'POST', url: EVENTS, body: deepBody });
+      assert.deepEqual([deep.statusCode, json(deep).code], [400, 'VALIDATION_FAILED'], deep.body);
+      const fine = await publish(t(), { data: nested(50) });
+      assert.equal(fine.statusCode, 201, fine.body);
+    });
+
     test('an empty objectType is NONE', async () => {
       const response = await publish(t(), { objectType: '', objectId: 'free-text-id' });
       assert.equal(response.statusCode, 201, response.body);

@@ -33,8 +33,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   };
 };
 
-/** Values that pass the schema but that the database cannot hold: U+0000 in text, unsafe integers. */
-function storableError(value: unknown, path: string): AppError | undefined {
+/** Deeper free-form JSON (e.g. an event's data) is refused: it would overflow the stack when stored. */
+const MAX_DEPTH = 64;
+
+/**
+ * Values that pass the schema but that the database cannot hold: U+0000 in text (also in the
+ * keys of free-form objects, which go into jsonb), unsafe integers, nesting deeper than MAX_DEPTH.
+ */
+function storableError(value: unknown, path: string, depth = 0): AppError | undefined {
   if (typeof value === 'string' && value.includes('\u0000')) return rule('character', fieldName(path));
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     return value > 0
@@ -42,8 +48,14 @@ function storableError(value: unknown, path: string): AppError | undefined {
       : rule('minimum', fieldName(path), { limit: Number.MIN_SAFE_INTEGER });
   }
   if (typeof value === 'object' && value !== null) {
+    if (depth >= MAX_DEPTH) {
+      return rule('value', fieldName(path), {
+        detail: `must not be nested more than ${MAX_DEPTH} levels deep`,
+      });
+    }
     for (const [key, child] of Object.entries(value)) {
-      const error = storableError(child, `${path}/${key}`);
+      if (key.includes('\u0000')) return rule('character', fieldName(path, key));
+      const error = storableError(child, `${path}/${key}`, depth + 1);
       if (error) return error;
     }
   }
