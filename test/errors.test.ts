@@ -271,6 +271,10 @@ describeEachBackend('errors: 400, 404, 405, 415', (t) => {
       ['PUT', '/api/v1/workplaceGroups', ['GET', 'HEAD', 'POST']],
       ['POST', '/api/v2', ['GET', 'HEAD']],
       ['GET', `${WORKPLACES}/${setup.workplaceId}/operatingState/110`, ['POST']],
+      // Static paths beside an `/{id}` route are their own resource, not an id that is not found.
+      ['GET', '/api/v2/operations/search', ['POST']],
+      ['DELETE', '/api/v2/tools/assemblyOrders', ['GET', 'HEAD', 'POST']],
+      ['PUT', '/api/v1/workplaces/predictedMalfunctionScenarios/', ['GET', 'HEAD', 'POST']],
     ];
     for (const [method, url, allowed] of cases) {
       const response = await t().request({ method, url });

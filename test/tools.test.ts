@@ -442,6 +442,16 @@ describeEachBackend('tools', (t) => {
     assert.equal(json(created).code, 'METHOD_NOT_ALLOWED');
     assert.match(String(created.headers.allow), /GET/);
     assert.doesNotMatch(String(created.headers.allow), /POST/);
+    // /tools/assemblyOrders is a known path too: PUT and DELETE there are 405, not "no such tool".
+    for (const method of ['PUT', 'DELETE'] as const) {
+      const refused = await t().request({
+        method,
+        url: ORDERS,
+        ...(method === 'PUT' ? { body: { extra: 1 } } : {}),
+      });
+      assert.deepEqual([refused.statusCode, json(refused).code], [405, 'METHOD_NOT_ALLOWED'], method);
+      assert.equal(refused.headers.allow, 'GET, HEAD, POST');
+    }
 
     const cases: [string, string][] = [
       ['toolStateId=BROKEN', 'VALIDATION_FAILED'],

@@ -200,13 +200,31 @@ function registerMethodNotAllowed(app: FastifyInstance) {
   const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 200 });
   const methods = new Set<string>();
   const routeTable: RouteEntry[] = [];
+  // Methods of each path without parameters (`/tools/assemblyOrders`).
+  const staticPaths = new Map<string, Set<string>>();
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       methods.add(method);
       router.on(method as 'GET', route.url, () => {});
       routeTable.push({ method, url: route.url, public: route.config?.auth === 'public' });
+      if (!/[:*]/.test(route.url)) {
+        const owned = staticPaths.get(route.url) ?? new Set<string>();
+        staticPaths.set(route.url, owned.add(method));
+      }
     }
+  });
+  // A path that names a static resource is that resource for every method: `PUT /tools/assemblyOrders`
+  // is 405, not "no tool with id assemblyOrders" from the `/tools/:id` route that also matches it.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.url?.includes(':')) return;
+    const path = (request.url.split('?')[0] ?? '/').replace(/(.)\/$/, '$1');
+    const owned = staticPaths.get(path);
+    if (!owned || owned.has(request.method)) return;
+    const allowed = [...owned].join(', ');
+    return sendError(reply, new AppError('METHOD_NOT_ALLOWED', { method: request.method, allowed }), {
+      allow: allowed,
+    });
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
