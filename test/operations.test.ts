@@ -377,6 +377,18 @@ describeEachBackend('operations', (t) => {
     );
   });
 
+  test('operations created at the same time in one order get one position each', async () => {
+    const first = await createOperation(t(), 'SEQ-10');
+    const { productionOrderId } = (await getOperation(t(), first)).properties;
+    const created = await Promise.all(
+      ['20', '30', '40', '50', '60'].map((number) =>
+        t().request({ method: 'POST', url: BASE, body: { productionOrderId, number: `SEQ-${number}` } }),
+      ),
+    );
+    const sequences = created.map((response) => json(response).properties.sequence).sort();
+    assert.deepEqual(sequences, [2, 3, 4, 5, 6]);
+  });
+
   test('phase transitions: every (from, to) pair as contract 5 says, action links match', async () => {
     const workplaceId = await createWorkplace(t(), 'TRANS-WP');
     let n = 0;

@@ -187,7 +187,12 @@ export async function operationsOfOrders(
 }
 
 /** The position after the order's last operation. */
+/**
+ * The position after the order's last operation. The order row is locked first, so concurrent
+ * creates in one order number one after the other instead of sharing a position.
+ */
 export async function nextSequence(db: Queryable, productionOrderId: string): Promise<number> {
+  await db.query('SELECT 1 FROM production_orders WHERE id = $1 FOR NO KEY UPDATE', [productionOrderId]);
   const [row] = await db.query<{ next: number }>(
     'SELECT COALESCE(max(sequence), 0)::int + 1 AS next FROM operations WHERE production_order_id = $1',
     [productionOrderId],
