@@ -46,7 +46,9 @@ interface CollectionContext {
   /** Filters and embed of the request, kept in every paging link. */
   query: QueryValues;
   /** The `create<Resource>` link, given iff creation is allowed. */
-  create?: { rel: string; href: string };
+  create?: { rel: string; href: string } | undefined;
+  /** A search answer's paging links repeat the POST (the client re-sends its body); default GET. */
+  pagingMethod?: 'POST' | undefined;
 }
 
 /** An offset-mode collection: limit, count, offset, total and the five paging links plus self. */
@@ -95,6 +97,7 @@ export function keysetCollection<T>(
   positionOf: (item: T) => KeysetPosition,
 ) {
   const { limit } = request;
+  const method = context.pagingMethod;
   const at = (direction: 'NEXT' | 'PREVIOUS', position?: KeysetPosition) =>
     link(
       context.hrefs.api(context.path, {
@@ -103,10 +106,13 @@ export function keysetCollection<T>(
         paginationDirection: direction,
         ...position,
       }),
+      { method },
     );
   const first = page.items[0] === undefined ? null : positionOf(page.items[0]);
   const last = page.items.at(-1) === undefined ? null : positionOf(page.items.at(-1) as T);
-  const current = link(context.hrefs.api(context.path, { ...context.query, ...request.query, limit }));
+  const current = link(context.hrefs.api(context.path, { ...context.query, ...request.query, limit }), {
+    method,
+  });
   return {
     pagination: {
       limit,

@@ -150,14 +150,6 @@ export function operationInput(
   return input;
 }
 
-/** Paging links of a search answer are POSTs to the search URL: the client re-sends the body. */
-export function asSearchAnswer<C extends { _links: Record<string, { method: string }> }>(collection: C): C {
-  const links = Object.fromEntries(
-    Object.entries(collection._links).map(([rel, value]) => [rel, { ...value, method: 'POST' }]),
-  );
-  return { ...collection, _links: links };
-}
-
 const MaterialProperty = Nullable(
   Type.Object({ number: Type.String(), description: Nullable(Type.String()) }),
 );
@@ -329,6 +321,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
         path,
         name: 'operations',
         query: { ...filterQuery, embed: embedQuery(embed) },
+        pagingMethod: path === OPERATIONS_PATH ? undefined : 'POST',
         create:
           canWrite(request) && path === OPERATIONS_PATH
             ? { rel: 'createOperation', href: request.hrefs.api(OPERATIONS_PATH) }
@@ -386,14 +379,12 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     },
     async (request) => {
       const body = request.body;
-      return asSearchAnswer(
-        await page(
-          request,
-          request.query,
-          { ...body, startDate: date(body.startDate) ?? undefined, endDate: date(body.endDate) ?? undefined },
-          `${OPERATIONS_PATH}/search`,
-          {},
-        ),
+      return page(
+        request,
+        request.query,
+        { ...body, startDate: date(body.startDate) ?? undefined, endDate: date(body.endDate) ?? undefined },
+        `${OPERATIONS_PATH}/search`,
+        {},
       );
     },
   );

@@ -36,7 +36,7 @@ import {
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
-import { asSearchAnswer, MaterialSchema, operationFields, operationInput } from './operations.ts';
+import { MaterialSchema, operationFields, operationInput } from './operations.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });
@@ -179,6 +179,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
         path,
         name: 'productionOrders',
         query: { ...filterQuery, embed: embedQuery(embed) },
+        pagingMethod: path === PRODUCTION_ORDERS_PATH ? undefined : 'POST',
         create:
           canWrite(request) && path === PRODUCTION_ORDERS_PATH
             ? { rel: 'createProductionOrder', href: request.hrefs.api(PRODUCTION_ORDERS_PATH) }
@@ -236,20 +237,18 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
     },
     async (request) => {
       const body = request.body;
-      return asSearchAnswer(
-        await page(
-          request,
-          request.query,
-          {
-            ids: body.productionOrderIds,
-            numbers: body.productionOrderNumbers,
-            materialNumbers: body.materialNumbers,
-            startDate: maybeDate(body.startDate),
-            endDate: maybeDate(body.endDate),
-          },
-          `${PRODUCTION_ORDERS_PATH}/search`,
-          {},
-        ),
+      return page(
+        request,
+        request.query,
+        {
+          ids: body.productionOrderIds,
+          numbers: body.productionOrderNumbers,
+          materialNumbers: body.materialNumbers,
+          startDate: maybeDate(body.startDate),
+          endDate: maybeDate(body.endDate),
+        },
+        `${PRODUCTION_ORDERS_PATH}/search`,
+        {},
       );
     },
   );
