@@ -192,10 +192,3 @@ export async function recordActivity(
     return { record, created: command.activity === 'STARTED' };
   });
 }
-
-export async function getActivity(db: Queryable, staffMemberId: string, id: string) {
-  const member = await getStaffMember(db, staffMemberId);
-  const record = await staffMembers.findActivity(db, member.id, id);
-  if (!record) throw notFound('recordedActivity', id);
-  return record;
-}

@@ -3,7 +3,6 @@ import { type Static, Type } from 'typebox';
 import * as repository from '../../db/repositories/operations.ts';
 import { findProductionOrders } from '../../db/repositories/productionOrders.ts';
 import { findWorkplaces } from '../../db/repositories/workplaces.ts';
-import { notFound } from '../../domain/errors.ts';
 import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
 import { checkTargetProcessingTime, type Operation, type OperationFilter } from '../../domain/operations.ts';
 import { checkPeriod } from '../../domain/productionOrders.ts';
@@ -11,12 +10,8 @@ import * as service from '../../services/operations.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
-import {
-  type Resource as HalResource,
-  type KeysetPosition,
-  keysetCollection,
-  startPosition,
-} from '../hal.ts';
+import { type Resource as HalResource, type KeysetPosition, keysetCollection } from '../hal.ts';
+import { registerHistoryRoutes } from '../historyRoutes.ts';
 import type { QueryValues } from '../hrefs.ts';
 import {
   OPERATION_EMBEDS,
@@ -498,57 +493,15 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       ),
   );
 
-  api.get(
-    `${OPERATIONS_PATH}/:id/recordedOperationPhases`,
-    {
-      schema: {
-        tags,
-        summary: 'History of operation phases, newest first (timestamp pagination)',
-        params: IdParams,
-        querystring: Type.Object(KeysetQuery, { additionalProperties: false }),
-        response: {
-          200: KeysetCollection('recordedOperationPhases', RecordedOperationPhaseSchema),
-          ...errorResponses(404),
-        },
-      },
-    },
-    async (request) => {
-      const position = keysetPosition(request.query);
-      const operation = await service.getOperation(db, request.params.id);
-      const result = await repository.listRecordedOperationPhases(db, operation.id, position);
-      return keysetCollection(
-        {
-          hrefs: request.hrefs,
-          path: `${OPERATIONS_PATH}/${operation.id}/recordedOperationPhases`,
-          name: 'recordedOperationPhases',
-          query: {},
-        },
-        result.items.map((record) => presentRecordedOperationPhase(record, request.hrefs)),
-        result,
-        pagingAsked(request.query),
-        startPosition,
-      );
-    },
-  );
-
-  api.get(
-    `${OPERATIONS_PATH}/:id/recordedOperationPhases/:recordId`,
-    {
-      schema: {
-        tags,
-        summary: 'One recorded operation phase',
-        params: Type.Object({
-          id: Type.String({ maxLength: 100 }),
-          recordId: Type.String({ maxLength: 100 }),
-        }),
-        response: { 200: RecordedOperationPhaseSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const operation = await service.getOperation(db, request.params.id);
-      const record = await repository.findRecordedOperationPhase(db, operation.id, request.params.recordId);
-      if (!record) throw notFound('recordedOperationPhase', request.params.recordId);
-      return presentRecordedOperationPhase(record, request.hrefs);
-    },
-  );
+  registerHistoryRoutes(api, db, {
+    tags,
+    ownerPath: OPERATIONS_PATH,
+    name: 'recordedOperationPhases',
+    singular: 'recordedOperationPhase',
+    summary: 'History of operation phases, newest first (timestamp pagination)',
+    schema: RecordedOperationPhaseSchema,
+    ownerId: async (tx, id) => (await service.getOperation(tx, id)).id,
+    history: { list: repository.listRecordedOperationPhases, find: repository.findRecordedOperationPhase },
+    present: (record, request) => presentRecordedOperationPhase(record, request.hrefs),
+  });
 }

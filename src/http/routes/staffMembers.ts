@@ -6,7 +6,8 @@ import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembe
 import * as service from '../../services/staffMembers.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
-import { keysetCollection, offsetCollection, startPosition } from '../hal.ts';
+import { offsetCollection } from '../hal.ts';
+import { registerHistoryRoutes } from '../historyRoutes.ts';
 import {
   presentRecordedActivity,
   presentStaffMember,
@@ -17,14 +18,10 @@ import {
   checkBodyId,
   errorResponses,
   IdParams,
-  KeysetCollection,
-  KeysetQuery,
-  keysetPosition,
   Nullable,
   OffsetCollection,
   OffsetQuery,
   offsetPage,
-  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -120,7 +117,7 @@ const ActivityBody = Type.Object(
   { additionalProperties: false },
 );
 
-const RecordParams = Type.Object({
+const _RecordParams = Type.Object({
   id: Type.String({ maxLength: 100 }),
   recordId: Type.String({ maxLength: 100 }),
 });
@@ -333,53 +330,15 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     },
   );
 
-  api.get(
-    `${STAFF_MEMBERS_PATH}/:id/recordedActivities`,
-    {
-      schema: {
-        tags,
-        summary: 'History of activities, newest first by start (timestamp pagination)',
-        params: IdParams,
-        querystring: Type.Object(KeysetQuery, { additionalProperties: false }),
-        response: {
-          200: KeysetCollection('recordedActivities', RecordedActivitySchema),
-          ...errorResponses(404),
-        },
-      },
-    },
-    async (request) => {
-      const position = keysetPosition(request.query);
-      const member = await service.getStaffMember(db, request.params.id);
-      const page = await repository.listActivities(db, member.id, position);
-      return keysetCollection(
-        {
-          hrefs: request.hrefs,
-          path: `${STAFF_MEMBERS_PATH}/${member.id}/recordedActivities`,
-          name: 'recordedActivities',
-          query: {},
-        },
-        page.items.map((record) => presentRecordedActivity(record, request.hrefs)),
-        page,
-        pagingAsked(request.query),
-        startPosition,
-      );
-    },
-  );
-
-  api.get(
-    `${STAFF_MEMBERS_PATH}/:id/recordedActivities/:recordId`,
-    {
-      schema: {
-        tags,
-        summary: 'One recorded activity',
-        params: RecordParams,
-        response: { 200: RecordedActivitySchema, ...errorResponses(404) },
-      },
-    },
-    async (request) =>
-      presentRecordedActivity(
-        await service.getActivity(db, request.params.id, request.params.recordId),
-        request.hrefs,
-      ),
-  );
+  registerHistoryRoutes(api, db, {
+    tags,
+    ownerPath: STAFF_MEMBERS_PATH,
+    name: 'recordedActivities',
+    singular: 'recordedActivity',
+    summary: 'History of activities, newest first by start (timestamp pagination)',
+    schema: RecordedActivitySchema,
+    ownerId: async (tx, id) => (await service.getStaffMember(tx, id)).id,
+    history: { list: repository.listActivities, find: repository.findActivity },
+    present: (record, request) => presentRecordedActivity(record, request.hrefs),
+  });
 }

@@ -1,15 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Queryable } from '../../db/database.ts';
 import { findWorkplaceGroups } from '../../db/repositories/workplaceGroups.ts';
 import * as repository from '../../db/repositories/workplaces.ts';
-import { notFound } from '../../domain/errors.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
-import { keysetCollection, offsetCollection, startPosition } from '../hal.ts';
+import { offsetCollection } from '../hal.ts';
+import { registerHistoryRoutes } from '../historyRoutes.ts';
 import {
   presentRecordedOperatingState,
   presentWorkplace,
@@ -23,15 +22,11 @@ import {
   EmbedQuery,
   errorResponses,
   IdParams,
-  KeysetCollection,
-  KeysetQuery,
-  keysetPosition,
   Nullable,
   OffsetCollection,
   OffsetQuery,
   OperatingStateProperty,
   offsetPage,
-  pagingAsked,
   Resource,
 } from '../schemas.ts';
 import type { ServerDeps } from '../server.ts';
@@ -255,62 +250,15 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       ),
   );
 
-  api.get(
-    `${WORKPLACES_PATH}/:id/recordedOperatingStates`,
-    {
-      schema: {
-        tags,
-        summary: 'History of operating states, newest first (timestamp pagination)',
-        params: IdParams,
-        querystring: Type.Object(KeysetQuery, { additionalProperties: false }),
-        response: {
-          200: KeysetCollection('recordedOperatingStates', RecordedOperatingStateSchema),
-          ...errorResponses(404),
-        },
-      },
-    },
-    async (request) => {
-      const position = keysetPosition(request.query);
-      const workplace = await service.getWorkplace(db, request.params.id);
-      const page = await repository.listRecordedOperatingStates(db, workplace.id, position);
-      return keysetCollection(
-        {
-          hrefs: request.hrefs,
-          path: `${WORKPLACES_PATH}/${workplace.id}/recordedOperatingStates`,
-          name: 'recordedOperatingStates',
-          query: {},
-        },
-        page.items.map((record) => presentRecordedOperatingState(record, request.hrefs, request.locale)),
-        page,
-        pagingAsked(request.query),
-        startPosition,
-      );
-    },
-  );
-
-  api.get(
-    `${WORKPLACES_PATH}/:id/recordedOperatingStates/:recordId`,
-    {
-      schema: {
-        tags,
-        summary: 'One recorded operating state',
-        params: Type.Object({
-          id: Type.String({ maxLength: 100 }),
-          recordId: Type.String({ maxLength: 100 }),
-        }),
-        response: { 200: RecordedOperatingStateSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const workplace = await service.getWorkplace(db, request.params.id);
-      const record = await findRecord(db, workplace.id, request.params.recordId);
-      return presentRecordedOperatingState(record, request.hrefs, request.locale);
-    },
-  );
-}
-
-async function findRecord(db: Queryable, workplaceId: string, recordId: string) {
-  const record = await repository.findRecordedOperatingState(db, workplaceId, recordId);
-  if (!record) throw notFound('recordedOperatingState', recordId);
-  return record;
+  registerHistoryRoutes(api, db, {
+    tags,
+    ownerPath: WORKPLACES_PATH,
+    name: 'recordedOperatingStates',
+    singular: 'recordedOperatingState',
+    summary: 'History of operating states, newest first (timestamp pagination)',
+    schema: RecordedOperatingStateSchema,
+    ownerId: async (tx, id) => (await service.getWorkplace(tx, id)).id,
+    history: { list: repository.listRecordedOperatingStates, find: repository.findRecordedOperatingState },
+    present: (record, request) => presentRecordedOperatingState(record, request.hrefs, request.locale),
+  });
 }
