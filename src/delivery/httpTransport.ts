@@ -40,8 +40,8 @@ export class HttpTransport implements Transport {
     const target = new URL(url);
     const extra: Record<string, string> = {};
     try {
-      // Basic Auth for deliveries comes from the URL's userinfo (contract 7). Inside the try: a
-      // bad escape (decodeURIComponent throws) is a failed attempt, never a rejected send.
+      // Basic Auth for deliveries comes from the URL's userinfo (docs/api.md, "Callbacks (event
+      // delivery)"). Inside the try: a bad escape (decodeURIComponent throws) is a failed attempt, never a rejected send.
       if (target.username !== '' || target.password !== '') {
         const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
         extra.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;

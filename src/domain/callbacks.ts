@@ -1,4 +1,4 @@
-// Callback registrations (spec 6.1/6.2, contract 7): the rules a registration must satisfy.
+// Callback registrations (docs/api.md, "Callbacks (event delivery)"): the rules a registration must satisfy.
 import { AppError } from './errors.ts';
 import { EVENT_OBJECT_TYPES, EXTERNAL_EVENT_TYPE, RESERVED_EVENT_TYPES } from './events.ts';
 import { isUuid } from './ids.ts';
@@ -46,7 +46,7 @@ const SUBSCRIBABLE = new Set([...Object.keys(EVENT_OBJECT_TYPES), EXTERNAL_EVENT
 const invalid = (field: string, detail: string) =>
   new AppError('VALIDATION_FAILED', { rule: 'value', field, detail });
 
-/** Checks a registration request against contract 7; every refusal names the field. */
+/** Checks a registration request against the documented rules; every refusal names the field. */
 export function toRegistration(request: CallbackRequest, mqttPort: number): CallbackRegistration {
   if ((RESERVED_EVENT_TYPES as readonly string[]).includes(request.eventType)) {
     throw invalid('eventType', `${request.eventType} is reserved for the platform`);
