@@ -22,7 +22,8 @@ const FORBIDDEN: Record<string, string[]> = {
   i18n: ['db', 'http', 'services', 'delivery', 'auth', 'background', 'cli', 'config', 'root'],
   background: ['db', 'http', 'services', 'delivery', 'auth', 'domain', 'i18n', 'cli', 'config', 'root'],
   db: ['http', 'services', 'delivery', 'auth', 'background', 'cli', 'root'],
-  services: ['http', 'delivery', 'auth', 'cli', 'root'],
+  // services may ask delivery's address policy whether a callback URL can be reached.
+  services: ['http', 'auth', 'cli', 'root'],
   delivery: ['http', 'services', 'auth', 'cli', 'root'],
   http: ['delivery', 'background', 'cli', 'root'],
   auth: ['http', 'services', 'delivery', 'background', 'cli', 'root'],
