@@ -183,3 +183,36 @@ describe('delivery failures in the log', () => {
     assert.equal(of(answering).length, 3, 'its retries are counted, not logged');
   });
 });
+
+describe('failure log: a flapping receiver', () => {
+  test('failures between successes within one interval are counted, not logged one by one', () => {
+    const lines: Line[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const text of chunk.toString('utf8').split('\n')) if (text !== '') lines.push(JSON.parse(text));
+        done();
+      },
+    });
+    let now = 0;
+    const log = new FailureLog(pino({ level: 'info' }, sink), { now: () => now });
+    const failed = { error: 'HTTP 502', statusCode: 502 };
+    const delivered = { error: null, statusCode: 204 };
+    for (let index = 0; index < 1000; index += 1) {
+      now += 50; // 50 s in all: within one interval
+      log.attempt('flapping', index % 2 === 0 ? 'FAILED' : 'DELIVERED', index % 2 === 0 ? failed : delivered);
+    }
+    assert.equal(lines.length, 1, 'the first failure only');
+    now += FAILURE_LOG_INTERVAL_MS;
+    log.attempt('flapping', 'DELIVERED', delivered);
+    assert.equal(lines.length, 2);
+    assert.equal(lines[1]?.msg, 'deliveries failed, then succeeded');
+    assert.equal(lines[1]?.failedAttempts, 499);
+    assert.equal(lines[1]?.failing, false);
+    // Quiet for an interval: the next failure is logged at once again.
+    now += FAILURE_LOG_INTERVAL_MS;
+    log.flush();
+    log.attempt('flapping', 'DISCARDED', failed);
+    assert.equal(lines.length, 3);
+    assert.match(String(lines[2]?.msg), /delivery failed/);
+  });
+});
