@@ -169,12 +169,14 @@ export function embeddedIpv4(address: string): string[] {
   // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible; :: and ::1 are IPv6's own)
   if (zero(0, 5) && (words[5] === 0xffff || (words[5] === 0 && (words[6] !== 0 || (words[7] ?? 0) > 1))))
     return [v4(12, 13, 14, 15)];
-  // NAT64: 64:ff9b::/96 (well-known) and 64:ff9b:1::/48 (local use, prefix /48 to /96)
-  // (the translated forms carry no 0.x.x.x address: such candidates are left out)
+  // ::ffff:0:a.b.c.d (IPv4-translated, SIIT)
+  if (zero(0, 4) && words[4] === 0xffff && words[5] === 0) return [v4(12, 13, 14, 15)];
+  // NAT64, 6to4, Teredo (these carry no 0.x.x.x address: such candidates are left out)
   return translated(words, bytes, v4).filter((candidate) => !candidate.startsWith('0.'));
 }
 
 function translated(words: number[], bytes: number[], v4: (...indexes: number[]) => string): string[] {
+  // NAT64: 64:ff9b::/96 (well-known) and 64:ff9b:1::/48 (local use, prefix /48 to /96)
   if (words[0] === 0x64 && words[1] === 0xff9b) {
     if (words.slice(2, 6).every((word) => word === 0)) return [v4(12, 13, 14, 15)];
     // the IPv4 address sits where the prefix length puts it, around the reserved byte 8
