@@ -5,7 +5,7 @@ import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
-import { AddressPolicy } from './delivery/addressPolicy.ts';
+import { callbackPolicy } from './delivery/addressPolicy.ts';
 import { HttpTransport } from './delivery/httpTransport.ts';
 import { MqttTransport } from './delivery/mqttTransport.ts';
 import { DeliveryWorker } from './delivery/worker.ts';
@@ -57,7 +57,7 @@ export async function createApp(config: Config, db?: Database): Promise<App> {
 }
 
 function createDelivery(config: Config, db: Database, server: FastifyInstance): DeliveryWorker {
-  const policy = new AddressPolicy(config.callbackAllowedNetworks, config.callbackDeniedNetworks);
+  const policy = callbackPolicy(config);
   const { timeoutMs } = config.delivery;
   const hrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
   const worker = new DeliveryWorker(
