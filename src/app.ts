@@ -6,7 +6,7 @@ import { type Clock, systemClock } from './background/clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
-import { AddressPolicy } from './delivery/addressPolicy.ts';
+import { callbackPolicy } from './delivery/addressPolicy.ts';
 import { HttpTransport } from './delivery/httpTransport.ts';
 import { MqttTransport } from './delivery/mqttTransport.ts';
 import { DeliveryWorker } from './delivery/worker.ts';
@@ -69,7 +69,7 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
 }
 
 function createDelivery(config: Config, db: Database, server: FastifyInstance, clock: Clock): DeliveryWorker {
-  const policy = new AddressPolicy(config.callbackAllowedNetworks, config.callbackDeniedNetworks);
+  const policy = callbackPolicy(config);
   const { timeoutMs } = config.delivery;
   const hrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
   const worker = new DeliveryWorker(

@@ -728,13 +728,23 @@ describeDelivery(
 
     test('SSRF default: link-local and metadata addresses are never requested; the attempt says why', async (context) => {
       const { callback } = scope(t(), context);
+      const metadata = 'http://169.254.169.254/latest/meta-data/';
+      const refused = await t().request({
+        method: 'POST',
+        url: CALLBACKS,
+        body: { eventType: STATE_CHANGED, url: metadata },
+      });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.match(json(refused).message, /^Field 'url' .*169\.254\.169\.254.*not allowed/);
+      // A registration stored before the check existed still never reaches the address.
       const workplaceId = await createWorkplace(t(), 'HTTP-SSRF-META');
       const callbackId = await callback({
         eventType: STATE_CHANGED,
-        url: 'http://169.254.169.254/latest/meta-data/',
+        url: 'http://registered.invalid/hook',
         objectFilter: [{ name: 'id', value: workplaceId }],
         maxRedeliverAttempts: 0,
       });
+      await t().app.db.query('UPDATE callbacks SET url = $1 WHERE id = $2', [metadata, callbackId]);
       await changeState(t(), workplaceId);
       await advance(t());
       await settled(t(), [callbackId]);
@@ -748,53 +758,80 @@ describeDelivery(
 );
 
 // ---------------------------------------------------------------------------------------------
-// SSRF guard with loopback denied: a receiver on 127.0.0.1 is never reached, by literal or name.
+// SSRF guard with loopback denied: a receiver on 127.0.0.1 is never reached. A literal address
+// is refused at registration (in any spelling); a name is refused at each connection.
 
 describeDelivery(
   'HTTP delivery: SSRF guard',
   {
-    BRIDGE_CALLBACK_DENIED_NETWORKS: '127.0.0.0/8',
+    BRIDGE_CALLBACK_DENY_LOOPBACK: 'true',
+    BRIDGE_CALLBACK_DENIED_NETWORKS: '192.0.2.0/24',
     BRIDGE_DELIVERY_TIMEOUT_MS: '200',
   },
   (t) => {
-    test('a callback to a denied address is never requested; deliveries show the refused address', async (context) => {
+    test('registering a denied literal address is a 400 naming url; the setting adds to the built-in denials', async (context) => {
+      const { receiver } = scope(t(), context);
+      const target = await receiver();
+      const port = target.port;
+      const refused = [
+        `http://127.0.0.1:${port}/hook`,
+        `http://127.1:${port}/hook`,
+        `http://2130706433:${port}/hook`,
+        `http://0x7f.0.0.1:${port}/hook`,
+        `http://[::1]:${port}/hook`,
+        `http://[::ffff:127.0.0.1]:${port}/hook`,
+        `http://0.0.0.0:${port}/hook`,
+        `http://[::]:${port}/hook`,
+        'http://169.254.169.254/latest/meta-data/',
+        'http://2852039166/latest/meta-data/',
+        'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+        'http://192.0.2.10/hook',
+        'mqtt://127.1:1883/external/x',
+      ];
+      for (const url of refused) {
+        const response = await t().request({
+          method: 'POST',
+          url: CALLBACKS,
+          body: { eventType: STATE_CHANGED, url },
+        });
+        assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
+        const body = json(response);
+        assert.equal(body.code, 'VALIDATION_FAILED', url);
+        assert.ok(String(body.message).startsWith("Field 'url' "), `${url}: ${body.message}`);
+      }
+      assert.equal(target.requests.length, 0);
+    });
+
+    test('a host name that resolves to a denied address is refused at connect time; the receiver is never requested', async (context) => {
       const { receiver, callback } = scope(t(), context);
       const target = await receiver();
       const workplaceId = await createWorkplace(t(), 'HTTP-SSRF-1');
       const filter = [{ name: 'id', value: workplaceId }];
       const password = `pw-${randomBytes(6).toString('hex')}`;
-      const literalId = await callback({
-        eventType: STATE_CHANGED,
-        url: target.url('/hook', `user:${password}@`),
-        objectFilter: filter,
-      });
       const namedId = await callback({
         eventType: STATE_CHANGED,
-        url: `http://localhost:${target.port}/hook`,
+        url: `http://user:${password}@localhost:${target.port}/hook`,
         objectFilter: filter,
       });
 
       await changeState(t(), workplaceId);
-      // Two attempts each: the refusal is retried like any failure, and still nothing is sent.
+      // Two attempts: the refusal is retried like any failure, and still nothing is sent.
       const attempts = async (id: string) =>
         (await deliveriesOf(t(), id)).filter((entry) => entry.outcome === 'FAILED');
       await advance(t());
       await advance(t(), RETRY_MS);
-      assert.equal((await attempts(literalId)).length, 2);
       assert.equal((await attempts(namedId)).length, 2);
       assert.equal(target.requests.length, 0, 'the receiver was never requested');
 
-      for (const id of [literalId, namedId]) {
-        for (const entry of await attempts(id)) {
-          assert.equal(entry.statusCode, null);
-          assert.match(String(entry.error), /127\.0\.0\.1/);
-          assert.match(String(entry.error), /not allowed/);
-        }
-        const shown = await getCallback(t(), id);
-        assert.equal(shown.failedAttempts, 2);
-        assert.equal(shown.lastSuccessfulDate, null);
+      for (const entry of await attempts(namedId)) {
+        assert.equal(entry.statusCode, null);
+        assert.match(String(entry.error), /127\.0\.0\.1|::1/);
+        assert.match(String(entry.error), /not allowed/);
       }
-      const listed = await t().request({ url: `${CALLBACKS}/${literalId}/deliveries` });
+      const shown = await getCallback(t(), namedId);
+      assert.equal(shown.failedAttempts, 2);
+      assert.equal(shown.lastSuccessfulDate, null);
+      const listed = await t().request({ url: `${CALLBACKS}/${namedId}/deliveries` });
       assert.ok(!listed.body.includes(password), 'no password in the deliveries');
     });
   },

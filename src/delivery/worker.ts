@@ -14,6 +14,7 @@ import {
   recordAttempts,
 } from '../db/repositories/notifications.ts';
 import { attemptResult, claimLockMs, nextAttemptAt } from '../domain/delivery.ts';
+import { logAttempts } from './failureLog.ts';
 import { deliveryBody, deliveryHeaders } from './payload.ts';
 import { failure, type SendResult, type Transport } from './transport.ts';
 
@@ -175,20 +176,7 @@ export class DeliveryWorker {
           attemptResult(outcome.ok, notification.attempt, notification.maxRedeliverAttempts),
         );
         await this.#db.transaction((tx) => recordAttempts(tx, batch, results, options));
-        results.forEach((outcome, index) => {
-          const { notification, outcome: sent } = batch[index] as Attempt;
-          if (outcome === 'DELIVERED') return;
-          this.#log.info(
-            {
-              callbackId: notification.callbackId,
-              eventId: notification.event.id,
-              attempt: notification.attempt,
-              outcome,
-              error: sent.error,
-            },
-            'delivery failed',
-          );
-        });
+        logAttempts(this.#log, batch, results); // failures summarized per callback (failureLog.ts)
       } catch (error) {
         // The claims expire and the notifications are sent again: at least once.
         this.#log.warn({ err: error, attempts: batch.length }, 'could not record delivery attempts');
