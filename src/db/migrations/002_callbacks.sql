@@ -1,4 +1,4 @@
--- Callback registrations (docs/api.md, "Callbacks (event delivery)"). A callback belongs to the client that made it.
+-- Callback registrations (spec 6.1, contract 7). A callback belongs to the client that made it.
 CREATE TABLE callbacks (
   id                       uuid PRIMARY KEY,
   client_id                text NOT NULL REFERENCES oauth_clients (client_id) ON DELETE CASCADE,

@@ -1,4 +1,4 @@
--- Production orders and their operations (docs/resources/production-orders.md). Both are timestamp-mode
+-- Production orders and their operations (spec 3, contract 4). Both are timestamp-mode
 -- collections: newest first by updated_at, ties by id.
 CREATE TABLE production_orders (
   id                   uuid PRIMARY KEY,

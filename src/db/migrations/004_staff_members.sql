@@ -1,4 +1,4 @@
--- Staff members (docs/resources/staff-members.md): an offset-mode collection ordered by staff number.
+-- Staff members (contract 4): an offset-mode collection ordered by staff number.
 CREATE TABLE staff_members (
   id             uuid PRIMARY KEY,
   staff_number   text NOT NULL UNIQUE,

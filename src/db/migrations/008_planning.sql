@@ -1,4 +1,4 @@
--- Planning and forecast results (docs/resources/planning.md, "Results"): at most one of each kind per operation, one
+-- Planning and forecast results (contract 6): at most one of each kind per operation, one
 -- planning result (the dispatching) per staff member. A result goes with its owner (cascade);
 -- a workplace that a result plans on cannot be deleted (RESOURCE_IN_USE).
 CREATE TABLE operation_forecast_results (
