@@ -258,8 +258,9 @@ async function main(): Promise<void> {
       drainS: Number(drainS.toFixed(1)),
       rss: memory,
     };
-    // Flat: what the trend adds over 10 minutes is under 5 % of the steady RSS (noise of GC cycles).
-    const flat = Math.abs(memory.slopeMiBPer10Min) < 0.05 * memory.meanMiB;
+    // Flat: what the trend adds over 10 minutes is under 5 % of the steady RSS. The heap saw-tooths
+    // with garbage collection; a falling trend is no growth.
+    const flat = memory.slopeMiBPer10Min < 0.05 * memory.meanMiB;
     const holds = result.errors === 0 && result.allDelivered && flat;
     console.log(
       [
@@ -281,6 +282,7 @@ async function main(): Promise<void> {
         backend: BACKEND,
       },
       result,
+      verdict: { flat, holds },
     });
     if (!holds) process.exitCode = 1;
   } finally {
