@@ -23,6 +23,9 @@ export interface DeliveryOptions {
   /** Sends in flight at once for one callback: a slow receiver cannot take every slot. */
   perCallback: number;
   callbackHref: (callbackId: string) => string;
+  /** Metrics hooks (src/metrics): a cycle of the loop finished; a delivery attempt's outcome. */
+  onCycle?: () => void;
+  onOutcome?: (outcome: string) => void;
 }
 
 const FAN_OUT_BATCH = 500;
@@ -60,6 +63,7 @@ export class DeliveryWorker {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#options.onCycle?.();
     this.#loop = this.#run();
   }
 
@@ -91,6 +95,7 @@ export class DeliveryWorker {
       } catch (error) {
         this.#log.warn({ err: error }, 'delivery cycle failed; retrying');
       }
+      this.#options.onCycle?.();
       if (!this.#pending && this.#running) await this.#sleep(this.#options.pollMs);
     }
   }
@@ -171,6 +176,7 @@ export class DeliveryWorker {
         const options = { now: new Date(), retryIntervalMs: this.#options.retryIntervalMs };
         const results = await this.#db.transaction((tx) => recordAttempts(tx, batch, options));
         results.forEach((outcome, index) => {
+          this.#options.onOutcome?.(outcome);
           const { notification, outcome: sent } = batch[index] as Attempt;
           if (outcome === 'DELIVERED') return;
           this.#log.info(
