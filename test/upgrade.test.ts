@@ -121,6 +121,16 @@ function bridgeMigrate(
   });
 }
 
+describe('migration files', () => {
+  test("the previous release's migrations are unchanged (003 was edited before they were immutable)", () => {
+    const current = new Map(listMigrations().map((migration) => [migration.file, migration.checksum]));
+    const changed = listMigrations(new URL(`file://${RELEASE}/`))
+      .filter((migration) => current.get(migration.file) !== migration.checksum)
+      .map((migration) => migration.file);
+    assert.deepEqual(changed, ['003_production_orders.sql']);
+  });
+});
+
 for (const backend of BACKENDS) {
   describe(`upgrades [${backend}]`, () => {
     test('a filled database of the previous release starts on the current service with every row intact', async () => {
