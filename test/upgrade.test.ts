@@ -221,7 +221,7 @@ for (const backend of BACKENDS) {
       });
     }
 
-    test('callbacks registered before after_event_sequence existed keep getting every new event', async () => {
+    test('callbacks registered before after_event_sequence existed get 0: every event not yet fanned out, as before', async () => {
       const target = await emptyDatabase(backend, { inMemory: true });
       try {
         const db = await target.open();
