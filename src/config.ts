@@ -36,6 +36,8 @@ export interface Config {
   callbackDeniedNetworks: string[];
   callbackDenyLoopback: boolean;
   embeddedMqtt: { mode: 'auto' | 'on' | 'off'; host: string; port: number };
+  /** GET /metrics and readiness (docs/operations.md, "Metrics"). */
+  monitoring: { topCallbacks: number; deliveryStallMs: number };
 }
 
 export class ConfigError extends Error {
@@ -157,6 +159,10 @@ export function loadConfig(env: Env = process.env): Config {
       mode: choice('BRIDGE_EMBEDDED_MQTT', ['auto', 'on', 'off'], 'auto'),
       host: text('BRIDGE_EMBEDDED_MQTT_HOST') ?? '127.0.0.1',
       port: integer('BRIDGE_EMBEDDED_MQTT_PORT', 1883, 0, 65535),
+    },
+    monitoring: {
+      topCallbacks: integer('BRIDGE_METRICS_TOP_CALLBACKS', 10, 0, 1000),
+      deliveryStallMs: integer('BRIDGE_DELIVERY_STALL_MS', 60_000, 1000, 3_600_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);
