@@ -19,6 +19,11 @@ export interface KeysetRequest {
   /** Position: the timestamp of the period's edge, and the id of the item there when known. */
   timestamp: Date | undefined;
   identifier: string | undefined;
+  /**
+   * Byte budget of the page, for sources with a `sizeOf`: the page ends before the item that
+   * would take it past the budget (it always holds one item), and hasOlder/hasNewer say there is more.
+   */
+  maxBytes?: number | undefined;
 }
 
 export interface KeysetPage<T> {
@@ -39,6 +44,8 @@ export interface KeysetSource<Row> {
   select: string;
   timestampOf: (row: Row) => Date;
   idOf: (row: Row) => string;
+  /** SQL for the size of one row in bytes, where rows can be large (e.g. `octet_length(events::text)`). */
+  sizeOf?: string;
 }
 
 /** The source of a table of records ordered by their start (`start_date`, `id`): histories and shifts. */
@@ -81,12 +88,35 @@ export async function keysetPage<Row>(
     }
   }
   params.push(request.limit + 1);
-  const rows = await db.query<Row>(
-    `SELECT ${source.select} FROM ${source.from} ${whereClause(where)}
-     ORDER BY ${ts} ${older ? 'DESC' : 'ASC'}, ${id} ${older ? 'DESC' : 'ASC'} LIMIT $${params.length}`,
-    params,
-  );
-  const moreInDirection = rows.length > request.limit;
+  const order = `${ts} ${older ? 'DESC' : 'ASC'}, ${id} ${older ? 'DESC' : 'ASC'}`;
+  let rows: Row[];
+  let cutByBudget = false;
+  if (source.sizeOf === undefined || request.maxBytes === undefined) {
+    rows = await db.query<Row>(
+      `SELECT ${source.select} FROM ${source.from} ${whereClause(where)} ORDER BY ${order} LIMIT $${params.length}`,
+      params,
+    );
+  } else {
+    // The database adds up the sizes in page order and hands over only what fits the budget, so
+    // the memory a page takes is bounded whatever is stored. `more_` tells whether a row was cut.
+    params.push(request.maxBytes);
+    const budgeted = await db.query<Row & { page_bytes_: unknown; first_: boolean; more_: boolean }>(
+      `SELECT * FROM (
+         SELECT ${source.select},
+           sum(${source.sizeOf}) OVER w AS page_bytes_,
+           row_number() OVER w = 1 AS first_,
+           lead(true, 1, false) OVER w AS more_
+         FROM ${source.from} ${whereClause(where)}
+         WINDOW w AS (ORDER BY ${order} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+         ORDER BY ${order} LIMIT $${params.length - 1}
+       ) page WHERE first_ OR page_bytes_ <= $${params.length} ORDER BY ${order}`,
+      params,
+    );
+    const last = budgeted.at(-1);
+    cutByBudget = budgeted.length <= request.limit && last !== undefined && last.more_;
+    rows = budgeted.map(({ page_bytes_, first_, more_, ...row }) => row as Row);
+  }
+  const moreInDirection = cutByBudget || rows.length > request.limit;
   const items = rows.slice(0, request.limit);
   if (!older) items.reverse();
 

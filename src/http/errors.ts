@@ -66,7 +66,8 @@ export function asAppError(error: unknown, request: FastifyRequest): AppError {
 
 export function sendError(reply: FastifyReply, error: AppError, headers: Record<string, string> = {}) {
   const { request } = reply;
-  const key = error.code === 'VALIDATION_FAILED' ? `${error.code}.${String(error.params.rule)}` : error.code;
+  // A rule picks the message variant (`VALIDATION_FAILED.maxLength`, `PAYLOAD_TOO_LARGE.field`).
+  const key = error.params.rule === undefined ? error.code : `${error.code}.${String(error.params.rule)}`;
   const authenticate = challenge(error);
   if (authenticate) reply.header('www-authenticate', authenticate);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);

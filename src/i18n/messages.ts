@@ -178,6 +178,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': 'Der Request-Body ist größer als {limit} Bytes.',
     'zh-CN': '请求体超过 {limit} 字节。',
   },
+  'PAYLOAD_TOO_LARGE.field': {
+    'en-GB': "Field '{field}' is larger than {limit} bytes of JSON.",
+    'de-DE': "Das Feld '{field}' ist größer als {limit} Bytes JSON.",
+    'zh-CN': "字段 '{field}' 超过 {limit} 字节的 JSON。",
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     'en-GB': "Content-Type '{contentType}' is not supported; send application/json.",
     'de-DE': "Content-Type '{contentType}' wird nicht unterstützt; senden Sie application/json.",
