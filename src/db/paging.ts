@@ -100,21 +100,28 @@ export async function keysetPage<Row>(
     // The database adds up the sizes in page order and hands over only what fits the budget, so
     // the memory a page takes is bounded whatever is stored. `more_` tells whether a row was cut.
     params.push(request.maxBytes);
-    const budgeted = await db.query<Row & { page_bytes_: unknown; first_: boolean; more_: boolean }>(
+    // The page is chosen first (an index walk or a top-N sort), then its sizes are added up.
+    const unqualified = (column: string) => column.replace(/^\w+\./, '');
+    const pageOrder = `${unqualified(ts)} ${older ? 'DESC' : 'ASC'}, ${unqualified(id)} ${older ? 'DESC' : 'ASC'}`;
+    const budgeted = await db.query<
+      Row & { row_bytes_: unknown; page_bytes_: unknown; rn_: unknown; more_: boolean }
+    >(
       `SELECT * FROM (
-         SELECT ${source.select},
-           sum(${source.sizeOf}) OVER w AS page_bytes_,
-           row_number() OVER w = 1 AS first_,
+         SELECT page.*,
+           sum(row_bytes_) OVER w AS page_bytes_,
+           row_number() OVER w AS rn_,
            lead(true, 1, false) OVER w AS more_
-         FROM ${source.from} ${whereClause(where)}
-         WINDOW w AS (ORDER BY ${order} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-         ORDER BY ${order} LIMIT $${params.length - 1}
-       ) page WHERE first_ OR page_bytes_ <= $${params.length} ORDER BY ${order}`,
+         FROM (
+           SELECT ${source.select}, ${source.sizeOf} AS row_bytes_ FROM ${source.from} ${whereClause(where)}
+           ORDER BY ${order} LIMIT $${params.length - 1}
+         ) page
+         WINDOW w AS (ORDER BY ${pageOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+       ) sized WHERE rn_ = 1 OR page_bytes_ <= $${params.length} ORDER BY rn_`,
       params,
     );
     const last = budgeted.at(-1);
     cutByBudget = budgeted.length <= request.limit && last !== undefined && last.more_;
-    rows = budgeted.map(({ page_bytes_, first_, more_, ...row }) => row as Row);
+    rows = budgeted.map(({ row_bytes_, page_bytes_, rn_, more_, ...row }) => row as Row);
   }
   const moreInDirection = cutByBudget || rows.length > request.limit;
   const items = rows.slice(0, request.limit);
