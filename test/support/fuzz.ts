@@ -353,6 +353,8 @@ function valueOrHostile(
 
 export interface FuzzRequest {
   operation: string;
+  /** What a mutated request changed in an otherwise valid one. */
+  mutation?: string;
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -377,12 +379,172 @@ function collectionBefore(path: string, name: string): string | undefined {
   return segments[segments.indexOf(`{${name}}`) - 1];
 }
 
-/** Half the requests follow the schema all through (so deeper rules run); the others are hostile somewhere. */
+/**
+ * A third of the requests follow the schema all through (so deeper rules run), a third are such a
+ * request with one hostile change (a value, a key, a query parameter or an id), and a third are
+ * hostile all over (wrong bodies, media types, encodings, repeated and unknown parameters).
+ */
 export function requestArbitrary(operation: Operation, ids: IdPool): fc.Arbitrary<FuzzRequest> {
-  return fc.oneof(requestOf(operation, ids, false), requestOf(operation, ids, true));
+  return fc.oneof(
+    { weight: 2, arbitrary: requestOf(operation, ids, false) },
+    { weight: 3, arbitrary: mutatedRequest(operation, ids) },
+    { weight: 2, arbitrary: requestOf(operation, ids, true) },
+  );
+}
+
+/** Values the database cannot hold faithfully: the service must refuse them wherever they appear. */
+const UNSTORABLE: unknown[] = [
+  '\ud800',
+  'a\udc00b',
+  'x\ud83d',
+  'a\u0000b',
+  new Raw('1e400'),
+  new Raw('-1e400'),
+  2 ** 53 + 2,
+  -(2 ** 60),
+  new Raw('123456789012345678901234567890'),
+  new Raw(`${'['.repeat(80)}${']'.repeat(80)}`),
+];
+const unstorable = fc.constantFrom(...UNSTORABLE);
+/** Query values no parameter may take (raw: already percent-encoded), and more that no number may be. */
+const UNREADABLE_QUERY = ['%ED%A0%80', '%FF', 'a%00b', 'x%ED%B0%80y'];
+const UNREADABLE_NUMBER = ['1e400', '-1e400', '1E+999', '99999999999999999999', ...UNREADABLE_QUERY];
+const isNumeric = (schema: JsonSchema | undefined): boolean =>
+  schema !== undefined &&
+  (['integer', 'number'].includes(String(schema.type)) || (schema.anyOf ?? []).some(isNumeric));
+
+/** Every node of a JSON value, as paths of keys (root excluded). */
+function nodePaths(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
+  if (value !== null && typeof value === 'object' && !(value instanceof Raw) && path.length < 8) {
+    for (const [key, inner] of Object.entries(value)) {
+      out.push([...path, key]);
+      nodePaths(inner, [...path, key], out);
+    }
+  }
+  return out;
+}
+
+function replaceAt(value: unknown, path: string[], replacement: unknown): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return replacement;
+  if (Array.isArray(value))
+    return value.map((inner, index) =>
+      String(index) === head ? replaceAt(inner, rest, replacement) : inner,
+    );
+  const object = value as Record<string, unknown>;
+  return { ...object, [head]: replaceAt(object[head], rest, replacement) };
+}
+
+function mutatedRequest(operation: Operation, ids: IdPool): fc.Arbitrary<FuzzRequest> {
+  const clean = requestParts(operation, ids, false);
+  return fc
+    .tuple(clean, fc.nat(), unstorable, fc.nat(20), fc.nat(3))
+    .map(([parts, pick, value, text, chosen]) => {
+      let kind = chosen;
+      const paths = nodePaths(parts.body);
+      const names = [...operation.query.keys()];
+      const isObject = parts.body !== null && typeof parts.body === 'object' && !Array.isArray(parts.body);
+      const kinds = [
+        ...(paths.length > 0 ? [0] : []),
+        ...(isObject ? [1] : []),
+        ...(names.length > 0 ? [2] : []),
+        ...(parts.pathValues.length > 0 ? [3] : []),
+      ];
+      if (kinds.length === 0) return serialize(operation, parts);
+      kind = kinds[kind % kinds.length] ?? 0;
+      if (kind === 0) {
+        // One value deep in the body (a field, an array element, a value in free-form data).
+        const path = paths[pick % paths.length] ?? [];
+        return serialize(
+          operation,
+          { ...parts, body: replaceAt(parts.body, path, value) },
+          `body ${path.join('.')}`,
+        );
+      }
+      if (kind === 1) {
+        // A hostile key in an object of the body (unknown, or a key of free-form data).
+        const objects = [[], ...paths].filter((path) => {
+          let node: unknown = parts.body;
+          for (const key of path) node = (node as Record<string, unknown>)[key];
+          return node !== null && typeof node === 'object' && !Array.isArray(node) && !(node instanceof Raw);
+        });
+        const path = objects[pick % objects.length] ?? [];
+        let node: unknown = parts.body;
+        for (const key of path) node = (node as Record<string, unknown>)[key];
+        const key = ['\ud800', 'a\u0000', '\udfff\ud800'][pick % 3] ?? '';
+        return serialize(
+          operation,
+          { ...parts, body: replaceAt(parts.body, path, { ...(node as object), [key]: 1 }) },
+          `body key in ${path.join('.')}`,
+        );
+      }
+      if (kind === 2) {
+        // A query parameter the service must refuse, sent raw (already percent-encoded or not at all).
+        const name = names[pick % names.length] ?? '';
+        const texts = isNumeric(operation.query.get(name)) ? UNREADABLE_NUMBER : UNREADABLE_QUERY;
+        const query = [
+          ...parts.query.filter(([other]) => other !== name),
+          [name, new Raw(texts[text % texts.length] ?? '%FF')] as [string, unknown],
+        ];
+        return serialize(operation, { ...parts, query }, `query ${name}`);
+      }
+      // An id the service never handed out, or one it cannot read.
+      const pathValues = parts.pathValues.map((id, index) =>
+        index === pick % parts.pathValues.length
+          ? ['%ED%A0%80', '%FF', 'x'.repeat(250), '%00', '1e400'][pick % 5]
+          : id,
+      );
+      return serialize(
+        operation,
+        { ...parts, pathValues: pathValues.map((id) => new Raw(String(id))) },
+        'path',
+      );
+    });
+}
+
+interface RequestParts {
+  pathValues: unknown[];
+  query: [string, unknown][];
+  /** undefined: no body; a string key `payload`: sent as it is. */
+  body: unknown;
+  raw?: { payload?: string; type?: string };
+  v1: boolean;
+  encode: (text: string) => string;
+}
+
+/** Sends `Raw` query values and path ids as they are; encodes everything else with `encode`. */
+function serialize(operation: Operation, parts: RequestParts, mutation?: string): FuzzRequest {
+  const { encode } = parts;
+  const text = (value: unknown) => (value instanceof Raw ? value.text : encode(queryText(value)));
+  let index = 0;
+  const path = operation.path
+    .replace(/\{(\w+)\}/g, () => text(parts.pathValues[index++] ?? ''))
+    .replace(/^\/api\/v2\//, parts.v1 ? '/api/v1/' : '/api/v2/');
+  const search = parts.query.map(([name, value]) => `${encode(name)}=${text(value)}`).join('&');
+  const headers: Record<string, string> = {};
+  let payload: string | undefined;
+  if (parts.raw !== undefined) {
+    payload = parts.raw.payload;
+    if (parts.raw.type !== undefined) headers['content-type'] = parts.raw.type;
+  } else if (parts.body !== undefined) {
+    payload = toJsonText(parts.body);
+    headers['content-type'] = 'application/json';
+  }
+  return {
+    operation: operation.key,
+    method: operation.method,
+    url: search === '' ? path : `${path}?${search}`,
+    headers,
+    ...(payload === undefined ? {} : { payload }),
+    ...(mutation === undefined ? {} : { mutation }),
+  };
 }
 
 function requestOf(operation: Operation, ids: IdPool, hostile: boolean): fc.Arbitrary<FuzzRequest> {
+  return requestParts(operation, ids, hostile).map((parts) => serialize(operation, parts));
+}
+
+function requestParts(operation: Operation, ids: IdPool, hostile: boolean): fc.Arbitrary<RequestParts> {
   const pathArb = fc.tuple(
     fc.tuple(
       ...operation.pathParams.map((name) =>
@@ -426,59 +588,43 @@ function requestOf(operation: Operation, ids: IdPool, hostile: boolean): fc.Arbi
         ),
         { maxLength: 4 },
       );
-  const bodyArb: fc.Arbitrary<{ payload?: string; type?: string }> =
+  type Body = { body: unknown; raw?: { payload?: string; type?: string } };
+  const bodyArb: fc.Arbitrary<Body> =
     operation.body === undefined
       ? fc.oneof(
-          { weight: 8, arbitrary: fc.constant({}) },
+          { weight: 8, arbitrary: fc.constant<Body>({ body: undefined }) },
           {
             weight: hostile ? 1 : 0,
-            arbitrary: fc.constant({ payload: '{"unexpected": true}', type: 'application/json' }),
+            arbitrary: fc.constant<Body>({
+              body: undefined,
+              raw: { payload: '{"unexpected": true}', type: 'application/json' },
+            }),
           },
         )
       : fc.oneof(
           {
             weight: 12,
-            arbitrary: objectValue(operation.body, ids, hostile, 0).map((value) => ({
-              payload: toJsonText(value),
-              type: 'application/json',
-            })),
+            arbitrary: objectValue(operation.body, ids, hostile, 0).map((body): Body => ({ body })),
           },
+          { weight: hostile ? 1 : 0, arbitrary: hostileValue.map((body): Body => ({ body })) },
           {
             weight: hostile ? 1 : 0,
-            arbitrary: hostileValue.map((value) => ({
-              payload: toJsonText(value),
-              type: 'application/json',
-            })),
-          },
-          {
-            weight: hostile ? 1 : 0,
-            arbitrary: fc.constantFrom(
-              { payload: '{"a":', type: 'application/json' },
-              { payload: '{"a":1}{"b":2}', type: 'application/json' },
-              { payload: '{"a":1,"a":2}', type: 'application/json' },
-              { payload: '\ufeff{}', type: 'application/json' },
-              { payload: '{}', type: 'text/plain' },
-              { payload: '{}', type: 'application/json; charset=latin1' },
-              { payload: '', type: 'application/json' },
-            ),
+            arbitrary: fc
+              .constantFrom(
+                { payload: '{"a":', type: 'application/json' },
+                { payload: '{"a":1}{"b":2}', type: 'application/json' },
+                { payload: '{"a":1,"a":2}', type: 'application/json' },
+                { payload: '\ufeff{}', type: 'application/json' },
+                { payload: '{}', type: 'text/plain' },
+                { payload: '{}', type: 'application/json; charset=latin1' },
+                { payload: '', type: 'application/json' },
+              )
+              .map((raw): Body => ({ body: undefined, raw })),
           },
         );
-  return fc.tuple(pathArb, queryArb, bodyArb, fc.boolean()).map(([[pathValues, encode], query, body, v1]) => {
-    let index = 0;
-    const path = operation.path
-      .replace(/\{(\w+)\}/g, () => encode(String(pathValues[index++] ?? '')))
-      .replace(/^\/api\/v2\//, v1 ? '/api/v1/' : '/api/v2/');
-    const search = query.map(([name, value]) => `${encode(name)}=${encode(queryText(value))}`).join('&');
-    const headers: Record<string, string> = {};
-    if (body.type !== undefined) headers['content-type'] = body.type;
-    return {
-      operation: operation.key,
-      method: operation.method,
-      url: search === '' ? path : `${path}?${search}`,
-      headers,
-      ...(body.payload === undefined ? {} : { payload: body.payload }),
-    };
-  });
+  return fc
+    .tuple(pathArb, queryArb, bodyArb, fc.boolean())
+    .map(([[pathValues, encode], query, body, v1]) => ({ pathValues, query, ...body, v1, encode }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -489,6 +635,9 @@ export function judge(request: FuzzRequest, response: LightMyRequestResponse): s
   const status = response.statusCode;
   const where = `${request.method} ${request.url.slice(0, 160)} -> ${status}`;
   if (status >= 500) return `${where}: server error ${response.body.slice(0, 300)}`;
+  // One value no request may carry was accepted (it would be stored altered, or not at all).
+  if (status < 300 && request.mutation !== undefined)
+    return `${where}: accepted ${request.mutation}: ${(request.payload ?? '').slice(0, 200)}`;
   if (status < 400 || request.method === 'HEAD') return undefined;
   let body: Record<string, unknown>;
   try {
