@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from './support/app.ts';
 import { fuzz } from './support/fuzz.ts';
 
 const ENV = { BRIDGE_DELIVERY_ENABLED: 'false' };
-const RUNS = 400;
+const RUNS = 700;
 
 describe('fuzz over the OpenAPI document [pglite]', () => {
   let t: TestApp;

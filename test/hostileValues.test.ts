@@ -86,6 +86,14 @@ describeEachBackend(
       assertNamesField(response, 'eventType');
     });
 
+    test('a percent-encoded lone surrogate in a path is no route (404), not U+FFFD', async () => {
+      for (const url of ['/api/v2/workplaces/%ED%A0%80', '/api/v2/workplaceGroups/a%ED%B0%80b']) {
+        const response = await t().request({ url });
+        assert.equal(response.statusCode, 404, response.body);
+        assert.equal(json(response).code, 'ROUTE_NOT_FOUND');
+      }
+    });
+
     test('1e400 as a query offset is a 400 naming the parameter', async () => {
       for (const url of ['/api/v2/workplaces', '/api/v2/devices', '/api/v2/workplaceGroups']) {
         assertNamesField(await t().request({ url: `${url}?offset=1e400` }), 'offset');
