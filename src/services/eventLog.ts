@@ -29,9 +29,9 @@ export interface ExternalEvent {
 }
 
 /**
- * POST /events (spec 6.5): an application's own event, delivered like any platform event. Its
- * data is bounded (`dataMaxBytes` of JSON, 413 beyond) so that pages of the log and deliveries
- * stay bounded too.
+ * POST /events (docs/events.md, "The event log"): an application's own event, delivered like any
+ * platform event. Its data is bounded (`dataMaxBytes` of JSON, 413 beyond) so that pages of the
+ * log and deliveries stay bounded too.
  */
 export async function publishExternalEvent(
   db: Database,
