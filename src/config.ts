@@ -17,6 +17,10 @@ export interface Config {
   tlsKeyFile: string | undefined;
   bodyLimitBytes: number;
   documentMaxBytes: number;
+  /** Largest `data` of an EXTERNAL event (JSON bytes); larger is 413. */
+  eventDataMaxBytes: number;
+  /** Byte budget of one page of a collection whose items can be large: the page ends early. */
+  pageMaxBytes: number;
   dbTimeoutMs: number;
   dbPoolSize: number;
   logLevel: string;
@@ -146,6 +150,8 @@ export function loadConfig(env: Env = process.env): Config {
     tlsKeyFile,
     bodyLimitBytes: integer('BRIDGE_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
     documentMaxBytes: integer('BRIDGE_DOCUMENT_MAX_BYTES', 10_485_760, 1024, 104_857_600),
+    eventDataMaxBytes: integer('BRIDGE_EVENT_DATA_MAX_BYTES', 65_536, 1024, 104_857_600),
+    pageMaxBytes: integer('BRIDGE_PAGE_MAX_BYTES', 8_388_608, 16_384, 1_073_741_824),
     dbTimeoutMs: integer('BRIDGE_DB_TIMEOUT_MS', 5000, 50, 600_000),
     dbPoolSize: integer('BRIDGE_DB_POOL_SIZE', 10, 1, 200),
     logLevel,

@@ -23,7 +23,7 @@ import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
 import { ErrorBody } from './schemas.ts';
-import { validatorCompiler } from './validation.ts';
+import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
 export const API_VERSIONS = [1, 2] as const;
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
@@ -164,6 +164,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           request.hrefs = hrefs;
         });
         api.addHook('preValidation', refuseUnexpectedBody);
+        api.addHook('preValidation', refuseUndecodableQuery);
         await registerApi(api, deps);
       },
       { prefix: `${config.basePath}/api/v${version}` },

@@ -50,7 +50,7 @@ const PublishBody = Type.Object(
 
 const tags = ['events'];
 
-export function registerEvents(api: Api, { db }: ServerDeps): void {
+export function registerEvents(api: Api, { db, config }: ServerDeps): void {
   api.get(
     EVENTS_PATH,
     {
@@ -74,7 +74,11 @@ export function registerEvents(api: Api, { db }: ServerDeps): void {
     async (request) => {
       const { eventType, objectType, objectId } = request.query;
       const position = keysetPosition(request.query);
-      const page = await listEvents(db, { eventType, objectType, objectId }, position);
+      const page = await listEvents(
+        db,
+        { eventType, objectType, objectId },
+        { ...position, maxBytes: config.pageMaxBytes },
+      );
       return keysetCollection(
         {
           hrefs: request.hrefs,
@@ -121,13 +125,18 @@ export function registerEvents(api: Api, { db }: ServerDeps): void {
     },
     async (request, reply) => {
       const { body } = request;
-      const event = await publishExternalEvent(db, request.client?.clientId ?? '', {
-        objectType: body.objectType ? body.objectType : 'NONE',
-        objectId: body.objectId ?? null,
-        eventName: body.eventName ?? null,
-        data: body.data ?? {},
-        timestamp: body.timestamp === undefined ? undefined : new Date(body.timestamp),
-      });
+      const event = await publishExternalEvent(
+        db,
+        request.client?.clientId ?? '',
+        {
+          objectType: body.objectType ? body.objectType : 'NONE',
+          objectId: body.objectId ?? null,
+          eventName: body.eventName ?? null,
+          data: body.data ?? {},
+          timestamp: body.timestamp === undefined ? undefined : new Date(body.timestamp),
+        },
+        config.eventDataMaxBytes,
+      );
       const representation = presentEvent(event, request.hrefs);
       return reply.code(201).header('location', representation._links.self?.href).send(representation);
     },
