@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ensureBootstrapClient, type NewClientCredentials } from './auth/clients.ts';
 import { TokenService } from './auth/tokens.ts';
-import type { Config } from './config.ts';
+import type { Config, RuntimeOptions } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
 import { AddressPolicy } from './delivery/addressPolicy.ts';
@@ -24,13 +24,21 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Builds the app on the configured database, or on `db` (tests pass a fresh, migrated one). */
-export async function createApp(config: Config, db?: Database): Promise<App> {
+/**
+ * Builds the app on the configured database, or on `db` (tests pass a fresh, migrated one);
+ * `runtime` injects a clock and a log stream (tests, benchmarks).
+ */
+export async function createApp(config: Config, db?: Database, runtime: RuntimeOptions = {}): Promise<App> {
   const database = db ?? (await openDatabase(config));
   try {
     const createdClient = await ensureBootstrapClient(database, config);
-    const tokens = await TokenService.create(database, config.tokenSecret, config.tokenTtlSeconds);
-    const server = await buildServer({ config, db: database, tokens });
+    const { clockSkewSeconds, recheckSeconds } = config.tokenEndpoint;
+    const tokens = await TokenService.create(database, config.tokenSecret, config.tokenTtlSeconds, {
+      now: runtime.now,
+      clockSkewSeconds,
+      recheckSeconds,
+    });
+    const server = await buildServer({ config, db: database, tokens, runtime });
     const delivery = config.delivery.enabled ? createDelivery(config, database, server) : undefined;
     delivery?.start();
     // Stopped by the server's onClose: whatever closes the server (close() below, tests) stops it
