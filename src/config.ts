@@ -48,8 +48,12 @@ export interface TokenEndpointLimits {
   failureWindowSeconds: number;
   /** Secret hashes (scrypt) computed at once. */
   hashConcurrency: number;
-  /** Authentications waiting for a hash slot; beyond that 429 at once. */
+  /** Authentications waiting for a hash slot; beyond that 429. */
   hashQueue: number;
+  /** Hashes one source address may have running or waiting at once; beyond that 429. */
+  hashesPerAddress: number;
+  /** A 429 is sent after this long (at most its Retry-After), so refusals cannot be turned into load. */
+  refusalDelayMs: number;
   /** Tolerated clock difference for a token's `iat` (issued in the future). */
   clockSkewSeconds: number;
   /** How often a cached token's client is read again (removal, current scopes). */
@@ -166,6 +170,8 @@ export function loadConfig(env: Env = process.env): Config {
     failureWindowSeconds: integer('BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     hashConcurrency: integer('BRIDGE_TOKEN_HASH_CONCURRENCY', 2, 1, 64),
     hashQueue: integer('BRIDGE_TOKEN_HASH_QUEUE', 32, 0, 10_000),
+    hashesPerAddress: integer('BRIDGE_TOKEN_HASHES_PER_ADDRESS', 2, 1, 10_000),
+    refusalDelayMs: integer('BRIDGE_TOKEN_REFUSAL_DELAY_MS', 1000, 0, 10_000),
     clockSkewSeconds: integer('BRIDGE_TOKEN_CLOCK_SKEW_SECONDS', 60, 0, 3600),
     recheckSeconds: integer('BRIDGE_TOKEN_RECHECK_SECONDS', 30, 1, 3600),
   };

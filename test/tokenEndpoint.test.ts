@@ -490,6 +490,8 @@ for (const backend of BACKENDS) {
         BRIDGE_TOKEN_FAILURES_PER_CLIENT: '3',
         BRIDGE_TOKEN_FAILURES_PER_ADDRESS: '5',
         BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS: '60',
+        // Refusals are answered at once here; the delay has its own test.
+        BRIDGE_TOKEN_REFUSAL_DELAY_MS: '0',
         BRIDGE_TOKEN_TTL_SECONDS: String(TTL_SECONDS),
       });
     });
@@ -605,36 +607,56 @@ describe('token endpoint hash slots', () => {
   before(async () => {
     r = await startRuntimeApp(BACKENDS[0] ?? 'pglite', {
       BRIDGE_TOKEN_HASH_CONCURRENCY: '1',
-      BRIDGE_TOKEN_HASH_QUEUE: '0',
+      BRIDGE_TOKEN_HASH_QUEUE: '2',
+      BRIDGE_TOKEN_HASHES_PER_ADDRESS: '2',
       BRIDGE_TOKEN_FAILURES_PER_ADDRESS: '1000',
+      BRIDGE_TOKEN_REFUSAL_DELAY_MS: '300',
     });
   });
   after(async () => {
     await r?.close();
   });
 
-  test('with every hash slot and queue place taken, a request gets 429 with Retry-After 1 at once', async () => {
-    const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        r.app.server.inject({
-          method: 'POST',
-          url: '/oauth/token',
-          headers: { 'content-type': FORM, authorization: basic(`someone-${i}`, 'wrong') },
-          payload: 'grant_type=client_credentials',
-        }),
-      ),
-    );
-    const statuses = responses.map((response) => response.statusCode);
-    // One hashes (401), the others find the only slot taken and no place to wait.
-    assert.ok(statuses.includes(401), String(statuses));
-    const busy = responses.filter((response) => response.statusCode === 429);
-    assert.ok(busy.length > 0, String(statuses));
-    for (const response of busy) {
-      assert.deepEqual(json(response), {
-        error: 'slow_down',
-        error_description: 'Too many client authentications at once; try again in 1 s.',
-      });
+  const wrong = (i: number, remoteAddress: string) =>
+    r.app.server.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      remoteAddress,
+      headers: { 'content-type': FORM, authorization: basic(`someone-${i}`, 'wrong') },
+      payload: 'grant_type=client_credentials',
+    });
+  const BUSY = {
+    error: 'slow_down',
+    error_description: 'Too many client authentications at once; try again in 1 s.',
+  };
+
+  test('one address gets at most its share of hash slots; another address is still served', async () => {
+    const started = performance.now();
+    const [other, ...flood] = await Promise.all([
+      wrong(99, '10.1.0.2'),
+      ...Array.from({ length: 8 }, (_, i) => wrong(i, '10.1.0.1')),
+    ]);
+    // The other address got a hash slot: its answer is the ordinary failure, not a refusal.
+    assertOAuthError(other as LightMyRequestResponse, 401, 'invalid_client', CLIENT_FAILED);
+    const statuses = flood.map((response) => response.statusCode).sort();
+    // Two of the flooding address's requests are hashed (both waiting behind the other address's);
+    // the rest are refused without a hash.
+    assert.deepEqual(statuses, [401, 401, 429, 429, 429, 429, 429, 429]);
+    for (const response of flood.filter((response) => response.statusCode === 429)) {
+      assert.deepEqual(json(response), BUSY);
       assert.equal(response.headers['retry-after'], '1');
     }
+    // Refusals are held for the refusal delay (a lower bound only).
+    assert.ok(performance.now() - started >= 300);
+  });
+
+  test('with every hash slot and queue place taken, another address gets 429 with Retry-After 1', async () => {
+    const responses = await Promise.all(
+      ['10.2.0.1', '10.2.0.2', '10.2.0.3', '10.2.0.4'].map((address, i) => wrong(i, address)),
+    );
+    // One hashes, two wait, the fourth finds neither a slot nor a place in the queue.
+    assert.deepEqual(responses.map((response) => response.statusCode).sort(), [401, 401, 401, 429]);
+    const busy = responses.find((response) => response.statusCode === 429);
+    assert.deepEqual(busy && json(busy), BUSY);
   });
 });

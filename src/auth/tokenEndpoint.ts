@@ -1,4 +1,5 @@
 // POST {base}/oauth/token: OAuth 2.0 client credentials (RFC 6749 4.4) as a list of small steps.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenEndpointLimits } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -118,15 +119,20 @@ function checkGrantType(form: Form): void {
 
 /**
  * Checks client credentials under the endpoint's limits: failed attempts are counted per client id
- * and per source address (over the limit: 429 before any lookup or hash), and at most
- * `hashConcurrency` secret hashes run at once, so a flood of wrong secrets cannot take the thread
- * pool and the event loop from the API.
+ * and per source address (over the limit: 429 before any lookup or hash); at most
+ * `hashConcurrency` secret hashes run at once, and one address has at most `hashesPerAddress` of
+ * them running or waiting, so a flood of wrong secrets takes neither the thread pool and the event
+ * loop from the API nor the hash slots from other clients.
  */
 export class ClientAuthenticator {
   readonly #db: Database;
   readonly #byClient: FailureLimiter;
   readonly #byAddress: FailureLimiter;
   readonly #hashing: Semaphore;
+  readonly #hashesPerAddress: number;
+  readonly #pendingByAddress = new Map<string, number>();
+  /** How long a refusal (429) is held before it is sent, in milliseconds. */
+  readonly refusalDelayMs: number;
 
   constructor(db: Database, limits: TokenEndpointLimits, now: Clock = Date.now) {
     this.#db = db;
@@ -134,6 +140,8 @@ export class ClientAuthenticator {
     this.#byClient = new FailureLimiter(limits.failuresPerClient, windowMs, now);
     this.#byAddress = new FailureLimiter(limits.failuresPerAddress, windowMs, now);
     this.#hashing = new Semaphore(limits.hashConcurrency, limits.hashQueue);
+    this.#hashesPerAddress = limits.hashesPerAddress;
+    this.refusalDelayMs = limits.refusalDelayMs;
   }
 
   /** 429 when this address has failed too often. */
@@ -156,13 +164,9 @@ export class ClientAuthenticator {
     refuseFor(this.#byClient.retryAfter(clientId));
     const client = await findClient(this.#db, clientId);
     // Check a hash even for unknown clients, so the answer time does not tell which ids exist.
-    let valid: boolean;
-    try {
-      valid = await this.#hashing.run(() => verifySecret(clientSecret, client?.secretHash ?? DUMMY_HASH));
-    } catch (error) {
-      if (!(error instanceof QueueFullError)) throw error;
-      throw new OAuthError('slow_down', 'Too many client authentications at once; try again in 1 s.', 1);
-    }
+    const valid = await this.#hash(address, () =>
+      verifySecret(clientSecret, client?.secretHash ?? DUMMY_HASH),
+    );
     if (!client || !valid) {
       this.failed(address, clientId);
       throw new OAuthError('invalid_client', CLIENT_FAILED);
@@ -170,7 +174,25 @@ export class ClientAuthenticator {
     this.#byClient.reset(clientId);
     return client;
   }
+
+  async #hash(address: string, check: () => Promise<boolean>): Promise<boolean> {
+    const pending = this.#pendingByAddress.get(address) ?? 0;
+    if (pending >= this.#hashesPerAddress) throw busy();
+    this.#pendingByAddress.set(address, pending + 1);
+    try {
+      return await this.#hashing.run(check);
+    } catch (error) {
+      throw error instanceof QueueFullError ? busy() : error;
+    } finally {
+      const left = (this.#pendingByAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.#pendingByAddress.set(address, left);
+      else this.#pendingByAddress.delete(address);
+    }
+  }
 }
+
+const busy = () =>
+  new OAuthError('slow_down', 'Too many client authentications at once; try again in 1 s.', 1);
 
 function refuseFor(retryAfter: number): void {
   if (retryAfter > 0) {
@@ -223,29 +245,43 @@ export function registerTokenEndpoint(
         },
       },
       async (request, reply) => {
-        const form = (request.body ?? {}) as Form;
-        authenticator.checkAddress(request.ip);
-        let credentials: Credentials;
         try {
-          credentials = readCredentials(request.headers.authorization, form);
+          return await issueToken(request, reply);
         } catch (error) {
-          if (error instanceof OAuthError && error.error === 'invalid_client')
-            authenticator.failed(request.ip);
+          // A refusal is held a moment: a client that ignores Retry-After cannot turn refusals into load.
+          if (
+            error instanceof OAuthError &&
+            error.error === 'slow_down' &&
+            authenticator.refusalDelayMs > 0
+          ) {
+            await delay(Math.min(authenticator.refusalDelayMs, (error.retryAfter ?? 1) * 1000));
+          }
           throw error;
         }
-        checkGrantType(form);
-        const client = await authenticator.authenticate(credentials, request.ip);
-        const scopes = grantScopes(client, form.scope);
-        const accessToken = await tokens.issue(client.clientId, scopes);
-        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-        return {
-          access_token: accessToken,
-          token_type: 'bearer',
-          expires_in: tokens.ttlSeconds,
-          scope: scopes.join(' '),
-        };
       },
     );
+    const issueToken = async (request: FastifyRequest, reply: FastifyReply) => {
+      const form = (request.body ?? {}) as Form;
+      authenticator.checkAddress(request.ip);
+      let credentials: Credentials;
+      try {
+        credentials = readCredentials(request.headers.authorization, form);
+      } catch (error) {
+        if (error instanceof OAuthError && error.error === 'invalid_client') authenticator.failed(request.ip);
+        throw error;
+      }
+      checkGrantType(form);
+      const client = await authenticator.authenticate(credentials, request.ip);
+      const scopes = grantScopes(client, form.scope);
+      const accessToken = await tokens.issue(client.clientId, scopes);
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return {
+        access_token: accessToken,
+        token_type: 'bearer',
+        expires_in: tokens.ttlSeconds,
+        scope: scopes.join(' '),
+      };
+    };
   });
 }
 
