@@ -7,14 +7,15 @@
 //   baseline      API load + a valid client asking for a token every TOKEN_EVERY_MS, no flood
 //   flood         the same, plus FLOOD_LOOPS loops of wrong secrets from 127.0.0.2 (another
 //                 loopback address: the valid client and the API load come from 127.0.0.1)
-//   flood-open    the same flood with the limits opened up (no failure limit, 64 hashes at once):
+//   flood-open    the same flood with the limits opened up (no failure limits, 64 hashes at once,
+//                 no per-address share, no refusal delay):
 //                 what the flood does without the protection (skip with BENCH_UNPROTECTED=0)
 // The API load is open-loop (a request every 1000/API_RATE ms whatever the answers), so its p99 is
 // latency, not queueing behind a saturated client. The flood runs in its own child process so
 // this process only measures. Results: printed (ratios last) and bench/results/token-flood-latest.json.
 //
 // Settings (environment): BENCH_BACKEND ("postgres" or "pglite"; postgres), BENCH_DURATION (s, 15),
-// BENCH_API_RATE (req/s, 100), BENCH_FLOOD_LOOPS (16), BENCH_TOKEN_EVERY_MS (500),
+// BENCH_API_RATE (req/s, 50), BENCH_FLOOD_LOOPS (16), BENCH_TOKEN_EVERY_MS (500),
 // BENCH_UNPROTECTED ("1"), BENCH_ADMIN_URL.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -24,7 +25,7 @@ import { type Backend, machineInfo, median, percentile, seedDatabase, writeResul
 const env = process.env;
 const BACKEND = (env.BENCH_BACKEND ?? 'postgres') as Backend;
 const DURATION_MS = Number(env.BENCH_DURATION ?? 15) * 1000;
-const API_RATE = Number(env.BENCH_API_RATE ?? 100);
+const API_RATE = Number(env.BENCH_API_RATE ?? 50);
 const FLOOD_LOOPS = Number(env.BENCH_FLOOD_LOOPS ?? 16);
 const TOKEN_EVERY_MS = Number(env.BENCH_TOKEN_EVERY_MS ?? 500);
 const UNPROTECTED = env.BENCH_UNPROTECTED !== '0';
@@ -82,6 +83,8 @@ async function startService(target: string, phase: Phase): Promise<{ url: string
           BRIDGE_TOKEN_FAILURES_PER_ADDRESS: '100000',
           BRIDGE_TOKEN_HASH_CONCURRENCY: '64',
           BRIDGE_TOKEN_HASH_QUEUE: '10000',
+          BRIDGE_TOKEN_HASHES_PER_ADDRESS: '10000',
+          BRIDGE_TOKEN_REFUSAL_DELAY_MS: '0',
         }
       : {};
   const child = spawn(process.execPath, [CLI, 'start'], {
@@ -245,6 +248,7 @@ async function runPhase(phase: Phase, target: string, token: string, path: strin
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;
+const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
 
 async function main(): Promise<void> {
   const loadAverageBefore = loadavg();
@@ -275,14 +279,14 @@ async function main(): Promise<void> {
   const flood = byPhase('flood') as PhaseResult;
   const open = byPhase('flood-open');
   const summary = {
-    apiP99Ratio: round((flood.api.p99Ms / baseline.api.p99Ms) * 100) / 100,
+    apiP99Ratio: ratio(flood.api.p99Ms, baseline.api.p99Ms),
     apiP99RatioTarget: 1.5,
     validTokenMaxMsUnderFlood: flood.token.maxMs,
     validTokenMaxMsTarget: 500,
     validTokenAllOkUnderFlood: Object.keys(flood.token.statuses).every((status) => status === '200'),
     ...(open
       ? {
-          unprotectedApiP99Ratio: round((open.api.p99Ms / baseline.api.p99Ms) * 100) / 100,
+          unprotectedApiP99Ratio: ratio(open.api.p99Ms, baseline.api.p99Ms),
           unprotectedValidTokenMaxMs: open.token.maxMs,
         }
       : {}),

@@ -1,6 +1,7 @@
 // Typed settings: the only module that reads process.env. Every setting, its variable and its
 // default are read in loadConfig below; docs/settings.md is the same list for people.
 
+import { availableParallelism } from 'node:os';
 import { DEFAULT_DENIED_NETWORKS, parseNetworks } from './delivery/addressPolicy.ts';
 
 export interface Config {
@@ -166,11 +167,17 @@ export function loadConfig(env: Env = process.env): Config {
   };
   const tokenEndpoint: TokenEndpointLimits = {
     failuresPerClient: integer('BRIDGE_TOKEN_FAILURES_PER_CLIENT', 10, 1, 100_000),
-    failuresPerAddress: integer('BRIDGE_TOKEN_FAILURES_PER_ADDRESS', 30, 1, 100_000),
+    failuresPerAddress: integer('BRIDGE_TOKEN_FAILURES_PER_ADDRESS', 10, 1, 100_000),
     failureWindowSeconds: integer('BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
-    hashConcurrency: integer('BRIDGE_TOKEN_HASH_CONCURRENCY', 2, 1, 64),
+    // Half the cores (1 to 4): the other half stays with the event loop that serves the API.
+    hashConcurrency: integer(
+      'BRIDGE_TOKEN_HASH_CONCURRENCY',
+      Math.min(4, Math.max(1, Math.floor(availableParallelism() / 2))),
+      1,
+      64,
+    ),
     hashQueue: integer('BRIDGE_TOKEN_HASH_QUEUE', 32, 0, 10_000),
-    hashesPerAddress: integer('BRIDGE_TOKEN_HASHES_PER_ADDRESS', 2, 1, 10_000),
+    hashesPerAddress: integer('BRIDGE_TOKEN_HASHES_PER_ADDRESS', 1, 1, 10_000),
     refusalDelayMs: integer('BRIDGE_TOKEN_REFUSAL_DELAY_MS', 1000, 0, 10_000),
     clockSkewSeconds: integer('BRIDGE_TOKEN_CLOCK_SKEW_SECONDS', 60, 0, 3600),
     recheckSeconds: integer('BRIDGE_TOKEN_RECHECK_SECONDS', 30, 1, 3600),
