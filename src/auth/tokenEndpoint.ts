@@ -162,11 +162,20 @@ export class ClientAuthenticator {
       throw new OAuthError('invalid_client', CLIENT_FAILED);
     }
     refuseFor(this.#byClient.retryAfter(clientId));
-    const client = await findClient(this.#db, clientId);
-    // Check a hash even for unknown clients, so the answer time does not tell which ids exist.
-    const valid = await this.#hash(address, () =>
-      verifySecret(clientSecret, client?.secretHash ?? DUMMY_HASH),
-    );
+    // The address's share is taken before the lookup, so refused requests cost no query either.
+    const release = this.#reserve(address);
+    let client: OAuthClient | undefined;
+    let valid: boolean;
+    try {
+      client = await findClient(this.#db, clientId);
+      // Check a hash even for unknown clients, so the answer time does not tell which ids exist.
+      const hash = client?.secretHash ?? DUMMY_HASH;
+      valid = await this.#hashing.run(() => verifySecret(clientSecret, hash));
+    } catch (error) {
+      throw error instanceof QueueFullError ? busy() : error;
+    } finally {
+      release();
+    }
     if (!client || !valid) {
       this.failed(address, clientId);
       throw new OAuthError('invalid_client', CLIENT_FAILED);
@@ -175,19 +184,16 @@ export class ClientAuthenticator {
     return client;
   }
 
-  async #hash(address: string, check: () => Promise<boolean>): Promise<boolean> {
+  /** One of the address's places for an authentication in progress; 429 when it has none left. */
+  #reserve(address: string): () => void {
     const pending = this.#pendingByAddress.get(address) ?? 0;
     if (pending >= this.#hashesPerAddress) throw busy();
     this.#pendingByAddress.set(address, pending + 1);
-    try {
-      return await this.#hashing.run(check);
-    } catch (error) {
-      throw error instanceof QueueFullError ? busy() : error;
-    } finally {
+    return () => {
       const left = (this.#pendingByAddress.get(address) ?? 1) - 1;
       if (left > 0) this.#pendingByAddress.set(address, left);
       else this.#pendingByAddress.delete(address);
-    }
+    };
   }
 }
 
