@@ -30,19 +30,30 @@ export interface App {
 }
 
 export interface AppOptions {
-  /** Background work's time; tests pass a ManualClock to move it. The system clock otherwise. */
+  /**
+   * The time of background work, rate limits and token checks; tests pass a ManualClock to move
+   * it. The system clock otherwise.
+   */
   clock?: Clock;
+  /** Where the log goes instead of stdout (tests capture it). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the app on the configured database, or on `db` (tests pass a fresh, migrated one). */
 export async function createApp(config: Config, db?: Database, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
+  const runtime = { now: () => clock.now().getTime(), logStream: options.logStream };
   const metrics = new Metrics(config.monitoring);
   const database = instrumentDatabase(db ?? (await openDatabase(config)), metrics);
   try {
     const createdClient = await ensureBootstrapClient(database, config);
-    const tokens = await TokenService.create(database, config.tokenSecret, config.tokenTtlSeconds);
-    const server = await buildServer({ config, db: database, tokens, metrics });
+    const { clockSkewSeconds, recheckSeconds } = config.tokenEndpoint;
+    const tokens = await TokenService.create(database, config.tokenSecret, config.tokenTtlSeconds, {
+      now: runtime.now,
+      clockSkewSeconds,
+      recheckSeconds,
+    });
+    const server = await buildServer({ config, db: database, tokens, metrics, runtime });
     const delivery = config.delivery.enabled
       ? createDelivery(config, database, server, { clock, metrics })
       : undefined;

@@ -7,9 +7,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { Type } from 'typebox';
-import { registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
+import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
 import type { TokenService } from '../auth/tokens.ts';
-import type { Config } from '../config.ts';
+import type { Config, RuntimeOptions } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
@@ -23,6 +23,7 @@ import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
 import { ErrorBody } from './schemas.ts';
+import { loggerOptions, serverOptions } from './serverOptions.ts';
 import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
 export const API_VERSIONS = [1, 2] as const;
@@ -34,6 +35,8 @@ export interface ServerDeps {
   db: Database;
   tokens: TokenService;
   metrics?: Metrics;
+  /** Injected clock and log stream (tests, benchmarks). */
+  runtime?: RuntimeOptions;
 }
 
 const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
@@ -41,19 +44,9 @@ const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          'req.body.client_secret',
-          'res.headers["set-cookie"]',
-        ],
-        censor: '[redacted]',
-      },
-    },
+    logger: loggerOptions(config, deps.runtime),
     ...httpsOptions(config),
+    ...serverOptions(config),
     bodyLimit: config.bodyLimitBytes,
     // A caller's x-request-id is kept when it is a sane token; anything else gets a fresh id.
     requestIdHeader: false,
@@ -150,7 +143,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   );
 
   registerHealth(app, deps.db, config.basePath, deps.metrics);
-  registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.db, deps.tokens);
+  const authenticator = new ClientAuthenticator(deps.db, config.tokenEndpoint, deps.runtime?.now);
+  registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.tokens, authenticator);
   for (const version of API_VERSIONS) {
     const hrefs = new Hrefs(hrefRoot(config), version);
     await app.register(
