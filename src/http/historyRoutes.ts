@@ -15,7 +15,7 @@ import {
   KeysetQuery,
   keysetPosition,
   pagingAsked,
-} from './schemas.ts';
+} from './schemas/common.ts';
 
 export interface HistoryRoutes<Item extends { id: string; startDate: Date }> {
   tags: string[];

@@ -9,18 +9,17 @@ import * as timeSeries from '../../services/timeSeries.ts';
 import { getWorkplace } from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
 import { keysetCollection, offsetCollection } from '../hal.ts';
+import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
 import {
   DEVICE_EMBEDS,
-  DEVICES_PATH,
   type DeviceEmbed,
   presentDevice,
   presentRecordedBatch,
   presentSample,
-  timeSeriesPath,
 } from '../presenters/devices.ts';
-import { WORKPLACES_PATH } from '../presenters/workplaces.ts';
 import {
   checkBodyId,
   EmbedOnly,
@@ -36,8 +35,7 @@ import {
   offsetPage,
   pagingAsked,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 

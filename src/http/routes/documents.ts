@@ -6,8 +6,10 @@ import { AppError } from '../../domain/errors.ts';
 import * as service from '../../services/documents.ts';
 import type { Api, RequestTypeProvider } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { offsetCollection } from '../hal.ts';
-import { DOCUMENTS_PATH, presentDocument, presentDocumentVersion } from '../presenters/documents.ts';
+import { DOCUMENTS_PATH } from '../paths.ts';
+import { presentDocument, presentDocumentVersion } from '../presenters/documents.ts';
 import {
   checkBodyId,
   errorResponses,
@@ -17,8 +19,7 @@ import {
   OffsetQuery,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 import { validatorCompiler } from '../validation.ts';
 
 const NAME_RULE = 'a file name: no "/", not "." or ".."';

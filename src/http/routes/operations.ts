@@ -9,13 +9,14 @@ import { checkPeriod } from '../../domain/productionOrders.ts';
 import * as service from '../../services/operations.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
 import { type Resource as HalResource, type KeysetPosition, keysetCollection } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import type { QueryValues } from '../hrefs.ts';
+import { OPERATIONS_PATH } from '../paths.ts';
 import {
   OPERATION_EMBEDS,
-  OPERATIONS_PATH,
   type OperationEmbed,
   presentOperation,
   presentRecordedOperationPhase,
@@ -34,8 +35,7 @@ import {
   Nullable,
   pagingAsked,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });

@@ -12,13 +12,14 @@ import {
 import * as service from '../../services/productionOrders.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
 import { keysetCollection } from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
+import { PRODUCTION_ORDERS_PATH } from '../paths.ts';
 import { presentOperation } from '../presenters/operations.ts';
 import {
   PRODUCTION_ORDER_EMBEDS,
-  PRODUCTION_ORDERS_PATH,
   type ProductionOrderEmbed,
   presentProductionOrder,
 } from '../presenters/productionOrders.ts';
@@ -34,8 +35,7 @@ import {
   Nullable,
   pagingAsked,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 import { MaterialSchema, operationFields, operationInput } from './operations.ts';
 
 const Uuid = Type.String({ format: 'uuid' });

@@ -6,13 +6,11 @@ import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembe
 import * as service from '../../services/staffMembers.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { offsetCollection } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
-import {
-  presentRecordedActivity,
-  presentStaffMember,
-  STAFF_MEMBERS_PATH,
-} from '../presenters/staffMembers.ts';
+import { STAFF_MEMBERS_PATH } from '../paths.ts';
+import { presentRecordedActivity, presentStaffMember } from '../presenters/staffMembers.ts';
 import { presentWorkplace } from '../presenters/workplaces.ts';
 import {
   checkBodyId,
@@ -23,8 +21,7 @@ import {
   OffsetQuery,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });

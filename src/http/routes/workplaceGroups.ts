@@ -4,9 +4,11 @@ import { WORKPLACE_GROUP_TYPES } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaceGroups.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { parseEmbed } from '../embed.ts';
 import { offsetCollection } from '../hal.ts';
-import { presentWorkplaceGroup, WORKPLACE_GROUPS_PATH } from '../presenters/workplaceGroups.ts';
+import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
+import { presentWorkplaceGroup } from '../presenters/workplaceGroups.ts';
 import {
   checkBodyId,
   EmbedQuery,
@@ -17,8 +19,7 @@ import {
   OffsetQuery,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const GroupType = Type.Enum([...WORKPLACE_GROUP_TYPES], {
   description: 'CAPACITY_GROUP (same production procedure) or PRODUCTION_LINE (complete process)',

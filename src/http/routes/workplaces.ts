@@ -6,14 +6,15 @@ import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
 import { offsetCollection } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { WORKPLACES_PATH } from '../paths.ts';
 import {
   presentRecordedOperatingState,
   presentWorkplace,
   WORKPLACE_EMBEDS,
-  WORKPLACES_PATH,
   type WorkplaceEmbed,
 } from '../presenters/workplaces.ts';
 import {
@@ -28,8 +29,7 @@ import {
   OperatingStateProperty,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const Properties = Type.Object({
   id: Type.String({ format: 'uuid' }),
