@@ -68,7 +68,8 @@ type Paging = 'offset' | 'keyset';
 type PageRequest<P extends Paging> = P extends 'offset' ? OffsetRequest : KeysetRequest;
 type Page<P extends Paging, Item> = P extends 'offset' ? OffsetPage<Item> : KeysetPage<Item>;
 
-export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter> extends Doc {
+export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter, S extends TSchema>
+  extends Doc {
   /** Offset paging, or timestamp (keyset) paging newest first (docs/api.md, "Collections"). */
   paging: P;
   /** Keyset paging: the position of an item. */
@@ -86,12 +87,12 @@ export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter
   /** Links beside the paging links. */
   links?: (request: FastifyRequest) => Record<string, Link>;
   /** A POST twin at `<path>/search` with the read scope, its filter in the body, paging links POSTs. */
-  search?: SearchRoute<Filter>;
+  search?: SearchRoute<S, Filter>;
 }
 
-interface SearchRoute<Filter> extends Doc {
-  body: TObject;
-  filter: (body: never) => Filter;
+interface SearchRoute<S extends TSchema, Filter> extends Doc {
+  body: S;
+  filter: (body: Static<S>) => Filter;
 }
 
 export interface ItemRoute<Item> extends Doc {
@@ -166,9 +167,12 @@ export function resourceRoutes<Item, Embed extends string = never>(
   ) => reply.code(201).header('location', representation._links.self?.href).send(representation);
 
   return {
-    list<P extends Paging, F extends TProperties = {}, Filter = Static<TObject<F>>>(
-      route: ListRoute<Item, P, F, Filter>,
-    ): void {
+    list<
+      P extends Paging,
+      F extends TProperties = {},
+      Filter = Static<TObject<F>>,
+      S extends TSchema = TObject,
+    >(route: ListRoute<Item, P, F, Filter, S>): void {
       const keyset = route.paging === 'keyset';
       const filters = route.filters ?? ({} as F);
       const paging = keyset ? KeysetQuery : OffsetQuery;
@@ -264,7 +268,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
             response: { 200: Collection, ...errorResponses(415) },
           },
         },
-        async (request) => page(request, () => search.filter(request.body as never), {}, true),
+        async (request) => page(request, () => search.filter(request.body as Static<S>), {}, true),
       );
     },
 
