@@ -125,6 +125,12 @@ export const pagingAsked = (query: {
   },
 });
 
+/** A period filter: what ends before startDate or starts after endDate is left out. */
+export const PeriodFilters = {
+  startDate: Type.Optional(Type.String({ format: 'date-time' })),
+  endDate: Type.Optional(Type.String({ format: 'date-time' })),
+};
+
 export const EmbedQuery = Type.Optional(
   Type.Array(Type.String({ maxLength: 200 }), {
     maxItems: 20,
