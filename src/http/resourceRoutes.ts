@@ -65,6 +65,7 @@ export interface ResourceDefinition<Item, Embed extends string> {
 }
 
 type Paging = 'offset' | 'keyset';
+type NoProperties = Record<never, TSchema>;
 type PageRequest<P extends Paging> = P extends 'offset' ? OffsetRequest : KeysetRequest;
 type Page<P extends Paging, Item> = P extends 'offset' ? OffsetPage<Item> : KeysetPage<Item>;
 
@@ -99,7 +100,7 @@ export interface ItemRoute<Item> extends Doc {
   load: (at: At) => Promise<Item>;
 }
 
-export interface CreateRoute<Item, B extends TSchema, Created> extends Doc {
+export interface CreateRoute<B extends TSchema, Created> extends Doc {
   body: B;
   run: (body: Static<B>, at: At) => Promise<Created>;
   /** The answer when it is not the created item as the list shows it. */
@@ -157,19 +158,18 @@ export function resourceRoutes<Item, Embed extends string = never>(
   };
   const presentOne = async (item: Item, request: FastifyRequest, embed = new Set<Embed>()) =>
     (await resource.present([item], request, embed))[0] as Resource;
-  const created = (
-    reply: {
-      code: (status: number) => {
-        header: (name: string, value: unknown) => { send: (body: unknown) => unknown };
-      };
-    },
-    representation: Resource,
-  ) => reply.code(201).header('location', representation._links.self?.href).send(representation);
+  /** A route's schema: the resource's tags, the route's words, the parameters of its URL. */
+  const schemaOf = (url: string, doc: Doc, rest: Record<string, unknown>) => ({
+    tags,
+    ...docOf(doc),
+    ...paramsOf(url),
+    ...rest,
+  });
 
   return {
     list<
       P extends Paging,
-      F extends TProperties = {},
+      F extends TProperties = NoProperties,
       Filter = Static<TObject<F>>,
       S extends TSchema = TObject,
     >(route: ListRoute<Item, P, F, Filter, S>): void {
@@ -230,16 +230,13 @@ export function resourceRoutes<Item, Embed extends string = never>(
       api.get(
         path,
         {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(path),
+          schema: schemaOf(path, route, {
             querystring: Type.Object(
               { ...paging, ...filters, ...embedParam },
               { additionalProperties: false },
             ),
             response: { 200: Collection, ...errorResponses(...(hasParams(path) ? [404] : [])) },
-          },
+          }),
         },
         async (request) => {
           const query = request.query as Record<string, string | undefined>;
@@ -273,18 +270,14 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     get(route: ItemRoute<Item>): void {
+      const querystring = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
       api.get(
         itemPath,
         {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(itemPath),
-            ...(embedded
-              ? { querystring: Type.Object({ embed: EmbedQuery }, { additionalProperties: false }) }
-              : {}),
+          schema: schemaOf(itemPath, route, {
+            ...(embedded ? { querystring } : {}),
             response: { 200: schema, ...errorResponses(404) },
-          },
+          }),
         },
         async (request) => {
           const embed = embedsOf(request.query as { embed?: string[] });
@@ -293,18 +286,11 @@ export function resourceRoutes<Item, Embed extends string = never>(
       );
     },
 
-    create<B extends TSchema, Created = Item>(route: CreateRoute<Item, B, Created>): void {
+    create<B extends TSchema, Created = Item>(route: CreateRoute<B, Created>): void {
+      const response = { 201: schema, ...errorResponses(...(hasParams(path) ? [404] : []), 415) };
       api.post(
         path,
-        {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(path),
-            body: route.body,
-            response: { 201: schema, ...errorResponses(...(hasParams(path) ? [404] : []), 415) },
-          },
-        },
+        { schema: schemaOf(path, route, { body: route.body, response }) },
         async (request, reply) => {
           const result = await route.run(request.body as Static<B>, at(request));
           const representation = route.present
@@ -316,17 +302,10 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     replace<B extends TSchema>(route: ReplaceRoute<Item, B>): void {
+      const response = { 200: schema, ...errorResponses(404, 415) };
       api.put(
         itemPath,
-        {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(itemPath),
-            body: route.body,
-            response: { 200: schema, ...errorResponses(404, 415) },
-          },
-        },
+        { schema: schemaOf(itemPath, route, { body: route.body, response }) },
         async (request) => {
           const where = at(request);
           checkBodyId((request.body as { id?: string }).id, where.itemId);
@@ -336,35 +315,22 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     remove(route: Doc & { run: (at: At) => Promise<unknown> }): void {
-      api.delete(
-        itemPath,
-        {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(itemPath),
-            response: { 204: Type.Null(), ...errorResponses(404) },
-          },
-        },
-        async (request, reply) => {
-          await route.run(at(request));
-          return reply.code(204).send();
-        },
-      );
+      const response = { 204: Type.Null(), ...errorResponses(404) };
+      api.delete(itemPath, { schema: schemaOf(itemPath, route, { response }) }, async (request, reply) => {
+        await route.run(at(request));
+        return reply.code(204).send();
+      });
     },
 
-    command<B extends TSchema = TObject<{}>>(route: CommandRoute<Item, B>): void {
+    command<B extends TSchema = TObject<NoProperties>>(route: CommandRoute<Item, B>): void {
       const commandPath = `${itemPath}/${route.path}`;
       api.post(
         commandPath,
         {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(commandPath),
+          schema: schemaOf(commandPath, route, {
             ...(route.body ? { body: route.body } : {}),
             response: { 200: schema, ...errorResponses(...(route.body ? [404, 415] : [404])) },
-          },
+          }),
           // The body may be left out: no body means {}. (JSON null is still refused as not an object.)
           ...(route.body
             ? {

@@ -7,15 +7,13 @@ import type { ServerDeps } from '../deps.ts';
 import { scheduledMaintenancesPath } from '../paths.ts';
 import { presentScheduledMaintenance } from '../presenters/scheduledMaintenances.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { PeriodFilters } from '../schemas/common.ts';
+import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   CreateScheduledMaintenanceBody,
   ReplaceScheduledMaintenanceBody,
   ScheduledMaintenanceSchema,
   scheduledMaintenanceInput,
 } from '../schemas/scheduledMaintenances.ts';
-
-const date = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
 export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): void {
   const tasks = resourceRoutes(api, {
@@ -32,7 +30,7 @@ export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): voi
     paging: 'offset',
     filters: PeriodFilters,
     owner: async (at) => (await getWorkplace(db, at.id)).id,
-    filter: ({ startDate, endDate }) => ({ startDate: date(startDate), endDate: date(endDate) }),
+    filter: periodOf,
     load: (filter, page, at) => repository.listScheduledMaintenances(db, at.owner, filter, page),
     createRel: 'createScheduledMaintenance',
   });

@@ -9,7 +9,7 @@ import { link, startPosition } from '../hal.ts';
 import { shiftsPath } from '../paths.ts';
 import { presentShift } from '../presenters/shifts.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams, LinkSchema, PeriodFilters } from '../schemas/common.ts';
+import { errorResponses, IdParams, LinkSchema, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   CreateShiftBody,
   ReplaceShiftBody,
@@ -20,7 +20,6 @@ import {
 
 const COLLECTION = shiftsPath(':id');
 const tags = ['workplaces'];
-const date = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
 export function registerShifts(api: Api, { db }: ServerDeps): void {
   const shifts = resourceRoutes(api, {
@@ -38,7 +37,7 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
     position: startPosition,
     filters: PeriodFilters,
     owner: async (at) => (await getWorkplace(db, at.id)).id,
-    filter: ({ startDate, endDate }) => ({ startDate: date(startDate), endDate: date(endDate) }),
+    filter: periodOf,
     load: (filter, page, at) => repository.listShifts(db, at.owner, filter, page),
     createRel: 'createShift',
   });

@@ -1,7 +1,7 @@
 // Scheduled maintenance of a workplace as the API shows and takes it
 // (docs/resources/scheduledMaintenances.md).
 import { type Static, Type } from 'typebox';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, ReplaceBody, Resource } from './common.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 
@@ -26,10 +26,7 @@ const writable = {
   endDate: Type.String({ format: 'date-time', description: 'After startDate' }),
 };
 export const CreateScheduledMaintenanceBody = Type.Object(writable, { additionalProperties: false });
-export const ReplaceScheduledMaintenanceBody = Type.Object(
-  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
-  { additionalProperties: false },
-);
+export const ReplaceScheduledMaintenanceBody = ReplaceBody(writable);
 export const scheduledMaintenanceInput = (body: Static<typeof CreateScheduledMaintenanceBody>) => ({
   description: body.description,
   maintenanceType: body.maintenanceType ?? null,

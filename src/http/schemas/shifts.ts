@@ -1,6 +1,6 @@
 // Shifts of a workplace as the API shows and takes them (docs/resources/shifts.md).
 import { type Static, Type } from 'typebox';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, ReplaceBody, Resource } from './common.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 
@@ -25,10 +25,7 @@ const writable = {
   endDate: Type.String({ format: 'date-time', description: 'After startDate (exclusive end)' }),
 };
 export const CreateShiftBody = Type.Object(writable, { additionalProperties: false });
-export const ReplaceShiftBody = Type.Object(
-  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
-  { additionalProperties: false },
-);
+export const ReplaceShiftBody = ReplaceBody(writable);
 export const ShiftPlanBody = Type.Object(
   {
     startDate: DateTime,
