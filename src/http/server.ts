@@ -1,5 +1,6 @@
 // The HTTP server: parsing, validation, auth, content negotiation, errors, documentation, and the
-// API mounted under /api/v1 and /api/v2 (spec 9: both answer identically).
+// API mounted under /api/v1 and /api/v2, which answer identically (docs/api.md, "Addresses and
+// versions").
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
@@ -146,7 +147,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await app.register(
       async (api) => {
         api.addHook('onRoute', (route) => {
-          // Unknown query parameters are a 400 on every route (contract 3), also those without any.
+          // Unknown query parameters are a 400 on every route (docs/api.md, "Collections"),
+          // also those without any.
           route.schema = { querystring: NO_QUERY, ...route.schema };
           if (version !== CURRENT_VERSION) route.schema = { ...route.schema, hide: true };
         });

@@ -1,4 +1,4 @@
-// Operations as the API shows and takes them (docs/resources/operations.md), and how a body
+// Operations as the API shows and takes them (docs/api.md, "Resources"), and how a body
 // becomes the service's input (also for the operations sent with a new production order).
 import { type Static, Type } from 'typebox';
 import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';

@@ -1,4 +1,4 @@
-// Production orders as the API shows and takes them (docs/resources/productionOrders.md).
+// Production orders as the API shows and takes them (docs/resources/production-orders.md).
 import { type Static, Type } from 'typebox';
 import { checkPeriod, type ProductionOrderInput } from '../../domain/productionOrders.ts';
 import { Nullable, nullableDate, Resource } from './common.ts';

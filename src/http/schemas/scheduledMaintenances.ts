@@ -1,5 +1,5 @@
 // Scheduled maintenance of a workplace as the API shows and takes it
-// (docs/resources/scheduledMaintenances.md).
+// (docs/resources/shifts-and-maintenance.md).
 import { type Static, Type } from 'typebox';
 import { Nullable, ReplaceBody, Resource } from './common.ts';
 

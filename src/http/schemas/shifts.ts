@@ -1,4 +1,4 @@
-// Shifts of a workplace as the API shows and takes them (docs/resources/shifts.md).
+// Shifts of a workplace as the API shows and takes them (docs/resources/shifts-and-maintenance.md).
 import { type Static, Type } from 'typebox';
 import { Nullable, ReplaceBody, Resource } from './common.ts';
 

@@ -1,5 +1,5 @@
 // Staff members and their recorded activities as the API shows and takes them
-// (docs/resources/staffMembers.md).
+// (docs/resources/staff-members.md).
 import { Type } from 'typebox';
 import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembers.ts';
 import { Nullable, ReplaceBody, Resource } from './common.ts';

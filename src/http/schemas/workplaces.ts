@@ -1,4 +1,4 @@
-// Workplaces and workplace groups as the API shows and takes them (docs/resources/workplaces.md).
+// Workplaces and workplace groups as the API shows and takes them (docs/api.md, "Workplaces and workplace groups").
 import { Type } from 'typebox';
 import { WORKPLACE_GROUP_TYPES } from '../../domain/workplaces.ts';
 import { Nullable, OperatingStateProperty, ReplaceBody, Resource } from './common.ts';
