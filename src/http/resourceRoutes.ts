@@ -4,6 +4,7 @@
 // A route family says only what is special about its resource; each call registers one route.
 import type { FastifyRequest } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import type { Scope } from '../config.ts';
 import type { KeysetPage, KeysetRequest, OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
 import { canWrite } from './auth.ts';
@@ -39,6 +40,8 @@ export interface At {
 interface Doc {
   summary: string;
   description?: string;
+  /** The scope the route needs instead of its method's (docs/api.md, "Authentication"). */
+  scope?: Scope;
 }
 
 export interface ResourceDefinition<Item, Embed extends string> {
@@ -131,6 +134,7 @@ const paramsOf = (path: string) => {
       };
 };
 
+const scopeOf = ({ scope }: Doc) => (scope === undefined ? {} : { config: { scope } });
 const hasParams = (path: string) => path.includes(':');
 const docOf = ({ summary, description }: Doc) =>
   description === undefined ? { summary } : { summary, description };
@@ -230,6 +234,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       api.get(
         path,
         {
+          ...scopeOf(route),
           schema: schemaOf(path, route, {
             querystring: Type.Object(
               { ...paging, ...filters, ...embedParam },
@@ -254,7 +259,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       api.post(
         `${path}/search`,
         {
-          config: { scope: 'read' },
+          config: { scope: search.scope ?? 'read' },
           schema: {
             tags,
             summary: search.summary,
@@ -274,6 +279,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       api.get(
         itemPath,
         {
+          ...scopeOf(route),
           schema: schemaOf(itemPath, route, {
             ...(embedded ? { querystring } : {}),
             response: { 200: schema, ...errorResponses(404) },
@@ -290,7 +296,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const response = { 201: schema, ...errorResponses(...(hasParams(path) ? [404] : []), 415) };
       api.post(
         path,
-        { schema: schemaOf(path, route, { body: route.body, response }) },
+        { ...scopeOf(route), schema: schemaOf(path, route, { body: route.body, response }) },
         async (request, reply) => {
           const result = await route.run(request.body as Static<B>, at(request));
           const representation = route.present
@@ -305,7 +311,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const response = { 200: schema, ...errorResponses(404, 415) };
       api.put(
         itemPath,
-        { schema: schemaOf(itemPath, route, { body: route.body, response }) },
+        { ...scopeOf(route), schema: schemaOf(itemPath, route, { body: route.body, response }) },
         async (request) => {
           const where = at(request);
           checkBodyId((request.body as { id?: string }).id, where.itemId);
@@ -316,10 +322,14 @@ export function resourceRoutes<Item, Embed extends string = never>(
 
     remove(route: Doc & { run: (at: At) => Promise<unknown> }): void {
       const response = { 204: Type.Null(), ...errorResponses(404) };
-      api.delete(itemPath, { schema: schemaOf(itemPath, route, { response }) }, async (request, reply) => {
-        await route.run(at(request));
-        return reply.code(204).send();
-      });
+      api.delete(
+        itemPath,
+        { ...scopeOf(route), schema: schemaOf(itemPath, route, { response }) },
+        async (request, reply) => {
+          await route.run(at(request));
+          return reply.code(204).send();
+        },
+      );
     },
 
     command<B extends TSchema = TObject<NoProperties>>(route: CommandRoute<Item, B>): void {
@@ -327,6 +337,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       api.post(
         commandPath,
         {
+          ...scopeOf(route),
           schema: schemaOf(commandPath, route, {
             ...(route.body ? { body: route.body } : {}),
             response: { 200: schema, ...errorResponses(...(route.body ? [404, 415] : [404])) },
