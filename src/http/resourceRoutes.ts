@@ -178,6 +178,8 @@ export function resourceRoutes<Item, Embed extends string = never>(
       S extends TSchema = TObject,
     >(route: ListRoute<Item, P, F, Filter, S>): void {
       const keyset = route.paging === 'keyset';
+      // A programming error, so it stops the server at start rather than a request later.
+      if (keyset && !route.position) throw new Error(`${path}: timestamp paging needs a position`);
       const filters = route.filters ?? ({} as F);
       const paging = keyset ? KeysetQuery : OffsetQuery;
       const Collection = keyset ? KeysetCollection(name, schema) : OffsetCollection(name, schema);
