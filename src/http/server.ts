@@ -1,5 +1,6 @@
 // The HTTP server: parsing, validation, auth, content negotiation, errors, documentation, and the
-// API mounted under /api/v1 and /api/v2 (spec 9: both answer identically).
+// API mounted under /api/v1 and /api/v2, which answer identically (docs/api.md, "Addresses and
+// versions").
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
@@ -8,36 +9,27 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import FindMyWay from 'find-my-way';
 import { Type } from 'typebox';
 import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
-import type { TokenService } from '../auth/tokens.ts';
-import type { Config, RuntimeOptions } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { RequestTypeProvider } from './api.ts';
 import { bearerGuard } from './auth.ts';
+import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
 import './context.ts';
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot } from './hrefs.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
-import { ErrorBody } from './schemas.ts';
+import { ErrorBody } from './schemas/common.ts';
 import { loggerOptions, serverOptions } from './serverOptions.ts';
 import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
-export const API_VERSIONS = [1, 2] as const;
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
-export const CURRENT_VERSION = 2;
 
-export interface ServerDeps {
-  config: Config;
-  db: Database;
-  tokens: TokenService;
-  metrics?: Metrics;
-  /** Injected clock and log stream (tests, benchmarks). */
-  runtime?: RuntimeOptions;
-}
+// Re-exported for the composition root (src/app.ts) and the tests that walk the route table.
+export { CURRENT_VERSION, type RouteEntry, type ServerDeps };
 
 const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
 
@@ -150,7 +142,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await app.register(
       async (api) => {
         api.addHook('onRoute', (route) => {
-          // Unknown query parameters are a 400 on every route (contract 3), also those without any.
+          // Unknown query parameters are a 400 on every route (docs/api.md, "Collections"),
+          // also those without any.
           route.schema = { querystring: NO_QUERY, ...route.schema };
           if (version !== CURRENT_VERSION) route.schema = { ...route.schema, hide: true };
         });
@@ -183,12 +176,6 @@ function httpsOptions(
 ): Partial<FastifyServerOptions> & { https?: { cert: Buffer; key: Buffer } } {
   if (!config.tlsCertFile || !config.tlsKeyFile) return {};
   return { https: { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) } };
-}
-
-export interface RouteEntry {
-  method: string;
-  url: string;
-  public: boolean;
 }
 
 /**

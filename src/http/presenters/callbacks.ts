@@ -2,8 +2,7 @@ import type { DeliveryAttempt } from '../../db/repositories/callbacks.ts';
 import { type Callback, maskUrl } from '../../domain/callbacks.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-
-export const CALLBACKS_PATH = '/callbacks';
+import { CALLBACKS_PATH } from '../paths.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -16,7 +15,7 @@ export function presentCallback(callback: Callback, hrefs: Hrefs): Resource {
       url: maskUrl(callback.url),
       eventName: callback.eventName,
       objectFilter: (callback.objectIds ?? []).map((value) => ({ name: 'id', value })),
-      // Both spellings, as FORCE Bridge clients use either (contract 7).
+      // Both spellings, as FORCE Bridge clients use either (docs/api.md, "Callbacks (event delivery)").
       maxRedeliverAttempts: callback.maxRedeliverAttempts,
       maxRedeliveryAttempts: callback.maxRedeliverAttempts,
       maxUnconfirmedMessages: callback.maxUnconfirmedMessages,

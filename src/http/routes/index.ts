@@ -2,7 +2,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { RequestTypeProvider } from '../api.ts';
-import type { ServerDeps } from '../server.ts';
+import type { ServerDeps } from '../deps.ts';
 import { registerCallbacks } from './callbacks.ts';
 import { registerDevices } from './devices.ts';
 import { registerDocuments } from './documents.ts';
@@ -16,6 +16,7 @@ import { registerProductionOrders } from './productionOrders.ts';
 import { registerScheduledMaintenances } from './scheduledMaintenances.ts';
 import { registerShifts } from './shifts.ts';
 import { registerStaffMembers } from './staffMembers.ts';
+import { registerToolAssemblyOrders } from './toolAssemblyOrders.ts';
 import { registerTools } from './tools.ts';
 import { registerWorkplaceGroups } from './workplaceGroups.ts';
 import { registerWorkplaces } from './workplaces.ts';
@@ -31,6 +32,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerShifts(api, deps);
   registerScheduledMaintenances(api, deps);
   registerCallbacks(api, deps);
+  registerToolAssemblyOrders(api, deps);
   registerTools(api, deps);
   registerEvents(api, deps);
   registerDevices(api, deps);
