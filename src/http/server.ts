@@ -49,7 +49,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
     // A URL the router cannot read (bad percent-encoding, an over-long id) is an invalid URI:
-    // 404 with the error body (spec 7), not Fastify's own answer.
+    // 404 with the error body (docs/api.md "Errors"), not Fastify's own answer.
     frameworkErrors: (_error, request, reply) =>
       sendError(
         reply,
