@@ -12,7 +12,6 @@ import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoin
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
-import type { Metrics } from '../metrics/metrics.ts';
 import type { RequestTypeProvider } from './api.ts';
 import { bearerGuard } from './auth.ts';
 import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
