@@ -10,6 +10,7 @@ import { ShiftClock } from '../src/services/shiftClock.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { eventsOf, withoutTime } from './support/events.ts';
 import { get, normalized } from './support/hal.ts';
+import { waitFor } from './support/wait.ts';
 
 const WORKPLACES = '/api/v2/workplaces';
 const shiftsOf = (workplaceId: string) => `${WORKPLACES}/${workplaceId}/shifts`;
@@ -44,15 +45,8 @@ const shiftChanges = async (t: TestApp, shiftId: string) =>
   withoutTime(await eventsOf(t, shiftId, 'WORKPLACE_SHIFT_CHANGED'));
 
 /** Waits until `check` returns a value (real time; fails after 20 s, which no run should need). */
-async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail('the expected events did not arrive');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const eventually = <T>(check: () => Promise<T | undefined>): Promise<T> =>
+  waitFor('the expected events', check, { timeoutMs: 20_000 });
 
 /** Waits for at least `count` WORKPLACE_SHIFT_CHANGED events of the shift. */
 const changesArrive = (t: TestApp, shiftId: string, count: number) =>
