@@ -3,6 +3,7 @@
 // ask a user to install skip with a one-line reason when it is absent, and fail when CI=true.
 import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
+import { BACKENDS, type Backend } from './databases.ts';
 
 export const CI = process.env.CI === 'true';
 
@@ -49,4 +50,13 @@ export function commandExists(command: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A `skip` reason for a long sweep on `backend`: the fast suite sweeps one backend (PostgreSQL
+ * when reachable, else PGlite), the full suite every one.
+ */
+export function sweepSkip(backend: Backend): false | string {
+  if (FULL || backend === BACKENDS.at(-1)) return false;
+  return `the sweep runs on ${BACKENDS.at(-1)} in the fast suite; on every backend in the full suite (npm run test:all)`;
 }
