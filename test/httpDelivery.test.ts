@@ -474,13 +474,15 @@ describeDelivery(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Retries (R2) with the interval shortened to 400 ms and a 200 ms delivery timeout.
+// Retries (R2) with the interval shortened to 1 s. The receivers answer at once (or refuse): the
+// delivery timeout (900 ms, below the interval) is long enough that a busy machine does not turn
+// an answer into a timeout and a retry (at least once: such a retry is a copy the tests count).
 
-const RETRY_MS = 400;
+const RETRY_MS = 1000;
 
 describeDelivery(
   'HTTP delivery: retries, discards, bound, delete',
-  { BRIDGE_DELIVERY_RETRY_INTERVAL_MS: String(RETRY_MS), BRIDGE_DELIVERY_TIMEOUT_MS: '200' },
+  { BRIDGE_DELIVERY_RETRY_INTERVAL_MS: String(RETRY_MS), BRIDGE_DELIVERY_TIMEOUT_MS: '900' },
   (t) => {
     test('a failing receiver gets the first attempt plus maxRedeliverAttempts retries, spaced by the interval; then discarded and counted', async (context) => {
       const { receiver, callback } = scope(t(), context);
