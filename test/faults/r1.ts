@@ -89,7 +89,7 @@ export async function runR1(backend: 'postgres' | 'pglite'): Promise<void> {
     await waitFor(
       'a failed attempt for every notification',
       async () => (await api.expect(200, 'GET', `/api/v2/callbacks/${callbackId}`)).failedAttempts >= total,
-      { timeoutMs: 30_000 },
+      { timeoutMs: 120_000 },
     );
 
     // 2. kill -9 with all of them pending; they are still there (PGlite: after its crash recovery).
@@ -112,7 +112,7 @@ export async function runR1(backend: 'postgres' | 'pglite'): Promise<void> {
     };
     const firstRestart = Date.now();
     running.launch();
-    await withDeadline(running.exited(), 30_000, `the second kill (at delivery ${killAt})`);
+    await withDeadline(running.exited(), 120_000, `the second kill (at delivery ${killAt})`);
     receiver.onDelivery = undefined;
     const atKill = receiver.deliveries.length;
     const killedAfterMs = Date.now() - firstRestart;
@@ -122,7 +122,7 @@ export async function runR1(backend: 'postgres' | 'pglite'): Promise<void> {
     await service.start();
     const current = receiver;
     await waitFor(`all ${total} events`, () => current.countsById().size >= total, {
-      timeoutMs: 60_000,
+      timeoutMs: 180_000,
       intervalMs: 100,
       describe: () => current.countsById().size,
     });
@@ -140,13 +140,13 @@ export async function runR1(backend: 'postgres' | 'pglite'): Promise<void> {
       // expired ones were claimed too; the graceful stop below lets every claimed send finish.
       const claimsExpired = killedAt + 1000 + 15_000;
       await waitFor('the claims of the killed process to expire', () => Date.now() > claimsExpired, {
-        timeoutMs: 30_000,
+        timeoutMs: 60_000,
         intervalMs: 200,
       });
       await api.expect(200, 'POST', `/api/v2/workplaces/${marker}/operatingState/110`);
       expected += 1;
       await waitFor(`the marker event (all ${expected})`, () => current.countsById().size >= expected, {
-        timeoutMs: 30_000,
+        timeoutMs: 120_000,
         intervalMs: 100,
       });
     }

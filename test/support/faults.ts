@@ -303,7 +303,8 @@ export class ServiceProcess {
         return response.status === 200;
       },
       {
-        timeoutMs: 30_000,
+        // A bound against hanging: a first start on a busy machine can take long.
+        timeoutMs: 90_000,
         intervalMs: 100,
         describe: () => this.#output.slice(-1000),
         giveUp: () =>
