@@ -29,7 +29,7 @@ export interface BridgeProcess {
   exited: Promise<Exit>;
   /** Resolves once 'Server listening at ...' is logged; rejects if the process exits first. */
   listening(timeoutMs?: number): Promise<string>;
-  /** Waits until the exit, bounded; SIGKILLs and throws when the bound is passed. */
+  /** Waits until the exit, bounded (60 s by default: a busy machine is slow, a hang is not); SIGKILLs and throws when the bound is passed. */
   exit(timeoutMs?: number): Promise<Exit>;
 }
 
@@ -83,7 +83,7 @@ export function spawnBridge(env: Record<string, string>, args: string[] = ['star
       );
       return url as string;
     },
-    async exit(timeoutMs = 20_000) {
+    async exit(timeoutMs = 60_000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -130,7 +130,7 @@ export async function waitUntil(
   const watched = options.process;
   try {
     await waitFor(options.what, condition, {
-      timeoutMs: options.timeoutMs ?? 20_000,
+      timeoutMs: options.timeoutMs ?? 60_000,
       intervalMs: 50,
       // One more look after the exit: what the process wrote before it went counts.
       giveUp: () => (gone ? 'process exited' : undefined),
