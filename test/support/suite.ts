@@ -22,7 +22,7 @@ export function fullOnly(what: string): false | string {
 export function needs(service: string, available: boolean, hint: string): false | string {
   if (available) return false;
   const reason = `${service} not available (${hint})`;
-  if (CI) throw new Error(`CI=true requires ${reason}`);
+  if (CI) throw new Error(`CI=true, and ${reason}: CI needs it`);
   return reason;
 }
 
