@@ -21,14 +21,12 @@
 //   BENCH_ADMIN_URL     PostgreSQL to create the benchmark database in
 //   BENCH_CPU_PROF      "1": .cpuprofile of the service children in .tmp/bench-profiles/
 // The service's own settings pass through: e.g. BRIDGE_DELIVERY_PER_CALLBACK=200 npm run bench:delivery
-import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { type ChildProcess, fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, Pool, request } from 'undici';
 import type { ReceiverMessage, Report } from './deliveryReceiver.ts';
+import { readRss, revision, type Service, startService } from './service.ts';
 import { type Backend, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
@@ -44,7 +42,6 @@ const BACKENDS = (env.BENCH_BACKENDS ?? 'postgres,pglite').split(',') as Backend
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'warn';
 const PROFILE_DIR =
   env.BENCH_CPU_PROF === '1' ? new URL('../.tmp/bench-profiles/', import.meta.url) : undefined;
-const CLI = new URL('../src/cli/main.ts', import.meta.url).pathname;
 const RECEIVER_SCRIPT = new URL('./deliveryReceiver.ts', import.meta.url);
 const RESULTS_FILE = new URL('./results/delivery-latest.json', import.meta.url);
 const EVENT_TYPE = 'WORKPLACE_OPERATING_STATE_CHANGED';
@@ -52,75 +49,6 @@ const EVENT_TYPE = 'WORKPLACE_OPERATING_STATE_CHANGED';
 const STALL_MS = 30_000;
 
 const TARGETS = { p3Rate: 1000, p3P99Ms: 100, p4Ratio: 0.5, p8RssMiB: 300 };
-
-interface Service {
-  url: string;
-  pid: number;
-  token: string;
-  stop(): Promise<void>;
-}
-
-/** A free port for the service (`bridge start` does not report an ephemeral one). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.once('error', reject);
-  });
-
-/** `bridge start` in a child process, as deployed; resolves once it is ready, with a token. */
-async function startService(backend: Backend, target: string): Promise<Service> {
-  const url = `http://127.0.0.1:${await freePort()}`;
-  const client = { id: 'bench-delivery', secret: randomBytes(18).toString('base64url') };
-  const childEnv: NodeJS.ProcessEnv = {
-    ...env,
-    BRIDGE_HOST: '127.0.0.1',
-    BRIDGE_PORT: new URL(url).port,
-    BRIDGE_EMBEDDED_MQTT: 'off',
-    BRIDGE_LOG_LEVEL: LOG_LEVEL,
-    BRIDGE_BOOTSTRAP_CLIENT_ID: client.id,
-    BRIDGE_BOOTSTRAP_CLIENT_SECRET: client.secret,
-  };
-  delete childEnv.DATABASE_URL;
-  if (backend === 'postgres') childEnv.DATABASE_URL = target;
-  else childEnv.BRIDGE_DATA_DIR = target;
-  const execArgv = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR.pathname}`] : [];
-  // The log (warnings only by default) is shown: a delivery problem should not go unseen.
-  const child = spawn(process.execPath, [...execArgv, CLI, 'start'], { env: childEnv, stdio: 'inherit' });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let early: number | null | undefined;
-  void exited.then((code) => {
-    early = code;
-  });
-  for (let waited = 0; ; waited += 100) {
-    if (early !== undefined) throw new Error(`service (${backend}) exited early: ${early}`);
-    if (waited > 60_000) throw new Error(`service (${backend}) not ready after 60 s`);
-    const ready = await fetch(`${url}/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    await sleep(100);
-  }
-  const basic = Buffer.from(`${client.id}:${client.secret}`).toString('base64');
-  const answer = await fetch(`${url}/oauth/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const { access_token: token } = (await answer.json()) as { access_token: string };
-  return {
-    url,
-    pid: child.pid as number,
-    token,
-    stop: async () => {
-      child.kill('SIGTERM'); // graceful: finishes sends in flight; lets --cpu-prof write its file
-      await exited;
-    },
-  };
-}
 
 /** The receiver child and its IPC: 'complete' messages go to onComplete, replies to the asker. */
 class Receiver {
@@ -181,10 +109,6 @@ async function drain(receiver: Receiver, group: string, expected: number): Promi
     await sleep(100);
   }
 }
-
-/** RSS of a process (VmRSS), MiB. */
-const readRss = (pid: number) =>
-  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024);
 
 /** RSS of a process every second until stopped. */
 function sampleRss(pid: number) {
@@ -394,7 +318,10 @@ async function benchBackend(backend: Backend, receiver: Receiver) {
   const seeded = await seedDatabase(backend, 'delivery', WORKPLACES);
   const ids = seeded.workplaceIds;
   try {
-    const service = await startService(backend, seeded.target);
+    const service = await startService(backend, seeded.target, {
+      logLevel: LOG_LEVEL,
+      profileDir: PROFILE_DIR,
+    });
     const rssAtStart = readRss(service.pid);
     try {
       const log = (what: string, run: ChangeRun) =>
@@ -565,17 +492,6 @@ function report(results: Result[]) {
   });
   for (const line of lines) console.log(line);
   return lines;
-}
-
-/** The code measured: HEAD, and whether (and how) src/ differs from it. */
-function revision() {
-  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  const diff = git('diff', 'HEAD', '--', 'src');
-  return {
-    commit: git('rev-parse', '--short', 'HEAD'),
-    srcModified: diff !== '',
-    srcDiffSha1: diff === '' ? null : createHash('sha1').update(diff).digest('hex').slice(0, 12),
-  };
 }
 
 async function main(): Promise<void> {

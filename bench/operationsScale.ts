@@ -26,8 +26,7 @@
 // Settings: BENCH_ITERATIONS (100), BENCH_WARMUP (20), BENCH_OPERATIONS ("10000,1000000"),
 // BENCH_OPS_PER_ORDER (10), BENCH_LOG_LEVEL ("info"), BENCH_ADMIN_URL, BENCH_KEEP_DB=1 (leave the
 // database with the last stage loaded, for diagnosis; its URL is printed).
-import { execFileSync, fork } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -36,6 +35,7 @@ import type { KeysetRequest } from '../src/db/paging.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { listOperations } from '../src/db/repositories/operations.ts';
 import type { OperationFilter } from '../src/domain/operations.ts';
+import { revision } from './service.ts';
 import {
   machineInfo,
   medianMs,
@@ -390,17 +390,6 @@ async function stage(
   return {
     measured,
     info: { operations, orders: Math.ceil(operations / OPS_PER_ORDER), ...loaded, loadAverage: loadavg() },
-  };
-}
-
-/** The code measured: HEAD, and whether (and how) src/ differs from it. */
-function revision() {
-  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  const diff = git('diff', 'HEAD', '--', 'src');
-  return {
-    commit: git('rev-parse', '--short', 'HEAD'),
-    srcModified: diff !== '',
-    srcDiffSha1: diff === '' ? null : createHash('sha1').update(diff).digest('hex').slice(0, 12),
   };
 }
 

@@ -2,15 +2,17 @@
 import type { FastifyInstance } from 'fastify';
 import { ensureBootstrapClient, type NewClientCredentials } from './auth/clients.ts';
 import { TokenService } from './auth/tokens.ts';
+import { type Clock, systemClock } from './background/clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
-import { AddressPolicy } from './delivery/addressPolicy.ts';
+import { callbackPolicy } from './delivery/addressPolicy.ts';
 import { HttpTransport } from './delivery/httpTransport.ts';
 import { MqttTransport } from './delivery/mqttTransport.ts';
 import { DeliveryWorker } from './delivery/worker.ts';
 import { Hrefs, hrefRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
+import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
 import { ShiftClock } from './services/shiftClock.ts';
 
 export interface App {
@@ -19,23 +21,35 @@ export interface App {
   tokens: TokenService;
   /** Sends events to callbacks; undefined when BRIDGE_DELIVERY_ENABLED=false. */
   delivery: DeliveryWorker | undefined;
+  shiftClock: ShiftClock;
+  /** The time background work (delivery, shift clock) runs on. */
+  clock: Clock;
   /** Credentials of a client created at this start (first start without bootstrap settings). */
   createdClient: NewClientCredentials | undefined;
   close(): Promise<void>;
 }
 
+export interface AppOptions {
+  /** Background work's time; tests pass a ManualClock to move it. The system clock otherwise. */
+  clock?: Clock;
+}
+
 /** Builds the app on the configured database, or on `db` (tests pass a fresh, migrated one). */
-export async function createApp(config: Config, db?: Database): Promise<App> {
-  const database = db ?? (await openDatabase(config));
+export async function createApp(config: Config, db?: Database, options: AppOptions = {}): Promise<App> {
+  const clock = options.clock ?? systemClock;
+  const metrics = new Metrics(config.monitoring);
+  const database = instrumentDatabase(db ?? (await openDatabase(config)), metrics);
   try {
     const createdClient = await ensureBootstrapClient(database, config);
     const tokens = await TokenService.create(database, config.tokenSecret, config.tokenTtlSeconds);
-    const server = await buildServer({ config, db: database, tokens });
-    const delivery = config.delivery.enabled ? createDelivery(config, database, server) : undefined;
+    const server = await buildServer({ config, db: database, tokens, metrics });
+    const delivery = config.delivery.enabled
+      ? createDelivery(config, database, server, { clock, metrics })
+      : undefined;
     delivery?.start();
     // Stopped by the server's onClose: whatever closes the server (close() below, tests) stops it
     // before the database closes.
-    const shiftClock = new ShiftClock(database, config.shiftClockPollMs, server.log);
+    const shiftClock = new ShiftClock(database, config.shiftClockPollMs, server.log, clock);
     server.addHook('onClose', () => shiftClock.stop());
     shiftClock.start();
     return {
@@ -43,6 +57,8 @@ export async function createApp(config: Config, db?: Database): Promise<App> {
       db: database,
       tokens,
       delivery,
+      shiftClock,
+      clock,
       createdClient,
       close: async () => {
         await server.close();
@@ -56,14 +72,25 @@ export async function createApp(config: Config, db?: Database): Promise<App> {
   }
 }
 
-function createDelivery(config: Config, db: Database, server: FastifyInstance): DeliveryWorker {
-  const policy = new AddressPolicy(config.callbackAllowedNetworks, config.callbackDeniedNetworks);
+function createDelivery(
+  config: Config,
+  db: Database,
+  server: FastifyInstance,
+  { clock, metrics }: { clock: Clock; metrics: Metrics },
+): DeliveryWorker {
+  const policy = callbackPolicy(config);
   const { timeoutMs } = config.delivery;
   const hrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
   const worker = new DeliveryWorker(
     db,
     { http: new HttpTransport({ timeoutMs, policy }), mqtt: new MqttTransport({ timeoutMs, policy }) },
-    { ...config.delivery, callbackHref: (id) => hrefs.api(`/callbacks/${id}`) },
+    {
+      ...config.delivery,
+      callbackHref: (id) => hrefs.api(`/callbacks/${id}`),
+      clock,
+      onCycle: () => metrics.deliveryCycle(),
+      onOutcome: (outcome) => metrics.deliveryOutcome(outcome),
+    },
     server.log,
   );
   // A write may have recorded events: look for deliveries now instead of at the next poll.

@@ -1,7 +1,7 @@
 // Typed settings: the only module that reads process.env. Every setting, its variable and its
 // default are read in loadConfig below; docs/settings.md is the same list for people.
 
-import { DEFAULT_DENIED_NETWORKS, parseNetworks } from './delivery/addressPolicy.ts';
+import { parseNetworks } from './delivery/addressPolicy.ts';
 
 export interface Config {
   host: string;
@@ -32,8 +32,12 @@ export interface Config {
   shiftClockPollMs: number;
   callbackMqttPort: number;
   callbackAllowedNetworks: string[];
+  /** Denied in addition to the built-in denials (unspecified, link-local, cloud metadata). */
   callbackDeniedNetworks: string[];
+  callbackDenyLoopback: boolean;
   embeddedMqtt: { mode: 'auto' | 'on' | 'off'; host: string; port: number };
+  /** GET /metrics and readiness (docs/operations.md, "Metrics"). */
+  monitoring: { topCallbacks: number; deliveryStallMs: number };
 }
 
 export class ConfigError extends Error {
@@ -149,11 +153,16 @@ export function loadConfig(env: Env = process.env): Config {
     shiftClockPollMs: integer('BRIDGE_SHIFT_CLOCK_POLL_MS', 1000, 10, 60_000),
     callbackMqttPort: integer('BRIDGE_CALLBACK_MQTT_PORT', 1883, 1, 65535),
     callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS', '0.0.0.0/0 ::/0'),
-    callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS', DEFAULT_DENIED_NETWORKS),
+    callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS', ''),
+    callbackDenyLoopback: choice('BRIDGE_CALLBACK_DENY_LOOPBACK', ['true', 'false'], 'false') === 'true',
     embeddedMqtt: {
       mode: choice('BRIDGE_EMBEDDED_MQTT', ['auto', 'on', 'off'], 'auto'),
       host: text('BRIDGE_EMBEDDED_MQTT_HOST') ?? '127.0.0.1',
       port: integer('BRIDGE_EMBEDDED_MQTT_PORT', 1883, 0, 65535),
+    },
+    monitoring: {
+      topCallbacks: integer('BRIDGE_METRICS_TOP_CALLBACKS', 10, 0, 1000),
+      deliveryStallMs: integer('BRIDGE_DELIVERY_STALL_MS', 60_000, 1000, 3_600_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

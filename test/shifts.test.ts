@@ -1,16 +1,17 @@
 // Workplace shifts end to end: POST/GET/PUT/DELETE with the overlap rule, the timestamp-mode
 // collection with its period filter, WORKPLACE_SHIFTS_UPDATED for every change, and the shift
-// clock announcing WORKPLACE_SHIFT_CHANGED for each start and end exactly once, in real time
-// (shifts starting about a second ahead), also with several clocks on one database.
+// clock announcing WORKPLACE_SHIFT_CHANGED for each start and end exactly once, also with several
+// clocks on one database. The app runs on a ManualClock: the tests move it to a shift's start or
+// end and wait for one cycle of the shift clock, instead of waiting in real time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ManualClock } from '../src/background/clock.ts';
 import type { Database } from '../src/db/database.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { ShiftClock } from '../src/services/shiftClock.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { eventsOf, withoutTime } from './support/events.ts';
 import { get, normalized } from './support/hal.ts';
-import { waitFor } from './support/wait.ts';
 
 const WORKPLACES = '/api/v2/workplaces';
 const shiftsOf = (workplaceId: string) => `${WORKPLACES}/${workplaceId}/shifts`;
@@ -44,16 +45,28 @@ async function createShift(t: TestApp, workplaceId: string, body: Record<string,
 const shiftChanges = async (t: TestApp, shiftId: string) =>
   withoutTime(await eventsOf(t, shiftId, 'WORKPLACE_SHIFT_CHANGED'));
 
-/** Waits until `check` returns a value (real time; fails after 20 s, which no run should need). */
-const eventually = <T>(check: () => Promise<T | undefined>): Promise<T> =>
-  waitFor('the expected events', check, { timeoutMs: 20_000 });
+const clockOf = (t: TestApp): ManualClock => {
+  const { clock } = t.app;
+  assert.ok(clock instanceof ManualClock);
+  return clock;
+};
 
-/** Waits for at least `count` WORKPLACE_SHIFT_CHANGED events of the shift. */
-const changesArrive = (t: TestApp, shiftId: string, count: number) =>
-  eventually(async () => {
-    const events = await shiftChanges(t, shiftId);
-    return events.length >= count ? events : undefined;
-  });
+/**
+ * Moves the app's clock to `to`, or at least to real time (the services stamp changes with real
+ * time, and the clock never runs backwards), then waits for one cycle of the app's shift clock.
+ */
+async function tick(t: TestApp, to?: string): Promise<void> {
+  const clock = clockOf(t);
+  clock.set(new Date(Math.max(clock.now().getTime(), Date.now(), to === undefined ? 0 : Date.parse(to))));
+  await t.app.shiftClock.nextCycle();
+}
+
+/** `ms` after the later of the app's clock and real time: in the future for both. */
+const later = (t: TestApp, ms: number) =>
+  new Date(Math.max(clockOf(t).now().getTime(), Date.now()) + ms).toISOString();
+
+const HOUR = 3_600_000;
+const shifted = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 const changed = (shift: Shift, change: 'STARTED' | 'ENDED') => ({
   eventType: 'WORKPLACE_SHIFT_CHANGED',
@@ -517,14 +530,23 @@ describeEachBackend(
       assert.equal((await t().request({ url: shiftsOf(workplaceId) })).statusCode, 404);
     });
 
-    test('clock: a shift starting in a second is announced STARTED, then ENDED, once each', async () => {
+    test('clock: a shift is announced STARTED at its start and ENDED at its end, once each', async () => {
       const workplaceId = await createWorkplace(t(), 'SH-CLK');
+      const startDate = later(t(), HOUR);
       const shift = await createShift(t(), workplaceId, {
         name: 'Soon',
-        startDate: inMs(1000),
-        endDate: inMs(1500),
+        startDate,
+        endDate: shifted(startDate, HOUR / 2),
       });
-      assert.deepEqual(await changesArrive(t(), shift.id, 2), [
+      await tick(t(), shifted(shift.startDate, -1));
+      assert.deepEqual(await shiftChanges(t(), shift.id), [], 'nothing before the start');
+      await tick(t(), shift.startDate);
+      assert.deepEqual(await shiftChanges(t(), shift.id), [changed(shift, 'STARTED')]);
+      await tick(t(), shifted(shift.endDate, -1));
+      assert.deepEqual(await shiftChanges(t(), shift.id), [changed(shift, 'STARTED')]);
+      await tick(t(), shift.endDate);
+      await tick(t(), shifted(shift.endDate, HOUR));
+      assert.deepEqual(await shiftChanges(t(), shift.id), [
         changed(shift, 'STARTED'),
         changed(shift, 'ENDED'),
       ]);
@@ -535,10 +557,10 @@ describeEachBackend(
       const over = await createShift(t(), workplaceId, { startDate: inMs(-60_000), endDate: inMs(-30_000) });
       const running = await createShift(t(), workplaceId, {
         startDate: inMs(-10_000),
-        endDate: inMs(60_000),
+        endDate: later(t(), HOUR),
       });
-      assert.deepEqual(await changesArrive(t(), running.id, 1), [changed(running, 'STARTED')]);
-      // The clock has run since `over` was created (it announced `running`): nothing for `over`.
+      await tick(t());
+      assert.deepEqual(await shiftChanges(t(), running.id), [changed(running, 'STARTED')]);
       assert.deepEqual(await shiftChanges(t(), over.id), []);
     });
 
@@ -546,21 +568,26 @@ describeEachBackend(
       const workplaceId = await createWorkplace(t(), 'SH-MOVE');
       const running = await createShift(t(), workplaceId, {
         startDate: inMs(-10_000),
-        endDate: inMs(60_000),
+        endDate: later(t(), HOUR),
       });
-      await changesArrive(t(), running.id, 1);
+      await tick(t());
+      assert.deepEqual(await shiftChanges(t(), running.id), [changed(running, 'STARTED')]);
       const cut = { startDate: running.startDate, endDate: inMs(-1000) };
       const url = `${shiftsOf(workplaceId)}/${running.id}`;
       assert.equal((await t().request({ method: 'PUT', url, body: cut })).statusCode, 200);
       const shortened = { ...running, ...cut };
-      assert.deepEqual(await changesArrive(t(), running.id, 2), [
+      await tick(t());
+      assert.deepEqual(await shiftChanges(t(), running.id), [
         changed(running, 'STARTED'),
         changed(shortened, 'ENDED'),
       ]);
-      const extend = { startDate: running.startDate, endDate: inMs(60_000) };
+      const extend = { startDate: running.startDate, endDate: later(t(), HOUR) };
       assert.equal((await t().request({ method: 'PUT', url, body: extend })).statusCode, 200);
       const extended = { ...running, ...extend };
-      assert.deepEqual((await changesArrive(t(), running.id, 3)).at(2), changed(extended, 'STARTED'));
+      await tick(t());
+      const changes = await shiftChanges(t(), running.id);
+      assert.equal(changes.length, 3);
+      assert.deepEqual(changes.at(2), changed(extended, 'STARTED'));
     });
 
     test('several clocks on one database, stopped and restarted: each start and end announced exactly once', async () => {
@@ -573,32 +600,46 @@ describeEachBackend(
         );
       }
       const log = t().app.server.log;
-      const clocks = databases.map((db) => new ShiftClock(db, 10, log));
-      for (const clock of clocks) clock.start();
+      const clock = clockOf(t());
+      const clocks = databases.map((db) => new ShiftClock(db, 10, log, clock));
+      for (const shiftClock of clocks) shiftClock.start();
+      // Every clock (the app's too) wakes on the same move of the time and claims at once.
+      const moveTo = async (time: string) => {
+        clock.set(new Date(time));
+        await Promise.all([t().app.shiftClock, ...clocks].map((shiftClock) => shiftClock.nextCycle()));
+      };
       try {
+        const base = later(t(), HOUR);
         const shifts: Shift[] = [];
         for (let i = 0; i < 6; i++) {
           const workplaceId = await createWorkplace(t(), `SH-MANY-${i}`);
           shifts.push(
-            await createShift(t(), workplaceId, { startDate: inMs(800 + i * 50), endDate: inMs(1300) }),
+            await createShift(t(), workplaceId, {
+              startDate: shifted(base, i * 50),
+              endDate: shifted(base, 500),
+            }),
           );
         }
+        await moveTo(shifted(base, 100));
         // A restart: one clock stops while shifts are due, a fresh one takes its place.
         await clocks[0]?.stop();
-        const restarted = new ShiftClock(databases[0] as Database, 10, log);
+        const restarted = new ShiftClock(databases[0] as Database, 10, log, clock);
         clocks.push(restarted);
         restarted.start();
+        await moveTo(shifted(base, 300));
+        await moveTo(shifted(base, 500));
         for (const shift of shifts) {
-          assert.deepEqual(await changesArrive(t(), shift.id, 2), [
+          assert.deepEqual(await shiftChanges(t(), shift.id), [
             changed(shift, 'STARTED'),
             changed(shift, 'ENDED'),
           ]);
         }
       } finally {
-        for (const clock of clocks) await clock.stop();
+        for (const shiftClock of clocks) await shiftClock.stop();
         for (const db of databases) if (db !== t().app.db) await db.close();
       }
     });
   },
-  { BRIDGE_SHIFT_CLOCK_POLL_MS: '20' },
+  {},
+  () => ({ clock: new ManualClock() }),
 );

@@ -23,7 +23,8 @@ export class OAuthError extends Error {
   }
 }
 
-// The spec spells the form type application/x-www-urlencode; accept it beside the standard one.
+// Older clients spell the form type application/x-www-urlencode; accept it beside the standard one
+// (docs/api.md, "Authentication").
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'application/x-www-urlencode'];
 
 interface Credentials {

@@ -11,6 +11,8 @@ export interface Database extends Queryable {
   exec(sql: string): Promise<void>;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Pool use for metrics (PostgreSQL; PGlite has one connection and no pool). */
+  poolStats?(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -31,7 +33,12 @@ const UNAVAILABLE_CODES = new Set([
   'EPIPE',
   '57P01',
   '57P03',
+  '08000',
+  '08003',
   '08006',
+  '57P02',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
 ]);
 const TIMEOUT_CODES = new Set(['57014', '55P03']); // statement / lock timeout on the server side
 
@@ -66,7 +73,8 @@ function classify(error: unknown, timeoutMs: number): unknown {
   }
   if (code !== undefined && UNAVAILABLE_CODES.has(code))
     return new DatabaseUnavailableError(error instanceof Error ? error.message : code);
-  if (error instanceof Error && /Connection terminated/i.test(error.message)) {
+  // pg's own words for a connection that is gone (terminated backend, cut socket, closed client).
+  if (error instanceof Error && /Connection terminated|not queryable|connection error/i.test(error.message)) {
     return new DatabaseUnavailableError(error.message);
   }
   return error;

@@ -1,4 +1,4 @@
-// Offset pages and keyset ("timestamp mode", contract 3) pages over any table.
+// Offset pages and keyset ("timestamp mode") pages over any table (docs/api.md, "Collections").
 import type { Queryable } from './database.ts';
 
 export interface OffsetRequest {

@@ -31,8 +31,14 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     // The server cancels what the client stopped waiting for, so no work piles up behind a timeout.
     options: `-c statement_timeout=${timeoutMs} -c lock_timeout=${timeoutMs}`,
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // A connection that is lost (backend terminated, TCP cut, database restarted) must never crash
+  // the process: pg emits 'error' on its client, and an 'error' without a listener ends Node. The
+  // pool listens only while a client is idle, so every client gets a listener of its own for its
+  // whole life. The failing query rejects by itself (503), and the pool drops the dead client.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   await withTimeout(pool.query('SELECT 1'), timeoutMs);
   return {
     kind: 'postgres',
@@ -41,6 +47,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await withTimeout(pool.query(sql), timeoutMs);
     },
     transaction: (work) => withTimeout(inTransaction(pool, work), timeoutMs),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       if (!pool.ending && !pool.ended) await pool.end();
     },
@@ -49,18 +56,28 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
 async function inTransaction<T>(pool: pg.Pool, work: (tx: Queryable) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  let broken = false;
+  // A checked-out client has no listener of the pool's: without one, a connection lost mid-transaction
+  // (backend terminated, TCP cut) is an unhandled 'error' event that ends the process. The pending
+  // query rejects on its own; the listener only marks the client so it is destroyed, not reused.
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work({ query: (sql, params) => queryOn(client, sql, params) });
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
+    if (broken === undefined) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+    }
     throw error;
   } finally {
-    client.release(broken);
+    client.removeListener('error', onError);
+    client.release(broken ?? false);
   }
 }

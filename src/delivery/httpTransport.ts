@@ -1,6 +1,6 @@
 // HTTP(S) deliveries: POST with undici over keep-alive connection pools, bounded by a timeout.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
+// Redirects are not followed (undici's request does not without a redirect interceptor): a 3xx
+// answer is a failed attempt, so a receiver cannot send the bridge on to another address.
 import { Agent, request } from 'undici';
 import type { AddressPolicy } from './addressPolicy.ts';
 import { failure, type SendResult, type Transport } from './transport.ts';
@@ -13,25 +13,13 @@ export class HttpTransport implements Transport {
   constructor(options: { timeoutMs: number; policy: AddressPolicy }) {
     this.#timeoutMs = options.timeoutMs;
     this.#policy = options.policy;
-    const policy = options.policy;
     this.#agent = new Agent({
       keepAliveTimeout: 30_000,
       connections: 16,
       connect: {
         timeout: options.timeoutMs,
         // Checked on the address actually connected to, so DNS rebinding cannot get around it.
-        lookup: (hostname, lookupOptions, callback) =>
-          dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
-            if (error) return callback(error, '', 0);
-            const list = addresses as LookupAddress[];
-            const refused = list.find((entry) => !policy.permits(entry.address));
-            if (refused)
-              return callback(new Error(`address ${refused.address} is not allowed for callbacks`), '', 0);
-            if (lookupOptions.all)
-              return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-            const first = list[0] as LookupAddress;
-            return callback(null, first.address, first.family);
-          }),
+        lookup: options.policy.lookup,
       },
     });
   }
@@ -40,8 +28,8 @@ export class HttpTransport implements Transport {
     const target = new URL(url);
     const extra: Record<string, string> = {};
     try {
-      // Basic Auth for deliveries comes from the URL's userinfo (contract 7). Inside the try: a
-      // bad escape (decodeURIComponent throws) is a failed attempt, never a rejected send.
+      // Basic Auth for deliveries comes from the URL's userinfo (docs/api.md, "Callbacks (event
+      // delivery)"). Inside the try: a bad escape (decodeURIComponent throws) is a failed attempt, never a rejected send.
       if (target.username !== '' || target.password !== '') {
         const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
         extra.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
@@ -49,10 +37,8 @@ export class HttpTransport implements Transport {
         target.password = '';
       }
       // Host names are checked in the agent's lookup; literal addresses never go through it.
-      const literal = target.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(literal) !== 0 && !this.#policy.permits(literal)) {
-        return failure(`address ${literal} is not allowed for callbacks`);
-      }
+      const refused = this.#policy.literalRefusal(target.hostname);
+      if (refused !== null) return failure(refused);
       const response = await request(target, {
         method: 'POST',
         dispatcher: this.#agent,

@@ -1,15 +1,18 @@
 // MQTT deliveries: QoS 1 publish, PUBACK = confirmed. One connection per broker, which
-// reconnects on its own; while it is down, deliveries fail fast and are retried later.
+// reconnects on its own; while it is down, deliveries fail fast and are retried later. Every
+// connection, the reconnects included, goes through the address policy (its stream builder).
 import { randomBytes } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
+import { MqttClient } from 'mqtt';
 import { mqttTopic } from '../domain/callbacks.ts';
-import type { AddressPolicy } from './addressPolicy.ts';
+import { type AddressPolicy, literalAddress } from './addressPolicy.ts';
 import { failure, type SendResult, type Transport } from './transport.ts';
 
 export class MqttTransport implements Transport {
   readonly #clients = new Map<string, Promise<MqttClient>>();
   readonly #timeoutMs: number;
   readonly #policy: AddressPolicy;
+  /** Why a client's last connection attempt failed (shown while it is down). */
+  readonly #lastError = new WeakMap<MqttClient, string>();
 
   constructor(options: { timeoutMs: number; policy: AddressPolicy }) {
     this.#timeoutMs = options.timeoutMs;
@@ -19,7 +22,10 @@ export class MqttTransport implements Transport {
   async send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult> {
     try {
       const client = await this.#client(url);
-      if (!client.connected) return failure('MQTT broker not connected');
+      if (!client.connected) {
+        const reason = this.#lastError.get(client);
+        return failure(`MQTT broker not connected${reason ? ` (${reason})` : ''}`);
+      }
       await withTimeout(
         client.publishAsync(mqttTopic(url), body, {
           qos: 1,
@@ -68,10 +74,19 @@ export class MqttTransport implements Transport {
   }
 
   async #open(url: URL, protocolVersion: 4 | 5): Promise<MqttClient> {
-    const client = mqtt.connect({
+    // mqtt: URLs keep hosts as written (127.1, 2130706433): connect to the address they stand for.
+    const host = literalAddress(url.hostname) ?? url.hostname;
+    const port = Number(url.port || 1883);
+    // Called for the first connect and for every reconnect: each one is checked.
+    const connect = (connecting: MqttClient) => {
+      const socket = this.#policy.connect(host, port);
+      socket.once('error', (error) => this.#lastError.set(connecting, error.message));
+      return socket;
+    };
+    const client = new MqttClient(connect, {
       protocol: 'mqtt',
-      host: url.hostname,
-      port: Number(url.port || 1883),
+      host,
+      port,
       protocolVersion,
       clientId: `bridge-${randomBytes(6).toString('hex')}`,
       username: url.username === '' ? undefined : decodeURIComponent(url.username),

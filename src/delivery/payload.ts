@@ -1,8 +1,9 @@
-// What a receiver gets: the body of spec 6.4 exactly, and the extras as headers (contract 7).
+// What a receiver gets: always the same body, and the extras as headers
+// (docs/api.md, "Callbacks (event delivery)").
 import { createHmac } from 'node:crypto';
 import type { ClaimedNotification } from '../db/repositories/notifications.ts';
 
-/** The delivery body: `properties` with the 7 keys of spec 6.4 in its order, and `_links.callback`. */
+/** The delivery body: `properties` with its 7 keys in the documented order, and `_links.callback`. */
 export function deliveryBody(notification: ClaimedNotification, callbackHref: string): string {
   const { event } = notification;
   return JSON.stringify({

@@ -2,6 +2,8 @@
 // send each outside any transaction, record the outcome. Several instances on one PostgreSQL
 // share the work through SKIP LOCKED claims; a crash loses nothing (claims expire).
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../background/clock.ts';
+import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database } from '../db/database.ts';
 import {
   type Attempt,
@@ -11,6 +13,8 @@ import {
   pruneAttempts,
   recordAttempts,
 } from '../db/repositories/notifications.ts';
+import { attemptResult, claimLockMs, nextAttemptAt } from '../domain/delivery.ts';
+import { logAttempts } from './failureLog.ts';
 import { deliveryBody, deliveryHeaders } from './payload.ts';
 import { failure, type SendResult, type Transport } from './transport.ts';
 
@@ -23,6 +27,11 @@ export interface DeliveryOptions {
   /** Sends in flight at once for one callback: a slow receiver cannot take every slot. */
   perCallback: number;
   callbackHref: (callbackId: string) => string;
+  /** The time of claims, retries and headers. */
+  clock: Clock;
+  /** Metrics hooks (src/metrics): a cycle of the loop finished; a delivery attempt's outcome. */
+  onCycle?: () => void;
+  onOutcome?: (outcome: string) => void;
 }
 
 const FAN_OUT_BATCH = 500;
@@ -35,11 +44,10 @@ export class DeliveryWorker {
   readonly #transports: Record<'http' | 'mqtt', Transport>;
   readonly #options: DeliveryOptions;
   readonly #log: FastifyBaseLogger;
+  readonly #clock: Clock;
+  readonly #loop: PollingLoop;
   readonly #inFlight = new Set<Promise<void>>();
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #wakeUp: (() => void) | undefined;
-  #pending = false;
+  #lastClaimed = 0;
   #lastPrune = 0;
   #stopped: Promise<void> | undefined;
   #unrecorded: Attempt[] = [];
@@ -55,18 +63,43 @@ export class DeliveryWorker {
     this.#transports = transports;
     this.#options = options;
     this.#log = log;
+    this.#clock = options.clock;
+    this.#loop = new PollingLoop({
+      name: 'delivery',
+      intervalMs: options.pollMs,
+      clock: options.clock,
+      log,
+      cycle: async () => {
+        try {
+          await this.#cycle();
+        } finally {
+          this.#options.onCycle?.(); // a finished cycle, even a failed one: the loop is alive
+        }
+      },
+    });
   }
 
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#loop = this.#run();
+    this.#options.onCycle?.();
+    this.#loop.start();
   }
 
   /** Something changed (a write request ended, a send finished): look for work now. */
   wake(): void {
-    this.#pending = true;
-    this.#wakeUp?.();
+    this.#loop.wake();
+  }
+
+  /**
+   * Resolves once everything due at the clock's current time has been sent and its outcome
+   * recorded: cycles run until one claims nothing while no send is in flight.
+   */
+  async drain(): Promise<void> {
+    for (;;) {
+      await this.#loop.nextCycle();
+      if (this.#lastClaimed === 0 && this.#inFlight.size === 0 && this.#recording === undefined) return;
+      await Promise.allSettled(this.#inFlight);
+      await this.#recording;
+    }
   }
 
   /** Stops claiming, lets the sends in flight finish (each is bounded by the timeout). Idempotent. */
@@ -76,55 +109,34 @@ export class DeliveryWorker {
   }
 
   async #stop(): Promise<void> {
-    this.#running = false;
-    this.wake();
-    await this.#loop;
+    await this.#loop.stop();
     await Promise.allSettled(this.#inFlight);
     await Promise.all([this.#transports.http.close(), this.#transports.mqtt.close()]);
   }
 
-  async #run(): Promise<void> {
-    while (this.#running) {
-      this.#pending = false;
-      try {
-        await this.#cycle();
-      } catch (error) {
-        this.#log.warn({ err: error }, 'delivery cycle failed; retrying');
-      }
-      if (!this.#pending && this.#running) await this.#sleep(this.#options.pollMs);
-    }
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wakeUp = done;
-    });
-  }
-
   async #cycle(): Promise<void> {
-    while ((await this.#db.transaction((tx) => fanOut(tx, FAN_OUT_BATCH, new Date()))) === FAN_OUT_BATCH) {
+    while (
+      (await this.#db.transaction((tx) => fanOut(tx, FAN_OUT_BATCH, this.#clock.now()))) === FAN_OUT_BATCH
+    ) {
       // a full batch: more events are waiting
     }
     const free = this.#options.maxInFlight - this.#inFlight.size;
+    this.#lastClaimed = 0;
     if (free > 0) {
       const claimed = await this.#db.transaction((tx) =>
         claimDue(tx, {
           limit: free,
           perCallback: this.#options.perCallback,
-          // Longer than a send plus recording its outcome; a crashed sender's claims come back then.
-          lockMs: this.#options.timeoutMs + 15_000,
-          now: new Date(),
+          lockMs: claimLockMs(this.#options.timeoutMs),
+          now: this.#clock.now(),
         }),
       );
+      this.#lastClaimed = claimed.length;
       for (const notification of claimed) this.#track(this.#deliver(notification));
     }
-    if (Date.now() - this.#lastPrune > PRUNE_EVERY_MS) {
-      this.#lastPrune = Date.now();
+    const now = this.#clock.now().getTime();
+    if (now - this.#lastPrune > PRUNE_EVERY_MS) {
+      this.#lastPrune = now;
       await pruneAttempts(this.#db, ATTEMPTS_KEPT);
     }
   }
@@ -144,7 +156,7 @@ export class DeliveryWorker {
       const url = new URL(notification.url);
       const body = deliveryBody(notification, this.#options.callbackHref(notification.callbackId));
       const transport = url.protocol === 'mqtt:' ? this.#transports.mqtt : this.#transports.http;
-      result = await transport.send(url, body, deliveryHeaders(notification, body, new Date()));
+      result = await transport.send(url, body, deliveryHeaders(notification, body, this.#clock.now()));
     } catch (error) {
       // Transports never throw; anything else that does is this attempt's failure, not a crash.
       result = failure(error);
@@ -168,22 +180,14 @@ export class DeliveryWorker {
     while (this.#unrecorded.length > 0) {
       const batch = this.#unrecorded.splice(0, RECORD_BATCH);
       try {
-        const options = { now: new Date(), retryIntervalMs: this.#options.retryIntervalMs };
-        const results = await this.#db.transaction((tx) => recordAttempts(tx, batch, options));
-        results.forEach((outcome, index) => {
-          const { notification, outcome: sent } = batch[index] as Attempt;
-          if (outcome === 'DELIVERED') return;
-          this.#log.info(
-            {
-              callbackId: notification.callbackId,
-              eventId: notification.event.id,
-              attempt: notification.attempt,
-              outcome,
-              error: sent.error,
-            },
-            'delivery failed',
-          );
-        });
+        const now = this.#clock.now();
+        const options = { now, retryAt: nextAttemptAt(now, this.#options.retryIntervalMs) };
+        const results = batch.map(({ notification, outcome }) =>
+          attemptResult(outcome.ok, notification.attempt, notification.maxRedeliverAttempts),
+        );
+        await this.#db.transaction((tx) => recordAttempts(tx, batch, results, options));
+        logAttempts(this.#log, batch, results); // failures summarized per callback (failureLog.ts)
+        for (const result of results) this.#options.onOutcome?.(result);
       } catch (error) {
         // The claims expire and the notifications are sent again: at least once.
         this.#log.warn({ err: error, attempts: batch.length }, 'could not record delivery attempts');

@@ -1,4 +1,4 @@
-// Callback registrations (spec 6.1/6.2, contract 7): the rules a registration must satisfy.
+// Callback registrations (docs/api.md, "Callbacks (event delivery)"): the rules a registration must satisfy.
 import { AppError } from './errors.ts';
 import { EVENT_OBJECT_TYPES, EXTERNAL_EVENT_TYPE, RESERVED_EVENT_TYPES } from './events.ts';
 import { isUuid } from './ids.ts';
@@ -46,14 +46,23 @@ const SUBSCRIBABLE = new Set([...Object.keys(EVENT_OBJECT_TYPES), EXTERNAL_EVENT
 const invalid = (field: string, detail: string) =>
   new AppError('VALIDATION_FAILED', { rule: 'value', field, detail });
 
-/** Checks a registration request against contract 7; every refusal names the field. */
-export function toRegistration(request: CallbackRequest, mqttPort: number): CallbackRegistration {
+/** The destination rule (the SSRF address policy): why a URL host is refused, or null. */
+export interface DestinationRule {
+  literalRefusal(host: string): string | null;
+}
+
+/** Checks a registration request against the documented rules; every refusal names the field. */
+export function toRegistration(
+  request: CallbackRequest,
+  mqttPort: number,
+  destinations?: DestinationRule,
+): CallbackRegistration {
   if ((RESERVED_EVENT_TYPES as readonly string[]).includes(request.eventType)) {
     throw invalid('eventType', `${request.eventType} is reserved for the platform`);
   }
   if (!SUBSCRIBABLE.has(request.eventType))
     throw invalid('eventType', `unknown event type ${request.eventType}`);
-  checkUrl(request.url, mqttPort);
+  checkUrl(request.url, mqttPort, destinations);
 
   const { maxRedeliverAttempts: a, maxRedeliveryAttempts: b } = request;
   if (a !== undefined && b !== undefined && a !== b) {
@@ -76,7 +85,7 @@ export function toRegistration(request: CallbackRequest, mqttPort: number): Call
   };
 }
 
-function checkUrl(text: string, mqttPort: number): void {
+function checkUrl(text: string, mqttPort: number, destinations: DestinationRule | undefined): void {
   let url: URL;
   try {
     url = new URL(text);
@@ -84,6 +93,10 @@ function checkUrl(text: string, mqttPort: number): void {
     throw invalid('url', 'not a valid URL');
   }
   if (url.hostname === '') throw invalid('url', 'needs a host');
+  // A denied address literal, in any form (127.1, 2130706433, [::ffff:7f00:1]); host names are
+  // checked on the addresses they resolve to, at every connection.
+  const refused = destinations?.literalRefusal(url.hostname) ?? null;
+  if (refused !== null) throw invalid('url', refused);
   // Deliveries decode the userinfo (Basic Auth) and the MQTT topic: a bad escape is refused here.
   const decoded = (part: string) => {
     try {

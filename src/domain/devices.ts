@@ -65,7 +65,7 @@ export function checkUniqueTags(quantities: readonly RecordedPhysicalQuantity[])
   });
 }
 
-/** The permanent assignment (spec 2.3): a device never moves to another workplace. */
+/** The permanent assignment (docs/resources/devices.md, "Rules"): a device never moves to another workplace. */
 export function checkSameWorkplace(before: Device, workplaceId: string): void {
   if (before.workplaceId !== workplaceId) {
     throw new AppError('VALIDATION_FAILED', {

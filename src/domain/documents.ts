@@ -1,4 +1,4 @@
-// Documents of the production folders (spec 2.3): every change of metadata or content makes a
+// Documents of the production folders (docs/resources/documents.md): every change of metadata or content makes a
 // new version, and every version (metadata and content) stays readable.
 
 /** What a client sets through POST and PUT /documents. */

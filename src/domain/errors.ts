@@ -1,5 +1,6 @@
-// Domain and protocol errors carry a stable code; src/http/errors.ts maps each code to its status
-// and src/i18n/messages.ts to its localized message.
+// Domain and protocol errors carry a stable code. ERROR_STATUS below gives each code its HTTP
+// status (docs/api.md, "Errors"); src/http/errors.ts writes the error body and
+// src/i18n/messages.ts gives each code its localized message.
 
 export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,

@@ -1,4 +1,4 @@
-// The event catalogue of spec 6.3 and the objectType of each type (contract 8).
+// The event catalogue and the objectType of each type (docs/events.md, "Catalogue").
 
 export const OBJECT_TYPES = [
   'OPERATION',
@@ -51,7 +51,7 @@ export const EVENT_OBJECT_TYPES: Record<string, ObjectType> = {
 
 /** Published by applications through POST /events. */
 export const EXTERNAL_EVENT_TYPE = 'EXTERNAL';
-/** The objectTypes an EXTERNAL event may name (spec 6.5); none given is NONE. */
+/** The objectTypes an EXTERNAL event may name (docs/events.md, "The event log"); none given is NONE. */
 export const PUBLISHABLE_OBJECT_TYPES = [
   'OPERATION',
   'PRODUCTION_ORDER',

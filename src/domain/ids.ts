@@ -1,4 +1,4 @@
-// Ids are canonical lower-case UUIDs (contract 2). Path ids are opaque strings: one that is not
+// Ids are canonical lower-case UUIDs (docs/api.md, "Representations (HAL)"). Path ids are opaque strings: one that is not
 // exactly such a UUID (upper case included) is simply not found, and checking that here lets
 // queries compare on the indexed uuid column.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,5 +1,6 @@
-// Read-only master data of workplace states and operating states (contract 4 and 5). Ids are
-// fixed UUIDs so every installation and every instance agrees on them.
+// Read-only master data of workplace states and operating states (docs/api.md, "States and
+// transitions"). Workplace-state ids are the words PRODUCTION and DOWNTIME, operating-state ids
+// fixed UUIDs, so every installation and every instance agrees on them.
 import type { LocalizedText } from '../i18n/locales.ts';
 
 export const WORKPLACE_STATE_IDS = ['PRODUCTION', 'DOWNTIME'] as const;

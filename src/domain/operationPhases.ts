@@ -1,4 +1,5 @@
-// Operation phases (spec 3) as localized master data, and their transitions (contract 5). The
+// Operation phases as localized master data, and their transitions (docs/api.md, "States and
+// transitions"). The
 // phase value is the id, as with workplace states.
 import type { MasterDataEntry } from './masterData.ts';
 

@@ -1,4 +1,4 @@
-// Operations (spec 2, contract 4): the steps of a production order, with their standard values.
+// Operations (docs/resources/production-orders.md, "Operation"): the steps of a production order, with their standard values.
 import { AppError } from './errors.ts';
 import type { OperationPhaseId } from './operationPhases.ts';
 import type { Material } from './productionOrders.ts';

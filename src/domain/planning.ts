@@ -1,4 +1,4 @@
-// Planning and forecast results and the scenarios computed beside them (contract 6, spec 6.3).
+// Planning and forecast results and the scenarios computed beside them (docs/resources/planning.md).
 import { AppError } from './errors.ts';
 import type { ObjectType } from './events.ts';
 import type { WorkplaceStateId } from './masterData.ts';

@@ -1,4 +1,4 @@
-// Production orders (spec 2, contract 4) as the services and repositories exchange them.
+// Production orders (docs/resources/production-orders.md, "Production order") as the services and repositories exchange them.
 import { AppError } from './errors.ts';
 import { changedProperties } from './workplaces.ts';
 
@@ -36,7 +36,7 @@ export interface ProductionOrderFilter {
   endDate?: Date | undefined;
 }
 
-/** The basic finish date defaults to the delivery date (contract 4). */
+/** The basic finish date defaults to the delivery date (docs/resources/production-orders.md, "Production order"). */
 export const withDefaultEndDate = (input: ProductionOrderInput): ProductionOrderInput => ({
   ...input,
   basicEndDate: input.basicEndDate ?? input.deliveryDate,

@@ -1,4 +1,4 @@
-// Tool assembly order states as localized master data, and their lifecycle (contract 5):
+// Tool assembly order states as localized master data, and their lifecycle (docs/api.md, "States and transitions"):
 // REQUESTED -> INITIATED -> ASSEMBLED -> PRESETTING -> AVAILABLE, UNAVAILABLE from any
 // non-final state; AVAILABLE and UNAVAILABLE are final. The state value is the id.
 import type { MasterDataEntry } from './masterData.ts';

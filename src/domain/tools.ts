@@ -65,7 +65,7 @@ export interface ToolAssemblyOrder {
 }
 
 /**
- * Changed characteristic properties of a tool (TOOL_UPDATED, spec 6.3): number, description and
+ * Changed characteristic properties of a tool (TOOL_UPDATED, docs/events.md, "Catalogue"): number, description and
  * the lifespan's maximum and warning limit; not its condition, location nor remaining life.
  */
 export function changedToolCharacteristics(before: ToolInput, after: ToolInput): string[] {

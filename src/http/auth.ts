@@ -1,5 +1,5 @@
 // The bearer-token guard in front of every non-public route: 401 without a valid token, 403
-// without the scope the method needs (spec 5: read = GET, write = POST, PUT, DELETE).
+// without the scope the method needs (docs/api.md, "Authentication").
 import type { FastifyRequest } from 'fastify';
 import type { TokenService } from '../auth/tokens.ts';
 import type { Scope } from '../config.ts';

@@ -1,4 +1,4 @@
-// Every error answer goes through here: one body shape {status, code, message} (contract 10),
+// Every error answer goes through here: one body shape {status, code, message} (docs/api.md, "Errors"),
 // statuses from the code table in src/domain/errors.ts, messages in the request's language.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../db/database.ts';

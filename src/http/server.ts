@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { RequestTypeProvider } from './api.ts';
 import { bearerGuard } from './auth.ts';
 import './context.ts';
@@ -20,6 +21,7 @@ import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot } from './hrefs.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
+import { registerMetrics } from './routes/metrics.ts';
 import { ErrorBody } from './schemas.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -31,6 +33,7 @@ export interface ServerDeps {
   config: Config;
   db: Database;
   tokens: TokenService;
+  metrics?: Metrics;
 }
 
 const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
@@ -89,6 +92,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onRequest', bearerGuard(deps.tokens));
+  if (deps.metrics) registerMetrics(app, deps.metrics, deps.db, config.basePath);
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     // Raw bytes (a document's file) keep the type they were stored with.
@@ -145,7 +149,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     async () => app.swagger(),
   );
 
-  registerHealth(app, deps.db, config.basePath);
+  registerHealth(app, deps.db, config.basePath, deps.metrics);
   registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.db, deps.tokens);
   for (const version of API_VERSIONS) {
     const hrefs = new Hrefs(hrefRoot(config), version);

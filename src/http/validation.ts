@@ -1,7 +1,7 @@
 // Request validation: one Ajv for bodies (no type coercion: a string is not a number) and one
 // for query strings and paths (coercion, as everything there arrives as text). Unknown fields
 // and parameters are refused, never silently dropped. Failures become localized AppErrors.
-// Path parameters are ids, which are opaque (contract 2): one that fails its schema names
+// Path parameters are ids, which are opaque (docs/api.md, "Representations (HAL)"): one that fails its schema names
 // nothing, so it is a 404, not a 400.
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';

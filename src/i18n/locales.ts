@@ -1,4 +1,4 @@
-// Supported response languages (spec 4.1) and Accept-Language negotiation (contract 10).
+// Supported response languages and Accept-Language negotiation (docs/api.md, "Languages and media types").
 
 export const LOCALES = ['en-GB', 'en-US', 'de-DE', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];

@@ -1,18 +1,26 @@
 import { v7 as uuidv7 } from 'uuid';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { OffsetPage, OffsetRequest } from '../db/paging.ts';
 import * as callbacks from '../db/repositories/callbacks.ts';
+import { callbackPolicy } from '../delivery/addressPolicy.ts';
 import { type Callback, type CallbackRequest, toRegistration } from '../domain/callbacks.ts';
 import { notFound } from '../domain/errors.ts';
+
+type CallbackSettings = Pick<
+  Config,
+  'callbackMqttPort' | 'callbackAllowedNetworks' | 'callbackDeniedNetworks' | 'callbackDenyLoopback'
+>;
 
 export async function registerCallback(
   db: Database,
   clientId: string,
   request: CallbackRequest,
-  mqttPort: number,
+  settings: CallbackSettings,
 ): Promise<Callback> {
   const callback: Callback = {
-    ...toRegistration(request, mqttPort),
+    // A denied address literal is refused here (400 naming url), host names at each connection.
+    ...toRegistration(request, settings.callbackMqttPort, callbackPolicy(settings)),
     id: uuidv7(),
     clientId,
     creationDate: new Date(),

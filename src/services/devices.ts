@@ -13,8 +13,8 @@ import { lifecycleEvents } from '../domain/events.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference } from './references.ts';
 
-// Devices have no detail events in the catalogue (spec 6.3); their changes are announced by the
-// condensed RESOURCES_UPDATED with objectType DEVICE.
+// Devices have no detail events in the catalogue (docs/events.md, "Catalogue"); their changes are
+// announced by the condensed RESOURCES_UPDATED with objectType DEVICE.
 const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', device: Device) =>
   lifecycleEvents(null, change, 'DEVICE', device.id, {});
 

@@ -28,7 +28,10 @@ export interface ExternalEvent {
   timestamp: Date | undefined;
 }
 
-/** POST /events (spec 6.5): an application's own event, delivered like any platform event. */
+/**
+ * POST /events (docs/events.md, "The event log"): an application's own event, delivered like any
+ * platform event.
+ */
 export async function publishExternalEvent(
   db: Database,
   clientId: string,

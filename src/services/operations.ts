@@ -15,7 +15,8 @@ import { changedValues, jsonValues } from '../domain/productionOrders.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference, rethrowDuplicate } from './references.ts';
 
-// Changes of these emit OPERATION_UPDATED; the phase has its own event (spec 6.3).
+// Changes of these emit OPERATION_UPDATED; the phase has its own event
+// (docs/events.md, "Catalogue").
 const CHARACTERISTICS = [
   'number',
   'description',
@@ -163,7 +164,7 @@ export interface PhaseChange {
 }
 
 /**
- * The phase command (contract 5). A workplace given in the body becomes the operation's workplace
+ * The phase command (docs/api.md, "States and transitions"). A workplace given in the body becomes the operation's workplace
  * (and, being a characteristic, emits OPERATION_UPDATED beside OPERATION_PHASE_CHANGED).
  */
 export async function changeOperationPhase(

@@ -1,9 +1,11 @@
+// The checks every write makes on the resources its body refers to.
 import { isUniqueViolation, type Queryable } from '../db/database.ts';
+import { lockReferencedRow, type ReferencedTable } from '../db/repositories/references.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 
-/** Tables a body field may refer to, with the resource name 400 messages use. */
-const REFERENCED = {
+/** The resource name 400 messages use for each table a body field may refer to. */
+const REFERENCED: Record<ReferencedTable, string> = {
   workplaces: 'workplace',
   workplace_groups: 'workplaceGroup',
   production_orders: 'productionOrder',
@@ -12,13 +14,12 @@ const REFERENCED = {
   tools: 'tool',
   devices: 'device',
   documents: 'document',
-} as const;
-export type ReferencedTable = keyof typeof REFERENCED;
+};
 
 /**
  * A body field that names another resource must name an existing one: otherwise 400
  * INVALID_REFERENCE naming the field (e.g. `forecastResults[3].operationId`). `null` refers to nothing.
- * Inside a transaction, `FOR KEY SHARE` keeps the row from being deleted until the change commits.
+ * Inside a transaction the row stays locked against deletion until the change commits.
  */
 export async function checkReference(
   tx: Queryable,
@@ -27,8 +28,7 @@ export async function checkReference(
   table: ReferencedTable,
 ): Promise<void> {
   if (id === null || id === undefined) return;
-  const found =
-    isUuid(id) && (await tx.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR KEY SHARE`, [id])).length > 0;
+  const found = isUuid(id) && (await lockReferencedRow(tx, table, id));
   if (!found) throw new AppError('INVALID_REFERENCE', { field, id, expected: REFERENCED[table] });
 }
 

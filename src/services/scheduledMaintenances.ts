@@ -24,7 +24,7 @@ function eventData(task: ScheduledMaintenance) {
 }
 
 /**
- * SCHEDULED_MAINTENANCE_* about the workplace (spec 6.3). No RESOURCES_UPDATED beside it: that
+ * SCHEDULED_MAINTENANCE_* about the workplace (docs/events.md, "Catalogue"). No RESOURCES_UPDATED beside it: that
  * event reports primary resources, and with objectType WORKPLACE it would say the workplace
  * itself was created or deleted.
  */

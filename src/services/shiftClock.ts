@@ -3,6 +3,8 @@
 // transaction, with SKIP LOCKED, so several instances on one PostgreSQL and restarts announce
 // every transition exactly once. A transition missed while no instance ran is announced late.
 import type { FastifyBaseLogger } from 'fastify';
+import { type Clock, systemClock } from '../background/clock.ts';
+import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { claimDueEnds, claimDueStarts } from '../db/repositories/shifts.ts';
 import type { NewEvent } from '../domain/events.ts';
@@ -50,56 +52,36 @@ function transition(shift: Shift, change: ShiftChange): { at: number; change: Sh
 }
 
 export class ShiftClock {
-  readonly #db: Database;
-  readonly #pollMs: number;
-  readonly #log: FastifyBaseLogger;
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #wakeUp: (() => void) | undefined;
+  readonly #loop: PollingLoop;
 
-  constructor(db: Database, pollMs: number, log: FastifyBaseLogger) {
-    this.#db = db;
-    this.#pollMs = pollMs;
-    this.#log = log;
-  }
-
-  start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#loop = this.#run();
-  }
-
-  /** Stops polling; resolves once a claim in progress has committed. Idempotent. */
-  async stop(): Promise<void> {
-    this.#running = false;
-    this.#wakeUp?.();
-    await this.#loop;
-  }
-
-  async #run(): Promise<void> {
-    while (this.#running) {
-      try {
+  constructor(db: Database, pollMs: number, log: FastifyBaseLogger, clock: Clock = systemClock) {
+    this.#loop = new PollingLoop({
+      name: 'shift clock',
+      intervalMs: pollMs,
+      clock,
+      log,
+      cycle: async (stopping) => {
         while (
-          this.#running &&
-          (await this.#db.transaction((tx) => announceDueTransitions(tx, new Date()))) >= BATCH
+          !stopping.aborted &&
+          (await db.transaction((tx) => announceDueTransitions(tx, clock.now()))) >= BATCH
         ) {
           // a full batch: more are due (e.g. after a long stop), claim again at once
         }
-      } catch (error) {
-        this.#log.warn({ err: error }, 'shift clock cycle failed; retrying');
-      }
-      if (this.#running) await this.#sleep();
-    }
+      },
+    });
   }
 
-  #sleep(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.#pollMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wakeUp = done;
-    });
+  start(): void {
+    this.#loop.start();
+  }
+
+  /** Resolves once a claim begun after this call has committed (tests that moved the clock). */
+  nextCycle(): Promise<void> {
+    return this.#loop.nextCycle();
+  }
+
+  /** Stops polling; resolves once a claim in progress has committed. Idempotent. */
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 }

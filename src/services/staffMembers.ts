@@ -17,7 +17,7 @@ import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference, rethrowDuplicate } from './references.ts';
 
-// Every property is characteristic (spec 6.3: skills, assigned workplaces, ...); activities
+// Every property is characteristic (skills, assigned workplaces, ...: docs/events.md, "Catalogue"); activities
 // have their own event and never emit STAFF_MEMBER_UPDATED.
 const CHARACTERISTICS = [
   'staffNumber',

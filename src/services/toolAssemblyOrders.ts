@@ -71,7 +71,10 @@ export async function createToolAssemblyOrder(
   return order;
 }
 
-/** The state command: only the transitions of the table (contract 5); the same state again is one too. */
+/**
+ * The state command: only the transitions of the table (docs/api.md, "States and transitions");
+ * the same state again is one too.
+ */
 export async function changeToolAssemblyOrderState(
   db: Database,
   id: string,

@@ -45,7 +45,7 @@ export async function getTool(db: Queryable, id: string): Promise<ToolView> {
 
 /**
  * PUT: every writable property is replaced. Location, site and remaining life are saved quietly;
- * only a change of a characteristic property emits TOOL_UPDATED (spec 6.3).
+ * only a change of a characteristic property emits TOOL_UPDATED (docs/events.md, "Catalogue").
  */
 export async function replaceTool(db: Database, id: string, input: ToolInput): Promise<ToolView> {
   checkLifespan(input.lifespan);

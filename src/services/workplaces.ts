@@ -20,7 +20,8 @@ import { recordEvents } from './eventLog.ts';
 import { rethrowDuplicate } from './references.ts';
 import { obsoletedByOperatingState } from './scenarios.ts';
 
-// Changes of these emit WORKPLACE_UPDATED; the operating state has its own event (spec 6.3).
+// Changes of these emit WORKPLACE_UPDATED; the operating state has its own event
+// (docs/events.md, "Catalogue").
 const CHARACTERISTICS = [
   'number',
   'description',

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { type App, createApp } from '../../src/app.ts';
+import { type App, type AppOptions, createApp } from '../../src/app.ts';
 import { addClient } from '../../src/auth/clients.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { BACKENDS, type Backend, freshDatabase, type TestDatabase } from './databases.ts';
@@ -31,7 +31,11 @@ export interface RequestOptions {
   anonymous?: boolean;
 }
 
-export async function startTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  backend: Backend,
+  env: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<TestApp> {
   const config = loadConfig({
     BRIDGE_LOG_LEVEL: 'silent',
     BRIDGE_BOOTSTRAP_CLIENT_ID: TEST_CLIENT.id,
@@ -40,7 +44,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
   });
   // The database timeout applies when BRIDGE_DB_TIMEOUT_MS is given (504 tests).
   const database = await freshDatabase(backend, env.BRIDGE_DB_TIMEOUT_MS ? config.dbTimeoutMs : undefined);
-  const app = await createApp(config, database.db);
+  const app = await createApp(config, database.db, options);
   const tokens = new Map<string, string>();
 
   async function token(scopes: string[] = ['read', 'write']): Promise<string> {
@@ -88,12 +92,14 @@ export function describeEachBackend(
   name: string,
   suite: (t: () => TestApp) => void,
   env: Record<string, string> = {},
+  /** Per app (a ManualClock must not be shared by two apps). */
+  options: () => AppOptions = () => ({}),
 ): void {
   for (const backend of BACKENDS) {
     describe(`${name} [${backend}]`, () => {
       let testApp: TestApp | undefined;
       before(async () => {
-        testApp = await startTestApp(backend, env);
+        testApp = await startTestApp(backend, env, options());
       });
       after(async () => {
         await testApp?.close();

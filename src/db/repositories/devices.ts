@@ -97,7 +97,7 @@ export async function insertDevice(db: Queryable, device: Device): Promise<void>
   );
 }
 
-/** Writes the replaceable properties; the workplace never changes (spec 2.3). */
+/** Writes the replaceable properties; the workplace never changes (docs/resources/devices.md, "Rules"). */
 export async function updateDevice(db: Queryable, device: Device): Promise<void> {
   await db.query(
     `UPDATE devices SET name = $2, description = $3, type = $4, recorded_physical_quantities = $5,

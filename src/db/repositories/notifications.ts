@@ -1,5 +1,7 @@
 // The delivery queue: fan-out of new events to matching callbacks, claiming due notifications,
 // and recording each attempt's outcome. Every function runs in a short transaction of its own.
+// What an outcome means (retry or discard) is decided in src/domain/delivery.ts.
+import type { AttemptResult } from '../../domain/delivery.ts';
 import type { Queryable } from '../database.ts';
 
 /**
@@ -47,7 +49,10 @@ export async function fanOut(tx: Queryable, batchSize: number, now: Date): Promi
   return events.length;
 }
 
-/** Spec 6.4.3: past maxUnconfirmedMessages the oldest notifications are discarded, retries or not. */
+/**
+ * Past maxUnconfirmedMessages the oldest notifications are discarded, retries or not
+ * (docs/api.md, "Callbacks (event delivery)").
+ */
 async function trimQueue(tx: Queryable, callbackId: string, now: Date): Promise<void> {
   const dropped = await tx.query<{ event_id: string; sequence: string; attempts: number }>(
     `DELETE FROM notifications WHERE id IN (
@@ -184,28 +189,23 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
-export type AttemptResult = 'DELIVERED' | 'FAILED' | 'DISCARDED';
-
 export interface Attempt {
   notification: ClaimedNotification;
   outcome: AttemptOutcome;
 }
 
 /**
- * Records a batch of attempts in one go: a success removes the notification; a failure
- * schedules the next retry or, once maxRedeliverAttempts retries are used up, discards it.
- * Callback health counters and the attempt history are updated with it. Returns each result.
+ * Records a batch of attempts, each with its result, in one go: DELIVERED and DISCARDED remove
+ * the notification, FAILED schedules it for `retryAt`. Callback health counters and the attempt
+ * history are updated with it.
  */
 export async function recordAttempts(
   tx: Queryable,
   attempts: readonly Attempt[],
-  options: { now: Date; retryIntervalMs: number },
-): Promise<AttemptResult[]> {
+  results: readonly AttemptResult[],
+  options: { now: Date; retryAt: Date },
+): Promise<void> {
   const { now } = options;
-  const results = attempts.map(({ notification, outcome }): AttemptResult => {
-    if (outcome.ok) return 'DELIVERED';
-    return notification.attempt > notification.maxRedeliverAttempts ? 'DISCARDED' : 'FAILED';
-  });
   const idsWith = (wanted: AttemptResult[]) =>
     attempts
       .filter((_, index) => wanted.includes(results[index] as AttemptResult))
@@ -224,7 +224,7 @@ export async function recordAttempts(
   const removedIds = new Set(removed.map((row) => String(row.id)));
   await tx.query(
     'UPDATE notifications SET next_attempt_at = $2, locked_until = NULL WHERE id = ANY ($1::bigint[])',
-    [idsWith(['FAILED']), new Date(now.getTime() + options.retryIntervalMs)],
+    [idsWith(['FAILED']), options.retryAt],
   );
 
   // Per callback, in attempt order: did one succeed, how many failed, how many were discarded
@@ -286,7 +286,6 @@ export async function recordAttempts(
       now,
     ],
   );
-  return results;
 }
 
 /** Keeps the attempt history bounded: the newest `keep` per callback. */

@@ -108,12 +108,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
       },
     },
     async (request, reply) => {
-      const callback = await service.registerCallback(
-        db,
-        clientOf(request),
-        request.body,
-        config.callbackMqttPort,
-      );
+      const callback = await service.registerCallback(db, clientOf(request), request.body, config);
       const representation = presentCallback(callback, request.hrefs);
       return reply.code(201).header('location', representation._links.self?.href).send(representation);
     },
