@@ -11,25 +11,18 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { FAILURE_LOG_INTERVAL_MS, FailureLog, failureLog } from '../src/delivery/failureLog.ts';
 import { createWorkplace, json, startTestApp, type TestApp } from './support/app.ts';
+import { waitFor } from './support/wait.ts';
 
 const API = '/api/v2';
 const EVENTS = 10;
 const REDELIVER = 2; // three attempts per notification: FAILED, FAILED, DISCARDED
 
-/** Polls `probe` until it returns something truthy; fails naming `what` after `timeoutMs`. */
-async function until<T>(
+/** Polls `probe` until it returns something truthy (waitFor of support/wait.ts). */
+const until = <T>(
   what: string,
-  probe: () => Promise<T | undefined | null | false> | T,
-  timeoutMs = 20_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 10_000,
+): Promise<T> => waitFor(what, async () => (await probe()) || undefined, { timeoutMs, intervalMs: 20 });
 
 interface Line {
   level: number;
