@@ -31,10 +31,15 @@ export interface App {
 
 export interface AppOptions {
   /**
-   * The time of background work, rate limits and token checks; tests pass a ManualClock to move
-   * it. The system clock otherwise.
+   * The time of background work (delivery retries, the shift clock); tests pass a ManualClock to
+   * move it. The system clock otherwise.
    */
   clock?: Clock;
+  /**
+   * The time of token checks and rate limits, apart from background work: a test that moves the
+   * shift clock by hours must not expire its own tokens. The system clock otherwise.
+   */
+  authClock?: Clock;
   /** Where the log goes instead of stdout (tests capture it). */
   logStream?: { write(line: string): void };
 }
@@ -42,7 +47,8 @@ export interface AppOptions {
 /** Builds the app on the configured database, or on `db` (tests pass a fresh, migrated one). */
 export async function createApp(config: Config, db?: Database, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
-  const runtime = { now: () => clock.now().getTime(), logStream: options.logStream };
+  const authClock = options.authClock ?? systemClock;
+  const runtime = { now: () => authClock.now().getTime(), logStream: options.logStream };
   const metrics = new Metrics(config.monitoring);
   const database = instrumentDatabase(db ?? (await openDatabase(config)), metrics);
   try {

@@ -30,7 +30,7 @@ export async function startRuntimeApp(
   const clock = new ManualClock();
   let written = '';
   const app = await createApp(config, database.db, {
-    clock,
+    authClock: clock,
     logStream: {
       write(line: string) {
         written += line;
