@@ -3,8 +3,8 @@
 import type { AccessTokenClaims } from '../auth/tokens.ts';
 import type { Scope } from '../config.ts';
 import type { Locale } from '../i18n/locales.ts';
+import type { RouteEntry } from './deps.ts';
 import type { Hrefs } from './hrefs.ts';
-import type { RouteEntry } from './server.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,21 +1,15 @@
 // The two routes of a history (the recorded operating states of a workplace, phases of an
 // operation, activities of a staff member): a page in timestamp mode on startDate, newest first,
-// and one record. The histories themselves are read through src/db/history.ts.
+// and one record (docs/api.md, "Collections"). The histories themselves are read through
+// src/db/history.ts.
 import type { FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import type { TSchema } from 'typebox';
 import type { Queryable } from '../db/database.ts';
 import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Api } from './api.ts';
-import { keysetCollection, type Resource, startPosition } from './hal.ts';
-import {
-  errorResponses,
-  IdParams,
-  KeysetCollection,
-  KeysetQuery,
-  keysetPosition,
-  pagingAsked,
-} from './schemas.ts';
+import { type Resource, startPosition } from './hal.ts';
+import { each, resourceRoutes } from './resourceRoutes.ts';
 
 export interface HistoryRoutes<Item extends { id: string; startDate: Date }> {
   tags: string[];
@@ -43,48 +37,28 @@ export function registerHistoryRoutes<Item extends { id: string; startDate: Date
   routes: HistoryRoutes<Item>,
 ): void {
   const { tags, ownerPath, name, schema } = routes;
-  api.get(
-    `${ownerPath}/:id/${name}`,
-    {
-      schema: {
-        tags,
-        summary: routes.summary,
-        params: IdParams,
-        querystring: Type.Object(KeysetQuery, { additionalProperties: false }),
-        response: { 200: KeysetCollection(name, schema), ...errorResponses(404) },
-      },
+  const history = resourceRoutes(api, {
+    tags,
+    path: `${ownerPath}/:id/${name}`,
+    itemParam: 'recordId',
+    name,
+    schema,
+    present: each(routes.present),
+  });
+  history.list({
+    summary: routes.summary,
+    paging: 'keyset',
+    position: startPosition,
+    owner: (at) => routes.ownerId(db, at.id),
+    load: (_filter, page, at) => routes.history.list(db, at.owner, page),
+  });
+  history.get({
+    summary: `One ${routes.singular}`,
+    load: async (at) => {
+      const ownerId = await routes.ownerId(db, at.id);
+      const record = await routes.history.find(db, ownerId, at.itemId);
+      if (!record) throw notFound(routes.singular, at.itemId);
+      return record;
     },
-    async (request) => {
-      const ownerId = await routes.ownerId(db, request.params.id);
-      const page = await routes.history.list(db, ownerId, keysetPosition(request.query));
-      return keysetCollection(
-        { hrefs: request.hrefs, path: `${ownerPath}/${ownerId}/${name}`, name, query: {} },
-        page.items.map((item) => routes.present(item, request)),
-        page,
-        pagingAsked(request.query),
-        startPosition,
-      );
-    },
-  );
-
-  api.get(
-    `${ownerPath}/:id/${name}/:recordId`,
-    {
-      schema: {
-        tags,
-        summary: `One ${routes.singular}`,
-        params: Type.Object({
-          id: Type.String({ maxLength: 100 }),
-          recordId: Type.String({ maxLength: 100 }),
-        }),
-        response: { 200: schema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const ownerId = await routes.ownerId(db, request.params.id);
-      const record = await routes.history.find(db, ownerId, request.params.recordId);
-      if (!record) throw notFound(routes.singular, request.params.recordId);
-      return routes.present(record, request);
-    },
-  );
+  });
 }

@@ -8,30 +8,24 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import FindMyWay from 'find-my-way';
 import { Type } from 'typebox';
 import { registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
-import type { TokenService } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
 import type { RequestTypeProvider } from './api.ts';
 import { bearerGuard } from './auth.ts';
+import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
 import './context.ts';
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot } from './hrefs.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
-import { ErrorBody } from './schemas.ts';
+import { ErrorBody } from './schemas/common.ts';
 import { validatorCompiler } from './validation.ts';
 
-export const API_VERSIONS = [1, 2] as const;
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
-export const CURRENT_VERSION = 2;
 
-export interface ServerDeps {
-  config: Config;
-  db: Database;
-  tokens: TokenService;
-}
+// Re-exported for the composition root (src/app.ts) and the tests that walk the route table.
+export { CURRENT_VERSION, type RouteEntry, type ServerDeps };
 
 const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
 
@@ -184,12 +178,6 @@ function httpsOptions(
 ): Partial<FastifyServerOptions> & { https?: { cert: Buffer; key: Buffer } } {
   if (!config.tlsCertFile || !config.tlsKeyFile) return {};
   return { https: { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) } };
-}
-
-export interface RouteEntry {
-  method: string;
-  url: string;
-  public: boolean;
 }
 
 /**

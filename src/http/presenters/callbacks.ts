@@ -2,8 +2,7 @@ import type { DeliveryAttempt } from '../../db/repositories/callbacks.ts';
 import { type Callback, maskUrl } from '../../domain/callbacks.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-
-export const CALLBACKS_PATH = '/callbacks';
+import { CALLBACKS_PATH } from '../paths.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

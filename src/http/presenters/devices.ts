@@ -3,9 +3,9 @@ import type { Workplace } from '../../domain/workplaces.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { presentWorkplace, WORKPLACES_PATH } from './workplaces.ts';
+import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
+import { presentWorkplace } from './workplaces.ts';
 
-export const DEVICES_PATH = '/devices';
 export const DEVICE_EMBEDS = ['workplace'] as const;
 export type DeviceEmbed = (typeof DEVICE_EMBEDS)[number];
 
@@ -18,8 +18,6 @@ export interface DeviceView {
   /** Workplaces loaded for embedding, by id. */
   workplaces: ReadonlyMap<string, Workplace>;
 }
-
-export const timeSeriesPath = (deviceId: string) => `${DEVICES_PATH}/${deviceId}/recordedTimeSeries`;
 
 export function presentDevice(device: Device, view: DeviceView): Resource {
   const { hrefs } = view;

@@ -1,8 +1,7 @@
 import type { Document, DocumentVersion } from '../../domain/documents.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-
-export const DOCUMENTS_PATH = '/documents';
+import { DOCUMENTS_PATH } from '../paths.ts';
 
 export function presentDocument(document: Document, hrefs: Hrefs, canWrite: boolean): Resource {
   const self = `${DOCUMENTS_PATH}/${document.id}`;

@@ -3,21 +3,21 @@ import type { ObjectType } from '../../domain/events.ts';
 import { isUuid } from '../../domain/ids.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { DEVICES_PATH } from './devices.ts';
-import { DOCUMENTS_PATH } from './documents.ts';
-import { OPERATIONS_PATH } from './operations.ts';
 import {
+  DEVICES_PATH,
+  DOCUMENTS_PATH,
+  EVENTS_PATH,
   MALFUNCTION_SCENARIOS_PATH,
   OPERATION_PLANNING_SCENARIOS_PATH,
+  OPERATIONS_PATH,
+  PRODUCTION_ORDERS_PATH,
   STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
-} from './planning.ts';
-import { PRODUCTION_ORDERS_PATH } from './productionOrders.ts';
-import { STAFF_MEMBERS_PATH } from './staffMembers.ts';
-import { TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH } from './tools.ts';
-import { WORKPLACE_GROUPS_PATH } from './workplaceGroups.ts';
-import { WORKPLACES_PATH } from './workplaces.ts';
-
-export const EVENTS_PATH = '/events';
+  STAFF_MEMBERS_PATH,
+  TOOL_ASSEMBLY_ORDERS_PATH,
+  TOOLS_PATH,
+  WORKPLACE_GROUPS_PATH,
+  WORKPLACES_PATH,
+} from '../paths.ts';
 
 // Where the object an event refers to lives, so a client can follow `object` from an event.
 // Shifts are left out: their address needs the workplace as well.

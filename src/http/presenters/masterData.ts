@@ -2,11 +2,7 @@ import type { MasterDataEntry, OperatingState } from '../../domain/masterData.ts
 import { type Locale, localize } from '../../i18n/locales.ts';
 import { link, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-
-export const OPERATING_STATES_PATH = '/masterData/operatingStates';
-export const WORKPLACE_STATES_PATH = '/masterData/workplaceStates';
-export const OPERATION_PHASES_PATH = '/masterData/operationPhases';
-export const TOOL_ASSEMBLY_ORDER_STATES_PATH = '/masterData/toolAssemblyOrderStates';
+import { OPERATING_STATES_PATH, WORKPLACE_STATES_PATH } from '../paths.ts';
 
 function entryProperties(entry: MasterDataEntry, locale: Locale) {
   return {

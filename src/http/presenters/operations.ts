@@ -6,11 +6,8 @@ import {
 } from '../../domain/operations.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { OPERATION_PHASES_PATH } from './masterData.ts';
-import { WORKPLACE_GROUPS_PATH } from './workplaceGroups.ts';
-import { WORKPLACES_PATH } from './workplaces.ts';
+import { OPERATION_PHASES_PATH, OPERATIONS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 
-export const OPERATIONS_PATH = '/operations';
 export const OPERATION_EMBEDS = ['productionOrder', 'workplace'] as const;
 export type OperationEmbed = (typeof OPERATION_EMBEDS)[number];
 

@@ -9,14 +9,19 @@ import type {
 import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { OPERATING_STATES_PATH, operatingStateProperty } from './masterData.ts';
-import { WORKPLACES_PATH } from './workplaces.ts';
+import {
+  MALFUNCTION_SCENARIOS_PATH,
+  OPERATING_STATES_PATH,
+  OPERATION_PLANNING_SCENARIOS_PATH,
+  OPERATIONS_PATH,
+  STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
+  STAFF_MEMBERS_PATH,
+  WORKPLACES_PATH,
+} from '../paths.ts';
+import { operatingStateProperty } from './masterData.ts';
 
 // Paths of the owners (their collections belong to other slices; only the prefix is needed here).
-const OWNER_PATHS = { operations: '/operations', staff_members: '/staffMembers' } as const;
-export const OPERATION_PLANNING_SCENARIOS_PATH = '/operations/planningScenarios';
-export const STAFF_MEMBER_PLANNING_SCENARIOS_PATH = '/staffMembers/planningScenarios';
-export const MALFUNCTION_SCENARIOS_PATH = '/workplaces/predictedMalfunctionScenarios';
+const OWNER_PATHS = { operations: OPERATIONS_PATH, staff_members: STAFF_MEMBERS_PATH } as const;
 
 /** The path of an owner's result: `/operations/{id}/forecastResult` and so on. */
 export const resultPath = (kind: ResultKind, ownerId: string) =>

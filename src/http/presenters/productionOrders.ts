@@ -1,9 +1,8 @@
 import type { ProductionOrder } from '../../domain/productionOrders.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { OPERATIONS_PATH } from './operations.ts';
+import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH } from '../paths.ts';
 
-export const PRODUCTION_ORDERS_PATH = '/productionOrders';
 export const PRODUCTION_ORDER_EMBEDS = ['operations'] as const;
 export type ProductionOrderEmbed = (typeof PRODUCTION_ORDER_EMBEDS)[number];
 

@@ -1,11 +1,7 @@
 import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-
-// Literal '/workplaces' rather than the workplaces presenter's constant: that presenter links here.
-/** Path of a workplace's scheduled maintenance collection (for links from the workplace too). */
-export const scheduledMaintenancesPath = (workplaceId: string) =>
-  `/workplaces/${workplaceId}/scheduledMaintenances`;
+import { scheduledMaintenancesPath } from '../paths.ts';
 
 export function presentScheduledMaintenance(task: ScheduledMaintenance, hrefs: Hrefs): Resource {
   return resource(

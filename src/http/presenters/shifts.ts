@@ -1,10 +1,7 @@
 import type { Shift } from '../../domain/shifts.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-
-// Literal '/workplaces' rather than the workplaces presenter's constant: that presenter links here.
-/** Path of a workplace's shifts collection (for links from the workplace too). */
-export const shiftsPath = (workplaceId: string) => `/workplaces/${workplaceId}/shifts`;
+import { shiftsPath } from '../paths.ts';
 
 export function presentShift(shift: Shift, hrefs: Hrefs): Resource {
   return resource(

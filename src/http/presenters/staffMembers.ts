@@ -1,11 +1,7 @@
 import { activityOf, type RecordedActivity, type StaffMember } from '../../domain/staffMembers.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { WORKPLACES_PATH } from './workplaces.ts';
-
-export const STAFF_MEMBERS_PATH = '/staffMembers';
-// Owned by the operations routes; only linked to from here.
-const OPERATIONS_PATH = '/operations';
+import { OPERATIONS_PATH, STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
 
 /** `canWrite`: whether the caller may change things; the addActivity action is offered only then. */
 export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: boolean): Resource {

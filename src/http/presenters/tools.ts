@@ -2,12 +2,13 @@ import { canChangeToolAssemblyOrderState } from '../../domain/toolAssemblyOrderS
 import { nextToolAssemblyOrderState, type ToolAssemblyOrder, type ToolView } from '../../domain/tools.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { TOOL_ASSEMBLY_ORDER_STATES_PATH } from './masterData.ts';
-import { OPERATIONS_PATH } from './operations.ts';
-import { WORKPLACES_PATH } from './workplaces.ts';
-
-export const TOOLS_PATH = '/tools';
-export const TOOL_ASSEMBLY_ORDERS_PATH = '/tools/assemblyOrders';
+import {
+  OPERATIONS_PATH,
+  TOOL_ASSEMBLY_ORDER_STATES_PATH,
+  TOOL_ASSEMBLY_ORDERS_PATH,
+  TOOLS_PATH,
+  WORKPLACES_PATH,
+} from '../paths.ts';
 
 export function presentTool(tool: ToolView, hrefs: Hrefs): Resource {
   return resource(

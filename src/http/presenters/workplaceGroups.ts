@@ -1,15 +1,14 @@
 import type { WorkplaceGroup } from '../../domain/workplaces.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-
-export const WORKPLACE_GROUPS_PATH = '/workplaceGroups';
+import { WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 
 export function presentWorkplaceGroup(group: WorkplaceGroup, hrefs: Hrefs): Resource {
   return resource(
     { id: group.id, number: group.number, description: group.description, type: group.type },
     {
       self: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${group.id}`)),
-      workplaces: link(hrefs.api('/workplaces', { workplaceGroupNumber: group.number })),
+      workplaces: link(hrefs.api(WORKPLACES_PATH, { workplaceGroupNumber: group.number })),
     },
   );
 }

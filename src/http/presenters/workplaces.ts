@@ -3,10 +3,10 @@ import type { RecordedOperatingState, Workplace, WorkplaceGroup } from '../../do
 import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { OPERATING_STATES_PATH, operatingStateProperty } from './masterData.ts';
-import { presentWorkplaceGroup, WORKPLACE_GROUPS_PATH } from './workplaceGroups.ts';
+import { OPERATING_STATES_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { operatingStateProperty } from './masterData.ts';
+import { presentWorkplaceGroup } from './workplaceGroups.ts';
 
-export const WORKPLACES_PATH = '/workplaces';
 export const WORKPLACE_EMBEDS = ['capacityGroup', 'productionLine'] as const;
 export type WorkplaceEmbed = (typeof WORKPLACE_EMBEDS)[number];
 

@@ -9,8 +9,10 @@ import {
 import * as service from '../../services/callbacks.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { offsetCollection } from '../hal.ts';
-import { CALLBACKS_PATH, presentCallback, presentDeliveries } from '../presenters/callbacks.ts';
+import { CALLBACKS_PATH } from '../paths.ts';
+import { presentCallback, presentDeliveries } from '../presenters/callbacks.ts';
 import {
   errorResponses,
   IdParams,
@@ -19,8 +21,7 @@ import {
   OffsetQuery,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const Redeliver = Type.Integer({
   minimum: 0,

@@ -1,96 +1,29 @@
 import type { FastifyReply } from 'fastify';
-import { Type } from 'typebox';
 import * as repository from '../../db/repositories/documents.ts';
-import { type DocumentMetadata, EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
+import { type Document, type DocumentVersion, EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
 import { AppError } from '../../domain/errors.ts';
 import * as service from '../../services/documents.ts';
 import type { Api, RequestTypeProvider } from '../api.ts';
 import { canWrite } from '../auth.ts';
-import { offsetCollection } from '../hal.ts';
-import { DOCUMENTS_PATH, presentDocument, presentDocumentVersion } from '../presenters/documents.ts';
+import type { ServerDeps } from '../deps.ts';
+import { DOCUMENTS_PATH } from '../paths.ts';
+import { presentDocument, presentDocumentVersion } from '../presenters/documents.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { errorResponses, IdParams } from '../schemas/common.ts';
 import {
-  checkBodyId,
-  errorResponses,
-  IdParams,
-  Nullable,
-  OffsetCollection,
-  OffsetQuery,
-  offsetPage,
-  Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+  Bytes,
+  CreateDocumentBody,
+  DocumentFilters,
+  DocumentSchema,
+  FileResponse,
+  metadataOf,
+  ReplaceDocumentBody,
+  VersionParams,
+  VersionSchema,
+} from '../schemas/documents.ts';
 import { validatorCompiler } from '../validation.ts';
 
-const NAME_RULE = 'a file name: no "/", not "." or ".."';
-const FOLDER_RULE = 'a production folder path: "/" or "/segment/segment", no empty segments';
-const Name = Type.String({
-  minLength: 1,
-  maxLength: 255,
-  pattern: '^(?!\\.\\.?$)[^/]+$',
-  description: NAME_RULE,
-});
-const Folder = Type.String({ maxLength: 1000, pattern: '^/([^/]+(/[^/]+)*)?$', description: FOLDER_RULE });
-
-const DocumentSchema = Resource(
-  Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    name: Type.String(),
-    folder: Type.String(),
-    description: Nullable(Type.String()),
-    contentType: Type.String(),
-    size: Type.Integer({ description: 'Bytes' }),
-    version: Type.Integer({ description: 'Current version; every change adds one' }),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  }),
-  'Document of a production folder',
-);
-
-const VersionSchema = Resource(
-  Type.Object({
-    documentId: Type.String({ format: 'uuid' }),
-    version: Type.Integer(),
-    name: Type.String(),
-    folder: Type.String(),
-    description: Nullable(Type.String()),
-    contentType: Type.String(),
-    size: Type.Integer(),
-    createdAt: Type.String({ format: 'date-time', description: 'When this version was made' }),
-  }),
-  'A document as it was at one version',
-);
-
-const writable = {
-  name: Name,
-  folder: Folder,
-  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-};
-const CreateBody = Type.Object(writable, { additionalProperties: false });
-const ReplaceBody = Type.Object(
-  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
-  { additionalProperties: false },
-);
-const VersionParams = Type.Object({
-  id: Type.String({ maxLength: 100 }),
-  version: Type.String({ maxLength: 100 }),
-});
-
-// The bytes of a file, documented for OpenAPI; they are never JSON-validated (see the plugin below).
-const Bytes = { schema: Type.String({ format: 'binary' }) };
-const FileResponse = {
-  200: { description: 'The bytes, with the Content-Type they were uploaded as', content: { '*/*': Bytes } },
-};
 const tags = ['documents'];
-
-const metadataOf = (body: {
-  name: string;
-  folder: string;
-  description?: string | null;
-}): DocumentMetadata => ({
-  name: body.name,
-  folder: body.folder,
-  description: body.description ?? null,
-});
 
 /** Answers a file: its type, its version as ETag, and as a download (never rendered in our origin). */
 function sendFile(
@@ -110,109 +43,59 @@ function sendFile(
 }
 
 export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
-  api.get(
-    DOCUMENTS_PATH,
-    {
-      schema: {
-        tags,
-        summary: 'List documents, ordered by folder and name',
-        querystring: Type.Object(
-          {
-            ...OffsetQuery,
-            folder: Type.Optional(
-              Type.String({ maxLength: 1000, description: 'Documents of exactly this folder' }),
-            ),
-            name: Type.Optional(Type.String({ maxLength: 255 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: OffsetCollection('documents', DocumentSchema), ...errorResponses() },
-      },
-    },
-    async (request) => {
-      const { folder, name } = request.query;
-      const { limit, offset } = offsetPage(request.query);
-      const page = await repository.listDocuments(db, { folder, name }, { limit, offset });
-      const write = canWrite(request);
-      return offsetCollection(
-        {
-          hrefs: request.hrefs,
-          path: DOCUMENTS_PATH,
-          name: 'documents',
-          query: { folder, name },
-          create: write ? { rel: 'createDocument', href: request.hrefs.api(DOCUMENTS_PATH) } : undefined,
-        },
-        page.items.map((document) => presentDocument(document, request.hrefs, write)),
-        page,
-        { limit, offset },
-      );
-    },
-  );
+  const documents = resourceRoutes(api, {
+    tags,
+    path: DOCUMENTS_PATH,
+    name: 'documents',
+    schema: DocumentSchema,
+    present: each((document: Document, request) =>
+      presentDocument(document, request.hrefs, canWrite(request)),
+    ),
+  });
+  documents.list({
+    summary: 'List documents, ordered by folder and name',
+    paging: 'offset',
+    filters: DocumentFilters,
+    load: (filter, page) => repository.listDocuments(db, filter, page),
+    createRel: 'createDocument',
+  });
+  documents.get({
+    summary: 'One document (its current version)',
+    load: (at) => service.getDocument(db, at.id),
+  });
+  documents.create({
+    summary: 'Create a document: version 1, an empty file until uploaded (emits DOCUMENT_CREATED)',
+    body: CreateDocumentBody,
+    run: (body) => service.createDocument(db, metadataOf(body)),
+  });
+  documents.replace({
+    summary: 'Replace the metadata: a change makes a new version (emits DOCUMENT_UPDATED)',
+    body: ReplaceDocumentBody,
+    run: (body, at) => service.replaceDocument(db, at.id, metadataOf(body)),
+  });
+  documents.remove({
+    summary: 'Delete a document with all its versions (emits DOCUMENT_DELETED)',
+    run: (at) => service.deleteDocument(db, at.id),
+  });
 
-  api.get(
-    `${DOCUMENTS_PATH}/:id`,
-    {
-      schema: {
-        tags,
-        summary: 'One document (its current version)',
-        params: IdParams,
-        response: { 200: DocumentSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) =>
-      presentDocument(await service.getDocument(db, request.params.id), request.hrefs, canWrite(request)),
-  );
-
-  api.post(
-    DOCUMENTS_PATH,
-    {
-      schema: {
-        tags,
-        summary: 'Create a document: version 1, an empty file until uploaded (emits DOCUMENT_CREATED)',
-        body: CreateBody,
-        response: { 201: DocumentSchema, ...errorResponses(415) },
-      },
-    },
-    async (request, reply) => {
-      const document = await service.createDocument(db, metadataOf(request.body));
-      const representation = presentDocument(document, request.hrefs, canWrite(request));
-      return reply.code(201).header('location', representation._links.self?.href).send(representation);
-    },
-  );
-
-  api.put(
-    `${DOCUMENTS_PATH}/:id`,
-    {
-      schema: {
-        tags,
-        summary: 'Replace the metadata: a change makes a new version (emits DOCUMENT_UPDATED)',
-        params: IdParams,
-        body: ReplaceBody,
-        response: { 200: DocumentSchema, ...errorResponses(404, 415) },
-      },
-    },
-    async (request) => {
-      checkBodyId(request.body.id, request.params.id);
-      const document = await service.replaceDocument(db, request.params.id, metadataOf(request.body));
-      return presentDocument(document, request.hrefs, canWrite(request));
-    },
-  );
-
-  api.delete(
-    `${DOCUMENTS_PATH}/:id`,
-    {
-      schema: {
-        tags,
-        summary: 'Delete a document with all its versions (emits DOCUMENT_DELETED)',
-        params: IdParams,
-        response: { 204: Type.Null(), ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => {
-      await service.deleteDocument(db, request.params.id);
-      return reply.code(204).send();
-    },
-  );
+  const versions = resourceRoutes(api, {
+    tags,
+    path: `${DOCUMENTS_PATH}/:id/versions`,
+    itemParam: 'version',
+    name: 'versions',
+    schema: VersionSchema,
+    present: each((version: DocumentVersion, request) => presentDocumentVersion(version, request.hrefs)),
+  });
+  versions.list({
+    summary: 'Versions of a document, newest first',
+    paging: 'offset',
+    owner: async (at) => (await service.getDocument(db, at.id)).id,
+    load: (_filter, page, at) => repository.listVersions(db, at.owner, page),
+  });
+  versions.get({
+    summary: 'A document as it was at one version',
+    load: (at) => service.getVersion(db, at.id, at.itemId),
+  });
 
   api.get(
     `${DOCUMENTS_PATH}/:id/file`,
@@ -225,52 +108,6 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
       },
     },
     async (request, reply) => sendFile(reply, await service.readFile(db, request.params.id)),
-  );
-
-  api.get(
-    `${DOCUMENTS_PATH}/:id/versions`,
-    {
-      schema: {
-        tags,
-        summary: 'Versions of a document, newest first',
-        params: IdParams,
-        querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
-        response: { 200: OffsetCollection('versions', VersionSchema), ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const { limit, offset } = offsetPage(request.query);
-      const document = await service.getDocument(db, request.params.id);
-      const page = await repository.listVersions(db, document.id, { limit, offset });
-      return offsetCollection(
-        {
-          hrefs: request.hrefs,
-          path: `${DOCUMENTS_PATH}/${document.id}/versions`,
-          name: 'versions',
-          query: {},
-        },
-        page.items.map((version) => presentDocumentVersion(version, request.hrefs)),
-        page,
-        { limit, offset },
-      );
-    },
-  );
-
-  api.get(
-    `${DOCUMENTS_PATH}/:id/versions/:version`,
-    {
-      schema: {
-        tags,
-        summary: 'A document as it was at one version',
-        params: VersionParams,
-        response: { 200: VersionSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) =>
-      presentDocumentVersion(
-        await service.getVersion(db, request.params.id, request.params.version),
-        request.hrefs,
-      ),
   );
 
   api.get(

@@ -1,29 +1,28 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.ts';
+import { CURRENT_VERSION } from '../deps.ts';
 import { link, resource } from '../hal.ts';
-import { CALLBACKS_PATH } from '../presenters/callbacks.ts';
-import { DEVICES_PATH } from '../presenters/devices.ts';
-import { DOCUMENTS_PATH } from '../presenters/documents.ts';
-import { EVENTS_PATH } from '../presenters/events.ts';
 import {
+  CALLBACKS_PATH,
+  DEVICES_PATH,
+  DOCUMENTS_PATH,
+  EVENTS_PATH,
+  MALFUNCTION_SCENARIOS_PATH,
   OPERATING_STATES_PATH,
   OPERATION_PHASES_PATH,
-  TOOL_ASSEMBLY_ORDER_STATES_PATH,
-  WORKPLACE_STATES_PATH,
-} from '../presenters/masterData.ts';
-import { OPERATIONS_PATH } from '../presenters/operations.ts';
-import {
-  MALFUNCTION_SCENARIOS_PATH,
   OPERATION_PLANNING_SCENARIOS_PATH,
+  OPERATIONS_PATH,
+  PRODUCTION_ORDERS_PATH,
   STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
-} from '../presenters/planning.ts';
-import { PRODUCTION_ORDERS_PATH } from '../presenters/productionOrders.ts';
-import { STAFF_MEMBERS_PATH } from '../presenters/staffMembers.ts';
-import { TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH } from '../presenters/tools.ts';
-import { WORKPLACE_GROUPS_PATH } from '../presenters/workplaceGroups.ts';
-import { WORKPLACES_PATH } from '../presenters/workplaces.ts';
-import { errorResponses, Resource } from '../schemas.ts';
-import { CURRENT_VERSION } from '../server.ts';
+  STAFF_MEMBERS_PATH,
+  TOOL_ASSEMBLY_ORDER_STATES_PATH,
+  TOOL_ASSEMBLY_ORDERS_PATH,
+  TOOLS_PATH,
+  WORKPLACE_GROUPS_PATH,
+  WORKPLACE_STATES_PATH,
+  WORKPLACES_PATH,
+} from '../paths.ts';
+import { errorResponses, Resource } from '../schemas/common.ts';
 
 /** GET /api/v{n}: where a client starts; every collection is reachable from its links. */
 export function registerEntryPoint(api: Api): void {

@@ -6,8 +6,10 @@ import { OBJECT_TYPES, PUBLISHABLE_OBJECT_TYPES } from '../../domain/events.ts';
 import { getEvent, publishExternalEvent } from '../../services/eventLog.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { keysetCollection } from '../hal.ts';
-import { EVENTS_PATH, presentEvent } from '../presenters/events.ts';
+import { EVENTS_PATH } from '../paths.ts';
+import { presentEvent } from '../presenters/events.ts';
 import {
   errorResponses,
   IdParams,
@@ -17,8 +19,7 @@ import {
   Nullable,
   pagingAsked,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const EventSchema = Resource(
   Type.Object({

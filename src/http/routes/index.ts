@@ -2,7 +2,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { RequestTypeProvider } from '../api.ts';
-import type { ServerDeps } from '../server.ts';
+import type { ServerDeps } from '../deps.ts';
 import { registerCallbacks } from './callbacks.ts';
 import { registerDevices } from './devices.ts';
 import { registerDocuments } from './documents.ts';

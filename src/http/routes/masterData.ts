@@ -10,12 +10,18 @@ import type { Hrefs } from '../hrefs.ts';
 import {
   OPERATING_STATES_PATH,
   OPERATION_PHASES_PATH,
-  presentMasterDataEntry,
-  presentOperatingState,
   TOOL_ASSEMBLY_ORDER_STATES_PATH,
   WORKPLACE_STATES_PATH,
-} from '../presenters/masterData.ts';
-import { errorResponses, IdParams, OffsetCollection, OffsetQuery, offsetPage, Resource } from '../schemas.ts';
+} from '../paths.ts';
+import { presentMasterDataEntry, presentOperatingState } from '../presenters/masterData.ts';
+import {
+  errorResponses,
+  IdParams,
+  OffsetCollection,
+  OffsetQuery,
+  offsetPage,
+  Resource,
+} from '../schemas/common.ts';
 
 const EntryProperties = Type.Object({
   id: Type.String(),

@@ -13,9 +13,10 @@ import {
 import { replaceForecastResult } from '../../services/forecastResults.ts';
 import * as service from '../../services/planningResults.ts';
 import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
 import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planning.ts';
-import { errorResponses, IdParams, Nullable, Resource } from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+import { errorResponses, IdParams, Nullable, Resource } from '../schemas/common.ts';
 
 export const MAX_ELEMENTS = 1000;
 const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
@@ -103,21 +104,21 @@ interface ResultRoutes {
 const ROUTES: ResultRoutes[] = [
   {
     kind: FORECAST_RESULTS,
-    owners: '/operations',
+    owners: OPERATIONS_PATH,
     list: 'forecastResults',
     title: 'forecast result',
     tags: ['operations'],
   },
   {
     kind: OPERATION_PLANNING_RESULTS,
-    owners: '/operations',
+    owners: OPERATIONS_PATH,
     list: 'assignments',
     title: 'planning result',
     tags: ['operations'],
   },
   {
     kind: STAFF_MEMBER_PLANNING_RESULTS,
-    owners: '/staffMembers',
+    owners: STAFF_MEMBERS_PATH,
     list: 'elements',
     title: 'staff member planning result (dispatching to a workplace)',
     tags: ['staffMembers'],
@@ -186,7 +187,7 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
   }
 
   api.put(
-    '/operations/:id/forecastResult',
+    `${OPERATIONS_PATH}/:id/forecastResult`,
     {
       schema: {
         tags: ['operations'],

@@ -6,14 +6,14 @@ import type { ScenarioKind } from '../../domain/planning.ts';
 import * as service from '../../services/scenarios.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { offsetCollection } from '../hal.ts';
 import {
   MALFUNCTION_SCENARIOS_PATH,
   OPERATION_PLANNING_SCENARIOS_PATH,
-  presentMalfunctionScenario,
-  presentPlanningScenario,
   STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
-} from '../presenters/planning.ts';
+} from '../paths.ts';
+import { presentMalfunctionScenario, presentPlanningScenario } from '../presenters/planning.ts';
 import {
   errorResponses,
   IdParams,
@@ -23,8 +23,7 @@ import {
   OperatingStateProperty,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 import { ElementBody, MAX_ELEMENTS, ResultProperties, toElement } from './planning.ts';
 
 const Uuid = Type.String({ format: 'uuid', maxLength: 36 });

@@ -4,11 +4,10 @@ import * as service from '../../services/scheduledMaintenances.ts';
 import { getWorkplace } from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { offsetCollection } from '../hal.ts';
-import {
-  presentScheduledMaintenance,
-  scheduledMaintenancesPath,
-} from '../presenters/scheduledMaintenances.ts';
+import { scheduledMaintenancesPath } from '../paths.ts';
+import { presentScheduledMaintenance } from '../presenters/scheduledMaintenances.ts';
 import {
   checkBodyId,
   errorResponses,
@@ -18,8 +17,7 @@ import {
   OffsetQuery,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 

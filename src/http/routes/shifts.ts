@@ -4,8 +4,10 @@ import * as service from '../../services/shifts.ts';
 import { getWorkplace } from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { keysetCollection, link, startPosition } from '../hal.ts';
-import { presentShift, shiftsPath } from '../presenters/shifts.ts';
+import { shiftsPath } from '../paths.ts';
+import { presentShift } from '../presenters/shifts.ts';
 import {
   checkBodyId,
   errorResponses,
@@ -17,8 +19,7 @@ import {
   Nullable,
   pagingAsked,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 

@@ -5,8 +5,10 @@ import type { Lifespan } from '../../domain/tools.ts';
 import * as service from '../../services/toolAssemblyOrders.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
 import { offsetCollection } from '../hal.ts';
-import { presentToolAssemblyOrder, TOOL_ASSEMBLY_ORDERS_PATH } from '../presenters/tools.ts';
+import { TOOL_ASSEMBLY_ORDERS_PATH } from '../paths.ts';
+import { presentToolAssemblyOrder } from '../presenters/tools.ts';
 import {
   errorResponses,
   IdParams,
@@ -15,8 +17,7 @@ import {
   OffsetQuery,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const StateId = Type.Enum([...TOOL_ASSEMBLY_ORDER_STATE_IDS]);

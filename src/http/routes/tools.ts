@@ -3,8 +3,10 @@ import * as repository from '../../db/repositories/tools.ts';
 import { TOOL_STATE_IDS } from '../../domain/tools.ts';
 import * as service from '../../services/tools.ts';
 import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
 import { link, offsetCollection } from '../hal.ts';
-import { presentTool, TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH } from '../presenters/tools.ts';
+import { TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH } from '../paths.ts';
+import { presentTool } from '../presenters/tools.ts';
 import {
   checkBodyId,
   errorResponses,
@@ -14,8 +16,7 @@ import {
   OffsetQuery,
   offsetPage,
   Resource,
-} from '../schemas.ts';
-import type { ServerDeps } from '../server.ts';
+} from '../schemas/common.ts';
 import { LifespanBody, Milliseconds, registerToolAssemblyOrders, toLifespan } from './toolAssemblyOrders.ts';
 
 const Uuid = Type.String({ format: 'uuid' });

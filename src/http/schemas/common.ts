@@ -1,7 +1,7 @@
 // TypeBox schemas shared by the routes: they validate requests and document the API (OpenAPI).
 import { Type } from 'typebox';
-import { AppError } from '../domain/errors.ts';
-import { WORKPLACE_STATE_IDS } from '../domain/masterData.ts';
+import { AppError } from '../../domain/errors.ts';
+import { WORKPLACE_STATE_IDS } from '../../domain/masterData.ts';
 
 export const ErrorBody = Type.Object(
   {

@@ -1,0 +1,22 @@
+// What the server hands every route family, the API versions it mounts, and the route table
+// entry: kept apart from server.ts so that routes import them without an import cycle.
+import type { TokenService } from '../auth/tokens.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+
+/** Every version answers identically (docs/api.md, "Addresses and versions"). */
+export const API_VERSIONS = [1, 2] as const;
+export const CURRENT_VERSION = 2;
+
+export interface ServerDeps {
+  config: Config;
+  db: Database;
+  tokens: TokenService;
+}
+
+/** A registered route, as kept in `routeTable` (see server.ts). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  public: boolean;
+}

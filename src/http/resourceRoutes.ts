@@ -1,0 +1,381 @@
+// The routes of one resource collection in the API's one shape (docs/api.md, "Collections" and
+// "Resources"): list (offset or timestamp paging, filters, embeds, a search twin), one item,
+// create (201 + Location), replace (PUT, the body id must match), delete (204) and state commands.
+// A route family says only what is special about its resource; each call registers one route.
+import type { FastifyRequest } from 'fastify';
+import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import type { KeysetPage, KeysetRequest, OffsetPage, OffsetRequest } from '../db/paging.ts';
+import type { Api } from './api.ts';
+import { canWrite } from './auth.ts';
+import { embedQuery, parseEmbed } from './embed.ts';
+import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
+import type { QueryValues } from './hrefs.ts';
+import {
+  checkBodyId,
+  EmbedQuery,
+  errorResponses,
+  KeysetCollection,
+  KeysetQuery,
+  keysetPosition,
+  OffsetCollection,
+  OffsetQuery,
+  offsetPage,
+  pagingAsked,
+} from './schemas/common.ts';
+
+/** Where a handler runs. */
+export interface At {
+  request: FastifyRequest;
+  /** The path parameters, as sent. */
+  params: Record<string, string>;
+  /** The `:id` parameter: the item's id, or the owner's in a sub-collection (`/workplaces/:id/shifts`). */
+  id: string;
+  /** The item's own parameter (`:id`, or e.g. `:shiftId` in a sub-collection). */
+  itemId: string;
+  /** The owner's id as `owner` resolved it (lists of a sub-collection), else `id`. */
+  owner: string;
+}
+
+interface Doc {
+  summary: string;
+  description?: string;
+}
+
+export interface ResourceDefinition<Item, Embed extends string> {
+  tags: string[];
+  /** The collection's route, e.g. `/workplaces`, or `/workplaces/:id/shifts` below an owner. */
+  path: string;
+  /** The path parameter of one item below the collection; default `id`. */
+  itemParam?: string;
+  /** The embedded array of a page, e.g. `workplaces`. */
+  name: string;
+  /** The representation of one item. */
+  schema: TSchema;
+  /**
+   * The sub-resources `embed` may name: with it (even empty), the list and the item take `embed`
+   * and refuse other names (docs/api.md, "Representations (HAL)").
+   */
+  embeds?: readonly Embed[];
+  /** Items to representations, in order; loads what they embed in one go. */
+  present: (
+    items: Item[],
+    request: FastifyRequest,
+    embed: ReadonlySet<Embed>,
+  ) => Resource[] | Promise<Resource[]>;
+}
+
+type Paging = 'offset' | 'keyset';
+type PageRequest<P extends Paging> = P extends 'offset' ? OffsetRequest : KeysetRequest;
+type Page<P extends Paging, Item> = P extends 'offset' ? OffsetPage<Item> : KeysetPage<Item>;
+
+export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter, S extends TSchema>
+  extends Doc {
+  /** Offset paging, or timestamp (keyset) paging newest first (docs/api.md, "Collections"). */
+  paging: P;
+  /** Keyset paging: the position of an item. */
+  position?: (item: Item) => KeysetPosition;
+  /** Filter parameters of the query string; the ones sent are kept in every paging link. */
+  filters?: F;
+  /** The filter the query asks for; default: the filter parameters as sent. */
+  filter?: (filters: Static<TObject<F>>, at: At) => Filter;
+  /** Below an owner: its id, 404 when there is none. Runs after the embeds are checked. */
+  owner?: (at: At) => Promise<string>;
+  load: (filter: Filter, page: PageRequest<P>, at: At) => Promise<Page<P, Item>>;
+  /** The rel of the create link, offered to writers; `createPath` when it is not the list's own. */
+  createRel?: string;
+  createPath?: string;
+  /** Links beside the paging links. */
+  links?: (request: FastifyRequest) => Record<string, Link>;
+  /** A POST twin at `<path>/search` with the read scope, its filter in the body, paging links POSTs. */
+  search?: SearchRoute<S, Filter>;
+}
+
+interface SearchRoute<S extends TSchema, Filter> extends Doc {
+  body: S;
+  filter: (body: Static<S>) => Filter;
+}
+
+export interface ItemRoute<Item> extends Doc {
+  load: (at: At) => Promise<Item>;
+}
+
+export interface CreateRoute<Item, B extends TSchema, Created> extends Doc {
+  body: B;
+  run: (body: Static<B>, at: At) => Promise<Created>;
+  /** The answer when it is not the created item as the list shows it. */
+  present?: (created: Created, request: FastifyRequest) => Resource | Promise<Resource>;
+}
+
+export interface ReplaceRoute<Item, B extends TSchema> extends Doc {
+  /** Its `id`, when sent, must equal the path's. */
+  body: B;
+  run: (body: Static<B>, at: At) => Promise<Item>;
+}
+
+export interface CommandRoute<Item, B extends TSchema> extends Doc {
+  /** Below the item, e.g. `operatingState/:operatingStateId`; each parameter is a string. */
+  path: string;
+  body?: B;
+  /** Without a body the route takes none; with one, a missing body means `{}`. */
+  run: (body: Static<B>, at: At) => Promise<Item>;
+}
+
+/** The path's parameters (`:id`, `:shiftId`, ...): strings of up to 100 characters, like ids. */
+const paramsOf = (path: string) => {
+  const names = [...path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+  return names.length === 0
+    ? {}
+    : {
+        params: Type.Object(Object.fromEntries(names.map((name) => [name, Type.String({ maxLength: 100 })]))),
+      };
+};
+
+const hasParams = (path: string) => path.includes(':');
+const docOf = ({ summary, description }: Doc) =>
+  description === undefined ? { summary } : { summary, description };
+
+/** Presents each item on its own. */
+export const each =
+  <Item>(present: (item: Item, request: FastifyRequest) => Resource) =>
+  (items: Item[], request: FastifyRequest) =>
+    items.map((item) => present(item, request));
+
+export function resourceRoutes<Item, Embed extends string = never>(
+  api: Api,
+  resource: ResourceDefinition<Item, Embed>,
+) {
+  const { tags, path, name, schema } = resource;
+  const itemParam = resource.itemParam ?? 'id';
+  const itemPath = `${path}/:${itemParam}`;
+  const embedded = resource.embeds !== undefined;
+  const embedsOf = (query: { embed?: string[] }) =>
+    resource.embeds === undefined ? new Set<Embed>() : parseEmbed(query.embed, resource.embeds);
+  const at = (request: FastifyRequest, owner?: string): At => {
+    const params = (request.params ?? {}) as Record<string, string>;
+    const id = params.id ?? '';
+    return { request, params, id, itemId: params[itemParam] ?? '', owner: owner ?? id };
+  };
+  const presentOne = async (item: Item, request: FastifyRequest, embed = new Set<Embed>()) =>
+    (await resource.present([item], request, embed))[0] as Resource;
+  const created = (
+    reply: {
+      code: (status: number) => {
+        header: (name: string, value: unknown) => { send: (body: unknown) => unknown };
+      };
+    },
+    representation: Resource,
+  ) => reply.code(201).header('location', representation._links.self?.href).send(representation);
+
+  return {
+    list<
+      P extends Paging,
+      F extends TProperties = {},
+      Filter = Static<TObject<F>>,
+      S extends TSchema = TObject,
+    >(route: ListRoute<Item, P, F, Filter, S>): void {
+      const keyset = route.paging === 'keyset';
+      const filters = route.filters ?? ({} as F);
+      const paging = keyset ? KeysetQuery : OffsetQuery;
+      const Collection = keyset ? KeysetCollection(name, schema) : OffsetCollection(name, schema);
+      const embedParam: TProperties = embedded ? { embed: EmbedQuery } : {};
+
+      const page = async (
+        request: FastifyRequest,
+        filterOf: (at: At) => Filter,
+        kept: QueryValues,
+        search: boolean,
+      ) => {
+        const query = request.query as Record<string, unknown>;
+        const embed = embedsOf(query as { embed?: string[] });
+        const where = at(request, route.owner ? await route.owner(at(request)) : undefined);
+        const hrefPath = search ? `${path}/search` : path.replace(':id', where.owner);
+        const create = !search && route.createRel !== undefined && canWrite(request);
+        const context = {
+          hrefs: request.hrefs,
+          path: hrefPath,
+          name,
+          query: embedded ? { ...kept, embed: embedQuery(embed) } : kept,
+          create: create
+            ? { rel: route.createRel as string, href: request.hrefs.api(route.createPath ?? hrefPath) }
+            : undefined,
+          pagingMethod: search ? ('POST' as const) : undefined,
+        };
+        const filter = filterOf(where);
+        if (keyset) {
+          const found = (await route.load(
+            filter,
+            keysetPosition(query) as PageRequest<P>,
+            where,
+          )) as KeysetPage<Item>;
+          return keysetCollection(
+            context,
+            await resource.present(found.items, request, embed),
+            found,
+            pagingAsked(query),
+            route.position as (item: Item) => KeysetPosition,
+          );
+        }
+        const asked = offsetPage(query);
+        const found = (await route.load(filter, asked as PageRequest<P>, where)) as OffsetPage<Item>;
+        const collection = offsetCollection(
+          context,
+          await resource.present(found.items, request, embed),
+          found,
+          asked,
+        );
+        if (route.links) Object.assign(collection._links, route.links(request));
+        return collection;
+      };
+
+      api.get(
+        path,
+        {
+          schema: {
+            tags,
+            ...docOf(route),
+            ...paramsOf(path),
+            querystring: Type.Object(
+              { ...paging, ...filters, ...embedParam },
+              { additionalProperties: false },
+            ),
+            response: { 200: Collection, ...errorResponses(...(hasParams(path) ? [404] : [])) },
+          },
+        },
+        async (request) => {
+          const query = request.query as Record<string, string | undefined>;
+          // The filter parameters sent, in their declared order, go into every paging link.
+          const kept: QueryValues = {};
+          for (const key of Object.keys(filters)) kept[key] = query[key];
+          const sent = kept as Static<TObject<F>>;
+          const filterOf = (where: At) => (route.filter ? route.filter(sent, where) : (sent as Filter));
+          return page(request, filterOf, kept, false);
+        },
+      );
+
+      const { search } = route;
+      if (!search) return;
+      api.post(
+        `${path}/search`,
+        {
+          config: { scope: 'read' },
+          schema: {
+            tags,
+            summary: search.summary,
+            description:
+              search.description ?? 'Paging links are POSTs to this URL: send the same body again.',
+            querystring: Type.Object({ ...paging, ...embedParam }, { additionalProperties: false }),
+            body: search.body,
+            response: { 200: Collection, ...errorResponses(415) },
+          },
+        },
+        async (request) => page(request, () => search.filter(request.body as Static<S>), {}, true),
+      );
+    },
+
+    get(route: ItemRoute<Item>): void {
+      api.get(
+        itemPath,
+        {
+          schema: {
+            tags,
+            ...docOf(route),
+            ...paramsOf(itemPath),
+            ...(embedded
+              ? { querystring: Type.Object({ embed: EmbedQuery }, { additionalProperties: false }) }
+              : {}),
+            response: { 200: schema, ...errorResponses(404) },
+          },
+        },
+        async (request) => {
+          const embed = embedsOf(request.query as { embed?: string[] });
+          return presentOne(await route.load(at(request)), request, embed);
+        },
+      );
+    },
+
+    create<B extends TSchema, Created = Item>(route: CreateRoute<Item, B, Created>): void {
+      api.post(
+        path,
+        {
+          schema: {
+            tags,
+            ...docOf(route),
+            ...paramsOf(path),
+            body: route.body,
+            response: { 201: schema, ...errorResponses(...(hasParams(path) ? [404] : []), 415) },
+          },
+        },
+        async (request, reply) => {
+          const result = await route.run(request.body as Static<B>, at(request));
+          const representation = route.present
+            ? await route.present(result, request)
+            : await presentOne(result as unknown as Item, request);
+          return reply.code(201).header('location', representation._links.self?.href).send(representation);
+        },
+      );
+    },
+
+    replace<B extends TSchema>(route: ReplaceRoute<Item, B>): void {
+      api.put(
+        itemPath,
+        {
+          schema: {
+            tags,
+            ...docOf(route),
+            ...paramsOf(itemPath),
+            body: route.body,
+            response: { 200: schema, ...errorResponses(404, 415) },
+          },
+        },
+        async (request) => {
+          const where = at(request);
+          checkBodyId((request.body as { id?: string }).id, where.itemId);
+          return presentOne(await route.run(request.body as Static<B>, where), request);
+        },
+      );
+    },
+
+    remove(route: Doc & { run: (at: At) => Promise<unknown> }): void {
+      api.delete(
+        itemPath,
+        {
+          schema: {
+            tags,
+            ...docOf(route),
+            ...paramsOf(itemPath),
+            response: { 204: Type.Null(), ...errorResponses(404) },
+          },
+        },
+        async (request, reply) => {
+          await route.run(at(request));
+          return reply.code(204).send();
+        },
+      );
+    },
+
+    command<B extends TSchema = TObject<{}>>(route: CommandRoute<Item, B>): void {
+      const commandPath = `${itemPath}/${route.path}`;
+      api.post(
+        commandPath,
+        {
+          schema: {
+            tags,
+            ...docOf(route),
+            ...paramsOf(commandPath),
+            ...(route.body ? { body: route.body } : {}),
+            response: { 200: schema, ...errorResponses(...(route.body ? [404, 415] : [404])) },
+          },
+          // The body may be left out: no body means {}. (JSON null is still refused as not an object.)
+          ...(route.body
+            ? {
+                preValidation: async (request: FastifyRequest) => {
+                  if (request.body === undefined) request.body = {};
+                },
+              }
+            : {}),
+        },
+        async (request) => presentOne(await route.run(request.body as Static<B>, at(request)), request),
+      );
+    },
+  };
+}

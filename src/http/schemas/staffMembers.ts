@@ -1,0 +1,118 @@
+// Staff members and their recorded activities as the API shows and takes them
+// (docs/resources/staffMembers.md).
+import { Type } from 'typebox';
+import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembers.ts';
+import { Nullable, Resource } from './common.ts';
+
+const Uuid = Type.String({ format: 'uuid' });
+const DateTime = Type.String({ format: 'date-time' });
+
+const AbsenceProperty = Type.Object({
+  startDate: DateTime,
+  endDate: DateTime,
+  reason: Nullable(Type.String()),
+});
+
+export const StaffMemberSchema = Resource(
+  Type.Object({
+    id: Uuid,
+    staffNumber: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    email: Nullable(Type.String()),
+    qualifications: Type.Array(Type.String()),
+    assignedWorkplaceIds: Type.Array(Uuid),
+    shiftId: Nullable(Type.String()),
+    absences: Type.Array(AbsenceProperty),
+  }),
+  'Staff member (production personnel)',
+);
+
+export const RecordedActivitySchema = Resource(
+  Type.Object({
+    id: Uuid,
+    staffMemberId: Uuid,
+    operationId: Nullable(Uuid),
+    workplaceId: Nullable(Uuid),
+    activity: Type.Enum([...STAFF_ACTIVITIES], { description: 'STARTED while open, then how it ended' }),
+    startDate: DateTime,
+    endDate: Nullable(DateTime),
+  }),
+  'A period of work of a staff member on an operation',
+);
+
+// The workplace representation as the workplaces routes serve it (embeds aside).
+export const WorkplaceItem = Resource(Type.Record(Type.String(), Type.Unknown()), 'Workplace');
+
+const writable = {
+  staffNumber: Type.String({ minLength: 1, maxLength: 100 }),
+  firstName: Type.String({ minLength: 1, maxLength: 200 }),
+  lastName: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+  qualifications: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      maxItems: 100,
+      uniqueItems: true,
+      description: 'Skills, e.g. qualification codes',
+    }),
+  ),
+  assignedWorkplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 100, uniqueItems: true })),
+  shiftId: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  absences: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          startDate: DateTime,
+          endDate: Type.String({ format: 'date-time', description: 'Not before startDate' }),
+          reason: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 100 },
+    ),
+  ),
+};
+export const CreateStaffMemberBody = Type.Object(writable, { additionalProperties: false });
+export const ReplaceStaffMemberBody = Type.Object(
+  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
+  { additionalProperties: false },
+);
+type Body = Type.Static<typeof CreateStaffMemberBody>;
+
+export const ActivityBody = Type.Object(
+  {
+    operationId: Type.String({ maxLength: 100 }),
+    workplaceId: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 100,
+          description: 'Required for STARTED; when closing, must be the open activity’s workplace',
+        }),
+      ),
+    ),
+    activity: Type.Enum([...STAFF_ACTIVITIES]),
+  },
+  { additionalProperties: false },
+);
+
+export const StaffMemberFilters = {
+  staffNumber: Type.Optional(Type.String({ maxLength: 100 })),
+  workplaceId: Type.Optional(Type.String({ format: 'uuid', description: 'Assigned workplace' })),
+  qualification: Type.Optional(Type.String({ maxLength: 100 })),
+};
+
+/** PUT is a full replacement: what is missing becomes null or empty. */
+export const staffMemberInput = (body: Body): StaffMemberInput => ({
+  staffNumber: body.staffNumber,
+  firstName: body.firstName,
+  lastName: body.lastName,
+  email: body.email ?? null,
+  qualifications: body.qualifications ?? [],
+  assignedWorkplaceIds: body.assignedWorkplaceIds ?? [],
+  shiftId: body.shiftId ?? null,
+  absences: (body.absences ?? []).map((absence) => ({
+    startDate: new Date(absence.startDate),
+    endDate: new Date(absence.endDate),
+    reason: absence.reason ?? null,
+  })),
+});

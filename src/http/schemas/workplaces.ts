@@ -1,0 +1,83 @@
+// Workplaces and workplace groups as the API shows and takes them (docs/resources/workplaces.md).
+import { Type } from 'typebox';
+import { WORKPLACE_GROUP_TYPES } from '../../domain/workplaces.ts';
+import { Nullable, OperatingStateProperty, Resource } from './common.ts';
+
+const Uuid = Type.String({ format: 'uuid' });
+
+export const GroupType = Type.Enum([...WORKPLACE_GROUP_TYPES], {
+  description: 'CAPACITY_GROUP (same production procedure) or PRODUCTION_LINE (complete process)',
+});
+
+export const WorkplaceGroupSchema = Resource(
+  Type.Object({
+    id: Uuid,
+    number: Type.String(),
+    description: Nullable(Type.String()),
+    type: GroupType,
+  }),
+  'Workplace group (capacity group or production line)',
+);
+
+export const WorkplaceGroupBody = Type.Object(
+  {
+    id: Type.Optional(
+      Type.String({ description: 'Ignored on create; on replace it must equal the path id' }),
+    ),
+    number: Type.String({ minLength: 1, maxLength: 100 }),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    type: GroupType,
+  },
+  { additionalProperties: false },
+);
+
+export const WorkplaceSchema = Resource(
+  Type.Object({
+    id: Uuid,
+    number: Type.String(),
+    description: Nullable(Type.String()),
+    isManualWorkplace: Type.Boolean(),
+    operatingState: OperatingStateProperty,
+    capacityGroupId: Uuid,
+    productionLineId: Nullable(Uuid),
+  }),
+  'Workplace (machine or manual workplace)',
+);
+
+export const RecordedOperatingStateSchema = Resource(
+  Type.Object({
+    id: Uuid,
+    workplaceId: Uuid,
+    operatingState: OperatingStateProperty,
+    startDate: Type.String({ format: 'date-time' }),
+    endDate: Nullable(Type.String({ format: 'date-time' })),
+  }),
+  'A period in one operating state',
+);
+
+const writable = {
+  number: Type.String({ minLength: 1, maxLength: 100 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  isManualWorkplace: Type.Optional(Type.Boolean({ default: false })),
+  capacityGroupId: Uuid,
+  productionLineId: Type.Optional(Nullable(Uuid)),
+};
+export const CreateWorkplaceBody = Type.Object(
+  {
+    ...writable,
+    operatingStateId: Type.Optional(
+      Type.String({ maxLength: 100, description: 'Initial operating state (id or code); default 999' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const ReplaceWorkplaceBody = Type.Object(
+  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
+  { additionalProperties: false },
+);
+
+/** Query filters of the workplaces list. */
+export const WorkplaceFilters = {
+  workplaceGroupNumber: Type.Optional(Type.String({ maxLength: 100, description: 'Capacity group or line' })),
+  workplaceNumber: Type.Optional(Type.String({ maxLength: 100 })),
+};
