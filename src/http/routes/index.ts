@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RequestTypeProvider } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerCallbacks } from './callbacks.ts';
+import { registerConnectors } from './connectors.ts';
 import { registerDevices } from './devices.ts';
 import { registerDocuments } from './documents.ts';
 import { registerEntryPoint } from './entryPoint.ts';
@@ -38,4 +39,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerDocuments(api, deps);
   registerPlanning(api, deps);
   registerPlanningScenarios(api, deps);
+  registerConnectors(api, deps);
 }

@@ -1,0 +1,60 @@
+// An MQTT connection for the MQTT and Sparkplug B clients: every connection, reconnects included,
+// goes through the address policy; reconnects wait with exponential backoff and jitter.
+import { randomBytes } from 'node:crypto';
+import { connect as tlsConnect } from 'node:tls';
+import { MqttClient } from 'mqtt';
+import { literalAddress } from '../delivery/addressPolicy.ts';
+import { type Connector, reconnectDelay } from '../domain/connectors.ts';
+import { type ClientOptions, errorText, type Sink } from './protocol.ts';
+
+export function openMqtt(
+  connector: Connector,
+  sink: Sink,
+  options: ClientOptions,
+  extra: { will?: { topic: string; payload: Buffer } } = {},
+): MqttClient {
+  const url = new URL(connector.url);
+  const secure = url.protocol === 'mqtts:';
+  const host = literalAddress(url.hostname) ?? url.hostname;
+  const port = Number(url.port || (secure ? 8883 : 1883));
+  let attempt = 0;
+  const stream = (client: MqttClient) => {
+    // The next reconnect (if this one fails) waits longer; a successful connect resets it.
+    client.options.reconnectPeriod = reconnectDelay(attempt++, options.random());
+    if (!secure) return options.policy.connect(host, port);
+    return tlsConnect({ host, port, servername: url.hostname, lookup: options.policy.lookup });
+  };
+  const client = new MqttClient(stream, {
+    protocol: secure ? 'mqtts' : 'mqtt',
+    host,
+    port,
+    protocolVersion: 4,
+    clientId: `bridge-connector-${randomBytes(6).toString('hex')}`,
+    username: connector.username ?? undefined,
+    password: connector.password ?? undefined,
+    clean: true,
+    reconnectPeriod: reconnectDelay(0, options.random()),
+    connectTimeout: 10_000,
+    ...(extra.will ? { will: { ...extra.will, qos: 1, retain: false } } : {}),
+  });
+  client.on('connect', () => {
+    attempt = 0;
+    sink.state('CONNECTED');
+  });
+  // Reconnect attempts are no state changes: the connector stays DISCONNECTED (or ERROR) until one
+  // succeeds, so an outage is two events, not one per attempt.
+  client.on('offline', () => sink.state('DISCONNECTED'));
+  client.on('close', () => {
+    if (!client.disconnecting) sink.state('DISCONNECTED');
+  });
+  client.on('error', (error) => {
+    // Refused by the broker (CONNACK code) or by the address policy: needs a configuration change.
+    const code = (error as { code?: unknown }).code;
+    sink.state(
+      typeof code === 'number' || code === 'EADDRNOTALLOWED' ? 'ERROR' : 'DISCONNECTED',
+      errorText(error),
+    );
+  });
+  sink.state('CONNECTING');
+  return client;
+}
