@@ -57,9 +57,9 @@ export const waitForState = (t: TestApp, id: string, state: string, timeoutMs = 
     intervalMs: 100,
   });
 
-/** Samples of the device (up to 1000, newest first). */
+/** Samples of the device (the newest 100). */
 export async function samplesOf(t: TestApp, deviceId: string): Promise<JsonObject[]> {
-  const response = await t.request({ url: `${API}/devices/${deviceId}/recordedTimeSeries?limit=1000` });
+  const response = await t.request({ url: `${API}/devices/${deviceId}/recordedTimeSeries?limit=100` });
   assert.equal(response.statusCode, 200, response.body);
   return json(response)._embedded.recordedTimeSeries.map((item: JsonObject) => item.properties);
 }
@@ -67,7 +67,7 @@ export async function samplesOf(t: TestApp, deviceId: string): Promise<JsonObjec
 /** The total quantity of one type booked on the operation. */
 export async function bookedQuantity(t: TestApp, operationId: string, type = 'YIELD'): Promise<number> {
   const response = await t.request({
-    url: `${API}/operations/${operationId}/recordedOutputQuantities?limit=1000`,
+    url: `${API}/operations/${operationId}/recordedOutputQuantities?limit=100`,
   });
   assert.equal(response.statusCode, 200, response.body);
   return json(response)
