@@ -18,6 +18,7 @@ export function mqttClient(connector: Connector, sink: Sink, options: ClientOpti
           Object.fromEntries(filters.map((filter) => [filter, { qos: 1 as const }])),
           (error) => {
             if (error) sink.state('ERROR', `subscribe failed: ${error.message}`);
+            else sink.state('CONNECTED');
           },
         );
       });

@@ -37,9 +37,9 @@ export function openMqtt(
     connectTimeout: 10_000,
     ...(extra.will ? { will: { ...extra.will, qos: 1, retain: false } } : {}),
   });
+  // CONNECTED is reported by the protocol client once its subscriptions are acknowledged.
   client.on('connect', () => {
     attempt = 0;
-    sink.state('CONNECTED');
   });
   // Reconnect attempts are no state changes: the connector stays DISCONNECTED (or ERROR) until one
   // succeeds, so an outage is two events, not one per attempt.

@@ -192,6 +192,7 @@ export function sparkplugClient(connector: Connector, sink: Sink, options: Clien
           Object.fromEntries(filters.map((filter) => [filter, { qos: 1 as const }])),
           (error) => {
             if (error) sink.state('ERROR', `subscribe failed: ${error.message}`);
+            else sink.state('CONNECTED');
           },
         );
       });
