@@ -18,11 +18,18 @@ export function openMqtt(
   const host = literalAddress(url.hostname) ?? url.hostname;
   const port = Number(url.port || (secure ? 8883 : 1883));
   let attempt = 0;
+  /** Why the last connection failed (MQTT.js does not emit socket errors). */
+  let failure: (Error & { code?: unknown }) | undefined;
   const stream = (client: MqttClient) => {
     // The next reconnect (if this one fails) waits longer; a successful connect resets it.
     client.options.reconnectPeriod = reconnectDelay(attempt++, options.random());
-    if (!secure) return options.policy.connect(host, port);
-    return tlsConnect({ host, port, servername: url.hostname, lookup: options.policy.lookup });
+    const socket = secure
+      ? tlsConnect({ host, port, servername: url.hostname, lookup: options.policy.lookup })
+      : options.policy.connect(host, port);
+    socket.once('error', (error) => {
+      failure = error;
+    });
+    return socket;
   };
   const client = new MqttClient(stream, {
     protocol: secure ? 'mqtts' : 'mqtt',
@@ -43,17 +50,18 @@ export function openMqtt(
   });
   // Reconnect attempts are no state changes: the connector stays DISCONNECTED (or ERROR) until one
   // succeeds, so an outage is two events, not one per attempt.
-  client.on('offline', () => sink.state('DISCONNECTED'));
   client.on('close', () => {
-    if (!client.disconnecting) sink.state('DISCONNECTED');
+    if (client.disconnecting) return;
+    const error = failure;
+    failure = undefined;
+    // Refused by the address policy: needs a configuration change, not a retry.
+    const refused = error?.code === 'EADDRNOTALLOWED';
+    sink.state(refused ? 'ERROR' : 'DISCONNECTED', error ? errorText(error) : undefined);
   });
   client.on('error', (error) => {
-    // Refused by the broker (CONNACK code) or by the address policy: needs a configuration change.
+    // Refused by the broker (a CONNACK code, e.g. bad credentials): an ERROR.
     const code = (error as { code?: unknown }).code;
-    sink.state(
-      typeof code === 'number' || code === 'EADDRNOTALLOWED' ? 'ERROR' : 'DISCONNECTED',
-      errorText(error),
-    );
+    sink.state(typeof code === 'number' ? 'ERROR' : 'DISCONNECTED', errorText(error));
   });
   sink.state('CONNECTING');
   return client;

@@ -195,7 +195,7 @@ export async function reportConnectorState(
     const current = await repository.lockConnectorState(tx, id);
     if (!current || current.owner !== owner || current.state === 'DISABLED') return;
     if (current.state === state) {
-      if (lastError !== null) await repository.setConnectorState(tx, id, state, at, lastError);
+      if (lastError !== null) await repository.setConnectorLastError(tx, id, lastError);
       return;
     }
     await repository.setConnectorState(tx, id, state, at, lastError);

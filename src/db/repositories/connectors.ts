@@ -141,7 +141,9 @@ export async function deleteConnector(db: Queryable, id: string): Promise<void> 
 
 /**
  * Takes or renews the leases of every enabled connector that is free, expired or already this
- * owner's, and returns those connectors. Locked rows are skipped (another instance is claiming).
+ * owner's, and returns those connectors. One UPDATE: a row another transaction holds is waited
+ * for and its condition checked again on the new version (so of two claimers only one wins, and
+ * a row locked for a status report is not mistaken for a lost lease).
  */
 export async function claimConnectorLeases(
   db: Queryable,
@@ -151,10 +153,7 @@ export async function claimConnectorLeases(
 ): Promise<Connector[]> {
   const rows = await db.query<Row>(
     `UPDATE connectors SET lease_owner = $1, lease_expires_at = $3
-     WHERE id IN (
-       SELECT id FROM connectors
-       WHERE enabled AND (lease_owner IS NULL OR lease_owner = $1 OR lease_expires_at < $2)
-       FOR UPDATE SKIP LOCKED)
+     WHERE enabled AND (lease_owner IS NULL OR lease_owner = $1 OR lease_expires_at < $2)
      RETURNING *`,
     [owner, now, expiresAt],
   );
@@ -199,6 +198,10 @@ export async function setConnectorState(
     since,
     lastError,
   ]);
+}
+
+export async function setConnectorLastError(db: Queryable, id: string, lastError: string): Promise<void> {
+  await db.query('UPDATE connectors SET last_error = $2 WHERE id = $1', [id, lastError]);
 }
 
 export interface CounterDelta {
