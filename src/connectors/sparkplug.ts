@@ -55,7 +55,10 @@ export function sparkplugClient(connector: Connector, sink: Sink, options: Clien
 
   function requestRebirth(groupId: string, edgeNodeId: string, state: NodeState, reason: string) {
     const now = Date.now();
-    if (now - state.lastRebirthRequest < REBIRTH_INTERVAL_MS) return;
+    if (now - state.lastRebirthRequest < REBIRTH_INTERVAL_MS) {
+      sink.reject(`${groupId}/${edgeNodeId}: ${reason}; rebirth already requested`);
+      return;
+    }
     state.lastRebirthRequest = now;
     sink.reject(`${groupId}/${edgeNodeId}: ${reason}; rebirth requested`);
     const payload = codec.encodePayload({
