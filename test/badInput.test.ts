@@ -17,7 +17,7 @@ import type { RouteEntry } from '../src/http/server.ts';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
 
 // No deliveries: the fixture's events must not leave the process.
-const ENV = { BRIDGE_DELIVERY_ENABLED: 'false' };
+const ENV = { BRIDGE_DELIVERY_ENABLED: 'false', BRIDGE_CONNECTORS_ENABLED: 'false' };
 const TABLES = [
   'workplace_groups',
   'workplaces',
@@ -43,6 +43,8 @@ const TABLES = [
   'predicted_malfunction_scenarios',
   'shifts',
   'scheduled_maintenances',
+  'recorded_output_quantities',
+  'connectors',
 ];
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -203,6 +205,21 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     probability: 0.5,
     ...period,
   });
+  const quantity = await created(`/api/v2/operations/${operation.id}/recordedOutputQuantities`, {
+    quantity: 1,
+    quantityType: 'YIELD',
+    timestamp: '2099-01-01T00:00:00.000Z',
+  });
+  const connectorBody = {
+    name: `BI-C1${tag}`,
+    type: 'MQTT',
+    url: 'mqtt://127.0.0.1:1883',
+    enabled: false,
+    mappings: [
+      { source: { topic: 'bi/temp' }, target: { kind: 'DEVICE_SAMPLE', deviceId: device.id, tag: 'temp' } },
+    ],
+  };
+  const connector = await created('/api/v2/connectors', connectorBody);
   const events = json(await testApp.request({ url: '/api/v2/events?limit=1' }));
   const result = { workplaceId, ...period };
   return {
@@ -236,6 +253,8 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       planningScenarios: String(scenario.id),
       predictedMalfunctionScenarios: String(prediction.id),
       events: String(events._embedded.events[0].properties.id),
+      recordedOutputQuantities: String(quantity.id),
+      connectors: String(connector.id),
     },
     // Each differs from what is stored, so a wrongly accepted request would change something.
     validBodies: {
@@ -292,6 +311,9 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /operations/planningScenarios': { name: 'S', assignments: [] },
       'POST /staffMembers/planningScenarios': { name: 'S', elements: [] },
       'POST /workplaces/predictedMalfunctionScenarios': { workplaceId, probability: 0.7, ...period },
+      'POST /operations/:id/recordedOutputQuantities': { quantity: 2, quantityType: 'SCRAP' },
+      'POST /connectors': { ...connectorBody, name: `BI-C2${tag}` },
+      'PUT /connectors/:id': { ...connectorBody, name: 'changed' },
     },
   };
 }
