@@ -129,7 +129,7 @@ for (const backend of BACKENDS) {
       await send('NDATA', 7, [{ alias: 1, type: 'Double', value: 99 }]);
       await waitFor('a rebirth request', () => commands.length === 1);
       assert.deepEqual(
-        (commands[0]?.metrics as JsonObject[]).map((metric) => [metric.name, metric.value]),
+        ((commands[0] as JsonObject).metrics as JsonObject[]).map((metric) => [metric.name, metric.value]),
         [['Node Control/Rebirth', true]],
       );
       await birth();
