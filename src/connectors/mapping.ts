@@ -2,6 +2,7 @@
 // sample (buffered, written in batches), an operating state change (the command's code path), or
 // a piece counter's increase booked as an output quantity. Rules come from domain/connectors.ts.
 import type { Clock } from '../background/clock.ts';
+
 import type { Database } from '../db/database.ts';
 import {
   type Connector,
@@ -17,6 +18,9 @@ import { recordPiecesAtWorkplace } from '../services/outputQuantities.ts';
 import { recordSamples } from '../services/timeSeries.ts';
 import { changeOperatingState } from '../services/workplaces.ts';
 
+/** Batches written behind the values being applied at most; beyond, applying waits for the database. */
+const MAX_PENDING_BATCHES = 4;
+
 /** What applying values came to, for the connector's status. */
 export interface Outcome {
   applied(count: number): void;
@@ -30,6 +34,9 @@ export class ValueApplier {
   /** Samples waiting for the next batch, per device. */
   #samples = new Map<string, SampleInput[]>();
   #buffered = 0;
+  /** The batches being written, one after the other. */
+  #writing: Promise<void> = Promise.resolve();
+  #pendingBatches = 0;
   /** The last reading of each piece counter (by mapping index). */
   readonly #counters = new Map<number, number>();
 
@@ -55,7 +62,11 @@ export class ValueApplier {
         if (list) list.push(sample);
         else this.#samples.set(target.deviceId, [sample]);
         this.#buffered++;
-        if (this.#buffered >= SAMPLE_BATCH_SIZE) await this.flush();
+        if (this.#buffered >= SAMPLE_BATCH_SIZE) {
+          // Written while the next values are applied; with too many batches waiting, wait.
+          const written = this.flush();
+          if (this.#pendingBatches > MAX_PENDING_BATCHES) await written;
+        }
       } else if (target.kind === 'OPERATING_STATE') {
         await changeOperatingState(this.#db, target.workplaceId, operatingStateFor(target, value));
         this.#outcome.applied(1);
@@ -86,12 +97,25 @@ export class ValueApplier {
     for (const index of indexes) this.#counters.delete(index);
   }
 
-  /** Writes the buffered samples: one multi-row insert per device. */
-  async flush(): Promise<void> {
-    if (this.#buffered === 0) return;
-    const batches = this.#samples;
-    this.#samples = new Map();
-    this.#buffered = 0;
+  /**
+   * Writes the buffered samples, one multi-row insert per device, after the batches already being
+   * written (in order, one at a time); resolves when they are all written.
+   */
+  flush(): Promise<void> {
+    if (this.#buffered > 0) {
+      const batches = this.#samples;
+      this.#samples = new Map();
+      this.#buffered = 0;
+      this.#pendingBatches++;
+      this.#writing = this.#writing.then(async () => {
+        await this.#write(batches);
+        this.#pendingBatches--;
+      });
+    }
+    return this.#writing;
+  }
+
+  async #write(batches: Map<string, SampleInput[]>): Promise<void> {
     for (const [deviceId, samples] of batches) {
       try {
         await recordSamples(this.#db, deviceId, samples);
