@@ -13,6 +13,7 @@ import { MqttTransport } from './delivery/mqttTransport.ts';
 import { DeliveryWorker } from './delivery/worker.ts';
 import { Hrefs, hrefRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
+import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
 import { ShiftClock } from './services/shiftClock.ts';
 
 export interface App {
@@ -32,19 +33,33 @@ export interface App {
 }
 
 export interface AppOptions {
-  /** Background work's time; tests pass a ManualClock to move it. The system clock otherwise. */
+  /**
+   * The time of background work, rate limits and token checks; tests pass a ManualClock to move
+   * it. The system clock otherwise.
+   */
   clock?: Clock;
+  /** Where the log goes instead of stdout (tests capture it). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the app on the configured database, or on `db` (tests pass a fresh, migrated one). */
 export async function createApp(config: Config, db?: Database, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
-  const database = db ?? (await openDatabase(config));
+  const runtime = { now: () => clock.now().getTime(), logStream: options.logStream };
+  const metrics = new Metrics(config.monitoring);
+  const database = instrumentDatabase(db ?? (await openDatabase(config)), metrics);
   try {
     const createdClient = await ensureBootstrapClient(database, config);
-    const tokens = await TokenService.create(database, config.tokenSecret, config.tokenTtlSeconds);
-    const server = await buildServer({ config, db: database, tokens });
-    const delivery = config.delivery.enabled ? createDelivery(config, database, server, clock) : undefined;
+    const { clockSkewSeconds, recheckSeconds } = config.tokenEndpoint;
+    const tokens = await TokenService.create(database, config.tokenSecret, config.tokenTtlSeconds, {
+      now: runtime.now,
+      clockSkewSeconds,
+      recheckSeconds,
+    });
+    const server = await buildServer({ config, db: database, tokens, metrics, runtime });
+    const delivery = config.delivery.enabled
+      ? createDelivery(config, database, server, { clock, metrics })
+      : undefined;
     delivery?.start();
     // Stopped by the server's onClose: whatever closes the server (close() below, tests) stops it
     // before the database closes.
@@ -76,14 +91,25 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
   }
 }
 
-function createDelivery(config: Config, db: Database, server: FastifyInstance, clock: Clock): DeliveryWorker {
+function createDelivery(
+  config: Config,
+  db: Database,
+  server: FastifyInstance,
+  { clock, metrics }: { clock: Clock; metrics: Metrics },
+): DeliveryWorker {
   const policy = callbackPolicy(config);
   const { timeoutMs } = config.delivery;
   const hrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
   const worker = new DeliveryWorker(
     db,
     { http: new HttpTransport({ timeoutMs, policy }), mqtt: new MqttTransport({ timeoutMs, policy }) },
-    { ...config.delivery, callbackHref: (id) => hrefs.api(`/callbacks/${id}`), clock },
+    {
+      ...config.delivery,
+      callbackHref: (id) => hrefs.api(`/callbacks/${id}`),
+      clock,
+      onCycle: () => metrics.deliveryCycle(),
+      onOutcome: (outcome) => metrics.deliveryOutcome(outcome),
+    },
     server.log,
   );
   // A write may have recorded events: look for deliveries now instead of at the next poll.

@@ -1,6 +1,7 @@
 // Typed settings: the only module that reads process.env. Every setting, its variable and its
 // default are read in loadConfig below; docs/settings.md is the same list for people.
 
+import { availableParallelism } from 'node:os';
 import { parseNetworks } from './delivery/addressPolicy.ts';
 
 export interface Config {
@@ -17,6 +18,10 @@ export interface Config {
   tlsKeyFile: string | undefined;
   bodyLimitBytes: number;
   documentMaxBytes: number;
+  /** Largest `data` of an EXTERNAL event (JSON bytes); larger is 413. */
+  eventDataMaxBytes: number;
+  /** Byte budget of one page of a collection whose items can be large: the page ends early. */
+  pageMaxBytes: number;
   dbTimeoutMs: number;
   dbPoolSize: number;
   logLevel: string;
@@ -38,6 +43,48 @@ export interface Config {
   callbackDeniedNetworks: string[];
   callbackDenyLoopback: boolean;
   embeddedMqtt: { mode: 'auto' | 'on' | 'off'; host: string; port: number };
+  /** GET /metrics and readiness (docs/operations.md, "Metrics"). */
+  monitoring: { topCallbacks: number; deliveryStallMs: number };
+  /** Failed client authentications are limited; secret hashing is bounded (docs/settings.md). */
+  tokenEndpoint: TokenEndpointLimits;
+  /** Timeouts and the connection cap of the HTTP server (Node's http.Server settings). */
+  http: HttpLimits;
+}
+
+export interface TokenEndpointLimits {
+  /** Failed authentications of one client id per window before 429. */
+  failuresPerClient: number;
+  /** Failed authentications from one source address per window before 429. */
+  failuresPerAddress: number;
+  failureWindowSeconds: number;
+  /** Secret hashes (scrypt) computed at once. */
+  hashConcurrency: number;
+  /** Authentications waiting for a hash slot; beyond that 429. */
+  hashQueue: number;
+  /** Hashes one source address may have running or waiting at once; beyond that 429. */
+  hashesPerAddress: number;
+  /** A 429 is sent after this long (at most its Retry-After), so refusals cannot be turned into load. */
+  refusalDelayMs: number;
+  /** Tolerated clock difference for a token's `iat` (issued in the future). */
+  clockSkewSeconds: number;
+  /** How often a cached token's client is read again (removal, current scopes). */
+  recheckSeconds: number;
+}
+
+export interface HttpLimits {
+  /** Whole request (headers and body) must arrive within this (0: no limit). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+}
+
+/** What tests and benchmarks inject into the server; not settings (no environment variable). */
+export interface RuntimeOptions {
+  /** The clock of rate limits and token checks (milliseconds, like Date.now). */
+  now?: () => number;
+  /** Where the log goes instead of stdout (tests capture it). */
+  logStream?: { write(line: string): void };
 }
 
 export class ConfigError extends Error {
@@ -128,6 +175,33 @@ export function loadConfig(env: Env = process.env): Config {
     maxInFlight: integer('BRIDGE_DELIVERY_MAX_IN_FLIGHT', 1000, 1, 10_000),
     perCallback: integer('BRIDGE_DELIVERY_PER_CALLBACK', 100, 1, 1000),
   };
+  const tokenEndpoint: TokenEndpointLimits = {
+    failuresPerClient: integer('BRIDGE_TOKEN_FAILURES_PER_CLIENT', 10, 1, 100_000),
+    failuresPerAddress: integer('BRIDGE_TOKEN_FAILURES_PER_ADDRESS', 10, 1, 100_000),
+    failureWindowSeconds: integer('BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
+    // Half the cores (1 to 4): the other half stays with the event loop that serves the API.
+    hashConcurrency: integer(
+      'BRIDGE_TOKEN_HASH_CONCURRENCY',
+      Math.min(4, Math.max(1, Math.floor(availableParallelism() / 2))),
+      1,
+      64,
+    ),
+    hashQueue: integer('BRIDGE_TOKEN_HASH_QUEUE', 32, 0, 10_000),
+    hashesPerAddress: integer('BRIDGE_TOKEN_HASHES_PER_ADDRESS', 1, 1, 10_000),
+    refusalDelayMs: integer('BRIDGE_TOKEN_REFUSAL_DELAY_MS', 1000, 0, 10_000),
+    clockSkewSeconds: integer('BRIDGE_TOKEN_CLOCK_SKEW_SECONDS', 60, 0, 3600),
+    recheckSeconds: integer('BRIDGE_TOKEN_RECHECK_SECONDS', 30, 1, 3600),
+  };
+  const http: HttpLimits = {
+    requestTimeoutMs: integer('BRIDGE_HTTP_REQUEST_TIMEOUT_MS', 120_000, 0, 3_600_000),
+    headersTimeoutMs: integer('BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
+    keepAliveTimeoutMs: integer('BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    maxConnections: integer('BRIDGE_HTTP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
+  };
+  if (http.requestTimeoutMs !== 0 && http.headersTimeoutMs > http.requestTimeoutMs) {
+    problems.push('BRIDGE_HTTP_HEADERS_TIMEOUT_MS must not be above BRIDGE_HTTP_REQUEST_TIMEOUT_MS');
+  }
+
   if (delivery.timeoutMs >= delivery.retryIntervalMs) {
     problems.push('BRIDGE_DELIVERY_TIMEOUT_MS must be below BRIDGE_DELIVERY_RETRY_INTERVAL_MS');
   }
@@ -146,6 +220,8 @@ export function loadConfig(env: Env = process.env): Config {
     tlsKeyFile,
     bodyLimitBytes: integer('BRIDGE_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
     documentMaxBytes: integer('BRIDGE_DOCUMENT_MAX_BYTES', 10_485_760, 1024, 104_857_600),
+    eventDataMaxBytes: integer('BRIDGE_EVENT_DATA_MAX_BYTES', 65_536, 1024, 104_857_600),
+    pageMaxBytes: integer('BRIDGE_PAGE_MAX_BYTES', 8_388_608, 16_384, 1_073_741_824),
     dbTimeoutMs: integer('BRIDGE_DB_TIMEOUT_MS', 5000, 50, 600_000),
     dbPoolSize: integer('BRIDGE_DB_POOL_SIZE', 10, 1, 200),
     logLevel,
@@ -161,6 +237,12 @@ export function loadConfig(env: Env = process.env): Config {
       host: text('BRIDGE_EMBEDDED_MQTT_HOST') ?? '127.0.0.1',
       port: integer('BRIDGE_EMBEDDED_MQTT_PORT', 1883, 0, 65535),
     },
+    monitoring: {
+      topCallbacks: integer('BRIDGE_METRICS_TOP_CALLBACKS', 10, 0, 1000),
+      deliveryStallMs: integer('BRIDGE_DELIVERY_STALL_MS', 60_000, 1000, 3_600_000),
+    },
+    tokenEndpoint,
+    http,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

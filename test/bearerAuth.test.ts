@@ -1,13 +1,15 @@
-// The bearer guard on the API (contract 9, RFC 6750): 401 with WWW-Authenticate for missing,
+// The bearer guard on the API (docs/api.md "Authentication", RFC 6750): 401 with WWW-Authenticate for missing,
 // malformed, forged, unsigned, expired or foreign tokens; 403 when the scope the method needs is
 // missing. Whole error bodies {status, code, message} and challenges are asserted.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { type JWTPayload, SignJWT } from 'jose';
 import { addClient } from '../src/auth/clients.ts';
 import { deleteClient } from '../src/db/repositories/clients.ts';
 import { describeEachBackend, json, TEST_CLIENT, type TestApp } from './support/app.ts';
+import { BACKENDS } from './support/databases.ts';
+import { type RuntimeApp, startRuntimeApp } from './support/runtimeApp.ts';
 
 // The app signs with this key, so the tests can make tokens that differ in one thing only.
 const APP_KEY = 'bearer-auth-test-signing-key-0123456789abcdef';
@@ -245,10 +247,84 @@ describeEachBackend(
       );
     });
 
+    const now = () => Math.floor(Date.now() / 1000);
+    test('issued in the future beyond the clock skew (iat = now + 1 h) -> 401 INVALID_TOKEN', async () => {
+      const token = await sign({ claims: { iat: now() + 3600, exp: now() + 7200 } });
+      assertError(await call(t(), `Bearer ${token}`), INVALID, CHALLENGE.INVALID_TOKEN);
+    });
+
+    test('issued just beyond the clock skew (iat = now + 90 s) -> 401 INVALID_TOKEN', async () => {
+      const token = await sign({ claims: { iat: now() + 90 } });
+      assertError(await call(t(), `Bearer ${token}`), INVALID, CHALLENGE.INVALID_TOKEN);
+    });
+
+    test('issued within the clock skew (iat = now + 20 s, another instance ahead) is accepted', async () => {
+      const response = await call(t(), `Bearer ${await sign({ claims: { iat: now() + 20 } })}`);
+      assert.equal(response.statusCode, 200, response.body);
+    });
+
+    test('no iat claim -> 401 INVALID_TOKEN', async () => {
+      assertError(
+        await call(t(), `Bearer ${await sign({ claims: { iat: undefined } })}`),
+        INVALID,
+        CHALLENGE.INVALID_TOKEN,
+      );
+    });
+
     methodScopeTests(t);
   },
   { BRIDGE_TOKEN_SECRET: APP_KEY },
 );
+
+/** The cached verification reads the client again every recheck interval (the app's clock). */
+for (const backend of BACKENDS) {
+  describe(`bearer authentication: client recheck [${backend}]`, () => {
+    let r: RuntimeApp;
+    before(async () => {
+      r = await startRuntimeApp(backend, { BRIDGE_TOKEN_RECHECK_SECONDS: '30' });
+    });
+    after(async () => {
+      await r?.close();
+    });
+    const post = (token: string, number: string) =>
+      r.app.server.inject({
+        method: 'POST',
+        url: URL,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ number, type: 'CAPACITY_GROUP' }),
+      });
+    const setScopes = (clientId: string, scopes: string[]) =>
+      r.app.db.query('UPDATE oauth_clients SET scopes = $2 WHERE client_id = $1', [clientId, scopes]);
+
+    test('a scope taken from the client stops working within the recheck interval', async () => {
+      const client = await addClient(r.app.db, { name: 'loses write', scopes: ['read', 'write'] });
+      const token = await r.app.tokens.issue(client.clientId, ['read', 'write']);
+      assert.equal((await post(token, 'G-before')).statusCode, 201);
+      await setScopes(client.clientId, ['read']);
+      // Still cached: the change is seen at the next recheck, not on every request.
+      r.clock.advance(29_000);
+      assert.equal((await post(token, 'G-cached')).statusCode, 201);
+      r.clock.advance(1_000);
+      const refused = await post(token, 'G-after');
+      assertError(
+        refused,
+        insufficient('write'),
+        'Bearer realm="bridge", error="insufficient_scope", scope="write"',
+      );
+      // Reading still works: only the removed scope is gone.
+      const read = await r.app.server.inject({ url: URL, headers: { authorization: `Bearer ${token}` } });
+      assert.equal(read.statusCode, 200, read.body);
+    });
+
+    test('a scope given back later does not widen a token beyond what it was issued with', async () => {
+      const client = await addClient(r.app.db, { name: 'read token', scopes: ['read'] });
+      const token = await r.app.tokens.issue(client.clientId, ['read']);
+      await setScopes(client.clientId, ['read', 'write']);
+      r.clock.advance(30_000);
+      assert.equal((await post(token, 'G-never')).statusCode, 403);
+    });
+  });
+}
 
 /** Which scope each method needs, on a real resource: GET/HEAD read; POST, PUT, DELETE write. */
 function methodScopeTests(t: () => TestApp) {

@@ -1,4 +1,4 @@
-// HTTP delivery end to end (spec 6.4, contract 7, quality bars R2/P6) against real receivers on
+// HTTP delivery end to end (docs/api.md "Callbacks (event delivery)", docs/quality.md R2/P6) against real receivers on
 // loopback: the body byte for byte, the extra headers, Basic Auth, the Standard Webhooks
 // signature, matching by type and objectFilter, retries every 10 s and discards on a clock the
 // tests move,
@@ -140,7 +140,7 @@ async function settled(t: TestApp, callbackIds: string[], timeoutMs = 10_000): P
   );
 }
 
-// Operating states as events carry them (contract 8, en-GB master data).
+// Operating states as events carry them (docs/events.md, en-GB master data).
 const STATES: Record<string, { id: string; code: string; description: string; workplaceStateId: string }> = {
   '999': {
     id: '6b5e3e20-94f4-55ee-9a6e-eb7a3eb4f379',
@@ -251,7 +251,7 @@ describeDelivery(
   'HTTP delivery: body, headers, matching, isolation',
   { BRIDGE_PUBLIC_URL: PUBLIC_URL, BRIDGE_DELIVERY_PER_CALLBACK: '2', BRIDGE_DELIVERY_MAX_IN_FLIGHT: '4' },
   (t) => {
-    test('the body is spec 6.4 byte for byte; headers carry id, time, sequence, attempt, discards, Basic Auth', async (context) => {
+    test('the body is docs/api.md "Callbacks (event delivery)" byte for byte; headers carry id, time, sequence, attempt, discards, Basic Auth', async (context) => {
       const { receiver, callback } = scope(t(), context);
       const target = await receiver();
       const workplaceId = await createWorkplace(t(), 'HTTP-SHAPE-1');

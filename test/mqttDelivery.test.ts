@@ -1,5 +1,5 @@
-// MQTT deliveries (spec 6.2/6.4, contract 7) with real brokers and a real subscriber:
-// (a) the Mosquitto at 127.0.0.1:1883 over MQTT 5: topic, QoS 1, the body of spec 6.4 and the
+// MQTT deliveries (docs/api.md "Callbacks (event delivery)") with real brokers and a real subscriber:
+// (a) the Mosquitto at 127.0.0.1:1883 over MQTT 5: topic, QoS 1, the body of docs/api.md "Callbacks (event delivery)" and the
 //     extras as user properties; (b) the embedded aedes broker over MQTT 3.1.1: the same body,
 //     no user properties, also when the broker comes up only after the first attempt;
 // (c) R4: a Mosquitto of our own stopped while events are produced and started again: deliveries
@@ -109,7 +109,7 @@ async function callbackProperties(t: TestApp, callbackId: string): Promise<JsonO
   return json(await t.request({ url: `${API}/callbacks/${callbackId}` })).properties;
 }
 
-/** The delivery body of spec 6.4 for an operating state change from `previous` to `current`. */
+/** The delivery body of docs/api.md "Callbacks (event delivery)" for an operating state change from `previous` to `current`. */
 async function expectedBody(
   t: TestApp,
   callbackId: string,
@@ -165,7 +165,7 @@ for (const backend of BACKENDS) {
     });
     after(() => closeAll(subscriber, t));
 
-    test('publishes the JSON of spec 6.4 on the URL topic with QoS 1 and the extras as user properties', async () => {
+    test('publishes the JSON of docs/api.md "Callbacks (event delivery)" on the URL topic with QoS 1 and the extras as user properties', async () => {
       const app = t as TestApp;
       const sub = subscriber as Subscriber;
       const workplaceId = await createWorkplace(app);

@@ -227,7 +227,11 @@ describe('process on PGlite: bootstrap client, shutdown, lock, logs', () => {
     assert.doesNotMatch(intruder.output(), /Server listening/);
     // The refused process left the owner's lock and database alone.
     assert.equal(readFileSync(lockFile, 'utf8'), String(owner.pid));
-    assert.deepEqual((await call(`${base}/health/ready`)).body, { status: 'UP', database: 'UP' });
+    assert.deepEqual((await call(`${base}/health/ready`)).body, {
+      status: 'UP',
+      database: 'UP',
+      delivery: 'UP',
+    });
     await stopGracefully(owner, 'SIGTERM');
   });
 

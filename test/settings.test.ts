@@ -59,6 +59,23 @@ const DOCUMENTED_DEFAULTS: {
     expected: 1_048_576,
   },
   { variable: 'BRIDGE_LOG_LEVEL', docs: 'info', value: (c) => c.logLevel, expected: 'info' },
+  // Token endpoint limits and HTTP server limits (docs/api.md, Limits).
+  ...(
+    [
+      ['BRIDGE_TOKEN_FAILURES_PER_CLIENT', 10, (c) => c.tokenEndpoint.failuresPerClient],
+      ['BRIDGE_TOKEN_FAILURES_PER_ADDRESS', 10, (c) => c.tokenEndpoint.failuresPerAddress],
+      ['BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS', 60, (c) => c.tokenEndpoint.failureWindowSeconds],
+      ['BRIDGE_TOKEN_HASH_QUEUE', 32, (c) => c.tokenEndpoint.hashQueue],
+      ['BRIDGE_TOKEN_HASHES_PER_ADDRESS', 1, (c) => c.tokenEndpoint.hashesPerAddress],
+      ['BRIDGE_TOKEN_REFUSAL_DELAY_MS', 1000, (c) => c.tokenEndpoint.refusalDelayMs],
+      ['BRIDGE_TOKEN_CLOCK_SKEW_SECONDS', 60, (c) => c.tokenEndpoint.clockSkewSeconds],
+      ['BRIDGE_TOKEN_RECHECK_SECONDS', 30, (c) => c.tokenEndpoint.recheckSeconds],
+      ['BRIDGE_HTTP_REQUEST_TIMEOUT_MS', 120_000, (c) => c.http.requestTimeoutMs],
+      ['BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 20_000, (c) => c.http.headersTimeoutMs],
+      ['BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, (c) => c.http.keepAliveTimeoutMs],
+      ['BRIDGE_HTTP_MAX_CONNECTIONS', 1000, (c) => c.http.maxConnections],
+    ] as [string, number, (c: Config) => unknown][]
+  ).map(([variable, expected, value]) => ({ variable, docs: String(expected), value, expected })),
 ];
 
 /** The variable -> default column of the table in docs/settings.md. */
@@ -149,6 +166,24 @@ describe('settings: defaults', () => {
 });
 
 describe('settings: invalid values are refused with a message naming the variable', () => {
+  test('the headers timeout may not exceed the request timeout (0 = no request timeout)', () => {
+    assertOneProblem(
+      { BRIDGE_HTTP_REQUEST_TIMEOUT_MS: '5000', BRIDGE_HTTP_HEADERS_TIMEOUT_MS: '6000' },
+      'BRIDGE_HTTP_HEADERS_TIMEOUT_MS',
+      /must not be above BRIDGE_HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    const unlimited = loadConfig({
+      BRIDGE_HTTP_REQUEST_TIMEOUT_MS: '0',
+      BRIDGE_HTTP_HEADERS_TIMEOUT_MS: '6000',
+    });
+    assert.deepEqual([unlimited.http.requestTimeoutMs, unlimited.http.headersTimeoutMs], [0, 6000]);
+  });
+
+  test('the token hash concurrency defaults to half the cores, 1 to 4', () => {
+    const { hashConcurrency } = loadConfig({}).tokenEndpoint;
+    assert.ok(hashConcurrency >= 1 && hashConcurrency <= 4, String(hashConcurrency));
+  });
+
   test('BRIDGE_PORT must be an integer from 0 to 65535', () => {
     for (const value of ['abc', '70000', '65536', '-1', '80.5', '8080abc']) {
       assertOneProblem({ BRIDGE_PORT: value }, 'BRIDGE_PORT', new RegExp(`"${value}".*0 to 65535`));

@@ -1,4 +1,4 @@
-// Timestamp-mode paging (contract 3) under equal timestamps, on production orders and operations:
+// Timestamp-mode paging (docs/api.md "Collections") under equal timestamps, on production orders and operations:
 // walking NEXT from first to last visits every item exactly once, walking back with PREVIOUS does
 // the same, and PREVIOUS from a kept firstIdentifier returns exactly what changed since.
 import assert from 'node:assert/strict';

@@ -1,14 +1,16 @@
-// POST /oauth/token: OAuth 2.0 client credentials exactly as contract 9 and RFC 6749 (4.4, 2.3.1,
+// POST /oauth/token: OAuth 2.0 client credentials exactly as docs/api.md "Authentication" and RFC 6749 (4.4, 2.3.1,
 // 5.1, 5.2). Whole response bodies are asserted; access tokens are checked by decoding them and by
 // using them on the API.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { addClient } from '../src/auth/clients.ts';
 import { hashSecret } from '../src/auth/secrets.ts';
 import { insertClient } from '../src/db/repositories/clients.ts';
 import { describeEachBackend, json, TEST_CLIENT, type TestApp } from './support/app.ts';
+import { BACKENDS } from './support/databases.ts';
+import { type RuntimeApp, startRuntimeApp } from './support/runtimeApp.ts';
 
 const TTL_SECONDS = 900;
 const FORM = 'application/x-www-form-urlencoded';
@@ -18,7 +20,7 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 // '+', '%', '&', '=', non-ASCII): a server that skips the decoding step cannot authenticate them.
 const ODD_CLIENT = { id: 'plant app:1/ü', secret: 'pa ss:w/rd+%&=ü-0123456789' };
 // RFC 6749 2.3.1 names application/x-www-form-urlencoded (space as '+'); RFC 1738-style
-// percent-encoding (space as %20) is what spec 5.2 describes. Both must decode to the same value.
+// percent-encoding (space as %20) is what docs/api.md "Authentication" describes. Both must decode to the same value.
 const formEncode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
 const basic = (id: string, secret: string, encode: (value: string) => string = encodeURIComponent) =>
   `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
@@ -98,7 +100,7 @@ describeEachBackend(
       reader = await addClient(t().app.db, { name: 'reader', scopes: ['read'] });
     });
 
-    test('Basic with percent-encoded id and secret (spec 5.2) gives a token for every client scope', async () => {
+    test('Basic with percent-encoded id and secret (docs/api.md "Authentication") gives a token for every client scope', async () => {
       const response = await postToken(t(), 'grant_type=client_credentials', {
         authorization: basic(ODD_CLIENT.id, ODD_CLIENT.secret),
       });
@@ -215,6 +217,97 @@ describeEachBackend(
       });
       assertOAuthError(response, 401, 'invalid_client', CLIENT_FAILED);
     });
+
+    // Credential fields the database cannot hold or that no client can have (NUL, huge, not
+    // UTF-8) are a failed authentication like any other, never a 500.
+    const nul = 'test-client\u0000x';
+    const huge = 'x'.repeat(200_000);
+    const rawBasic = (bytes: Buffer) => `Basic ${bytes.toString('base64')}`;
+    for (const [name, body, headers] of [
+      [
+        'form client_id with NUL',
+        `grant_type=client_credentials&client_id=test%00client&client_secret=s`,
+        {},
+      ],
+      [
+        'form client_secret with NUL',
+        form({
+          grant_type: 'client_credentials',
+          client_id: TEST_CLIENT.id,
+          client_secret: `${TEST_CLIENT.secret}\u0000`,
+        }),
+        {},
+      ],
+      [
+        'Basic id with %00',
+        'grant_type=client_credentials',
+        { authorization: basic(nul, TEST_CLIENT.secret) },
+      ],
+      [
+        'Basic with a raw NUL byte',
+        'grant_type=client_credentials',
+        { authorization: rawBasic(Buffer.from(`${nul}:${TEST_CLIENT.secret}`)) },
+      ],
+      [
+        'Basic secret with %00',
+        'grant_type=client_credentials',
+        { authorization: basic(TEST_CLIENT.id, `a\u0000b`) },
+      ],
+      [
+        'form client_id of 200,000 characters',
+        form({ grant_type: 'client_credentials', client_id: huge, client_secret: 's' }),
+        {},
+      ],
+      [
+        'form client_secret of 200,000 characters',
+        form({ grant_type: 'client_credentials', client_id: TEST_CLIENT.id, client_secret: huge }),
+        {},
+      ],
+      [
+        'Basic id of 200,000 characters',
+        'grant_type=client_credentials',
+        { authorization: basic(huge, 's') },
+      ],
+      [
+        'Basic secret of 200,000 characters',
+        'grant_type=client_credentials',
+        { authorization: basic(TEST_CLIENT.id, huge) },
+      ],
+      ['form client_id not UTF-8', 'grant_type=client_credentials&client_id=%FF%FEtest&client_secret=s', {}],
+      [
+        'form client_secret not UTF-8',
+        `grant_type=client_credentials&client_id=${TEST_CLIENT.id}&client_secret=%C3%28`,
+        {},
+      ],
+      [
+        'Basic id with raw bytes that are not UTF-8',
+        'grant_type=client_credentials',
+        {
+          authorization: rawBasic(
+            Buffer.concat([Buffer.from([0xff, 0xfe, 0x41]), Buffer.from(`:${TEST_CLIENT.secret}`)]),
+          ),
+        },
+      ],
+      [
+        'Basic secret with raw bytes that are not UTF-8',
+        'grant_type=client_credentials',
+        {
+          authorization: rawBasic(
+            Buffer.concat([Buffer.from(`${TEST_CLIENT.id}:`), Buffer.from([0xc3, 0x28])]),
+          ),
+        },
+      ],
+      [
+        'form client_id with an encoded surrogate',
+        'grant_type=client_credentials&client_id=a%ED%A0%80&client_secret=s',
+        {},
+      ],
+    ] as const) {
+      test(`${name} -> 401 invalid_client`, async () => {
+        const response = await postToken(t(), body, headers as Record<string, string>);
+        assertOAuthError(response, 401, 'invalid_client', CLIENT_FAILED);
+      });
+    }
 
     test('no client authentication at all -> 401 invalid_client', async () => {
       const response = await postToken(t(), 'grant_type=client_credentials');
@@ -380,5 +473,190 @@ describeEachBackend(
       }
     });
   },
-  { BRIDGE_TOKEN_TTL_SECONDS: String(TTL_SECONDS) },
+  {
+    BRIDGE_TOKEN_TTL_SECONDS: String(TTL_SECONDS),
+    // This suite fails on purpose many times from one address; the limits have their own suite.
+    BRIDGE_TOKEN_FAILURES_PER_CLIENT: '1000',
+    BRIDGE_TOKEN_FAILURES_PER_ADDRESS: '1000',
+  },
 );
+
+/** Failed attempts are limited per client id and per source address, in windows of the app's clock. */
+for (const backend of BACKENDS) {
+  describe(`token endpoint limits [${backend}]`, () => {
+    let r: RuntimeApp;
+    before(async () => {
+      r = await startRuntimeApp(backend, {
+        BRIDGE_TOKEN_FAILURES_PER_CLIENT: '3',
+        BRIDGE_TOKEN_FAILURES_PER_ADDRESS: '5',
+        BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS: '60',
+        // Refusals are answered at once here; the delay has its own test.
+        BRIDGE_TOKEN_REFUSAL_DELAY_MS: '0',
+        BRIDGE_TOKEN_TTL_SECONDS: String(TTL_SECONDS),
+      });
+    });
+    after(async () => {
+      await r?.close();
+    });
+
+    let address = 0;
+    /** Each test gets its own source addresses, so the per-address windows do not overlap. */
+    const nextAddress = () => {
+      address += 1;
+      return `10.0.0.${address}`;
+    };
+    const attempt = (id: string, secret: string, remoteAddress: string) =>
+      r.app.server.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        remoteAddress,
+        headers: { 'content-type': FORM, authorization: basic(id, secret) },
+        payload: 'grant_type=client_credentials',
+      });
+    const assertLimited = (response: LightMyRequestResponse, retryAfter: number) => {
+      assert.equal(response.statusCode, 429, response.body);
+      assert.deepEqual(json(response), {
+        error: 'slow_down',
+        error_description: `Too many failed client authentications; try again in ${retryAfter} s.`,
+      });
+      assert.equal(response.headers['retry-after'], String(retryAfter));
+      assert.equal(response.headers['cache-control'], 'no-store');
+    };
+
+    test('per client id: after 3 failures even the right secret gets 429 until the window ends', async () => {
+      const victim = await addClient(r.app.db, { name: 'victim', scopes: ['read'] });
+      for (let i = 0; i < 3; i += 1) {
+        // From different addresses: only the client's own count reaches its limit.
+        const response = await attempt(victim.clientId, 'wrong', nextAddress());
+        assertOAuthError(response, 401, 'invalid_client', CLIENT_FAILED);
+      }
+      assertLimited(await attempt(victim.clientId, victim.clientSecret, nextAddress()), 60);
+      // Another client is not affected.
+      assertToken(
+        await attempt(TEST_CLIENT.id, TEST_CLIENT.secret, nextAddress()),
+        TEST_CLIENT.id,
+        'read write',
+      );
+      r.clock.advance(20_000);
+      assertLimited(await attempt(victim.clientId, victim.clientSecret, nextAddress()), 40);
+      r.clock.advance(40_000);
+      assertToken(
+        await attempt(victim.clientId, victim.clientSecret, nextAddress()),
+        victim.clientId,
+        'read',
+      );
+    });
+
+    test('per source address: after 5 failures with any ids, that address gets 429; others do not', async () => {
+      const flooder = nextAddress();
+      for (let i = 0; i < 5; i += 1) {
+        const response = await attempt(`unknown-${i}`, 'wrong', flooder);
+        assertOAuthError(response, 401, 'invalid_client', CLIENT_FAILED);
+      }
+      assertLimited(await attempt(TEST_CLIENT.id, TEST_CLIENT.secret, flooder), 60);
+      // Malformed credentials are refused before they are read, too.
+      assertLimited(await attempt('', '', flooder), 60);
+      assertToken(
+        await attempt(TEST_CLIENT.id, TEST_CLIENT.secret, nextAddress()),
+        TEST_CLIENT.id,
+        'read write',
+      );
+      r.clock.advance(60_000);
+      assertToken(await attempt(TEST_CLIENT.id, TEST_CLIENT.secret, flooder), TEST_CLIENT.id, 'read write');
+    });
+
+    test('malformed and unusable credentials count as failures of the address', async () => {
+      const flooder = nextAddress();
+      for (const [id, secret] of [
+        ['', 'x'],
+        ['a\u0000b', 'x'],
+        ['x'.repeat(300), 'x'],
+        [TEST_CLIENT.id, 'x'.repeat(2000)],
+        [TEST_CLIENT.id, 'a\u0000'],
+      ]) {
+        const response = await attempt(id as string, secret as string, flooder);
+        assert.equal(response.statusCode, 401, response.body);
+      }
+      assertLimited(await attempt(TEST_CLIENT.id, TEST_CLIENT.secret, flooder), 60);
+      // They name no usable client id, so the client itself is not limited.
+      assertToken(
+        await attempt(TEST_CLIENT.id, TEST_CLIENT.secret, nextAddress()),
+        TEST_CLIENT.id,
+        'read write',
+      );
+    });
+
+    test('a success starts the client count afresh', async () => {
+      const client = await addClient(r.app.db, { name: 'forgetful', scopes: ['read'] });
+      for (let round = 0; round < 2; round += 1) {
+        for (let i = 0; i < 2; i += 1) {
+          assert.equal((await attempt(client.clientId, 'wrong', nextAddress())).statusCode, 401);
+        }
+        assertToken(
+          await attempt(client.clientId, client.clientSecret, nextAddress()),
+          client.clientId,
+          'read',
+        );
+      }
+    });
+  });
+}
+
+describe('token endpoint hash slots', () => {
+  let r: RuntimeApp;
+  before(async () => {
+    r = await startRuntimeApp(BACKENDS[0] ?? 'pglite', {
+      BRIDGE_TOKEN_HASH_CONCURRENCY: '1',
+      BRIDGE_TOKEN_HASH_QUEUE: '2',
+      BRIDGE_TOKEN_HASHES_PER_ADDRESS: '2',
+      BRIDGE_TOKEN_FAILURES_PER_ADDRESS: '1000',
+      BRIDGE_TOKEN_REFUSAL_DELAY_MS: '300',
+    });
+  });
+  after(async () => {
+    await r?.close();
+  });
+
+  const wrong = (i: number, remoteAddress: string) =>
+    r.app.server.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      remoteAddress,
+      headers: { 'content-type': FORM, authorization: basic(`someone-${i}`, 'wrong') },
+      payload: 'grant_type=client_credentials',
+    });
+  const BUSY = {
+    error: 'slow_down',
+    error_description: 'Too many client authentications at once; try again in 1 s.',
+  };
+
+  test('one address gets at most its share of hash slots; another address is still served', async () => {
+    const started = performance.now();
+    const [other, ...flood] = await Promise.all([
+      wrong(99, '10.1.0.2'),
+      ...Array.from({ length: 8 }, (_, i) => wrong(i, '10.1.0.1')),
+    ]);
+    // The other address got a hash slot: its answer is the ordinary failure, not a refusal.
+    assertOAuthError(other as LightMyRequestResponse, 401, 'invalid_client', CLIENT_FAILED);
+    const statuses = flood.map((response) => response.statusCode).sort();
+    // Two of the flooding address's requests are hashed (both waiting behind the other address's);
+    // the rest are refused without a hash.
+    assert.deepEqual(statuses, [401, 401, 429, 429, 429, 429, 429, 429]);
+    for (const response of flood.filter((response) => response.statusCode === 429)) {
+      assert.deepEqual(json(response), BUSY);
+      assert.equal(response.headers['retry-after'], '1');
+    }
+    // Refusals are held for the refusal delay (a lower bound only).
+    assert.ok(performance.now() - started >= 300);
+  });
+
+  test('with every hash slot and queue place taken, another address gets 429 with Retry-After 1', async () => {
+    const responses = await Promise.all(
+      ['10.2.0.1', '10.2.0.2', '10.2.0.3', '10.2.0.4'].map((address, i) => wrong(i, address)),
+    );
+    // One hashes, two wait, the fourth finds neither a slot nor a place in the queue.
+    assert.deepEqual(responses.map((response) => response.statusCode).sort(), [401, 401, 401, 429]);
+    const busy = responses.find((response) => response.statusCode === 429);
+    assert.deepEqual(busy && json(busy), BUSY);
+  });
+});

@@ -1,7 +1,10 @@
 // POST {base}/oauth/token: OAuth 2.0 client credentials (RFC 6749 4.4) as a list of small steps.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenEndpointLimits } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { findClient, type OAuthClient } from '../db/repositories/clients.ts';
+import { type Clock, FailureLimiter, QueueFullError, Semaphore } from './limits.ts';
 import { DUMMY_HASH, verifySecret } from './secrets.ts';
 import type { TokenService } from './tokens.ts';
 
@@ -10,18 +13,47 @@ type OAuthErrorCode =
   | 'invalid_client'
   | 'unsupported_grant_type'
   | 'invalid_scope'
-  | 'unauthorized_client';
+  | 'unauthorized_client'
+  // RFC 8628 3.5's name for "too fast", answered with 429 and Retry-After.
+  | 'slow_down';
+
+const STATUS: Record<OAuthErrorCode, number> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  unauthorized_client: 400,
+  slow_down: 429,
+};
 
 /** An RFC 6749 5.2 error answer. */
 export class OAuthError extends Error {
   readonly error: OAuthErrorCode;
   readonly status: number;
-  constructor(error: OAuthErrorCode, description: string) {
+  /** Seconds, for 429. */
+  readonly retryAfter: number | undefined;
+  constructor(error: OAuthErrorCode, description: string, retryAfter?: number) {
     super(description);
     this.error = error;
-    this.status = error === 'invalid_client' ? 401 : 400;
+    this.status = STATUS[error];
+    this.retryAfter = retryAfter;
   }
 }
+
+const CLIENT_FAILED = 'Client authentication failed.';
+// No real client has ids or secrets this long; longer values are refused before any lookup or hash.
+const MAX_ID_LENGTH = 256;
+const MAX_SECRET_LENGTH = 1024;
+// Control characters (NUL included); U+FFFD is what undecodable (non-UTF-8) bytes become.
+const UNUSABLE = /[\p{Cc}\ufffd]/u;
+
+/**
+ * A value that cannot be any client's credential: NUL (PostgreSQL text cannot hold it, and scrypt
+ * treats trailing NULs of a secret as absent), control characters, undecodable bytes, lone
+ * surrogates, or absurd length.
+ */
+const unusable = (value: string, maxLength: number) =>
+  value.length > maxLength || UNUSABLE.test(value) || !value.isWellFormed();
 
 // Older clients spell the form type application/x-www-urlencode; accept it beside the standard one
 // (docs/api.md, "Authentication").
@@ -55,6 +87,7 @@ function readCredentials(authorization: string | undefined, form: Form): Credent
         'Use either HTTP Basic or form fields for the client, not both.',
       );
     const match = /^basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(authorization);
+    // Bytes that are not UTF-8 become U+FFFD here and are refused with the other unusable values.
     const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
     if (colon < 1)
@@ -85,12 +118,97 @@ function checkGrantType(form: Form): void {
   }
 }
 
-async function authenticateClient(db: Database, credentials: Credentials): Promise<OAuthClient> {
-  const client = await findClient(db, credentials.clientId);
-  // Check a hash even for unknown clients, so the answer time does not tell which ids exist.
-  const valid = await verifySecret(credentials.clientSecret, client?.secretHash ?? DUMMY_HASH);
-  if (!client || !valid) throw new OAuthError('invalid_client', 'Client authentication failed.');
-  return client;
+/**
+ * Checks client credentials under the endpoint's limits: failed attempts are counted per client id
+ * and per source address (over the limit: 429 before any lookup or hash); at most
+ * `hashConcurrency` secret hashes run at once, and one address has at most `hashesPerAddress` of
+ * them running or waiting, so a flood of wrong secrets takes neither the thread pool and the event
+ * loop from the API nor the hash slots from other clients.
+ */
+export class ClientAuthenticator {
+  readonly #db: Database;
+  readonly #byClient: FailureLimiter;
+  readonly #byAddress: FailureLimiter;
+  readonly #hashing: Semaphore;
+  readonly #hashesPerAddress: number;
+  readonly #pendingByAddress = new Map<string, number>();
+  /** How long a refusal (429) is held before it is sent, in milliseconds. */
+  readonly refusalDelayMs: number;
+
+  constructor(db: Database, limits: TokenEndpointLimits, now: Clock = Date.now) {
+    this.#db = db;
+    const windowMs = limits.failureWindowSeconds * 1000;
+    this.#byClient = new FailureLimiter(limits.failuresPerClient, windowMs, now);
+    this.#byAddress = new FailureLimiter(limits.failuresPerAddress, windowMs, now);
+    this.#hashing = new Semaphore(limits.hashConcurrency, limits.hashQueue);
+    this.#hashesPerAddress = limits.hashesPerAddress;
+    this.refusalDelayMs = limits.refusalDelayMs;
+  }
+
+  /** 429 when this address has failed too often. */
+  checkAddress(address: string): void {
+    refuseFor(this.#byAddress.retryAfter(address));
+  }
+
+  /** Counts a failure that happened before the credentials could be read. */
+  failed(address: string, clientId?: string): void {
+    this.#byAddress.fail(address);
+    if (clientId !== undefined) this.#byClient.fail(clientId);
+  }
+
+  async authenticate(credentials: Credentials, address: string): Promise<OAuthClient> {
+    const { clientId, clientSecret } = credentials;
+    if (unusable(clientId, MAX_ID_LENGTH) || unusable(clientSecret, MAX_SECRET_LENGTH)) {
+      this.failed(address);
+      throw new OAuthError('invalid_client', CLIENT_FAILED);
+    }
+    refuseFor(this.#byClient.retryAfter(clientId));
+    // The address's share is taken before the lookup, so refused requests cost no query either.
+    const release = this.#reserve(address);
+    let client: OAuthClient | undefined;
+    let valid: boolean;
+    try {
+      client = await findClient(this.#db, clientId);
+      // Check a hash even for unknown clients, so the answer time does not tell which ids exist.
+      const hash = client?.secretHash ?? DUMMY_HASH;
+      valid = await this.#hashing.run(() => verifySecret(clientSecret, hash));
+    } catch (error) {
+      throw error instanceof QueueFullError ? busy() : error;
+    } finally {
+      release();
+    }
+    if (!client || !valid) {
+      this.failed(address, clientId);
+      throw new OAuthError('invalid_client', CLIENT_FAILED);
+    }
+    this.#byClient.reset(clientId);
+    return client;
+  }
+
+  /** One of the address's places for an authentication in progress; 429 when it has none left. */
+  #reserve(address: string): () => void {
+    const pending = this.#pendingByAddress.get(address) ?? 0;
+    if (pending >= this.#hashesPerAddress) throw busy();
+    this.#pendingByAddress.set(address, pending + 1);
+    return () => {
+      const left = (this.#pendingByAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.#pendingByAddress.set(address, left);
+      else this.#pendingByAddress.delete(address);
+    };
+  }
+}
+
+const busy = () =>
+  new OAuthError('slow_down', 'Too many client authentications at once; try again in 1 s.', 1);
+
+function refuseFor(retryAfter: number): void {
+  if (retryAfter > 0) {
+    throw new OAuthError(
+      'slow_down',
+      `Too many failed client authentications; try again in ${retryAfter} s.`,
+      retryAfter,
+    );
+  }
 }
 
 /** No scope asked: every scope the client holds. Asked: each one must be held. */
@@ -107,8 +225,8 @@ function grantScopes(client: OAuthClient, requested: string | undefined): string
 export function registerTokenEndpoint(
   app: FastifyInstance,
   path: string,
-  db: Database,
   tokens: TokenService,
+  authenticator: ClientAuthenticator,
 ): void {
   app.register(async (scope) => {
     // Only forms: without this the JSON parser inherited from the API would let a JSON body through.
@@ -134,21 +252,43 @@ export function registerTokenEndpoint(
         },
       },
       async (request, reply) => {
-        const form = (request.body ?? {}) as Form;
-        const credentials = readCredentials(request.headers.authorization, form);
-        checkGrantType(form);
-        const client = await authenticateClient(db, credentials);
-        const scopes = grantScopes(client, form.scope);
-        const accessToken = await tokens.issue(client.clientId, scopes);
-        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-        return {
-          access_token: accessToken,
-          token_type: 'bearer',
-          expires_in: tokens.ttlSeconds,
-          scope: scopes.join(' '),
-        };
+        try {
+          return await issueToken(request, reply);
+        } catch (error) {
+          // A refusal is held a moment: a client that ignores Retry-After cannot turn refusals into load.
+          if (
+            error instanceof OAuthError &&
+            error.error === 'slow_down' &&
+            authenticator.refusalDelayMs > 0
+          ) {
+            await delay(Math.min(authenticator.refusalDelayMs, (error.retryAfter ?? 1) * 1000));
+          }
+          throw error;
+        }
       },
     );
+    const issueToken = async (request: FastifyRequest, reply: FastifyReply) => {
+      const form = (request.body ?? {}) as Form;
+      authenticator.checkAddress(request.ip);
+      let credentials: Credentials;
+      try {
+        credentials = readCredentials(request.headers.authorization, form);
+      } catch (error) {
+        if (error instanceof OAuthError && error.error === 'invalid_client') authenticator.failed(request.ip);
+        throw error;
+      }
+      checkGrantType(form);
+      const client = await authenticator.authenticate(credentials, request.ip);
+      const scopes = grantScopes(client, form.scope);
+      const accessToken = await tokens.issue(client.clientId, scopes);
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return {
+        access_token: accessToken,
+        token_type: 'bearer',
+        expires_in: tokens.ttlSeconds,
+        scope: scopes.join(' '),
+      };
+    };
   });
 }
 
@@ -175,6 +315,7 @@ function sendOAuthError(error: unknown, request: FastifyRequest, reply: FastifyR
       .send({ error: 'server_error', error_description: 'Internal error.' });
   }
   if (oauthError.status === 401) reply.header('www-authenticate', 'Basic realm="bridge", charset="UTF-8"');
+  if (oauthError.retryAfter !== undefined) reply.header('retry-after', String(oauthError.retryAfter));
   return reply
     .code(oauthError.status)
     .header('cache-control', 'no-store')

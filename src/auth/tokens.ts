@@ -19,8 +19,18 @@ const ISSUER = 'bridge-service';
 const AUDIENCE = 'bridge-api';
 const ALGORITHM = 'HS256';
 const CACHE_SIZE = 10_000;
-// A removed client's tokens stop working within this time, though they are cached.
-const RECHECK_MS = 30_000;
+
+export interface TokenCheckOptions {
+  /** Clock in milliseconds (Date.now unless a test drives one). */
+  now?: () => number;
+  /**
+   * How often a cached token's client is read again: a removed client's tokens, and scopes taken
+   * from a client, stop working within this time.
+   */
+  recheckSeconds?: number;
+  /** A token issued (`iat`) further than this in the future is refused. */
+  clockSkewSeconds?: number;
+}
 
 /** Issues and verifies JWT access tokens; verified tokens are cached to keep checks off the hot path. */
 export class TokenService {
@@ -28,17 +38,28 @@ export class TokenService {
   readonly #key: Uint8Array;
   readonly #db: Database;
   readonly #cache = new Map<string, CachedToken>();
+  readonly #now: () => number;
+  readonly #recheckMs: number;
+  readonly #clockSkewSeconds: number;
 
-  constructor(key: Uint8Array, ttlSeconds: number, db: Database) {
+  constructor(key: Uint8Array, ttlSeconds: number, db: Database, options: TokenCheckOptions = {}) {
     this.#key = key;
     this.ttlSeconds = ttlSeconds;
     this.#db = db;
+    this.#now = options.now ?? Date.now;
+    this.#recheckMs = (options.recheckSeconds ?? 30) * 1000;
+    this.#clockSkewSeconds = options.clockSkewSeconds ?? 60;
   }
 
   /** The key from settings, else the one stored in the database (shared by every instance). */
-  static async create(db: Database, secret: string | undefined, ttlSeconds: number): Promise<TokenService> {
+  static async create(
+    db: Database,
+    secret: string | undefined,
+    ttlSeconds: number,
+    options: TokenCheckOptions = {},
+  ): Promise<TokenService> {
     const keyText = secret ?? (await signingKey(db, 'access-token', randomBytes(32).toString('base64url')));
-    return new TokenService(new TextEncoder().encode(keyText), ttlSeconds, db);
+    return new TokenService(new TextEncoder().encode(keyText), ttlSeconds, db, options);
   }
 
   async issue(clientId: string, scopes: readonly string[]): Promise<string> {
@@ -48,14 +69,14 @@ export class TokenService {
       .setAudience(AUDIENCE)
       .setSubject(clientId)
       .setJti(randomBytes(12).toString('base64url'))
-      .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
+      .setIssuedAt(new Date(this.#now()))
+      .setExpirationTime(new Date(this.#now() + this.ttlSeconds * 1000))
       .sign(this.#key);
   }
 
   /** The claims of a valid token; AppError INVALID_TOKEN or EXPIRED_TOKEN otherwise. */
   async verify(token: string): Promise<AccessTokenClaims> {
-    const now = Date.now();
+    const now = this.#now();
     const cached = this.#cache.get(token);
     if (cached && cached.validUntil > now) return cached;
     this.#cache.delete(token);
@@ -66,20 +87,28 @@ export class TokenService {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         audience: AUDIENCE,
-        requiredClaims: ['sub', 'exp', 'scope'],
+        requiredClaims: ['sub', 'exp', 'iat', 'scope'],
+        currentDate: new Date(now),
       }));
     } catch (error) {
       throw new AppError(error instanceof joseErrors.JWTExpired ? 'EXPIRED_TOKEN' : 'INVALID_TOKEN');
     }
+    // Issued in the future (beyond clock differences between instances): not made by this service.
+    if (Number(payload.iat) > now / 1000 + this.#clockSkewSeconds) throw new AppError('INVALID_TOKEN');
     const clientId = String(payload.sub);
-    if (!(await findClient(this.#db, clientId))) throw new AppError('INVALID_TOKEN');
+    const client = await findClient(this.#db, clientId);
+    if (!client) throw new AppError('INVALID_TOKEN');
+    // The token's scopes as far as the client still holds them: a scope taken away stops working
+    // at the next recheck, not at the token's expiry.
     const scopes = String(payload.scope)
       .split(' ')
-      .filter((scope): scope is Scope => scope === 'read' || scope === 'write');
+      .filter(
+        (scope): scope is Scope => (scope === 'read' || scope === 'write') && client.scopes.includes(scope),
+      );
     const entry: CachedToken = {
       clientId,
       scopes,
-      validUntil: Math.min(Number(payload.exp) * 1000, now + RECHECK_MS),
+      validUntil: Math.min(Number(payload.exp) * 1000, now + this.#recheckMs),
     };
     if (this.#cache.size >= CACHE_SIZE) {
       // Maps iterate in insertion order: drop the oldest entry.

@@ -19,6 +19,11 @@ export interface KeysetRequest {
   /** Position: the timestamp of the period's edge, and the id of the item there when known. */
   timestamp: Date | undefined;
   identifier: string | undefined;
+  /**
+   * Byte budget of the page, for sources with a `sizeOf`: the page ends before the item that
+   * would take it past the budget (it always holds one item), and hasOlder/hasNewer say there is more.
+   */
+  maxBytes?: number | undefined;
 }
 
 export interface KeysetPage<T> {
@@ -39,6 +44,8 @@ export interface KeysetSource<Row> {
   select: string;
   timestampOf: (row: Row) => Date;
   idOf: (row: Row) => string;
+  /** SQL for the size of one row in bytes, where rows can be large (e.g. `octet_length(events::text)`). */
+  sizeOf?: string;
 }
 
 /** The source of a table of records ordered by their start (`start_date`, `id`): histories and shifts. */
@@ -81,12 +88,42 @@ export async function keysetPage<Row>(
     }
   }
   params.push(request.limit + 1);
-  const rows = await db.query<Row>(
-    `SELECT ${source.select} FROM ${source.from} ${whereClause(where)}
-     ORDER BY ${ts} ${older ? 'DESC' : 'ASC'}, ${id} ${older ? 'DESC' : 'ASC'} LIMIT $${params.length}`,
-    params,
-  );
-  const moreInDirection = rows.length > request.limit;
+  const order = `${ts} ${older ? 'DESC' : 'ASC'}, ${id} ${older ? 'DESC' : 'ASC'}`;
+  let rows: Row[];
+  let cutByBudget = false;
+  if (source.sizeOf === undefined || request.maxBytes === undefined) {
+    rows = await db.query<Row>(
+      `SELECT ${source.select} FROM ${source.from} ${whereClause(where)} ORDER BY ${order} LIMIT $${params.length}`,
+      params,
+    );
+  } else {
+    // The database adds up the sizes in page order and hands over only what fits the budget, so
+    // the memory a page takes is bounded whatever is stored. `more_` tells whether a row was cut.
+    params.push(request.maxBytes);
+    // The page is chosen first (an index walk or a top-N sort), then its sizes are added up.
+    const unqualified = (column: string) => column.replace(/^\w+\./, '');
+    const pageOrder = `${unqualified(ts)} ${older ? 'DESC' : 'ASC'}, ${unqualified(id)} ${older ? 'DESC' : 'ASC'}`;
+    const budgeted = await db.query<
+      Row & { row_bytes_: unknown; page_bytes_: unknown; rn_: unknown; more_: boolean }
+    >(
+      `SELECT * FROM (
+         SELECT page.*,
+           sum(row_bytes_) OVER w AS page_bytes_,
+           row_number() OVER w AS rn_,
+           lead(true, 1, false) OVER w AS more_
+         FROM (
+           SELECT ${source.select}, ${source.sizeOf} AS row_bytes_ FROM ${source.from} ${whereClause(where)}
+           ORDER BY ${order} LIMIT $${params.length - 1}
+         ) page
+         WINDOW w AS (ORDER BY ${pageOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+       ) sized WHERE rn_ = 1 OR page_bytes_ <= $${params.length} ORDER BY rn_`,
+      params,
+    );
+    const last = budgeted.at(-1);
+    cutByBudget = budgeted.length <= request.limit && last !== undefined && last.more_;
+    rows = budgeted.map(({ row_bytes_, page_bytes_, rn_, more_, ...row }) => row as Row);
+  }
+  const moreInDirection = cutByBudget || rows.length > request.limit;
   const items = rows.slice(0, request.limit);
   if (!older) items.reverse();
 

@@ -47,6 +47,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await withTimeout(pool.query(sql), timeoutMs);
     },
     transaction: (work) => withTimeout(inTransaction(pool, work), timeoutMs),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       if (!pool.ending && !pool.ended) await pool.end();
     },

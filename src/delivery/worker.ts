@@ -29,6 +29,9 @@ export interface DeliveryOptions {
   callbackHref: (callbackId: string) => string;
   /** The time of claims, retries and headers. */
   clock: Clock;
+  /** Metrics hooks (src/metrics): a cycle of the loop finished; a delivery attempt's outcome. */
+  onCycle?: () => void;
+  onOutcome?: (outcome: string) => void;
 }
 
 const FAN_OUT_BATCH = 500;
@@ -66,11 +69,18 @@ export class DeliveryWorker {
       intervalMs: options.pollMs,
       clock: options.clock,
       log,
-      cycle: () => this.#cycle(),
+      cycle: async () => {
+        try {
+          await this.#cycle();
+        } finally {
+          this.#options.onCycle?.(); // a finished cycle, even a failed one: the loop is alive
+        }
+      },
     });
   }
 
   start(): void {
+    this.#options.onCycle?.();
     this.#loop.start();
   }
 
@@ -177,6 +187,7 @@ export class DeliveryWorker {
         );
         await this.#db.transaction((tx) => recordAttempts(tx, batch, results, options));
         logAttempts(this.#log, batch, results); // failures summarized per callback (failureLog.ts)
+        for (const result of results) this.#options.onOutcome?.(result);
       } catch (error) {
         // The claims expire and the notifications are sent again: at least once.
         this.#log.warn({ err: error, attempts: batch.length }, 'could not record delivery attempts');

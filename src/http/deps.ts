@@ -1,8 +1,9 @@
 // What the server hands every route family, the API versions it mounts, and the route table
 // entry: kept apart from server.ts so that routes import them without an import cycle.
 import type { TokenService } from '../auth/tokens.ts';
-import type { Config } from '../config.ts';
+import type { Config, RuntimeOptions } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /** Every version answers identically (docs/api.md, "Addresses and versions"). */
 export const API_VERSIONS = [1, 2] as const;
@@ -12,6 +13,9 @@ export interface ServerDeps {
   config: Config;
   db: Database;
   tokens: TokenService;
+  metrics?: Metrics;
+  /** Injected clock and log stream (tests, benchmarks). */
+  runtime?: RuntimeOptions;
 }
 
 /** A registered route, as kept in `routeTable` (see server.ts). */

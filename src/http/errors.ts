@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../db/database.ts';
 import { AppError } from '../domain/errors.ts';
 import { message } from '../i18n/messages.ts';
+import { foreignKeyError } from '../services/foreignKeys.ts';
 
 const REALM = 'Bearer realm="bridge"';
 
@@ -48,6 +49,10 @@ export function asAppError(error: unknown, request: FastifyRequest): AppError {
     return new AppError('DATABASE_TIMEOUT', { requestId: request.id });
   if (error instanceof DatabaseUnavailableError)
     return new AppError('DATABASE_UNAVAILABLE', { requestId: request.id });
+  // A referenced row deleted concurrently: the answer the requests get one after the other.
+  const params = request.params as Record<string, string> | undefined;
+  const conflict = foreignKeyError(error, request.method === 'DELETE', params?.id);
+  if (conflict) return conflict;
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
   if (
     typeof fastifyError?.statusCode === 'number' &&
@@ -61,7 +66,8 @@ export function asAppError(error: unknown, request: FastifyRequest): AppError {
 
 export function sendError(reply: FastifyReply, error: AppError, headers: Record<string, string> = {}) {
   const { request } = reply;
-  const key = error.code === 'VALIDATION_FAILED' ? `${error.code}.${String(error.params.rule)}` : error.code;
+  // A rule picks the message variant (`VALIDATION_FAILED.maxLength`, `PAYLOAD_TOO_LARGE.field`).
+  const key = error.params.rule === undefined ? error.code : `${error.code}.${String(error.params.rule)}`;
   const authenticate = challenge(error);
   if (authenticate) reply.header('www-authenticate', authenticate);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);

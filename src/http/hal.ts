@@ -1,4 +1,5 @@
-// HAL builders (contract 2 and 3): resources, links and paged collections.
+// HAL builders (docs/api.md, "Representations (HAL)" and "Collections"): resources, links and
+// paged collections.
 import type { KeysetPage, OffsetPage } from '../db/paging.ts';
 import type { Hrefs, QueryValues } from './hrefs.ts';
 
@@ -88,7 +89,7 @@ export const startPosition = (record: { id: string; startDate: Date }): KeysetPo
   paginationIdentifier: record.id,
 });
 
-/** A timestamp-mode collection (contract 3): offset null, first and last identifiers, keyset links. */
+/** A timestamp-mode collection (docs/api.md, "Collections"): offset null, first and last identifiers, keyset links. */
 export function keysetCollection<T>(
   context: CollectionContext,
   items: Resource[],

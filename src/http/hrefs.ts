@@ -1,5 +1,5 @@
 // The one place that builds hrefs: absolute paths from the server root (with the base path), or
-// absolute URLs when publicUrl is set (contract 2).
+// absolute URLs when publicUrl is set (docs/api.md, "Addresses and versions").
 
 export type QueryValues = Record<string, string | number | undefined>;
 

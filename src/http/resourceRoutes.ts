@@ -4,6 +4,7 @@
 // A route family says only what is special about its resource; each call registers one route.
 import type { FastifyRequest } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import type { Scope } from '../config.ts';
 import type { KeysetPage, KeysetRequest, OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
 import { canWrite } from './auth.ts';
@@ -39,6 +40,8 @@ export interface At {
 interface Doc {
   summary: string;
   description?: string;
+  /** The scope the route needs instead of its method's (docs/api.md, "Authentication"). */
+  scope?: Scope;
 }
 
 export interface ResourceDefinition<Item, Embed extends string> {
@@ -65,6 +68,7 @@ export interface ResourceDefinition<Item, Embed extends string> {
 }
 
 type Paging = 'offset' | 'keyset';
+type NoProperties = Record<never, TSchema>;
 type PageRequest<P extends Paging> = P extends 'offset' ? OffsetRequest : KeysetRequest;
 type Page<P extends Paging, Item> = P extends 'offset' ? OffsetPage<Item> : KeysetPage<Item>;
 
@@ -99,7 +103,7 @@ export interface ItemRoute<Item> extends Doc {
   load: (at: At) => Promise<Item>;
 }
 
-export interface CreateRoute<Item, B extends TSchema, Created> extends Doc {
+export interface CreateRoute<B extends TSchema, Created> extends Doc {
   body: B;
   run: (body: Static<B>, at: At) => Promise<Created>;
   /** The answer when it is not the created item as the list shows it. */
@@ -130,6 +134,7 @@ const paramsOf = (path: string) => {
       };
 };
 
+const scopeOf = ({ scope }: Doc) => (scope === undefined ? {} : { config: { scope } });
 const hasParams = (path: string) => path.includes(':');
 const docOf = ({ summary, description }: Doc) =>
   description === undefined ? { summary } : { summary, description };
@@ -157,23 +162,24 @@ export function resourceRoutes<Item, Embed extends string = never>(
   };
   const presentOne = async (item: Item, request: FastifyRequest, embed = new Set<Embed>()) =>
     (await resource.present([item], request, embed))[0] as Resource;
-  const created = (
-    reply: {
-      code: (status: number) => {
-        header: (name: string, value: unknown) => { send: (body: unknown) => unknown };
-      };
-    },
-    representation: Resource,
-  ) => reply.code(201).header('location', representation._links.self?.href).send(representation);
+  /** A route's schema: the resource's tags, the route's words, the parameters of its URL. */
+  const schemaOf = (url: string, doc: Doc, rest: Record<string, unknown>) => ({
+    tags,
+    ...docOf(doc),
+    ...paramsOf(url),
+    ...rest,
+  });
 
   return {
     list<
       P extends Paging,
-      F extends TProperties = {},
+      F extends TProperties = NoProperties,
       Filter = Static<TObject<F>>,
       S extends TSchema = TObject,
     >(route: ListRoute<Item, P, F, Filter, S>): void {
       const keyset = route.paging === 'keyset';
+      // A programming error, so it stops the server at start rather than a request later.
+      if (keyset && !route.position) throw new Error(`${path}: timestamp paging needs a position`);
       const filters = route.filters ?? ({} as F);
       const paging = keyset ? KeysetQuery : OffsetQuery;
       const Collection = keyset ? KeysetCollection(name, schema) : OffsetCollection(name, schema);
@@ -230,16 +236,14 @@ export function resourceRoutes<Item, Embed extends string = never>(
       api.get(
         path,
         {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(path),
+          ...scopeOf(route),
+          schema: schemaOf(path, route, {
             querystring: Type.Object(
               { ...paging, ...filters, ...embedParam },
               { additionalProperties: false },
             ),
             response: { 200: Collection, ...errorResponses(...(hasParams(path) ? [404] : [])) },
-          },
+          }),
         },
         async (request) => {
           const query = request.query as Record<string, string | undefined>;
@@ -257,7 +261,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       api.post(
         `${path}/search`,
         {
-          config: { scope: 'read' },
+          config: { scope: search.scope ?? 'read' },
           schema: {
             tags,
             summary: search.summary,
@@ -273,18 +277,15 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     get(route: ItemRoute<Item>): void {
+      const querystring = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
       api.get(
         itemPath,
         {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(itemPath),
-            ...(embedded
-              ? { querystring: Type.Object({ embed: EmbedQuery }, { additionalProperties: false }) }
-              : {}),
+          ...scopeOf(route),
+          schema: schemaOf(itemPath, route, {
+            ...(embedded ? { querystring } : {}),
             response: { 200: schema, ...errorResponses(404) },
-          },
+          }),
         },
         async (request) => {
           const embed = embedsOf(request.query as { embed?: string[] });
@@ -293,18 +294,11 @@ export function resourceRoutes<Item, Embed extends string = never>(
       );
     },
 
-    create<B extends TSchema, Created = Item>(route: CreateRoute<Item, B, Created>): void {
+    create<B extends TSchema, Created = Item>(route: CreateRoute<B, Created>): void {
+      const response = { 201: schema, ...errorResponses(...(hasParams(path) ? [404] : []), 415) };
       api.post(
         path,
-        {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(path),
-            body: route.body,
-            response: { 201: schema, ...errorResponses(...(hasParams(path) ? [404] : []), 415) },
-          },
-        },
+        { ...scopeOf(route), schema: schemaOf(path, route, { body: route.body, response }) },
         async (request, reply) => {
           const result = await route.run(request.body as Static<B>, at(request));
           const representation = route.present
@@ -316,17 +310,10 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     replace<B extends TSchema>(route: ReplaceRoute<Item, B>): void {
+      const response = { 200: schema, ...errorResponses(404, 415) };
       api.put(
         itemPath,
-        {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(itemPath),
-            body: route.body,
-            response: { 200: schema, ...errorResponses(404, 415) },
-          },
-        },
+        { ...scopeOf(route), schema: schemaOf(itemPath, route, { body: route.body, response }) },
         async (request) => {
           const where = at(request);
           checkBodyId((request.body as { id?: string }).id, where.itemId);
@@ -336,16 +323,10 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     remove(route: Doc & { run: (at: At) => Promise<unknown> }): void {
+      const response = { 204: Type.Null(), ...errorResponses(404) };
       api.delete(
         itemPath,
-        {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(itemPath),
-            response: { 204: Type.Null(), ...errorResponses(404) },
-          },
-        },
+        { ...scopeOf(route), schema: schemaOf(itemPath, route, { response }) },
         async (request, reply) => {
           await route.run(at(request));
           return reply.code(204).send();
@@ -353,18 +334,16 @@ export function resourceRoutes<Item, Embed extends string = never>(
       );
     },
 
-    command<B extends TSchema = TObject<{}>>(route: CommandRoute<Item, B>): void {
+    command<B extends TSchema = TObject<NoProperties>>(route: CommandRoute<Item, B>): void {
       const commandPath = `${itemPath}/${route.path}`;
       api.post(
         commandPath,
         {
-          schema: {
-            tags,
-            ...docOf(route),
-            ...paramsOf(commandPath),
+          ...scopeOf(route),
+          schema: schemaOf(commandPath, route, {
             ...(route.body ? { body: route.body } : {}),
             response: { 200: schema, ...errorResponses(...(route.body ? [404, 415] : [404])) },
-          },
+          }),
           // The body may be left out: no body means {}. (JSON null is still refused as not an object.)
           ...(route.body
             ? {

@@ -1,5 +1,6 @@
 // The HTTP server: parsing, validation, auth, content negotiation, errors, documentation, and the
-// API mounted under /api/v1 and /api/v2 (spec 9: both answer identically).
+// API mounted under /api/v1 and /api/v2, which answer identically (docs/api.md, "Addresses and
+// versions").
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
@@ -7,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { Type } from 'typebox';
-import { registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
+import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
@@ -19,8 +20,10 @@ import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot } from './hrefs.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
+import { registerMetrics } from './routes/metrics.ts';
 import { ErrorBody } from './schemas/common.ts';
-import { validatorCompiler } from './validation.ts';
+import { loggerOptions, serverOptions } from './serverOptions.ts';
+import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
@@ -32,19 +35,9 @@ const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          'req.body.client_secret',
-          'res.headers["set-cookie"]',
-        ],
-        censor: '[redacted]',
-      },
-    },
+    logger: loggerOptions(config, deps.runtime),
     ...httpsOptions(config),
+    ...serverOptions(config),
     bodyLimit: config.bodyLimitBytes,
     // A caller's x-request-id is kept when it is a sane token; anything else gets a fresh id.
     requestIdHeader: false,
@@ -55,7 +48,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
     // A URL the router cannot read (bad percent-encoding, an over-long id) is an invalid URI:
-    // 404 with the error body (spec 7), not Fastify's own answer.
+    // 404 with the error body (docs/api.md "Errors"), not Fastify's own answer.
     frameworkErrors: (_error, request, reply) =>
       sendError(
         reply,
@@ -83,6 +76,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onRequest', bearerGuard(deps.tokens));
+  if (deps.metrics) registerMetrics(app, deps.metrics, deps.db, config.basePath);
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     // Raw bytes (a document's file) keep the type they were stored with.
@@ -139,14 +133,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     async () => app.swagger(),
   );
 
-  registerHealth(app, deps.db, config.basePath);
-  registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.db, deps.tokens);
+  registerHealth(app, deps.db, config.basePath, deps.metrics);
+  const authenticator = new ClientAuthenticator(deps.db, config.tokenEndpoint, deps.runtime?.now);
+  registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.tokens, authenticator);
   for (const version of API_VERSIONS) {
     const hrefs = new Hrefs(hrefRoot(config), version);
     await app.register(
       async (api) => {
         api.addHook('onRoute', (route) => {
-          // Unknown query parameters are a 400 on every route (contract 3), also those without any.
+          // Unknown query parameters are a 400 on every route (docs/api.md, "Collections"),
+          // also those without any.
           route.schema = { querystring: NO_QUERY, ...route.schema };
           if (version !== CURRENT_VERSION) route.schema = { ...route.schema, hide: true };
         });
@@ -154,6 +150,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           request.hrefs = hrefs;
         });
         api.addHook('preValidation', refuseUnexpectedBody);
+        api.addHook('preValidation', refuseUndecodableQuery);
         await registerApi(api, deps);
       },
       { prefix: `${config.basePath}/api/v${version}` },

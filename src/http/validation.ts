@@ -5,7 +5,7 @@
 // nothing, so it is a 404, not a 400.
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 
 const COMMON: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
@@ -27,7 +27,11 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const part = httpPart ?? 'body';
   const validate = (part === 'body' ? bodyAjv : textAjv).compile(schema as object);
   return (data: unknown) => {
-    const error = validate(data) ? storableError(data, '') : toAppError(validate.errors?.[0], part);
+    // A body's hostile values are named first (JSON.parse already made 1e400 Infinity); query
+    // strings and paths are text until coerced, so theirs are found in the coerced values.
+    const error =
+      (part === 'body' ? storableError(data, '') : undefined) ??
+      (validate(data) ? storableError(data, '') : toAppError(validate.errors?.[0], part));
     if (!error) return { value: data };
     return { error: part === 'params' ? paramNotFound(url, error, data) : error };
   };
@@ -37,11 +41,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 const MAX_DEPTH = 64;
 
 /**
- * Values that pass the schema but that the database cannot hold: U+0000 in text (also in the
- * keys of free-form objects, which go into jsonb), unsafe integers, nesting deeper than MAX_DEPTH.
+ * Values that pass the schema but that the database cannot hold: U+0000 and lone UTF-16
+ * surrogates in text (also in the keys of free-form objects, which go into jsonb; jsonb refuses a
+ * lone surrogate and text would store U+FFFD instead), numbers beyond double precision (JSON's
+ * 1e400 is Infinity: jsonb would store null), unsafe integers, nesting deeper than MAX_DEPTH.
  */
 function storableError(value: unknown, path: string, depth = 0): AppError | undefined {
-  if (typeof value === 'string' && value.includes('\u0000')) return rule('character', fieldName(path));
+  if (typeof value === 'string') return textError(value, fieldName(path));
+  if (typeof value === 'number' && !Number.isFinite(value)) return rule('finite', fieldName(path));
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     return value > 0
       ? rule('maximum', fieldName(path), { limit: Number.MAX_SAFE_INTEGER })
@@ -54,12 +61,42 @@ function storableError(value: unknown, path: string, depth = 0): AppError | unde
       });
     }
     for (const [key, child] of Object.entries(value)) {
-      if (key.includes('\u0000')) return rule('character', fieldName(path, key));
-      const error = storableError(child, `${path}/${key}`, depth + 1);
+      const error = textError(key, fieldName(path, key)) ?? storableError(child, `${path}/${key}`, depth + 1);
       if (error) return error;
     }
   }
   return undefined;
+}
+
+function textError(text: string, field: string): AppError | undefined {
+  if (text.includes('\u0000')) return rule('character', field);
+  if (!text.isWellFormed()) return rule('surrogate', field);
+  return undefined;
+}
+
+/**
+ * A query string whose names or values are not percent-encoded UTF-8 (`%FF`, or `%ED%A0%80`, a
+ * lone surrogate encoded as if it were UTF-8) is a 400 naming the parameter: the parser would
+ * otherwise keep the undecodable text as it came, and the request would ask for something else.
+ */
+export async function refuseUndecodableQuery(request: FastifyRequest): Promise<void> {
+  const query = request.url.split('?').slice(1).join('?');
+  if (query === '' || !query.includes('%')) return;
+  for (const pair of query.split('&')) {
+    const [name = '', value = ''] = pair.split('=');
+    const decodedName = decodable(name);
+    if (decodedName === undefined || decodable(value) === undefined) {
+      throw rule('encoding', decodedName ?? name);
+    }
+  }
+}
+
+function decodable(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
 }
 
 /** 404 for the path parameter that failed, named after the collection segment before it. */

@@ -63,6 +63,21 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': "Das Feld '{field}' darf das Zeichen U+0000 nicht enthalten.",
     'zh-CN': "字段 '{field}' 不能包含字符 U+0000。",
   },
+  'VALIDATION_FAILED.surrogate': {
+    'en-GB': "Field '{field}' must not contain a lone UTF-16 surrogate (\\uD800-\\uDFFF).",
+    'de-DE': "Das Feld '{field}' darf kein einzelnes UTF-16-Surrogat (\\uD800-\\uDFFF) enthalten.",
+    'zh-CN': "字段 '{field}' 不能包含单独的 UTF-16 代理项（\\uD800-\\uDFFF）。",
+  },
+  'VALIDATION_FAILED.finite': {
+    'en-GB': "Field '{field}' must be a finite number (at most about 1.8e308).",
+    'de-DE': "Das Feld '{field}' muss eine endliche Zahl sein (höchstens etwa 1,8e308).",
+    'zh-CN': "字段 '{field}' 必须是有限数（最大约 1.8e308）。",
+  },
+  'VALIDATION_FAILED.encoding': {
+    'en-GB': "Parameter '{field}' is not percent-encoded UTF-8.",
+    'de-DE': "Der Parameter '{field}' ist kein prozentkodiertes UTF-8.",
+    'zh-CN': "参数 '{field}' 不是百分号编码的 UTF-8。",
+  },
   'VALIDATION_FAILED.value': {
     'en-GB': "Field '{field}' is invalid: {detail}.",
     'de-DE': "Das Feld '{field}' ist ungültig: {detail}.",
@@ -107,6 +122,17 @@ const MESSAGES: Record<string, LocalizedText> = {
     'en-GB': "The {resource} '{id}' is still referenced by {by}.",
     'de-DE': "{resource} '{id}' wird noch von {by} referenziert.",
     'zh-CN': "{resource} '{id}' 仍被 {by} 引用。",
+  },
+  REQUEST_TIMEOUT: {
+    'en-GB': 'The request did not arrive in time: headers and body must be sent within the server timeouts.',
+    'de-DE':
+      'Die Anfrage kam nicht rechtzeitig an: Header und Body müssen innerhalb der Zeitlimits des Servers gesendet werden.',
+    'zh-CN': '请求未能及时到达：请求头和请求体必须在服务器超时时间内发送。',
+  },
+  HEADERS_TOO_LARGE: {
+    'en-GB': 'The request headers are too large.',
+    'de-DE': 'Die Header der Anfrage sind zu groß.',
+    'zh-CN': '请求头过大。',
   },
   BAD_REQUEST: {
     'en-GB': 'The request cannot be served: {detail}.',
@@ -162,6 +188,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'en-GB': 'The request body is larger than {limit} bytes.',
     'de-DE': 'Der Request-Body ist größer als {limit} Bytes.',
     'zh-CN': '请求体超过 {limit} 字节。',
+  },
+  'PAYLOAD_TOO_LARGE.field': {
+    'en-GB': "Field '{field}' is larger than {limit} bytes of JSON.",
+    'de-DE': "Das Feld '{field}' ist größer als {limit} Bytes JSON.",
+    'zh-CN': "字段 '{field}' 超过 {limit} 字节的 JSON。",
   },
   UNSUPPORTED_MEDIA_TYPE: {
     'en-GB': "Content-Type '{contentType}' is not supported; send application/json.",

@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { appendEvents, findEvent, type StoredEvent } from '../db/repositories/events.ts';
-import { notFound } from '../domain/errors.ts';
+import { AppError, notFound } from '../domain/errors.ts';
 import { EXTERNAL_EVENT_TYPE, type NewEvent, type ObjectType } from '../domain/events.ts';
 
 /** Writes the events of a change into the log, in the caller's transaction, all at the change's time. */
@@ -30,13 +30,18 @@ export interface ExternalEvent {
 
 /**
  * POST /events (docs/events.md, "The event log"): an application's own event, delivered like any
- * platform event.
+ * platform event. Its data is bounded (`dataMaxBytes` of JSON, 413 beyond) so that pages of the
+ * log and deliveries stay bounded too.
  */
 export async function publishExternalEvent(
   db: Database,
   clientId: string,
   input: ExternalEvent,
+  dataMaxBytes: number,
 ): Promise<StoredEvent> {
+  if (Buffer.byteLength(JSON.stringify(input.data)) > dataMaxBytes) {
+    throw new AppError('PAYLOAD_TOO_LARGE', { rule: 'field', field: 'data', limit: dataMaxBytes });
+  }
   const now = new Date();
   const event: StoredEvent = {
     ...input,

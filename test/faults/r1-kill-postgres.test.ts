@@ -1,4 +1,4 @@
-// R1 (quality-bars.md) on PostgreSQL: kill -9 of the service with notifications pending, restart,
+// R1 (docs/quality.md) on PostgreSQL: kill -9 of the service with notifications pending, restart,
 // a second kill -9 during the catch-up, restart: every notification arrives.
 import { test } from 'node:test';
 import { BACKENDS } from '../support/databases.ts';

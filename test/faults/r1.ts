@@ -1,4 +1,4 @@
-// R1 of quality-bars.md as a scenario over the real service process, shared by the PostgreSQL and
+// R1 of docs/quality.md as a scenario over the real service process, shared by the PostgreSQL and
 // the PGlite test files: N notifications pending for a receiver that is down, kill -9, receiver up,
 // restart; a second kill -9 in the middle of the catch-up, restart: all N arrive, and the only
 // duplicates are those in flight at the second kill (at most BRIDGE_DELIVERY_PER_CALLBACK).

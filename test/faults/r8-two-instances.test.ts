@@ -1,4 +1,4 @@
-// R8 (quality-bars.md): two service processes on one PostgreSQL database share one callback's
+// R8 (docs/quality.md): two service processes on one PostgreSQL database share one callback's
 // deliveries. Every notification arrives exactly once in normal operation (SKIP LOCKED claims),
 // and a token issued by either instance works on the other (the signing key is in the database).
 import assert from 'node:assert/strict';

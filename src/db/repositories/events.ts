@@ -97,6 +97,8 @@ export async function listEvents(
       select: COLUMNS,
       timestampOf: (row) => row.recorded_at,
       idOf: (row) => row.id,
+      // EXTERNAL events carry data of their own: pages are bounded in bytes too.
+      sizeOf: 'octet_length(events::text)',
     },
     request,
   );

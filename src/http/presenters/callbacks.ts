@@ -15,7 +15,7 @@ export function presentCallback(callback: Callback, hrefs: Hrefs): Resource {
       url: maskUrl(callback.url),
       eventName: callback.eventName,
       objectFilter: (callback.objectIds ?? []).map((value) => ({ name: 'id', value })),
-      // Both spellings, as FORCE Bridge clients use either (contract 7).
+      // Both spellings, as FORCE Bridge clients use either (docs/api.md, "Callbacks (event delivery)").
       maxRedeliverAttempts: callback.maxRedeliverAttempts,
       maxRedeliveryAttempts: callback.maxRedeliverAttempts,
       maxUnconfirmedMessages: callback.maxUnconfirmedMessages,

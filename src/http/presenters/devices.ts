@@ -1,20 +1,15 @@
 import type { Device, Sample } from '../../domain/devices.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
-import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
+import type { View } from './view.ts';
 import { presentWorkplace } from './workplaces.ts';
 
 export const DEVICE_EMBEDS = ['workplace'] as const;
 export type DeviceEmbed = (typeof DEVICE_EMBEDS)[number];
 
-export interface DeviceView {
-  hrefs: Hrefs;
-  locale: Locale;
-  /** Whether the caller may change things: action links are only offered then. */
-  canWrite: boolean;
-  embed: ReadonlySet<DeviceEmbed>;
+export interface DeviceView extends View<DeviceEmbed> {
   /** Workplaces loaded for embedding, by id. */
   workplaces: ReadonlyMap<string, Workplace>;
 }
@@ -24,13 +19,7 @@ export function presentDevice(device: Device, view: DeviceView): Resource {
   const workplace = view.workplaces.get(device.workplaceId);
   const embedded: Record<string, unknown> = {};
   if (view.embed.has('workplace') && workplace) {
-    embedded.workplace = presentWorkplace(workplace, {
-      hrefs,
-      locale: view.locale,
-      canWrite: view.canWrite,
-      embed: new Set(),
-      groups: new Map(),
-    });
+    embedded.workplace = presentWorkplace(workplace, { ...view, embed: new Set(), groups: new Map() });
   }
   return resource(
     {

@@ -30,7 +30,7 @@ export function presentTool(tool: ToolView, hrefs: Hrefs): Resource {
 }
 
 /**
- * An order with its state actions (spec 2.1), offered to writers and only when allowed now:
+ * An order with its state actions (docs/api.md, "States and transitions"), offered to writers and only when allowed now:
  * `updateToolAssemblyOrderState` to the next state of the main lifecycle, and
  * `setToolAssemblyOrderStateUnavailable` for the exit to UNAVAILABLE.
  */

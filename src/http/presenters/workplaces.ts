@@ -5,17 +5,13 @@ import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATING_STATES_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { operatingStateProperty } from './masterData.ts';
+import type { View } from './view.ts';
 import { presentWorkplaceGroup } from './workplaceGroups.ts';
 
 export const WORKPLACE_EMBEDS = ['capacityGroup', 'productionLine'] as const;
 export type WorkplaceEmbed = (typeof WORKPLACE_EMBEDS)[number];
 
-export interface WorkplaceView {
-  hrefs: Hrefs;
-  locale: Locale;
-  /** Whether the caller may change things: action links are only offered then. */
-  canWrite: boolean;
-  embed: ReadonlySet<WorkplaceEmbed>;
+export interface WorkplaceView extends View<WorkplaceEmbed> {
   /** Groups loaded for embedding, by id. */
   groups: ReadonlyMap<string, WorkplaceGroup>;
 }

@@ -8,7 +8,6 @@ import * as service from '../../services/devices.ts';
 import * as timeSeries from '../../services/timeSeries.ts';
 import { getWorkplace } from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
-import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
@@ -18,8 +17,9 @@ import {
   presentRecordedBatch,
   presentSample,
 } from '../presenters/devices.ts';
+import { viewOf } from '../presenters/view.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
+import { dateOf, errorResponses, IdParams } from '../schemas/common.ts';
 import {
   BatchSchema,
   DeviceBody,
@@ -33,7 +33,6 @@ import {
 } from '../schemas/devices.ts';
 
 const tags = ['devices'];
-const date = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
 export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   /** Presents devices, loading each workplace to embed once. */
@@ -43,14 +42,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
       const ids = [...new Set(devices.map((device) => device.workplaceId))];
       for (const workplace of await findWorkplaces(db, ids)) workplaces.set(workplace.id, workplace);
     }
-    const view = {
-      hrefs: request.hrefs,
-      locale: request.locale,
-      canWrite: canWrite(request),
-      embed,
-      workplaces,
-    };
-    return devices.map((device) => presentDevice(device, view));
+    return devices.map((device) => presentDevice(device, { ...viewOf(request, embed), workplaces }));
   }
   const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, present };
 
@@ -104,7 +96,11 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
       paginationIdentifier: sample.id,
     }),
     filters: SampleFilters,
-    filter: ({ tag, startDate, endDate }) => ({ tag, startDate: date(startDate), endDate: date(endDate) }),
+    filter: ({ tag, startDate, endDate }) => ({
+      tag,
+      startDate: dateOf(startDate),
+      endDate: dateOf(endDate),
+    }),
     load: (filter, page, at) => timeSeries.listSamples(db, at.id, filter, page),
     createRel: 'createRecordedTimeSeries',
   });

@@ -42,7 +42,7 @@ export function registerEntryPoint(api: Api): void {
     async (request) => {
       const { hrefs } = request;
       return resource(
-        // Every version answers identically (contract 1), so `version` is the current one.
+        // Every version answers identically (docs/api.md, "Addresses and versions"), so `version` is the current one.
         { version: CURRENT_VERSION, title: 'Bridge API' },
         {
           self: link(hrefs.api('')),

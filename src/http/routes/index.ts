@@ -17,6 +17,7 @@ import { registerProductionOrders } from './productionOrders.ts';
 import { registerScheduledMaintenances } from './scheduledMaintenances.ts';
 import { registerShifts } from './shifts.ts';
 import { registerStaffMembers } from './staffMembers.ts';
+import { registerToolAssemblyOrders } from './toolAssemblyOrders.ts';
 import { registerTools } from './tools.ts';
 import { registerWorkplaceGroups } from './workplaceGroups.ts';
 import { registerWorkplaces } from './workplaces.ts';
@@ -32,6 +33,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerShifts(api, deps);
   registerScheduledMaintenances(api, deps);
   registerCallbacks(api, deps);
+  registerToolAssemblyOrders(api, deps);
   registerTools(api, deps);
   registerEvents(api, deps);
   registerDevices(api, deps);

@@ -20,8 +20,10 @@ import {
 } from '../presenters/operations.ts';
 import { presentOutputQuantity } from '../presenters/outputQuantities.ts';
 import { presentProductionOrder } from '../presenters/productionOrders.ts';
+import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplaces.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { dateOf } from '../schemas/common.ts';
 import {
   CreateOperationBody,
   OperationFilters,
@@ -35,7 +37,6 @@ import {
 import { OutputQuantityBody, RecordedOutputQuantitySchema } from '../schemas/outputQuantities.ts';
 
 const tags = ['operations'];
-const date = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
 const positionOf = (operation: Operation): KeysetPosition => ({
   paginationTimestamp: operation.updatedAt.toISOString(),
@@ -57,13 +58,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     }
     const workplaces = new Map<string, Resource>();
     if (embed.has('workplace')) {
-      const view = {
-        hrefs: request.hrefs,
-        locale: request.locale,
-        canWrite: canWrite(request),
-        embed: new Set<never>(),
-        groups: new Map(),
-      };
+      const view = { ...viewOf(request), groups: new Map() };
       const ids = [
         ...new Set(operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))),
       ];
@@ -101,8 +96,8 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       productionOrderIds: productionOrderId ? [productionOrderId] : undefined,
       workplaceIds: workplaceId ? [workplaceId] : undefined,
       operationPhaseIds: operationPhaseId ? [operationPhaseId] : undefined,
-      startDate: date(startDate),
-      endDate: date(endDate),
+      startDate: dateOf(startDate),
+      endDate: dateOf(endDate),
     }),
     load: (filter, page) => repository.listOperations(db, filter, page),
     createRel: 'createOperation',
@@ -111,8 +106,8 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       body: OperationSearchBody,
       filter: (body) => ({
         ...body,
-        startDate: date(body.startDate),
-        endDate: date(body.endDate),
+        startDate: dateOf(body.startDate),
+        endDate: dateOf(body.endDate),
       }),
     },
   });

@@ -1,12 +1,10 @@
-// Forecast and planning results (contract 6): one per operation (forecast, planning) or staff
+// Forecast and planning results (docs/resources/planning.md): one per operation (forecast, planning) or staff
 // member (planning), read, deleted, replaced (forecast PUT) and bulk updated. The static bulk
 // paths (`/operations/forecastResults/update`) win over `/operations/:id/:operationPhaseId`.
 import { Type } from 'typebox';
 import {
   FORECAST_RESULTS,
   OPERATION_PLANNING_RESULTS,
-  type ResultElement,
-  type ResultInput,
   type ResultKind,
   STAFF_MEMBER_PLANNING_RESULTS,
 } from '../../domain/planning.ts';
@@ -16,80 +14,17 @@ import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
 import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planning.ts';
-import { errorResponses, IdParams, Nullable, Resource } from '../schemas/common.ts';
-
-export const MAX_ELEMENTS = 1000;
-const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
-const DateTime = Type.String({ format: 'date-time', maxLength: 64 });
-const OptionalDate = Type.Optional(Nullable(DateTime));
-
-/** Body fields of a result (contract 6); optional ones left out become null (or false). */
-export const resultFields = {
-  workplaceId: Uuid,
-  startDate: DateTime,
-  endDate: DateTime,
-  setupStartDate: OptionalDate,
-  setupEndDate: OptionalDate,
-  processingStartDate: OptionalDate,
-  processingEndDate: OptionalDate,
-  fixed: Type.Optional(Type.Boolean({ default: false, description: 'The planner must not move it' })),
-};
-
-/** A bulk or scenario element: the result fields plus the owner's id. */
-export const ElementBody = (ownerField: 'operationId' | 'staffMemberId') =>
-  Type.Object({ [ownerField]: Uuid, ...resultFields }, { additionalProperties: false });
-
-type ResultBody = {
-  workplaceId: string;
-  startDate: string;
-  endDate: string;
-  setupStartDate?: string | null;
-  setupEndDate?: string | null;
-  processingStartDate?: string | null;
-  processingEndDate?: string | null;
-  fixed?: boolean;
-};
-
-const optionalDate = (value: string | null | undefined) => (value == null ? null : new Date(value));
-
-export const toResultInput = (body: ResultBody): ResultInput => ({
-  workplaceId: body.workplaceId,
-  startDate: new Date(body.startDate),
-  endDate: new Date(body.endDate),
-  setupStartDate: optionalDate(body.setupStartDate),
-  setupEndDate: optionalDate(body.setupEndDate),
-  processingStartDate: optionalDate(body.processingStartDate),
-  processingEndDate: optionalDate(body.processingEndDate),
-  fixed: body.fixed ?? false,
-});
-
-export const toElement = (ownerField: string, body: ResultBody): ResultElement => ({
-  ...toResultInput(body),
-  ownerId: String((body as Record<string, unknown>)[ownerField]),
-});
-
-/** The properties of a result or element as the API shows them. */
-export const ResultProperties = (ownerField: 'operationId' | 'staffMemberId') =>
-  Type.Object({
-    [ownerField]: Type.String({ format: 'uuid' }),
-    workplaceId: Type.String({ format: 'uuid' }),
-    startDate: Type.String({ format: 'date-time' }),
-    endDate: Type.String({ format: 'date-time' }),
-    setupStartDate: Nullable(Type.String({ format: 'date-time' })),
-    setupEndDate: Nullable(Type.String({ format: 'date-time' })),
-    processingStartDate: Nullable(Type.String({ format: 'date-time' })),
-    processingEndDate: Nullable(Type.String({ format: 'date-time' })),
-    fixed: Type.Boolean(),
-  });
-
-const BulkOutcomeSchema = Resource(
-  Type.Object({
-    created: Type.Integer({ description: 'Results that did not exist before' }),
-    updated: Type.Integer({ description: 'Results with a changed property' }),
-    unchanged: Type.Integer({ description: 'Results sent exactly as stored' }),
-  }),
-  'What the bulk update did; _embedded holds the resulting results in the order of the body',
-);
+import { errorResponses, IdParams, Resource } from '../schemas/common.ts';
+import {
+  BulkOutcomeSchema,
+  ElementBody,
+  MAX_ELEMENTS,
+  type ResultBody,
+  ResultProperties,
+  resultFields,
+  toElement,
+  toResultInput,
+} from '../schemas/planning.ts';
 
 interface ResultRoutes {
   kind: ResultKind;

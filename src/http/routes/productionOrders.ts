@@ -15,6 +15,7 @@ import {
   presentProductionOrder,
 } from '../presenters/productionOrders.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
+import { dateOf } from '../schemas/common.ts';
 import { operationInput } from '../schemas/operations.ts';
 import {
   CreateProductionOrderBody,
@@ -24,8 +25,6 @@ import {
   ProductionOrderSearchBody,
   ReplaceProductionOrderBody,
 } from '../schemas/productionOrders.ts';
-
-const date = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
 export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
   const presentOperations = (request: FastifyRequest, operations: Operation[]) =>
@@ -78,8 +77,8 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
     filter: ({ startDate, endDate, productionOrderNumber, materialNumber }): ProductionOrderFilter => ({
       numbers: productionOrderNumber === undefined ? undefined : [productionOrderNumber],
       materialNumbers: materialNumber === undefined ? undefined : [materialNumber],
-      startDate: date(startDate),
-      endDate: date(endDate),
+      startDate: dateOf(startDate),
+      endDate: dateOf(endDate),
     }),
     load: (filter, page) => repository.listProductionOrders(db, filter, page),
     createRel: 'createProductionOrder',
@@ -90,8 +89,8 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
         ids: body.productionOrderIds,
         numbers: body.productionOrderNumbers,
         materialNumbers: body.materialNumbers,
-        startDate: date(body.startDate),
-        endDate: date(body.endDate),
+        startDate: dateOf(body.startDate),
+        endDate: dateOf(body.endDate),
       }),
     },
   });

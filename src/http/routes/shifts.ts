@@ -1,124 +1,46 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import * as repository from '../../db/repositories/shifts.ts';
+import type { Shift } from '../../domain/shifts.ts';
 import * as service from '../../services/shifts.ts';
 import { getWorkplace } from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
-import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import { keysetCollection, link, startPosition } from '../hal.ts';
+import { link, startPosition } from '../hal.ts';
 import { shiftsPath } from '../paths.ts';
 import { presentShift } from '../presenters/shifts.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { errorResponses, IdParams, LinkSchema, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
-  checkBodyId,
-  errorResponses,
-  IdParams,
-  KeysetCollection,
-  KeysetQuery,
-  keysetPosition,
-  LinkSchema,
-  Nullable,
-  pagingAsked,
-  Resource,
-} from '../schemas/common.ts';
+  CreateShiftBody,
+  ReplaceShiftBody,
+  ShiftPlanBody,
+  ShiftSchema,
+  shiftInput,
+} from '../schemas/shifts.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
-
-const ShiftSchema = Resource(
-  Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    workplaceId: Type.String({ format: 'uuid' }),
-    name: Nullable(Type.String()),
-    shiftModelId: Nullable(Type.String()),
-    startDate: DateTime,
-    endDate: DateTime,
-  }),
-  'A shift of a workplace: the period [startDate, endDate)',
-);
-
-const writable = {
-  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  shiftModelId: Type.Optional(
-    Nullable(Type.String({ maxLength: 100, description: 'Shift model of the planning system' })),
-  ),
-  startDate: DateTime,
-  endDate: Type.String({ format: 'date-time', description: 'After startDate (exclusive end)' }),
-};
-const CreateBody = Type.Object(writable, { additionalProperties: false });
-const ReplaceBody = Type.Object(
-  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
-  { additionalProperties: false },
-);
-const PlanBody = Type.Object(
-  {
-    startDate: DateTime,
-    endDate: Type.String({ format: 'date-time', description: 'End of the period (exclusive)' }),
-    shifts: Type.Array(CreateBody, {
-      maxItems: 1000,
-      description: 'The shifts starting within the period, in any order',
-    }),
-  },
-  { additionalProperties: false },
-);
-const ShiftParams = Type.Object({
-  id: Type.String({ maxLength: 100 }),
-  shiftId: Type.String({ maxLength: 100 }),
-});
 const COLLECTION = shiftsPath(':id');
-const ONE = `${COLLECTION}/:shiftId`;
 const tags = ['workplaces'];
 
-const toInput = (body: Static<typeof CreateBody>) => ({
-  name: body.name ?? null,
-  shiftModelId: body.shiftModelId ?? null,
-  startDate: new Date(body.startDate),
-  endDate: new Date(body.endDate),
-});
-
 export function registerShifts(api: Api, { db }: ServerDeps): void {
-  api.get(
-    COLLECTION,
-    {
-      schema: {
-        tags,
-        summary: 'Shifts of a workplace, latest start first (timestamp pagination on startDate)',
-        description: 'Shifts ending before startDate or starting after endDate are left out.',
-        params: IdParams,
-        querystring: Type.Object(
-          { ...KeysetQuery, startDate: Type.Optional(DateTime), endDate: Type.Optional(DateTime) },
-          { additionalProperties: false },
-        ),
-        response: { 200: KeysetCollection('shifts', ShiftSchema), ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const { startDate, endDate } = request.query;
-      const position = keysetPosition(request.query);
-      const workplace = await getWorkplace(db, request.params.id);
-      const page = await repository.listShifts(
-        db,
-        workplace.id,
-        {
-          startDate: startDate === undefined ? undefined : new Date(startDate),
-          endDate: endDate === undefined ? undefined : new Date(endDate),
-        },
-        position,
-      );
-      const path = shiftsPath(workplace.id);
-      return keysetCollection(
-        {
-          hrefs: request.hrefs,
-          path,
-          name: 'shifts',
-          query: { startDate, endDate },
-          create: canWrite(request) ? { rel: 'createShift', href: request.hrefs.api(path) } : undefined,
-        },
-        page.items.map((shift) => presentShift(shift, request.hrefs)),
-        page,
-        pagingAsked(request.query),
-        startPosition,
-      );
-    },
-  );
+  const shifts = resourceRoutes(api, {
+    tags,
+    path: COLLECTION,
+    itemParam: 'shiftId',
+    name: 'shifts',
+    schema: ShiftSchema,
+    present: each((shift: Shift, request) => presentShift(shift, request.hrefs)),
+  });
+  shifts.list({
+    summary: 'Shifts of a workplace, latest start first (timestamp pagination on startDate)',
+    description: 'Shifts ending before startDate or starting after endDate are left out.',
+    paging: 'keyset',
+    position: startPosition,
+    filters: PeriodFilters,
+    owner: async (at) => (await getWorkplace(db, at.id)).id,
+    filter: periodOf,
+    load: (filter, page, at) => repository.listShifts(db, at.owner, filter, page),
+    createRel: 'createShift',
+  });
 
   api.put(
     COLLECTION,
@@ -131,7 +53,7 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
           'Each created, changed or deleted shift emits WORKPLACE_SHIFTS_UPDATED; the same plan again changes nothing. ' +
           'The answer lists the shifts of the period by start.',
         params: IdParams,
-        body: PlanBody,
+        body: ShiftPlanBody,
         response: {
           200: Type.Object({
             _embedded: Type.Object({ shifts: Type.Array(ShiftSchema) }),
@@ -146,7 +68,7 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
       const result = await service.replaceShiftsInPeriod(db, request.params.id, {
         startDate: new Date(startDate),
         endDate: new Date(endDate),
-        shifts: shifts.map(toInput),
+        shifts: shifts.map(shiftInput),
       });
       return {
         _embedded: { shifts: result.map((shift) => presentShift(shift, request.hrefs)) },
@@ -155,77 +77,22 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
     },
   );
 
-  api.get(
-    ONE,
-    {
-      schema: {
-        tags,
-        summary: 'One shift of a workplace',
-        params: ShiftParams,
-        response: { 200: ShiftSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const workplace = await getWorkplace(db, request.params.id);
-      return presentShift(await service.getShift(db, workplace.id, request.params.shiftId), request.hrefs);
-    },
-  );
-
-  api.post(
-    COLLECTION,
-    {
-      schema: {
-        tags,
-        summary:
-          'Add a shift (emits WORKPLACE_SHIFTS_UPDATED); it must not overlap the workplace’s other shifts',
-        params: IdParams,
-        body: CreateBody,
-        response: { 201: ShiftSchema, ...errorResponses(404, 415) },
-      },
-    },
-    async (request, reply) => {
-      const shift = await service.createShift(db, request.params.id, toInput(request.body));
-      const representation = presentShift(shift, request.hrefs);
-      return reply.code(201).header('location', representation._links.self?.href).send(representation);
-    },
-  );
-
-  api.put(
-    ONE,
-    {
-      schema: {
-        tags,
-        summary: 'Replace a shift (emits WORKPLACE_SHIFTS_UPDATED when something changes)',
-        params: ShiftParams,
-        body: ReplaceBody,
-        response: { 200: ShiftSchema, ...errorResponses(404, 415) },
-      },
-    },
-    async (request) => {
-      checkBodyId(request.body.id, request.params.shiftId);
-      const shift = await service.replaceShift(
-        db,
-        request.params.id,
-        request.params.shiftId,
-        toInput(request.body),
-      );
-      return presentShift(shift, request.hrefs);
-    },
-  );
-
-  api.delete(
-    ONE,
-    {
-      schema: {
-        tags,
-        summary: 'Delete a shift (emits WORKPLACE_SHIFTS_UPDATED)',
-        params: ShiftParams,
-        response: { 204: Type.Null(), ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => {
-      await service.deleteShift(db, request.params.id, request.params.shiftId);
-      return reply.code(204).send();
-    },
-  );
+  shifts.get({
+    summary: 'One shift of a workplace',
+    load: async (at) => service.getShift(db, (await getWorkplace(db, at.id)).id, at.itemId),
+  });
+  shifts.create({
+    summary: 'Add a shift (emits WORKPLACE_SHIFTS_UPDATED); it must not overlap the workplace’s other shifts',
+    body: CreateShiftBody,
+    run: (body, at) => service.createShift(db, at.id, shiftInput(body)),
+  });
+  shifts.replace({
+    summary: 'Replace a shift (emits WORKPLACE_SHIFTS_UPDATED when something changes)',
+    body: ReplaceShiftBody,
+    run: (body, at) => service.replaceShift(db, at.id, at.itemId, shiftInput(body)),
+  });
+  shifts.remove({
+    summary: 'Delete a shift (emits WORKPLACE_SHIFTS_UPDATED)',
+    run: (at) => service.deleteShift(db, at.id, at.itemId),
+  });
 }

@@ -10,6 +10,7 @@ import type { ServerDeps } from '../deps.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { presentRecordedActivity, presentStaffMember } from '../presenters/staffMembers.ts';
+import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplaces.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { errorResponses, IdParams } from '../schemas/common.ts';
@@ -65,13 +66,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     name: 'workplaces',
     schema: WorkplaceItem,
     present: each((workplace: Workplace, request) =>
-      presentWorkplace(workplace, {
-        hrefs: request.hrefs,
-        locale: request.locale,
-        canWrite: canWrite(request),
-        embed: new Set<never>(),
-        groups: new Map(),
-      }),
+      presentWorkplace(workplace, { ...viewOf(request), groups: new Map() }),
     ),
   }).list({
     summary: 'The workplaces the staff member is assigned to, in assignment order',

@@ -4,10 +4,10 @@ import * as repository from '../../db/repositories/workplaces.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
-import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { WORKPLACES_PATH } from '../paths.ts';
+import { viewOf } from '../presenters/view.ts';
 import {
   presentRecordedOperatingState,
   presentWorkplace,
@@ -43,14 +43,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       const groups = new Map(
         (await findWorkplaceGroups(db, [...groupIds])).map((group) => [group.id, group]),
       );
-      const view = {
-        hrefs: request.hrefs,
-        locale: request.locale,
-        canWrite: canWrite(request),
-        embed,
-        groups,
-      };
-      return items.map((workplace) => presentWorkplace(workplace, view));
+      return items.map((workplace) => presentWorkplace(workplace, { ...viewOf(request, embed), groups }));
     },
   });
   workplaces.list({

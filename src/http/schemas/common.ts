@@ -125,6 +125,31 @@ export const pagingAsked = (query: {
   },
 });
 
+/** A date-time parameter as a Date (absent stays absent). */
+export const dateOf = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
+
+/** A nullable date-time field as a Date or null. */
+export const nullableDate = (value: string | null | undefined) => (value == null ? null : new Date(value));
+
+/** The replacing body: the writable fields, and the id, which must equal the path's when sent. */
+export const ReplaceBody = <P extends Type.TProperties>(writable: P) =>
+  Type.Object(
+    { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
+    { additionalProperties: false },
+  );
+
+/** A period filter: what ends before startDate or starts after endDate is left out. */
+export const PeriodFilters = {
+  startDate: Type.Optional(Type.String({ format: 'date-time' })),
+  endDate: Type.Optional(Type.String({ format: 'date-time' })),
+};
+
+/** The period a PeriodFilters query asks for. */
+export const periodOf = (query: { startDate?: string | undefined; endDate?: string | undefined }) => ({
+  startDate: dateOf(query.startDate),
+  endDate: dateOf(query.endDate),
+});
+
 export const EmbedQuery = Type.Optional(
   Type.Array(Type.String({ maxLength: 200 }), {
     maxItems: 20,

@@ -1,7 +1,7 @@
 // Documents and their versions as the API shows and takes them (docs/resources/documents.md).
 import { Type } from 'typebox';
 import type { DocumentMetadata } from '../../domain/documents.ts';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, ReplaceBody, Resource } from './common.ts';
 
 const NAME_RULE = 'a file name: no "/", not "." or ".."';
 const FOLDER_RULE = 'a production folder path: "/" or "/segment/segment", no empty segments';
@@ -48,10 +48,7 @@ const writable = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 };
 export const CreateDocumentBody = Type.Object(writable, { additionalProperties: false });
-export const ReplaceDocumentBody = Type.Object(
-  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
-  { additionalProperties: false },
-);
+export const ReplaceDocumentBody = ReplaceBody(writable);
 export const VersionParams = Type.Object({
   id: Type.String({ maxLength: 100 }),
   version: Type.String({ maxLength: 100 }),

@@ -1,11 +1,11 @@
-// Operations as the API shows and takes them (docs/resources/operations.md), and how a body
+// Operations as the API shows and takes them (docs/api.md, "Resources"), and how a body
 // becomes the service's input (also for the operations sent with a new production order).
 import { type Static, Type } from 'typebox';
 import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
 import { checkTargetProcessingTime } from '../../domain/operations.ts';
 import { checkPeriod } from '../../domain/productionOrders.ts';
 import type * as service from '../../services/operations.ts';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, nullableDate, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });
@@ -69,8 +69,6 @@ export const operationFields = {
 const OperationFieldsSchema = Type.Object(operationFields);
 type OperationFields = Static<typeof OperationFieldsSchema>;
 
-const date = (value: string | null | undefined) => (value == null ? null : new Date(value));
-
 /** The service input from a body; `prefix` names the operation in bulk bodies (`operations[2].`). */
 export function operationInput(
   body: OperationFields,
@@ -107,8 +105,8 @@ export function operationInput(
       description: tool.description ?? null,
       toolId: tool.toolId ?? null,
     })),
-    startDate: date(body.startDate),
-    endDate: date(body.endDate),
+    startDate: nullableDate(body.startDate),
+    endDate: nullableDate(body.endDate),
   };
   checkTargetProcessingTime(input, body.targetProcessingTime, `${prefix}targetProcessingTime`);
   checkPeriod(input.startDate, input.endDate, `${prefix}endDate`);

@@ -1,7 +1,7 @@
-// Production orders as the API shows and takes them (docs/resources/productionOrders.md).
+// Production orders as the API shows and takes them (docs/resources/production-orders.md).
 import { type Static, Type } from 'typebox';
 import { checkPeriod, type ProductionOrderInput } from '../../domain/productionOrders.ts';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, nullableDate, Resource } from './common.ts';
 import { MaterialSchema, operationFields } from './operations.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
@@ -70,8 +70,6 @@ export const ProductionOrderSearchBody = Type.Object(
   { additionalProperties: false, description: 'Each list matches any of its values; lists combine with AND' },
 );
 
-const date = (value: string | null | undefined) => (value == null ? null : new Date(value));
-
 /** The service input from a body (the order's own fields). */
 export function orderInput(body: Static<typeof ReplaceProductionOrderBody>): ProductionOrderInput {
   const input: ProductionOrderInput = {
@@ -82,9 +80,9 @@ export function orderInput(body: Static<typeof ReplaceProductionOrderBody>): Pro
       : null,
     targetQuantity: body.targetQuantity ?? null,
     quantityUnit: body.quantityUnit ?? null,
-    basicStartDate: date(body.basicStartDate),
-    basicEndDate: date(body.basicEndDate),
-    deliveryDate: date(body.deliveryDate),
+    basicStartDate: nullableDate(body.basicStartDate),
+    basicEndDate: nullableDate(body.basicEndDate),
+    deliveryDate: nullableDate(body.deliveryDate),
   };
   checkPeriod(input.basicStartDate, input.basicEndDate ?? input.deliveryDate, 'basicEndDate');
   return input;

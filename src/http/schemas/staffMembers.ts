@@ -1,8 +1,8 @@
 // Staff members and their recorded activities as the API shows and takes them
-// (docs/resources/staffMembers.md).
+// (docs/resources/staff-members.md).
 import { Type } from 'typebox';
 import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembers.ts';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, ReplaceBody, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });
@@ -73,10 +73,7 @@ const writable = {
   ),
 };
 export const CreateStaffMemberBody = Type.Object(writable, { additionalProperties: false });
-export const ReplaceStaffMemberBody = Type.Object(
-  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
-  { additionalProperties: false },
-);
+export const ReplaceStaffMemberBody = ReplaceBody(writable);
 type Body = Type.Static<typeof CreateStaffMemberBody>;
 
 export const ActivityBody = Type.Object(

@@ -1,7 +1,7 @@
-// Workplaces and workplace groups as the API shows and takes them (docs/resources/workplaces.md).
+// Workplaces and workplace groups as the API shows and takes them (docs/api.md, "Workplaces and workplace groups").
 import { Type } from 'typebox';
 import { WORKPLACE_GROUP_TYPES } from '../../domain/workplaces.ts';
-import { Nullable, OperatingStateProperty, Resource } from './common.ts';
+import { Nullable, OperatingStateProperty, ReplaceBody, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 
@@ -71,10 +71,7 @@ export const CreateWorkplaceBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const ReplaceWorkplaceBody = Type.Object(
-  { id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })), ...writable },
-  { additionalProperties: false },
-);
+export const ReplaceWorkplaceBody = ReplaceBody(writable);
 
 /** Query filters of the workplaces list. */
 export const WorkplaceFilters = {

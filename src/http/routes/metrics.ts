@@ -1,0 +1,49 @@
+// GET /metrics (Prometheus text format) behind the bearer guard (read scope), and the hooks that
+// measure every request: duration by route pattern and status, refused credentials, 429s.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Database } from '../../db/database.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
+
+export function registerMetrics(
+  app: FastifyInstance,
+  metrics: Metrics,
+  db: Database,
+  basePath: string,
+): void {
+  const tokenRoute = `${basePath}/oauth/token`;
+  app.addHook('onSend', async (request, reply, payload) => {
+    const status = reply.statusCode;
+    const token = request.routeOptions.url === tokenRoute;
+    if (
+      typeof payload === 'string' &&
+      (token ? status >= 400 && status < 500 : status === 401 || status === 403)
+    ) {
+      let body: { code?: unknown; error?: unknown } = {};
+      try {
+        body = JSON.parse(payload);
+      } catch {
+        // not an error body: counted as 'other'
+      }
+      metrics.authFailure(token ? 'token' : 'api', token ? body.error : body.code);
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.request(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+  });
+  app.get(
+    `${basePath}/metrics`,
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Metrics in the Prometheus text format (read scope)',
+        querystring: Type.Object({}, { additionalProperties: false }),
+      },
+    },
+    async (_request, reply) => {
+      const text = await metrics.render(db);
+      return reply.type(metrics.registry.contentType).send(text);
+    },
+  );
+}

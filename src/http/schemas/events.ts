@@ -1,0 +1,38 @@
+// The event log as the API shows and takes it (docs/events.md).
+import { Type } from 'typebox';
+import { OBJECT_TYPES, PUBLISHABLE_OBJECT_TYPES } from '../../domain/events.ts';
+import { Nullable, Resource } from './common.ts';
+
+export const EventSchema = Resource(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    eventType: Type.String(),
+    eventName: Nullable(Type.String()),
+    objectType: Type.String(),
+    objectId: Nullable(Type.String()),
+    data: Type.Record(Type.String(), Type.Unknown()),
+    timestamp: Type.String({ format: 'date-time', description: 'When it happened' }),
+    recordedAt: Type.String({ format: 'date-time', description: 'When the service recorded it' }),
+  }),
+  'An event of the log',
+);
+
+export const PublishEventBody = Type.Object(
+  {
+    eventType: Type.Enum(['EXTERNAL'], { description: 'Always EXTERNAL' }),
+    objectType: Type.Optional(
+      Nullable(Type.Enum([...PUBLISHABLE_OBJECT_TYPES, ''], { description: 'Empty or absent: NONE' })),
+    ),
+    objectId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    eventName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    data: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Any content' })),
+    timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'Event time; default now' })),
+  },
+  { additionalProperties: false },
+);
+
+export const EventFilters = {
+  eventType: Type.Optional(Type.String({ maxLength: 100 })),
+  objectType: Type.Optional(Type.Enum([...OBJECT_TYPES])),
+  objectId: Type.Optional(Type.String({ maxLength: 200 })),
+};

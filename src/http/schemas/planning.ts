@@ -1,0 +1,141 @@
+// Forecast and planning results, planning scenarios and predicted malfunction scenarios as the API
+// shows and takes them (docs/resources/planning.md).
+import { Type } from 'typebox';
+import type { ResultElement, ResultInput } from '../../domain/planning.ts';
+import { Nullable, OperatingStateProperty, Resource } from './common.ts';
+
+export const MAX_ELEMENTS = 1000;
+const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
+const DateTime = Type.String({ format: 'date-time', maxLength: 64 });
+const OptionalDate = Type.Optional(Nullable(DateTime));
+
+/** Body fields of a result (docs/resources/planning.md); optional ones left out become null (or false). */
+export const resultFields = {
+  workplaceId: Uuid,
+  startDate: DateTime,
+  endDate: DateTime,
+  setupStartDate: OptionalDate,
+  setupEndDate: OptionalDate,
+  processingStartDate: OptionalDate,
+  processingEndDate: OptionalDate,
+  fixed: Type.Optional(Type.Boolean({ default: false, description: 'The planner must not move it' })),
+};
+
+/** A bulk or scenario element: the result fields plus the owner's id. */
+export const ElementBody = (ownerField: 'operationId' | 'staffMemberId') =>
+  Type.Object({ [ownerField]: Uuid, ...resultFields }, { additionalProperties: false });
+
+export type ResultBody = {
+  workplaceId: string;
+  startDate: string;
+  endDate: string;
+  setupStartDate?: string | null;
+  setupEndDate?: string | null;
+  processingStartDate?: string | null;
+  processingEndDate?: string | null;
+  fixed?: boolean;
+};
+
+const optionalDate = (value: string | null | undefined) => (value == null ? null : new Date(value));
+
+export const toResultInput = (body: ResultBody): ResultInput => ({
+  workplaceId: body.workplaceId,
+  startDate: new Date(body.startDate),
+  endDate: new Date(body.endDate),
+  setupStartDate: optionalDate(body.setupStartDate),
+  setupEndDate: optionalDate(body.setupEndDate),
+  processingStartDate: optionalDate(body.processingStartDate),
+  processingEndDate: optionalDate(body.processingEndDate),
+  fixed: body.fixed ?? false,
+});
+
+export const toElement = (ownerField: string, body: ResultBody): ResultElement => ({
+  ...toResultInput(body),
+  ownerId: String((body as Record<string, unknown>)[ownerField]),
+});
+
+/** The properties of a result or element as the API shows them. */
+export const ResultProperties = (ownerField: 'operationId' | 'staffMemberId') =>
+  Type.Object({
+    [ownerField]: Type.String({ format: 'uuid' }),
+    workplaceId: Type.String({ format: 'uuid' }),
+    startDate: Type.String({ format: 'date-time' }),
+    endDate: Type.String({ format: 'date-time' }),
+    setupStartDate: Nullable(Type.String({ format: 'date-time' })),
+    setupEndDate: Nullable(Type.String({ format: 'date-time' })),
+    processingStartDate: Nullable(Type.String({ format: 'date-time' })),
+    processingEndDate: Nullable(Type.String({ format: 'date-time' })),
+    fixed: Type.Boolean(),
+  });
+
+export const BulkOutcomeSchema = Resource(
+  Type.Object({
+    created: Type.Integer({ description: 'Results that did not exist before' }),
+    updated: Type.Integer({ description: 'Results with a changed property' }),
+    unchanged: Type.Integer({ description: 'Results sent exactly as stored' }),
+  }),
+  'What the bulk update did; _embedded holds the resulting results in the order of the body',
+);
+
+const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
+
+/** A planning scenario of operations (`assignments`) or staff members (`elements`). */
+export const PlanningScenarioSchema = (
+  list: 'assignments' | 'elements',
+  ownerField: 'operationId' | 'staffMemberId',
+) =>
+  Resource(
+    Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      name: Nullable(Type.String()),
+      description: Nullable(Type.String()),
+      [list]: Type.Array(ResultProperties(ownerField)),
+      createdAt: Type.String({ format: 'date-time' }),
+      ...(ownerField === 'operationId'
+        ? { obsoleteSince: Nullable(Type.String({ format: 'date-time' })) }
+        : {}),
+    }),
+    `A ${ownerField === 'operationId' ? 'operation' : 'staff member'} planning scenario`,
+  );
+
+export const PlanningScenarioBody = (
+  list: 'assignments' | 'elements',
+  ownerField: 'operationId' | 'staffMemberId',
+) =>
+  Type.Object(
+    {
+      name: Text(200),
+      description: Text(2000),
+      [list]: Type.Array(ElementBody(ownerField), { maxItems: MAX_ELEMENTS }),
+    },
+    { additionalProperties: false },
+  );
+
+export const MalfunctionSchema = Resource(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    workplaceId: Type.String({ format: 'uuid' }),
+    startDate: Type.String({ format: 'date-time' }),
+    endDate: Type.String({ format: 'date-time' }),
+    probability: Type.Number(),
+    operatingState: Nullable(OperatingStateProperty),
+    description: Nullable(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+    obsoleteSince: Nullable(Type.String({ format: 'date-time' })),
+  }),
+  'A predicted malfunction of a workplace',
+);
+
+export const MalfunctionBody = Type.Object(
+  {
+    workplaceId: Uuid,
+    startDate: DateTime,
+    endDate: DateTime,
+    probability: Type.Number({ minimum: 0, maximum: 1 }),
+    operatingStateId: Type.Optional(
+      Nullable(Type.String({ maxLength: 100, description: 'A DOWNTIME operating state (id or code)' })),
+    ),
+    description: Text(2000),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,45 @@
+// Shifts of a workplace as the API shows and takes them (docs/resources/shifts-and-maintenance.md).
+import { type Static, Type } from 'typebox';
+import { Nullable, ReplaceBody, Resource } from './common.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+
+export const ShiftSchema = Resource(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    workplaceId: Type.String({ format: 'uuid' }),
+    name: Nullable(Type.String()),
+    shiftModelId: Nullable(Type.String()),
+    startDate: DateTime,
+    endDate: DateTime,
+  }),
+  'A shift of a workplace: the period [startDate, endDate)',
+);
+
+const writable = {
+  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  shiftModelId: Type.Optional(
+    Nullable(Type.String({ maxLength: 100, description: 'Shift model of the planning system' })),
+  ),
+  startDate: DateTime,
+  endDate: Type.String({ format: 'date-time', description: 'After startDate (exclusive end)' }),
+};
+export const CreateShiftBody = Type.Object(writable, { additionalProperties: false });
+export const ReplaceShiftBody = ReplaceBody(writable);
+export const ShiftPlanBody = Type.Object(
+  {
+    startDate: DateTime,
+    endDate: Type.String({ format: 'date-time', description: 'End of the period (exclusive)' }),
+    shifts: Type.Array(CreateShiftBody, {
+      maxItems: 1000,
+      description: 'The shifts starting within the period, in any order',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const shiftInput = (body: Static<typeof CreateShiftBody>) => ({
+  name: body.name ?? null,
+  shiftModelId: body.shiftModelId ?? null,
+  startDate: new Date(body.startDate),
+  endDate: new Date(body.endDate),
+});

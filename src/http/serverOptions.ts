@@ -1,0 +1,127 @@
+// The Fastify options that protect the process: the logger (secrets never logged) and the Node
+// HTTP server underneath (timeouts for slow clients, a connection cap, answers to broken requests).
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server, type ServerOptions } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { Config, RuntimeOptions } from '../config.ts';
+import { ERROR_STATUS, type ErrorCode, type MessageParams } from '../domain/errors.ts';
+import { DEFAULT_LOCALE } from '../i18n/locales.ts';
+import { message } from '../i18n/messages.ts';
+
+const REDACTED = '[redacted]';
+// Query parameter names that can carry a secret: access_token, client_secret, refresh_token,
+// id_token, password, passwd, pwd, api_key, apikey, signature, sig, credentials, auth, ...
+const SECRET_NAME = /token|secret|passw|pwd|api[-_]?key|apikey|auth|credential|signature|^sig$|^key$/i;
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** The URL with the value of every query parameter that can carry a secret replaced. */
+export function redactUrl(url: string): string {
+  const question = url.indexOf('?');
+  if (question < 0) return url;
+  const query = url
+    .slice(question + 1)
+    .split('&')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      const name = equals < 0 ? part : part.slice(0, equals);
+      return equals >= 0 && SECRET_NAME.test(decodeName(name)) ? `${name}=${REDACTED}` : part;
+    });
+  return `${url.slice(0, question)}?${query.join('&')}`;
+}
+
+/** The request as a log line shows it: Fastify's own fields, with the URL redacted. */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+export function loggerOptions(config: Config, runtime: RuntimeOptions = {}): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.body.client_secret',
+        'res.headers["set-cookie"]',
+      ],
+      censor: REDACTED,
+    },
+    serializers: { req: serializeRequest as (request: unknown) => Record<string, unknown> },
+    ...(runtime.logStream ? { stream: runtime.logStream } : {}),
+  };
+}
+
+/**
+ * Node's http(s) server with the configured limits: the whole request must arrive within the
+ * request timeout (a body dripped one byte at a time is cut off), headers within the headers
+ * timeout, an idle keep-alive connection is closed after the keep-alive timeout, and connections
+ * beyond the cap are closed at once. Timeouts are checked every quarter of the shorter one.
+ */
+export function serverOptions(
+  config: Config,
+): Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler'> {
+  const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
+  const shortest = requestTimeoutMs === 0 ? headersTimeoutMs : Math.min(requestTimeoutMs, headersTimeoutMs);
+  const options: ServerOptions = {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: headersTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.max(25, Math.min(30_000, Math.floor(shortest / 4))),
+  };
+  return {
+    serverFactory: (handler) => {
+      const server: Server =
+        config.tlsCertFile && config.tlsKeyFile
+          ? createHttpsServer(
+              { ...options, cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) },
+              handler,
+            )
+          : createHttpServer(options, handler);
+      server.maxConnections = maxConnections;
+      return server;
+    },
+    clientErrorHandler: answerClientError,
+  };
+}
+
+// Codes and messages come from the same tables as every other error answer; the request was not
+// read, so there is no Accept-Language to honour: the default language.
+const CLIENT_ERRORS: Record<string, [ErrorCode, string, MessageParams]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: ['REQUEST_TIMEOUT', 'Request Timeout', {}],
+  HPE_HEADER_OVERFLOW: ['HEADERS_TOO_LARGE', 'Request Header Fields Too Large', {}],
+};
+
+/** A request Node could not read (timeout, oversized headers, bad HTTP): the error body, then close. */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [code, reason, params] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    'BAD_REQUEST',
+    'Bad Request',
+    { detail: 'it is not valid HTTP' },
+  ];
+  const status = ERROR_STATUS[code];
+  const text = message(code, DEFAULT_LOCALE, params);
+  const body = JSON.stringify({ status, code, message: text });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}

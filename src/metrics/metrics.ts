@@ -1,0 +1,223 @@
+// The service's Prometheus metrics: one registry per app (tests run many apps in one process).
+// Label values are bounded: routes are Fastify's route patterns, statuses and reasons come from
+// fixed sets, callbacks only for the few with the longest queues (docs/operations.md, "Metrics").
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database, Queryable } from '../db/database.ts';
+import { DatabaseTimeoutError, DatabaseUnavailableError } from '../db/database.ts';
+import { callbackQueues, eventLogHead } from '../db/repositories/deliveryBacklog.ts';
+
+export interface MetricsOptions {
+  /** Callbacks that get their own queue series: the ones whose oldest notification waits longest. */
+  topCallbacks: number;
+  /** The delivery loop is stalled when it has not finished a cycle for this long. */
+  deliveryStallMs: number;
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
+// Error codes of refused credentials: the API's (401/403) and the token endpoint's (OAuth 2.0).
+const AUTH_REASONS = new Set([
+  'UNAUTHORIZED',
+  'INVALID_TOKEN',
+  'INSUFFICIENT_SCOPE',
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'invalid_scope',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'slow_down',
+]);
+const OUTCOMES = new Set(['DELIVERED', 'FAILED', 'DISCARDED']);
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly #options: MetricsOptions;
+  #lastCycleAt: number | undefined;
+
+  readonly #requests = new Histogram({
+    name: 'bridge_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly #authFailures = new Counter({
+    name: 'bridge_auth_failures_total',
+    help: 'Refused credentials: API requests (401/403) and token requests, by error code',
+    labelNames: ['endpoint', 'reason'] as const,
+    registers: [this.registry],
+  });
+  readonly #rateLimited = new Counter({
+    name: 'bridge_rate_limited_total',
+    help: 'Requests answered 429 (rate limited), by route pattern',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  readonly #dbCalls = new Counter({
+    name: 'bridge_db_calls_total',
+    help: 'Database calls (queries, statement batches, transactions)',
+    labelNames: ['call'] as const,
+    registers: [this.registry],
+  });
+  readonly #dbErrors = new Counter({
+    name: 'bridge_db_errors_total',
+    help: 'Failed database calls: timeout, unavailable, or the SQLSTATE class of an SQL error',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly #dbPool = new Gauge({
+    name: 'bridge_db_pool_connections',
+    help: 'PostgreSQL pool connections: total open, idle, and requests waiting for one',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  readonly #events = new Gauge({
+    name: 'bridge_event_log_sequence',
+    help: 'Sequence number of the newest event in the event log (rate() of it is the event rate)',
+    registers: [this.registry],
+  });
+  readonly #undispatched = new Gauge({
+    name: 'bridge_event_log_undispatched',
+    help: 'Events not yet fanned out to callbacks',
+    registers: [this.registry],
+  });
+  readonly #outcomes = new Counter({
+    name: 'bridge_delivery_attempts_total',
+    help: 'Delivery attempts of this instance by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly #queued = new Gauge({
+    name: 'bridge_delivery_queued',
+    help: 'Notifications waiting for delivery, all callbacks',
+    registers: [this.registry],
+  });
+  readonly #oldestAll = new Gauge({
+    name: 'bridge_delivery_oldest_pending_seconds_max',
+    help: 'Age of the oldest event waiting for delivery, all callbacks',
+    registers: [this.registry],
+  });
+  readonly #queueDepth = new Gauge({
+    name: 'bridge_delivery_queue_depth',
+    help: 'Notifications waiting for delivery, for the callbacks whose oldest one waits longest',
+    labelNames: ['callback'] as const,
+    registers: [this.registry],
+  });
+  readonly #oldest = new Gauge({
+    name: 'bridge_delivery_oldest_pending_seconds',
+    help: 'Age of the oldest event waiting for delivery, for the same callbacks',
+    labelNames: ['callback'] as const,
+    registers: [this.registry],
+  });
+  readonly #cycleAge = new Gauge({
+    name: 'bridge_delivery_last_cycle_age_seconds',
+    help: "Time since this instance's delivery loop last finished a cycle (absent without delivery)",
+    registers: [this.registry],
+  });
+
+  constructor(options: MetricsOptions) {
+    this.#options = options;
+  }
+
+  /** One answered request; `route` is the route pattern (undefined when no route matched). */
+  request(method: string, route: string | undefined, status: number, seconds: number): void {
+    const labels = {
+      method: METHODS.has(method) ? method : 'other',
+      route: route ?? 'unmatched',
+      status: String(status),
+    };
+    this.#requests.observe(labels, seconds);
+    if (status === 429) this.#rateLimited.inc({ route: labels.route });
+  }
+
+  /** A refused request of the API or the token endpoint, by its error code. */
+  authFailure(endpoint: 'api' | 'token', code: unknown): void {
+    const reason = typeof code === 'string' && AUTH_REASONS.has(code) ? code : 'other';
+    this.#authFailures.inc({ endpoint, reason });
+  }
+
+  /** The outcome of one delivery attempt. */
+  deliveryOutcome(outcome: string): void {
+    this.#outcomes.inc({ outcome: OUTCOMES.has(outcome) ? outcome : 'other' });
+  }
+
+  /** The delivery loop finished a cycle (with or without an error it recovers from). */
+  deliveryCycle(): void {
+    this.#lastCycleAt = Date.now();
+  }
+
+  /**
+   * Undefined when this instance runs no delivery loop; else how long the loop has not finished a
+   * cycle, when that exceeds the stall limit.
+   */
+  deliveryState(): { stalledForMs: number | undefined } | undefined {
+    if (this.#lastCycleAt === undefined) return undefined;
+    const age = Date.now() - this.#lastCycleAt;
+    return { stalledForMs: age > this.#options.deliveryStallMs ? age : undefined };
+  }
+
+  dbCall(call: 'query' | 'exec' | 'transaction'): void {
+    this.#dbCalls.inc({ call });
+  }
+
+  /** Counts database failures; other errors (a service's own, thrown inside a transaction) are not. */
+  dbError(error: unknown): void {
+    if (error instanceof DatabaseTimeoutError) this.#dbErrors.inc({ kind: 'timeout' });
+    else if (error instanceof DatabaseUnavailableError) this.#dbErrors.inc({ kind: 'unavailable' });
+    else if (error instanceof Error && 'severity' in error && 'code' in error) {
+      const code = String(error.code);
+      this.#dbErrors.inc({ kind: /^[0-9A-Z]{5}$/.test(code) ? `sqlstate_${code.slice(0, 2)}` : 'other' });
+    }
+  }
+
+  /** Reads the gauges that live in the database, then renders every metric. */
+  async render(db: Database): Promise<string> {
+    const stats = db.poolStats?.();
+    if (stats) for (const [state, value] of Object.entries(stats)) this.#dbPool.set({ state }, value);
+    if (this.#lastCycleAt === undefined) this.#cycleAge.reset();
+    else this.#cycleAge.set((Date.now() - this.#lastCycleAt) / 1000);
+    await this.#readQueues(db);
+    return this.registry.metrics();
+  }
+
+  async #readQueues(db: Queryable): Promise<void> {
+    const head = await eventLogHead(db);
+    this.#events.set(head.sequence);
+    this.#undispatched.set(head.undispatched);
+    const queues = await callbackQueues(db);
+    this.#queueDepth.reset();
+    this.#oldest.reset();
+    let queued = 0;
+    for (const queue of queues) queued += queue.depth;
+    this.#queued.set(queued);
+    this.#oldestAll.set(queues[0]?.oldestAgeS ?? 0);
+    for (const queue of queues.slice(0, this.#options.topCallbacks)) {
+      this.#queueDepth.set({ callback: queue.callbackId }, queue.depth);
+      this.#oldest.set({ callback: queue.callbackId }, queue.oldestAgeS);
+    }
+  }
+}
+
+/** The same database, with its calls and failures counted. */
+export function instrumentDatabase<T extends Database>(db: T, metrics: Metrics): T {
+  const counted = async <R>(call: 'query' | 'exec' | 'transaction', work: () => Promise<R>): Promise<R> => {
+    metrics.dbCall(call);
+    try {
+      return await work();
+    } catch (error) {
+      metrics.dbError(error);
+      throw error;
+    }
+  };
+  const wrapper: Database = {
+    get kind() {
+      return db.kind;
+    },
+    query: (sql, params) => counted('query', () => db.query(sql, params)),
+    exec: (sql) => counted('exec', () => db.exec(sql)),
+    transaction: (work) => counted('transaction', () => db.transaction(work)),
+    poolStats: () => db.poolStats?.(),
+    close: () => db.close(),
+  };
+  return Object.setPrototypeOf(wrapper, db) as T;
+}
