@@ -108,5 +108,26 @@ for (const backend of BACKENDS) {
       );
       assert.deepEqual(states.slice(-2), ['DISCONNECTED', 'CONNECTED']);
     });
+
+    test('SignAndEncrypt: a secured session reads the machine as well', async () => {
+      const secured = await createConnector(app(), {
+        name: 'Lathe OPC UA secured',
+        type: 'OPC_UA',
+        url: sim().url,
+        securityMode: 'SignAndEncrypt',
+        mappings: [
+          {
+            source: { nodeId: MACHINE_NODES.temperature },
+            target: { kind: 'DEVICE_SAMPLE', deviceId: plant.deviceId, tag: 'temperature' },
+          },
+        ],
+      });
+      await waitForState(app(), secured.id, 'CONNECTED', 60_000);
+      sim().set({ temperature: 41.25 });
+      await waitFor('sample 41.25', async () => (await temperatures()).includes(41.25), {
+        timeoutMs: 30_000,
+      });
+      assert.equal((await connectorNow(app(), secured.id)).status.valuesRejected, 0);
+    });
   });
 }
