@@ -61,11 +61,12 @@ export async function getOperationStateSummary(
   const workplaceIds = [
     ...new Set(phases.flatMap((phase) => (phase.workplaceId ? [phase.workplaceId] : []))),
   ];
-  const first = Math.min(...phases.map((phase) => phase.startDate.getTime()));
-  const states =
-    phases.length === 0
-      ? []
-      : await repository.listStatePeriods(db, workplaceIds, { start: first, end: Number.POSITIVE_INFINITY });
+  // The states from its first phase's start to its last phase's end (now while one is open).
+  const span = {
+    start: Math.min(...phases.map((phase) => phase.startDate.getTime())),
+    end: Math.max(...phases.map((phase) => (phase.endDate ?? now).getTime())),
+  };
+  const states = phases.length === 0 ? [] : await repository.listStatePeriods(db, workplaceIds, span);
   const bookings = await repository.listOperationBookings(db, operation.id);
   return operationStateSummary(phases, states, bookings, now.getTime());
 }

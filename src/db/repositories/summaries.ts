@@ -5,9 +5,7 @@ import type { QuantityType } from '../../domain/outputQuantities.ts';
 import type { Booking, PhasePeriod, RecordedPeriod, Span, StatePeriod } from '../../domain/summaries.ts';
 import type { Queryable } from '../database.ts';
 
-// A window edge as a timestamp; ±Infinity (an operation's whole history) as PostgreSQL's infinity.
-const edge = (ms: number) =>
-  ms === Number.POSITIVE_INFINITY ? 'infinity' : ms === Number.NEGATIVE_INFINITY ? '-infinity' : new Date(ms);
+const edge = (ms: number) => new Date(ms);
 
 interface StateRow {
   workplace_id: string;
