@@ -269,6 +269,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /devices/:id/recordedTimeSeries': {
         elements: [{ tag: 'temp', timestamp: '2099-01-02T00:00:00.000Z', value: 2 }],
       },
+      'POST /operations/:id/recordedOutputQuantities': { quantity: 1, quantityType: 'YIELD' },
       'POST /workplaces/:id/shifts': {
         startDate: '2099-03-02T06:00:00.000Z',
         endDate: '2099-03-02T14:00:00.000Z',
