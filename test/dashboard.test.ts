@@ -22,6 +22,10 @@ import {
 /** What the page's global object offers the checks below (the test compiles without the DOM types). */
 type Browser = { marker?: string; getComputedStyle(element: unknown): { backgroundColor: string } };
 
+// The extra workplaces of the browser test get states and descriptions that vary, as in a plant.
+const STATES = ['000', '000', '000', '020', '000', '110', '000', '993', '010', '000', '410'];
+const KINDS = ['CNC mill', 'Press', 'Assembly cell', 'Paint line', 'Laser cutter', 'Packaging'];
+
 const ENV = { BRIDGE_DELIVERY_ENABLED: 'false' };
 const SCREENSHOTS = join(import.meta.dirname, '..', '.tmp', 'screenshots');
 
@@ -188,6 +192,30 @@ describe('dashboard in a real browser', () => {
       assert.equal(changed.statusCode, 200, changed.body);
     }
     const [first, second] = ids as [string, string];
+    // And 196 more, so the overview is checked at the size it is built for (200 workplaces).
+    const group = await app.request({
+      method: 'POST',
+      url: '/api/v2/workplaceGroups',
+      body: { number: 'HALL-2', type: 'CAPACITY_GROUP' },
+    });
+    assert.equal(group.statusCode, 201, group.body);
+    for (let batch = 0; batch < 196; batch += 28) {
+      const created = await Promise.all(
+        Array.from({ length: 28 }, (_, i) =>
+          app.request({
+            method: 'POST',
+            url: '/api/v2/workplaces',
+            body: {
+              number: `WP-${100 + batch + i}`,
+              description: KINDS[(batch + i) % KINDS.length],
+              capacityGroupId: json(group).properties.id,
+              operatingStateId: STATES[(batch + i) % STATES.length],
+            },
+          }),
+        ),
+      );
+      for (const response of created) assert.equal(response.statusCode, 201, response.body);
+    }
     const operationId = await createOperation(app, 'OP-4711', {
       workplaceId: first,
       targetQuantity: 500,
@@ -244,6 +272,10 @@ describe('dashboard in a real browser', () => {
       const pageErrors: string[] = [];
       const failed: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));
+      const apiRequests: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/v2/')) apiRequests.push(`${request.method()} ${request.url()}`);
+      });
       page.on('response', (response) => {
         // The optional routes (stream, OEE, quantities, connectors) may be absent: a 404 there is expected.
         const optional = /\/events\/stream|\/reports\/|quantitySummary|\/connectors/.test(response.url());
@@ -257,8 +289,13 @@ describe('dashboard in a real browser', () => {
       await page.getByLabel('Client secret').press('Enter');
 
       const tiles = page.locator('.tile');
-      await tiles.nth(3).waitFor({ timeout: 30_000 });
-      assert.equal(await tiles.count(), 4);
+      await tiles.nth(199).waitFor({ timeout: 30_000 });
+      assert.equal(await tiles.count(), 200);
+      // 200 tiles from a handful of reads: master data, two workplace pages, one operation
+      // search, the event position and the probes of the optional routes; never one per tile.
+      const overviewReads = apiRequests.length;
+      assert.ok(overviewReads <= 12, apiRequests.join('\n'));
+      context.diagnostic(`200 tiles after ${overviewReads} API requests`);
       const tile = (id: string) => page.locator(`.tile[data-workplace-id="${id}"]`);
       assert.equal(await tile(first).getAttribute('data-state'), '000');
       assert.equal(await tile(second).getAttribute('data-state'), '110');
@@ -309,6 +346,15 @@ describe('dashboard in a real browser', () => {
       assert.ok((await page.locator('.timeline > span').count()) >= 1);
       await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-workplace.png'), fullPage: true });
 
+      // The order page from the operation's link: its operations with phase and target.
+      await page.locator('#current-title + * a', { hasText: 'OP-4711' }).click();
+      await page.locator('#view h1', { hasText: 'Production order OP-4711-PO' }).waitFor({ timeout: 30_000 });
+      assert.match((await page.locator('#view table').textContent()) ?? '', /OP-4711.*PROCESSING.*500/);
+
+      // The callbacks page answers for the signed-in client (it has none).
+      await page.getByRole('link', { name: 'Callbacks' }).click();
+      await page.getByText('No callbacks registered.').waitFor({ timeout: 30_000 });
+
       // The events page shows the log, the change among it.
       await page.getByRole('link', { name: 'Events' }).click();
       await page.getByText('WORKPLACE_OPERATING_STATE_CHANGED').first().waitFor({ timeout: 30_000 });
@@ -319,6 +365,8 @@ describe('dashboard in a real browser', () => {
       assert.equal(await page.evaluate(() => sessionStorage.length), 0);
 
       assert.deepEqual(pageErrors, []);
+      // The live update changed one tile from the event: no list was read again for it.
+      assert.equal(apiRequests.filter((url) => /\/workplaces\?/.test(url)).length, 2, apiRequests.join('\n'));
       assert.deepEqual(failed, []);
     } finally {
       await browser.close();
