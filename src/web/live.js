@@ -4,8 +4,10 @@
 // "Collections", change sync). The stream is read with fetch, so the token goes in the
 // Authorization header, never in a URL.
 import { accessToken, get, items } from './api.js';
+import { sseParser } from './sse.js';
 
 const POLL_MS = 2000;
+const LOOK_BACK_MS = 5000;
 const listeners = new Set();
 let status = () => {};
 let running;
@@ -77,50 +79,50 @@ async function stream(control, lastEventId, seen) {
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   status('live (event stream)');
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
+  const parser = sseParser();
   for (;;) {
     const { value, done } = await reader.read();
     if (done) throw new Error('stream ended');
-    buffer += value;
-    const blocks = buffer.split(/\r?\n\r?\n/);
-    buffer = blocks.pop() ?? '';
-    for (const block of blocks) {
-      let id;
-      const data = [];
-      for (const line of block.split(/\r?\n/)) {
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'id') id = text;
-        else if (field === 'data') data.push(text);
-      }
-      if (id !== undefined) seen(id);
-      if (data.length === 0) continue;
+    for (const message of parser.feed(value)) {
+      if (message.id !== undefined) seen(message.id);
       try {
-        const parsed = JSON.parse(data.join('\n'));
+        const parsed = JSON.parse(message.data);
         emit(parsed.properties ?? parsed);
       } catch {
-        // not an event (a comment or keep-alive)
+        // not an event
       }
     }
+    if (parser.lastId() !== undefined) seen(parser.lastId());
   }
 }
 
-/** The fallback: the newest page once, then PREVIOUS from its firstIdentifier every 2 s. */
+/**
+ * The fallback: the newest page once, then every 2 s PREVIOUS from the kept firstIdentifier's
+ * time less a few seconds (an event committed late can carry an earlier time: docs/api.md,
+ * "Collections", change sync), skipping the ids already handed out.
+ */
 async function poll(control) {
   status('live (polling the event log)');
   const seen = new Set();
-  let position = (await get('/events', { limit: 1 })).pagination?.firstIdentifier ?? null;
+  // The newest page marks what the page's first reads already reflect.
+  const newest = await get('/events', { limit: 100 });
+  for (const event of items(newest, 'events')) seen.add(event.id);
+  let position = newest.pagination?.firstIdentifier ?? null;
   while (!control.stopped) {
     await pause(POLL_MS, control);
     if (control.stopped) return;
     try {
       let full = true;
+      let lookBack = true;
       while (full && !control.stopped) {
-        const query = position
-          ? { limit: 100, paginationDirection: 'PREVIOUS', ...position }
-          : { limit: 100 };
+        const back =
+          position && new Date(Date.parse(position.paginationTimestamp) - LOOK_BACK_MS).toISOString();
+        const query = !position
+          ? { limit: 100 }
+          : lookBack
+            ? { limit: 100, paginationDirection: 'PREVIOUS', paginationTimestamp: back }
+            : { limit: 100, paginationDirection: 'PREVIOUS', ...position };
+        lookBack = false;
         const page = await get('/events', query, control.abort.signal);
         const events = items(page, 'events');
         // Pages are newest first: hand them out oldest first.
@@ -129,8 +131,10 @@ async function poll(control) {
           seen.add(event.id);
           emit(event);
         }
-        if (seen.size > 5000) for (const id of [...seen].slice(0, 2500)) seen.delete(id);
-        if (events.length > 0 && page.pagination?.firstIdentifier) position = page.pagination.firstIdentifier;
+        if (seen.size > 20_000) for (const id of [...seen].slice(0, 10_000)) seen.delete(id);
+        const newest = page.pagination?.firstIdentifier;
+        if (newest && (!position || newest.paginationTimestamp >= position.paginationTimestamp))
+          position = newest;
         full = events.length === 100;
       }
       status('live (polling the event log)');

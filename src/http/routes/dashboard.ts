@@ -20,6 +20,7 @@ const FILES: Record<string, { path: string; type: string }> = {
   'live.js': { path: join(WEB_DIR, 'live.js'), type: 'text/javascript; charset=utf-8' },
   'views.js': { path: join(WEB_DIR, 'views.js'), type: 'text/javascript; charset=utf-8' },
   'dom.js': { path: join(WEB_DIR, 'dom.js'), type: 'text/javascript; charset=utf-8' },
+  'sse.js': { path: join(WEB_DIR, 'sse.js'), type: 'text/javascript; charset=utf-8' },
   'style.css': { path: join(WEB_DIR, 'style.css'), type: 'text/css; charset=utf-8' },
   'favicon.svg': { path: join(WEB_DIR, 'favicon.svg'), type: 'image/svg+xml' },
   'vendor/uPlot.esm.js': { path: join(UPLOT_DIR, 'uPlot.esm.js'), type: 'text/javascript; charset=utf-8' },
