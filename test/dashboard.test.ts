@@ -20,7 +20,14 @@ import {
 } from './support/app.ts';
 
 /** What the page's global object offers the checks below (the test compiles without the DOM types). */
-type Browser = { marker?: string; getComputedStyle(element: unknown): { backgroundColor: string } };
+type Browser = {
+  marker?: string;
+  getComputedStyle(element: unknown): { backgroundColor: string };
+  document: {
+    documentElement: { scrollWidth: number; clientWidth: number };
+    querySelectorAll(selector: string): Iterable<{ getBoundingClientRect(): { top: number } }>;
+  };
+};
 
 // The extra workplaces of the browser test get states and descriptions that vary, as in a plant.
 const STATES = ['000', '000', '000', '020', '000', '110', '000', '993', '010', '000', '410'];
@@ -389,6 +396,46 @@ describe('dashboard in a real browser', () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('Client id').waitFor();
       assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+
+      // On a tablet, with the page's clock under the test's control: the tiles reflow into
+      // columns without sideways scrolling, and the token is renewed before it expires.
+      const tablet = await browser.newContext({ viewport: { width: 768, height: 1024 } });
+      await tablet.clock.install();
+      const second_ = await tablet.newPage();
+      second_.on('pageerror', (error) => pageErrors.push(error.message));
+      await second_.goto(`${base}/`);
+      await second_.getByLabel('Client id').fill(TEST_CLIENT.id);
+      await second_.getByLabel('Client secret').fill(TEST_CLIENT.secret);
+      await second_.getByRole('button', { name: 'Sign in' }).click();
+      await second_.locator('.tile').nth(199).waitFor({ timeout: 30_000 });
+      const layout = await second_.evaluate(() => {
+        const root = (globalThis as unknown as Browser).document.documentElement;
+        const [a, b] = [...(globalThis as unknown as Browser).document.querySelectorAll('.tile')].map(
+          (tile) => tile.getBoundingClientRect(),
+        );
+        return { overflow: root.scrollWidth - root.clientWidth, sameRow: a?.top === b?.top };
+      });
+      assert.deepEqual(layout, { overflow: 0, sameRow: true });
+      await second_.screenshot({ path: join(SCREENSHOTS, 'dashboard-tablet.png') });
+      const expiresAt = () =>
+        second_.evaluate(
+          () => JSON.parse(sessionStorage.getItem('bridge.dashboard.token') ?? '{}').expiresAt as number,
+        );
+      const before = await expiresAt();
+      const renewed = second_.waitForResponse((response) => response.url().endsWith('/oauth/token'), {
+        timeout: 30_000,
+      });
+      // 50 of the token's 60 minutes: the page renews at 80 % (48 minutes).
+      await tablet.clock.fastForward('50:00');
+      assert.equal((await renewed).status(), 200);
+      await second_.waitForFunction(
+        (previous) =>
+          JSON.parse(sessionStorage.getItem('bridge.dashboard.token') ?? '{}').expiresAt > previous,
+        before,
+        { timeout: 30_000 },
+      );
+      assert.ok(await second_.locator('.tile').first().isVisible(), 'still signed in');
+      await tablet.close();
 
       assert.deepEqual(pageErrors, []);
       // The live update changed one tile from the event: no list was read again for it.
