@@ -2,7 +2,7 @@
 // returns a function that unsubscribes when the page is left.
 
 import { all, get, items, optional, queue, searchAll } from './api.js';
-import { fill, h, percent, stateChip, table, time } from './dom.js';
+import { fill, h, percent, stateChip, table, textOn, time } from './dom.js';
 import { subscribe } from './live.js';
 import uPlot from './vendor/uPlot.esm.js';
 
@@ -112,7 +112,7 @@ export async function overview(root) {
         { href: `#/workplaces/${id}` },
         h(
           'div',
-          { class: 'state', style: { background: colour, color: stateChip(state, colour).style.color } },
+          { class: 'state', style: { background: colour, color: textOn(colour) } },
           state ? `${state.code} ${state.description}` : 'unknown',
         ),
         h(
