@@ -49,6 +49,8 @@ export interface Config {
   tokenEndpoint: TokenEndpointLimits;
   /** Timeouts and the connection cap of the HTTP server (Node's http.Server settings). */
   http: HttpLimits;
+  /** The browser dashboard at `/` (docs/dashboard.md); `BRIDGE_DASHBOARD=off` removes it. */
+  dashboard: boolean;
 }
 
 export interface TokenEndpointLimits {
@@ -243,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tokenEndpoint,
     http,
+    dashboard: choice('BRIDGE_DASHBOARD', ['on', 'off'], 'on') === 'on',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

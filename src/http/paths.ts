@@ -13,6 +13,8 @@ export const DEVICES_PATH = '/devices';
 export const CALLBACKS_PATH = '/callbacks';
 export const EVENTS_PATH = '/events';
 export const CONNECTORS_PATH = '/connectors';
+/** Computed reports (docs/resources/reports.md). */
+export const REPORTS_PATH = '/reports';
 
 export const OPERATION_PLANNING_SCENARIOS_PATH = '/operations/planningScenarios';
 export const STAFF_MEMBER_PLANNING_SCENARIOS_PATH = '/staffMembers/planningScenarios';

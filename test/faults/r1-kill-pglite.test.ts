@@ -5,6 +5,6 @@ import { R1_EVENTS, runR1 } from './r1.ts';
 
 test(
   `R1 [pglite]: ${R1_EVENTS.pglite} pending notifications survive kill -9 twice`,
-  { timeout: 150_000 },
+  { timeout: 600_000 },
   () => runR1('pglite'),
 );

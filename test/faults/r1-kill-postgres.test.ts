@@ -6,6 +6,6 @@ import { R1_EVENTS, runR1 } from './r1.ts';
 
 test(
   `R1 [postgres]: ${R1_EVENTS.postgres} pending notifications survive kill -9 twice`,
-  { skip: !BACKENDS.includes('postgres') && 'PostgreSQL not reachable', timeout: 150_000 },
+  { skip: !BACKENDS.includes('postgres') && 'PostgreSQL not reachable', timeout: 600_000 },
   () => runR1('postgres'),
 );

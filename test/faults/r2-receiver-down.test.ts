@@ -31,7 +31,7 @@ interface Attempt {
 
 test('R2: retries every interval up to maxRedeliverAttempts, then discarded and counted; the queue bound drops the oldest', {
   skip: !BACKENDS.includes('postgres') && 'PostgreSQL not reachable',
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   let database: TestDatabase | undefined;
   let receiver: Receiver | undefined;

@@ -17,6 +17,7 @@ import { registerProductionOrders } from './productionOrders.ts';
 import { registerScheduledMaintenances } from './scheduledMaintenances.ts';
 import { registerShifts } from './shifts.ts';
 import { registerStaffMembers } from './staffMembers.ts';
+import { registerSummaries } from './summaries.ts';
 import { registerToolAssemblyOrders } from './toolAssemblyOrders.ts';
 import { registerTools } from './tools.ts';
 import { registerWorkplaceGroups } from './workplaceGroups.ts';
@@ -42,4 +43,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerPlanning(api, deps);
   registerPlanningScenarios(api, deps);
   registerConnectors(api, deps);
+  registerSummaries(api, deps);
 }
