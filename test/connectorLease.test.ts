@@ -95,10 +95,10 @@ describe('connector lease: two instances on one PostgreSQL', { skip }, () => {
     await managerB.nextCycle();
     assert.equal(managerB.running.has(connectorId), true, 'taken over within 15 s of the last renewal');
 
-    await waitFor('CONNECTED through B', async () => {
-      await managerB.flush();
-      return (await connectorNow(a, connectorId)).status.state === 'CONNECTED';
-    });
+    // The row still says CONNECTED (A died without a word): wait for B's own client.
+    await waitFor('CONNECTED through B', () => managerB.running.get(connectorId)?.state === 'CONNECTED');
+    await managerB.flush();
+    assert.equal((await connectorNow(a, connectorId)).status.state, 'CONNECTED');
     await publisher.publishAsync(topic, 'STOP', { qos: 1 });
     await waitFor('STOP through B', async () => (await operatingStateCode(a, plant.workplaceId)) === '410');
     const owner = await a.app.db.query<{ lease_owner: string }>(

@@ -88,6 +88,11 @@ export class ConnectorRuntime {
     this.#client = CLIENTS[connector.type](connector, sink, options);
   }
 
+  /** The state its protocol client last reported (undefined before the first). */
+  get state(): LiveState | undefined {
+    return this.#state;
+  }
+
   start(): void {
     this.#client.start();
   }
@@ -104,9 +109,10 @@ export class ConnectorRuntime {
     await this.#stateReports;
   }
 
-  /** Writes buffered samples and adds the counts to the stored status. */
+  /** Writes buffered samples, the states reported so far, and adds the counts to the stored status. */
   async flush(): Promise<void> {
     await this.#applier.flush();
+    await this.#stateReports;
     const delta = {
       messagesReceived: this.#messages,
       valuesApplied: this.#applied,
