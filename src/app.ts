@@ -4,6 +4,7 @@ import { ensureBootstrapClient, type NewClientCredentials } from './auth/clients
 import { TokenService } from './auth/tokens.ts';
 import { type Clock, systemClock } from './background/clock.ts';
 import type { Config } from './config.ts';
+import { ConnectorManager } from './connectors/manager.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
 import { callbackPolicy } from './delivery/addressPolicy.ts';
@@ -22,6 +23,8 @@ export interface App {
   /** Sends events to callbacks; undefined when BRIDGE_DELIVERY_ENABLED=false. */
   delivery: DeliveryWorker | undefined;
   shiftClock: ShiftClock;
+  /** Runs the connectors whose lease this instance holds; undefined when BRIDGE_CONNECTORS_ENABLED=false. */
+  connectors: ConnectorManager | undefined;
   /** The time background work (delivery, shift clock) runs on. */
   clock: Clock;
   /** Credentials of a client created at this start (first start without bootstrap settings). */
@@ -69,12 +72,17 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
     const shiftClock = new ShiftClock(database, config.shiftClockPollMs, server.log, clock);
     server.addHook('onClose', () => shiftClock.stop());
     shiftClock.start();
+    const connectors = config.connectorsEnabled
+      ? createConnectors(config, database, server, clock)
+      : undefined;
+    connectors?.start();
     return {
       server,
       db: database,
       tokens,
       delivery,
       shiftClock,
+      connectors,
       clock,
       createdClient,
       close: async () => {
@@ -115,4 +123,21 @@ function createDelivery(
     if (request.method !== 'GET' && request.method !== 'HEAD') worker.wake();
   });
   return worker;
+}
+
+function createConnectors(
+  config: Config,
+  db: Database,
+  server: FastifyInstance,
+  clock: Clock,
+): ConnectorManager {
+  const manager = new ConnectorManager(db, { clock, log: server.log, policy: callbackPolicy(config) });
+  // Stopped before the database closes (whatever closes the server); leases are given up.
+  server.addHook('onClose', () => manager.stop());
+  // A changed connector is started, restarted or stopped now instead of at the next renewal.
+  server.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.url.includes('/connectors'))
+      manager.wake();
+  });
+  return manager;
 }

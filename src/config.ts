@@ -35,6 +35,8 @@ export interface Config {
   };
   /** How often the shift clock looks for shifts that started or ended. */
   shiftClockPollMs: number;
+  /** Whether this instance runs connectors (those whose lease it holds). */
+  connectorsEnabled: boolean;
   callbackMqttPort: number;
   callbackAllowedNetworks: string[];
   /** Denied in addition to the built-in denials (unspecified, link-local, cloud metadata). */
@@ -47,6 +49,8 @@ export interface Config {
   tokenEndpoint: TokenEndpointLimits;
   /** Timeouts and the connection cap of the HTTP server (Node's http.Server settings). */
   http: HttpLimits;
+  /** The browser dashboard at `/` (docs/dashboard.md); `BRIDGE_DASHBOARD=off` removes it. */
+  dashboard: boolean;
 }
 
 export interface TokenEndpointLimits {
@@ -225,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     delivery,
     shiftClockPollMs: integer('BRIDGE_SHIFT_CLOCK_POLL_MS', 1000, 10, 60_000),
+    connectorsEnabled: choice('BRIDGE_CONNECTORS_ENABLED', ['true', 'false'], 'true') === 'true',
     callbackMqttPort: integer('BRIDGE_CALLBACK_MQTT_PORT', 1883, 1, 65535),
     callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS', '0.0.0.0/0 ::/0'),
     callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS', ''),
@@ -240,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tokenEndpoint,
     http,
+    dashboard: choice('BRIDGE_DASHBOARD', ['on', 'off'], 'on') === 'on',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

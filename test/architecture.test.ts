@@ -27,6 +27,8 @@ const FORBIDDEN: Record<string, string[]> = {
   delivery: ['http', 'services', 'auth', 'cli', 'root'],
   http: ['delivery', 'background', 'cli', 'root'],
   auth: ['http', 'services', 'delivery', 'background', 'cli', 'root'],
+  // Connectors call services, never repositories: from db only the Database interface (below).
+  connectors: ['http', 'auth', 'cli', 'root'],
 };
 
 /** Packages the pure layers may import: no I/O (files, network, processes, timers, drivers). */
@@ -66,6 +68,10 @@ export function violationsOf(path: string, text: string): Violation[] {
     const targetLayer = target.startsWith('..') ? 'outside' : layerOf(target);
     if (targetLayer !== layer && FORBIDDEN[layer]?.includes(targetLayer)) {
       found.push({ file: path, rule: `${layer} must not import ${targetLayer} (${specifier})` });
+    }
+    if (layer === 'connectors' && targetLayer === 'db' && target !== 'db/database.ts') {
+      found.push({ file: path, rule: `connectors call services, not ${target}` });
+      return;
     }
     if (layer !== 'http' || targetLayer !== 'db') return;
     if (!HTTP_DB_MODULES.test(target)) {

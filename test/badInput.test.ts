@@ -18,7 +18,7 @@ import { describeEachBackend, json, type TestApp } from './support/app.ts';
 import { sweepSkip } from './support/suite.ts';
 
 // No deliveries: the fixture's events must not leave the process.
-const ENV = { BRIDGE_DELIVERY_ENABLED: 'false' };
+const ENV = { BRIDGE_DELIVERY_ENABLED: 'false', BRIDGE_CONNECTORS_ENABLED: 'false' };
 const TABLES = [
   'workplace_groups',
   'workplaces',
@@ -44,6 +44,8 @@ const TABLES = [
   'predicted_malfunction_scenarios',
   'shifts',
   'scheduled_maintenances',
+  'recorded_output_quantities',
+  'connectors',
 ];
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -204,6 +206,21 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     probability: 0.5,
     ...period,
   });
+  const quantity = await created(`/api/v2/operations/${operation.id}/recordedOutputQuantities`, {
+    quantity: 1,
+    quantityType: 'YIELD',
+    timestamp: '2099-01-01T00:00:00.000Z',
+  });
+  const connectorBody = {
+    name: `BI-C1${tag}`,
+    type: 'MQTT',
+    url: 'mqtt://127.0.0.1:1883',
+    enabled: false,
+    mappings: [
+      { source: { topic: 'bi/temp' }, target: { kind: 'DEVICE_SAMPLE', deviceId: device.id, tag: 'temp' } },
+    ],
+  };
+  const connector = await created('/api/v2/connectors', connectorBody);
   const events = json(await testApp.request({ url: '/api/v2/events?limit=1' }));
   const result = { workplaceId, ...period };
   return {
@@ -237,6 +254,8 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       planningScenarios: String(scenario.id),
       predictedMalfunctionScenarios: String(prediction.id),
       events: String(events._embedded.events[0].properties.id),
+      recordedOutputQuantities: String(quantity.id),
+      connectors: String(connector.id),
     },
     // Each differs from what is stored, so a wrongly accepted request would change something.
     validBodies: {
@@ -269,6 +288,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /devices/:id/recordedTimeSeries': {
         elements: [{ tag: 'temp', timestamp: '2099-01-02T00:00:00.000Z', value: 2 }],
       },
+      'POST /operations/:id/recordedOutputQuantities': { quantity: 1, quantityType: 'YIELD' },
       'POST /workplaces/:id/shifts': {
         startDate: '2099-03-02T06:00:00.000Z',
         endDate: '2099-03-02T14:00:00.000Z',
@@ -293,6 +313,8 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /operations/planningScenarios': { name: 'S', assignments: [] },
       'POST /staffMembers/planningScenarios': { name: 'S', elements: [] },
       'POST /workplaces/predictedMalfunctionScenarios': { workplaceId, probability: 0.7, ...period },
+      'POST /connectors': { ...connectorBody, name: `BI-C2${tag}` },
+      'PUT /connectors/:id': { ...connectorBody, name: 'changed' },
     },
   };
 }

@@ -169,6 +169,34 @@ const ROWS: Row[] = [
     },
   },
   {
+    eventType: 'OPERATION_OUTPUT_QUANTITY_RECORDED',
+    action: 'POST /operations/{id}/recordedOutputQuantities',
+    data: [
+      'operationId',
+      'recordedOutputQuantityId',
+      'quantity',
+      'quantityType',
+      'timestamp',
+      'workplaceId',
+    ].concat('staffMemberId'),
+    run: async (t, { operationId }) => {
+      const body = { quantity: 3, quantityType: 'YIELD' };
+      await ok(t, { method: 'POST', url: `${API}/operations/${operationId}/recordedOutputQuantities`, body });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'CONNECTOR_STATE_CHANGED',
+    action: 'PUT /connectors/{id} disabling it',
+    data: ['connectorId', 'name', 'type', 'currentState', 'previousState', 'lastError'],
+    run: async (t) => {
+      const body = { name: 'EC', type: 'MQTT', url: 'mqtt://127.0.0.1:1883', enabled: false, mappings: [] };
+      const id = (await ok(t, { method: 'POST', url: `${API}/connectors`, body })).id;
+      await ok(t, { method: 'PUT', url: `${API}/connectors/${id}`, body: { ...body, enabled: true } });
+      return id;
+    },
+  },
+  {
     eventType: 'OPERATION_FORECAST_RESULT_CREATED',
     action: 'PUT /operations/{id}/forecastResult',
     data: ['operationId', ...RESULT],
@@ -587,5 +615,5 @@ describeEachBackend(
       });
     }
   },
-  { BRIDGE_SHIFT_CLOCK_POLL_MS: '20', BRIDGE_DELIVERY_ENABLED: 'false' },
+  { BRIDGE_SHIFT_CLOCK_POLL_MS: '20', BRIDGE_DELIVERY_ENABLED: 'false', BRIDGE_CONNECTORS_ENABLED: 'false' },
 );

@@ -18,6 +18,7 @@ import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from 
 import './context.ts';
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot } from './hrefs.ts';
+import { registerDashboard } from './routes/dashboard.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
@@ -134,6 +135,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   );
 
   registerHealth(app, deps.db, config.basePath, deps.metrics);
+  if (config.dashboard) registerDashboard(app, config.basePath);
   const authenticator = new ClientAuthenticator(deps.db, config.tokenEndpoint, deps.runtime?.now);
   registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.tokens, authenticator);
   for (const version of API_VERSIONS) {

@@ -4,6 +4,7 @@ import { CURRENT_VERSION } from '../deps.ts';
 import { link, resource } from '../hal.ts';
 import {
   CALLBACKS_PATH,
+  CONNECTORS_PATH,
   DEVICES_PATH,
   DOCUMENTS_PATH,
   EVENTS_PATH,
@@ -63,6 +64,7 @@ export function registerEntryPoint(api: Api): void {
           toolAssemblyOrderStates: link(hrefs.api(TOOL_ASSEMBLY_ORDER_STATES_PATH)),
           callbacks: link(hrefs.api(CALLBACKS_PATH)),
           events: link(hrefs.api(EVENTS_PATH)),
+          connectors: link(hrefs.api(CONNECTORS_PATH)),
           token: link(hrefs.root('/oauth/token'), { method: 'POST' }),
           openapi: link(hrefs.root('/api/openapi.json')),
           documentation: link(hrefs.root('/api/docs')),

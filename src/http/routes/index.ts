@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RequestTypeProvider } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerCallbacks } from './callbacks.ts';
+import { registerConnectors } from './connectors.ts';
 import { registerDevices } from './devices.ts';
 import { registerDocuments } from './documents.ts';
 import { registerEntryPoint } from './entryPoint.ts';
@@ -16,6 +17,7 @@ import { registerProductionOrders } from './productionOrders.ts';
 import { registerScheduledMaintenances } from './scheduledMaintenances.ts';
 import { registerShifts } from './shifts.ts';
 import { registerStaffMembers } from './staffMembers.ts';
+import { registerSummaries } from './summaries.ts';
 import { registerToolAssemblyOrders } from './toolAssemblyOrders.ts';
 import { registerTools } from './tools.ts';
 import { registerWorkplaceGroups } from './workplaceGroups.ts';
@@ -40,4 +42,6 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerDocuments(api, deps);
   registerPlanning(api, deps);
   registerPlanningScenarios(api, deps);
+  registerConnectors(api, deps);
+  registerSummaries(api, deps);
 }

@@ -1,0 +1,111 @@
+// Runs the connectors this instance holds the lease of (docs/resources/connectors.md,
+// "Ownership"): a polling loop on the injected clock claims or renews leases every
+// LEASE_RENEW_MS, starts the connectors it newly holds, restarts those whose configuration
+// changed, stops those it lost (disabled, deleted, taken over), and reports their counts.
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../background/clock.ts';
+import { PollingLoop } from '../background/pollingLoop.ts';
+import type { Database } from '../db/database.ts';
+import type { AddressPolicy } from '../delivery/addressPolicy.ts';
+import { LEASE_RENEW_MS } from '../domain/connectors.ts';
+import { claimConnectors, releaseConnector } from '../services/connectors.ts';
+import { ConnectorRuntime, type RuntimeLog } from './runtime.ts';
+
+export interface ConnectorManagerOptions {
+  clock: Clock;
+  log: RuntimeLog;
+  policy: AddressPolicy;
+  /** This instance's name in the lease; random by default. */
+  owner?: string;
+  random?: () => number;
+}
+
+export class ConnectorManager {
+  readonly owner: string;
+  readonly #db: Database;
+  readonly #options: ConnectorManagerOptions;
+  readonly #loop: PollingLoop;
+  readonly #running = new Map<string, ConnectorRuntime>();
+
+  constructor(db: Database, options: ConnectorManagerOptions) {
+    this.#db = db;
+    this.#options = options;
+    this.owner = options.owner ?? `instance-${randomBytes(6).toString('hex')}`;
+    this.#loop = new PollingLoop({
+      name: 'connectors',
+      intervalMs: LEASE_RENEW_MS,
+      clock: options.clock,
+      log: options.log,
+      cycle: () => this.#cycle(),
+    });
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  /** A configuration changed: claim and reconcile now instead of at the next renewal. */
+  wake(): void {
+    this.#loop.wake();
+  }
+
+  /** Resolves once a cycle that began after this call has ended (tests that moved the clock). */
+  nextCycle(): Promise<void> {
+    return this.#loop.nextCycle();
+  }
+
+  /** The connectors running here, by id. */
+  get running(): ReadonlyMap<string, ConnectorRuntime> {
+    return this.#running;
+  }
+
+  /** Applies what has arrived, writes the sample batches and the counts of every running connector. */
+  async flush(): Promise<void> {
+    for (const runtime of this.#running.values()) {
+      await runtime.settled();
+      await runtime.flush();
+    }
+  }
+
+  /**
+   * Stops every connector. `release` (the default, a graceful shutdown) gives the leases up so
+   * another instance takes over at once; without it they run out, as when a process dies.
+   */
+  async stop(options: { release?: boolean } = {}): Promise<void> {
+    await this.#loop.stop();
+    for (const [id, runtime] of this.#running) {
+      await runtime.stop();
+      if (options.release ?? true) await releaseConnector(this.#db, id, this.owner).catch(() => {});
+    }
+    this.#running.clear();
+  }
+
+  async #cycle(): Promise<void> {
+    const held = await claimConnectors(this.#db, this.owner, this.#options.clock.now());
+    const byId = new Map(held.map((connector) => [connector.id, connector]));
+    for (const [id, runtime] of this.#running) {
+      const now = byId.get(id);
+      if (now && now.revision === runtime.connector.revision) continue;
+      this.#running.delete(id);
+      await runtime.stop();
+      if (!now) await releaseConnector(this.#db, id, this.owner);
+    }
+    for (const connector of held) {
+      if (this.#running.has(connector.id)) continue;
+      const runtime = new ConnectorRuntime(
+        this.#db,
+        connector,
+        this.owner,
+        this.#options.clock,
+        this.#options.log,
+        {
+          policy: this.#options.policy,
+          random: this.#options.random ?? Math.random,
+        },
+      );
+      this.#running.set(connector.id, runtime);
+      runtime.start();
+    }
+    for (const runtime of this.#running.values()) await runtime.flush();
+  }
+}
