@@ -38,12 +38,14 @@ async function seed(db: Database, workplaces: number): Promise<{ token: string; 
       number: 'CG-BENCH',
       description: 'Benchmark capacity group',
       type: 'CAPACITY_GROUP',
+      erpContextId: null,
     });
     const workplaceIds: string[] = [];
     for (let i = 0; i < workplaces; i += 1) {
       const workplace = await createWorkplace(db, {
         number: `WP-${String(i).padStart(4, '0')}`,
         description: `Benchmark workplace ${i}`,
+        erpContextId: null,
         isManualWorkplace: false,
         capacityGroupId: group.id,
         productionLineId: null,

@@ -101,7 +101,16 @@ describe('OpenAPI document', () => {
     const query = parameters
       .filter((parameter) => parameter.in === 'query')
       .map((parameter) => parameter.name);
-    assert.deepEqual(query.sort(), ['embed', 'limit', 'offset', 'workplaceGroupNumber', 'workplaceNumber']);
+    assert.deepEqual(query.sort(), [
+      'embed',
+      'erpContextId',
+      'limit',
+      'offset',
+      'workplaceGroupId',
+      'workplaceGroupNumber',
+      'workplaceNumber',
+      'workplaceType',
+    ]);
   });
 
   test('parameters that have a default are not marked required', () => {

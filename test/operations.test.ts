@@ -92,6 +92,7 @@ describeEachBackend('operations', (t) => {
         number: 'MIN-10',
         description: null,
         productionOrderId: orderId,
+        productionOrder: { id: orderId, number: 'MIN-10-PO', description: null },
         sequence: 1,
         material: null,
         operationPhaseId: 'RELEASED',
@@ -192,6 +193,7 @@ describeEachBackend('operations', (t) => {
     assert.deepEqual(properties, {
       ...full,
       id: properties.id,
+      productionOrder: { id: order.properties.id, number: 'FULL-PO', description: null },
       operationPhaseId: 'RELEASED',
       workplaceGroupId: null,
       targetProcessingTime: 25000,

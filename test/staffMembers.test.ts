@@ -33,7 +33,7 @@ interface StaffMember {
 function memberBody(member: StaffMember, write = true) {
   const self = `${BASE}/${member.id}`;
   return {
-    properties: member,
+    properties: { erpContextId: null, ...member },
     _links: {
       self: get(self),
       assignedWorkplaces: get(`${self}/assignedWorkplaces`),
@@ -60,7 +60,11 @@ const lifecycle = (change: string, id: string, data: Record<string, unknown>): U
   { eventType: 'RESOURCES_UPDATED', objectType: 'STAFF_MEMBER', objectId: id, data: { changeType: change } },
 ];
 
-const eventData = ({ id, ...member }: StaffMember) => ({ staffMemberId: id, ...member });
+// The event data leaves out erpContextId (docs/events.md).
+const eventData = ({ id, erpContextId: _erp, ...member }: StaffMember & { erpContextId?: unknown }) => ({
+  staffMemberId: id,
+  ...member,
+});
 
 const error = (code: string, message: string) => ({ status: 400, code, message });
 

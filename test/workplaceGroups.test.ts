@@ -16,7 +16,13 @@ interface Group {
 
 /** The representation the contract fixes for one workplace group. */
 const groupBody = (group: Group) => ({
-  properties: { id: group.id, number: group.number, description: group.description, type: group.type },
+  properties: {
+    id: group.id,
+    number: group.number,
+    description: group.description,
+    type: group.type,
+    erpContextId: null,
+  },
   _links: {
     self: get(`${BASE}/${group.id}`),
     workplaces: get(`/api/v2/workplaces?workplaceGroupNumber=${encodeURIComponent(group.number)}`),
@@ -247,6 +253,7 @@ describeEachBackend('workplace groups', (t) => {
       number: 'NO-DESC',
       description: null,
       type: 'CAPACITY_GROUP',
+      erpContextId: null,
     });
   });
 

@@ -36,6 +36,13 @@ interface Group {
   type: 'CAPACITY_GROUP' | 'PRODUCTION_LINE';
 }
 
+/** The groups the tests made, by id: a workplace shows its groups beside their ids. */
+const knownGroups = new Map<string, Group>();
+const groupProperty = (id: string | null) => {
+  const group = id === null ? undefined : knownGroups.get(id);
+  return group === undefined ? null : { ...group, erpContextId: null };
+};
+
 interface Workplace {
   id: string;
   number: string;
@@ -47,7 +54,7 @@ interface Workplace {
 }
 
 const groupBody = (group: Group) => ({
-  properties: { ...group },
+  properties: { ...group, erpContextId: null },
   _links: {
     self: get(`${GROUPS}/${group.id}`),
     workplaces: get(`${BASE}?workplaceGroupNumber=${encodeURIComponent(group.number)}`),
@@ -61,7 +68,13 @@ function workplaceBody(
 ) {
   const self = `${BASE}/${workplace.id}`;
   return {
-    properties: { ...workplace },
+    properties: {
+      erpContextId: null,
+      ...workplace,
+      workplaceType: workplace.isManualWorkplace ? 'MANUAL_WORKPLACE' : 'MACHINE_WORKPLACE',
+      capacityGroup: groupProperty(workplace.capacityGroupId),
+      productionLine: groupProperty(workplace.productionLineId),
+    },
     _links: {
       self: get(self),
       capacityGroup: get(`${GROUPS}/${workplace.capacityGroupId}`, true),
@@ -69,6 +82,8 @@ function workplaceBody(
         ? { productionLine: get(`${GROUPS}/${workplace.productionLineId}`, true) }
         : {}),
       operatingState: get(`/api/v2/masterData/operatingStates/${workplace.operatingState.id}`),
+      currentOperations: get(`/api/v2/operations?isInProgress=true&workplaceId=${workplace.id}`, true),
+      currentStaffMembers: get(`${self}?embed=currentStaffMembers`, true),
       recordedOperatingStates: get(`${self}/recordedOperatingStates`),
       devices: get(`${self}/devices`),
       shifts: get(`${self}/shifts`),
@@ -96,7 +111,9 @@ async function createGroup(
 ): Promise<Group> {
   const response = await t.request({ method: 'POST', url: GROUPS, body: { number, type } });
   assert.equal(response.statusCode, 201, response.body);
-  return { id: json(response).properties.id, number, description: null, type };
+  const group: Group = { id: json(response).properties.id, number, description: null, type };
+  knownGroups.set(group.id, group);
+  return group;
 }
 
 async function createWorkplace(
@@ -204,13 +221,17 @@ describeEachBackend('workplaces', (t) => {
     const body = json(await t().request({ url: `${BASE}/${workplace.id}` }));
     assert.deepEqual(Object.keys(body).sort(), ['_links', 'properties']);
     assert.deepEqual(Object.keys(body.properties).sort(), [
+      'capacityGroup',
       'capacityGroupId',
       'description',
+      'erpContextId',
       'id',
       'isManualWorkplace',
       'number',
       'operatingState',
+      'productionLine',
       'productionLineId',
+      'workplaceType',
     ]);
     assert.deepEqual(Object.keys(body.properties.operatingState).sort(), [
       'code',
@@ -221,6 +242,8 @@ describeEachBackend('workplaces', (t) => {
     assert.deepEqual(Object.keys(body._links).sort(), [
       'capacityGroup',
       'changeOperatingState',
+      'currentOperations',
+      'currentStaffMembers',
       'devices',
       'operatingState',
       'predictedMalfunctionScenarios',
@@ -407,7 +430,8 @@ describeEachBackend('workplaces', (t) => {
           {
             status: 400,
             code: 'UNKNOWN_EMBED',
-            message: 'Cannot embed operations; embeddable here: capacityGroup, productionLine.',
+            message:
+              'Cannot embed operations; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers.',
           },
         ],
       );
@@ -663,7 +687,11 @@ describeEachBackend('workplaces', (t) => {
       ['limit=101', 'VALIDATION_FAILED', "Field 'limit' must be at most 100."],
       ['offset=-1', 'VALIDATION_FAILED', "Field 'offset' must be at least 0."],
       ['type=CAPACITY_GROUP', 'UNKNOWN_QUERY_PARAMETER', "Query parameter 'type' is not supported here."],
-      ['embed=tools', 'UNKNOWN_EMBED', 'Cannot embed tools; embeddable here: capacityGroup, productionLine.'],
+      [
+        'embed=tools',
+        'UNKNOWN_EMBED',
+        'Cannot embed tools; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers.',
+      ],
     ];
     for (const [query, code, message] of cases) {
       const response = await t().request({ url: `${BASE}?${query}` });

@@ -31,6 +31,14 @@ export const OPERATION_PHASE_TRANSITIONS: Readonly<Record<OperationPhaseId, read
 };
 
 /** Phases in which the operation runs on a workplace, so one must be known. */
+/** The phases of an operation in progress (the `isInProgress` filter, a workplace's currentOperations). */
+export const IN_PROGRESS_PHASES: readonly OperationPhaseId[] = [
+  'SETUP',
+  'TRAINING',
+  'PROCESSING',
+  'INTERRUPTED',
+];
+
 export const PHASES_NEEDING_WORKPLACE: readonly OperationPhaseId[] = ['SETUP', 'TRAINING', 'PROCESSING'];
 
 export const isOperationPhaseId = (value: string): value is OperationPhaseId =>

@@ -65,9 +65,25 @@ export interface OperationFilter {
   operationPhaseIds?: readonly string[] | undefined;
   workplaceIds?: readonly string[] | undefined;
   materialNumbers?: readonly string[] | undefined;
+  /** true: in a running phase (IN_PROGRESS_PHASES); false: in any other. */
+  inProgress?: boolean | undefined;
   /** Operations ending before startDate or starting after endDate are left out. */
   startDate?: Date | undefined;
   endDate?: Date | undefined;
+}
+
+/**
+ * The material an operation keeps after a PUT: an operation without its own shows its order's
+ * (docs/resources/production-orders.md), so that same material sent back is not made its own.
+ */
+export function ownMaterial(
+  sent: Material | null,
+  stored: Material | null,
+  orderMaterial: Material | null,
+): Material | null {
+  const same = (a: Material | null, b: Material | null) =>
+    a !== null && b !== null && a.number === b.number && a.description === b.description;
+  return stored === null && same(sent, orderMaterial) ? null : sent;
 }
 
 /** targetProcessingTime = targetQuantity x targetTimePerUnit (ms, rounded); null while either is unknown. */

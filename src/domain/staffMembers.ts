@@ -13,6 +13,7 @@ export interface StaffMemberInput {
   firstName: string;
   lastName: string;
   email: string | null;
+  erpContextId: string | null;
   qualifications: string[];
   /** In the order the client gave them. */
   assignedWorkplaceIds: string[];
@@ -73,6 +74,7 @@ export const comparable = (member: StaffMemberInput) => ({
   firstName: member.firstName,
   lastName: member.lastName,
   email: member.email,
+  erpContextId: member.erpContextId,
   qualifications: JSON.stringify(member.qualifications),
   assignedWorkplaceIds: JSON.stringify(member.assignedWorkplaceIds),
   shiftId: member.shiftId,

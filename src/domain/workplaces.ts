@@ -7,6 +7,7 @@ export interface WorkplaceGroupInput {
   number: string;
   description: string | null;
   type: WorkplaceGroupType;
+  erpContextId: string | null;
 }
 
 export interface WorkplaceGroup extends WorkplaceGroupInput {
@@ -15,12 +16,46 @@ export interface WorkplaceGroup extends WorkplaceGroupInput {
   updatedAt: Date;
 }
 
+export const WORKPLACE_TYPES = ['MACHINE_WORKPLACE', 'MANUAL_WORKPLACE', 'MANUAL_MACHINE_WORKPLACE'] as const;
+export type WorkplaceType = (typeof WORKPLACE_TYPES)[number];
+
 export interface WorkplaceInput {
   number: string;
   description: string | null;
   isManualWorkplace: boolean;
+  workplaceType: WorkplaceType;
+  erpContextId: string | null;
   capacityGroupId: string;
   productionLineId: string | null;
+}
+
+/** The flag a workplace type implies: both manual types are manual workplaces. */
+export const isManualType = (type: WorkplaceType): boolean => type !== 'MACHINE_WORKPLACE';
+
+/**
+ * The type and flag of a created or replaced workplace from what the body sent
+ * (docs/resources/workplaces.md, "Workplace type"): the type decides the flag; a flag sent alone
+ * keeps the stored type when they agree (a PUT of an older client), else gives MANUAL_WORKPLACE
+ * or MACHINE_WORKPLACE; neither sent is a machine workplace. Both sent and disagreeing: an error
+ * naming `isManualWorkplace` (undefined when they agree).
+ */
+export function resolveWorkplaceType(
+  sent: { workplaceType?: WorkplaceType | undefined; isManualWorkplace?: boolean | undefined },
+  stored?: WorkplaceType,
+): { workplaceType: WorkplaceType; isManualWorkplace: boolean } | { conflict: string } {
+  const { workplaceType, isManualWorkplace } = sent;
+  if (workplaceType !== undefined) {
+    if (isManualWorkplace !== undefined && isManualWorkplace !== isManualType(workplaceType)) {
+      return { conflict: `must be ${isManualType(workplaceType)} for workplaceType ${workplaceType}` };
+    }
+    return { workplaceType, isManualWorkplace: isManualType(workplaceType) };
+  }
+  if (isManualWorkplace === undefined)
+    return { workplaceType: 'MACHINE_WORKPLACE', isManualWorkplace: false };
+  if (stored !== undefined && isManualType(stored) === isManualWorkplace) {
+    return { workplaceType: stored, isManualWorkplace };
+  }
+  return { workplaceType: isManualWorkplace ? 'MANUAL_WORKPLACE' : 'MACHINE_WORKPLACE', isManualWorkplace };
 }
 
 export interface Workplace extends WorkplaceInput {

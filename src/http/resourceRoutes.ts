@@ -11,6 +11,7 @@ import { canWrite } from './auth.ts';
 import { embedQuery, parseEmbed } from './embed.ts';
 import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
 import type { QueryValues } from './hrefs.ts';
+import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
 import {
   checkBodyId,
   EmbedQuery,
@@ -162,6 +163,8 @@ export function resourceRoutes<Item, Embed extends string = never>(
   };
   const presentOne = async (item: Item, request: FastifyRequest, embed = new Set<Embed>()) =>
     (await resource.present([item], request, embed))[0] as Resource;
+  /** The item's loader, once `get` is declared: a PUT compares echoed read-only properties with it. */
+  let loadItem: ((at: At) => Promise<Item>) | undefined;
   /** A route's schema: the resource's tags, the route's words, the parameters of its URL. */
   const schemaOf = (url: string, doc: Doc, rest: Record<string, unknown>) => ({
     tags,
@@ -277,6 +280,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     get(route: ItemRoute<Item>): void {
+      loadItem = route.load;
       const querystring = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
       api.get(
         itemPath,
@@ -311,12 +315,19 @@ export function resourceRoutes<Item, Embed extends string = never>(
 
     replace<B extends TSchema>(route: ReplaceRoute<Item, B>): void {
       const response = { 200: schema, ...errorResponses(404, 415) };
+      // What the GET shows but the body cannot set may come back unchanged (docs/api.md, "Errors").
+      const readOnly = readOnlyNames(route.body, representedProperties(schema));
+      const body = echoingBody(route.body, readOnly);
       api.put(
         itemPath,
-        { ...scopeOf(route), schema: schemaOf(itemPath, route, { body: route.body, response }) },
+        { ...scopeOf(route), schema: schemaOf(itemPath, route, { body, response }) },
         async (request) => {
           const where = at(request);
           checkBodyId((request.body as { id?: string }).id, where.itemId);
+          await checkEchoed(request.body as Record<string, unknown>, readOnly, async () => {
+            if (!loadItem) return {};
+            return (await presentOne(await loadItem(where), request)).properties as Record<string, unknown>;
+          });
           return presentOne(await route.run(request.body as Static<B>, where), request);
         },
       );

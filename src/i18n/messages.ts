@@ -144,6 +144,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': "Die ID im Body ('{bodyId}') weicht von der ID im Pfad ('{pathId}') ab.",
     'zh-CN': "请求体中的 id（'{bodyId}'）与路径中的 id（'{pathId}'）不一致。",
   },
+  READ_ONLY_PROPERTY: {
+    'en-GB': "Property '{field}' is read-only: send it unchanged or leave it out.",
+    'de-DE': "Die Eigenschaft '{field}' ist schreibgeschützt: unverändert senden oder weglassen.",
+    'zh-CN': "属性 '{field}' 为只读：请原样发送或省略。",
+  },
   INVALID_TRANSITION: {
     'en-GB': "The {resource} '{id}' cannot change from {current} to {requested}; allowed: {allowed}.",
     'de-DE': "{resource} '{id}' kann nicht von {current} nach {requested} wechseln; erlaubt: {allowed}.",

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
 import * as operations from '../db/repositories/operations.ts';
+import { findProductionOrder } from '../db/repositories/productionOrders.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { lifecycleEvents, type NewEvent } from '../domain/events.ts';
 import {
@@ -10,7 +11,12 @@ import {
   OPERATION_PHASE_TRANSITIONS,
   PHASES_NEEDING_WORKPLACE,
 } from '../domain/operationPhases.ts';
-import { type Operation, type OperationInput, targetProcessingTime } from '../domain/operations.ts';
+import {
+  type Operation,
+  type OperationInput,
+  ownMaterial,
+  targetProcessingTime,
+} from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference, rethrowDuplicate } from './references.ts';
@@ -132,6 +138,8 @@ export async function replaceOperation(db: Database, id: string, input: NewOpera
     const before = await operations.findOperation(tx, id, true);
     if (!before) throw notFound('operation', id);
     const { sequence, ...properties } = input;
+    const order = await findProductionOrder(tx, before.productionOrderId);
+    properties.material = ownMaterial(properties.material, before.material, order?.material ?? null);
     const after: Operation = { ...before, ...properties, sequence: sequence ?? before.sequence };
     const changed = changedValues(eventData(before), eventData(after), [
       ...CHARACTERISTICS,

@@ -24,6 +24,7 @@ const CHARACTERISTICS = [
   'firstName',
   'lastName',
   'email',
+  'erpContextId',
   'qualifications',
   'assignedWorkplaceIds',
   'shiftId',
@@ -33,7 +34,8 @@ const CHARACTERISTICS = [
 /** The event data of STAFF_MEMBER_CREATED/_UPDATED/_DELETED. */
 function eventData(member: StaffMember, changed?: string[]) {
   const data: Record<string, unknown> = { staffMemberId: member.id };
-  for (const key of CHARACTERISTICS) data[key] = member[key];
+  // The catalogue's properties (docs/events.md); an ERP context change is named in changedProperties.
+  for (const key of CHARACTERISTICS) if (key !== 'erpContextId') data[key] = member[key];
   data.absences = member.absences.map((absence) => ({
     startDate: absence.startDate.toISOString(),
     endDate: absence.endDate.toISOString(),

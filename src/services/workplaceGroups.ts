@@ -7,7 +7,7 @@ import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from
 import { recordEvents } from './eventLog.ts';
 import { rethrowDuplicate } from './references.ts';
 
-const CHARACTERISTICS = ['number', 'description', 'type'] as const;
+const CHARACTERISTICS = ['number', 'description', 'type', 'erpContextId'] as const;
 
 // Workplace groups have no detail events in the catalogue; their changes are announced by the
 // condensed RESOURCES_UPDATED with objectType WORKPLACE_GROUP.

@@ -12,10 +12,32 @@ import {
 } from '../domain/masterData.ts';
 import {
   changedProperties,
+  resolveWorkplaceType,
   type Workplace,
   type WorkplaceGroupType,
   type WorkplaceInput,
+  type WorkplaceType,
 } from '../domain/workplaces.ts';
+
+/** A workplace as a body gives it: the type and the flag may each be left out. */
+export type WorkplaceBody = Omit<WorkplaceInput, 'workplaceType' | 'isManualWorkplace'> & {
+  workplaceType?: WorkplaceType | undefined;
+  isManualWorkplace?: boolean | undefined;
+};
+
+function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
+  const { workplaceType: _type, isManualWorkplace: _flag, ...rest } = body;
+  const resolved = resolveWorkplaceType(body, stored);
+  if ('conflict' in resolved) {
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: 'isManualWorkplace',
+      detail: resolved.conflict,
+    });
+  }
+  return { ...rest, ...resolved };
+}
+
 import { recordEvents } from './eventLog.ts';
 import { rethrowDuplicate } from './references.ts';
 import { obsoletedByOperatingState } from './scenarios.ts';
@@ -26,6 +48,18 @@ const CHARACTERISTICS = [
   'number',
   'description',
   'isManualWorkplace',
+  'workplaceType',
+  'erpContextId',
+  'capacityGroupId',
+  'productionLineId',
+] as const;
+
+// The event data keeps the catalogue's properties (docs/events.md); a change of the type or the
+// ERP context is still an update, named in changedProperties.
+const EVENT_PROPERTIES = [
+  'number',
+  'description',
+  'isManualWorkplace',
   'capacityGroupId',
   'productionLineId',
 ] as const;
@@ -33,7 +67,7 @@ const CHARACTERISTICS = [
 /** The event data of WORKPLACE_CREATED/_UPDATED/_DELETED: the workplace's characteristic properties. */
 function eventData(workplace: Workplace, changed?: string[]) {
   const data: Record<string, unknown> = { workplaceId: workplace.id };
-  for (const key of CHARACTERISTICS) data[key] = workplace[key];
+  for (const key of EVENT_PROPERTIES) data[key] = workplace[key];
   if (changed) data.changedProperties = changed;
   return data;
 }
@@ -67,9 +101,10 @@ async function checkReferences(tx: Queryable, input: WorkplaceInput) {
 
 export async function createWorkplace(
   db: Database,
-  input: WorkplaceInput & { operatingStateId?: string | undefined },
+  input: WorkplaceBody & { operatingStateId?: string | undefined },
 ): Promise<Workplace> {
-  const { operatingStateId, ...properties } = input;
+  const { operatingStateId, ...body } = input;
+  const properties = withType(body);
   const state = findOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
   if (!state)
     throw new AppError('INVALID_REFERENCE', {
@@ -104,11 +139,11 @@ export async function createWorkplace(
   return workplace;
 }
 
-export async function replaceWorkplace(db: Database, id: string, input: WorkplaceInput): Promise<Workplace> {
+export async function replaceWorkplace(db: Database, id: string, body: WorkplaceBody): Promise<Workplace> {
   return db.transaction(async (tx) => {
     const before = await workplaces.findWorkplace(tx, id, true);
     if (!before) throw notFound('workplace', id);
-    const after: Workplace = { ...before, ...input };
+    const after: Workplace = { ...before, ...withType(body, before.workplaceType) };
     const changed = changedProperties(before, after, CHARACTERISTICS);
     if (changed.length === 0) return before;
     await checkReferences(tx, after);

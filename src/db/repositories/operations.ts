@@ -1,5 +1,5 @@
 import { isUuid } from '../../domain/ids.ts';
-import type { OperationPhaseId } from '../../domain/operationPhases.ts';
+import { IN_PROGRESS_PHASES, type OperationPhaseId } from '../../domain/operationPhases.ts';
 import type {
   Component,
   Operation,
@@ -108,6 +108,8 @@ const columns = (operation: Operation) => [
   operation.updatedAt,
 ];
 
+const IN_PROGRESS_SQL = IN_PROGRESS_PHASES.map((phase) => `'${phase}'`).join(', ');
+
 /** The WHERE conditions of a filter; a list restricts to any of its values, an empty one not at all. */
 function conditions(filter: OperationFilter) {
   const where: string[] = [];
@@ -131,6 +133,10 @@ function conditions(filter: OperationFilter) {
   if (filter.operationPhaseIds?.length) anyOf('o.operation_phase_id', 'text', filter.operationPhaseIds);
   if (filter.workplaceIds?.length) anyOf('o.workplace_id', 'uuid', filter.workplaceIds);
   if (filter.materialNumbers?.length) anyOf('o.material_number', 'text', filter.materialNumbers);
+  // Literal phases, as in the partial indexes of migration 014, so the planner can use them.
+  if (filter.inProgress !== undefined) {
+    where.push(`o.operation_phase_id ${filter.inProgress ? 'IN' : 'NOT IN'} (${IN_PROGRESS_SQL})`);
+  }
   // An operation without the planned date in question is not known to lie outside the period: kept.
   if (filter.startDate) add((at) => `(o.end_date IS NULL OR o.end_date >= ${at})`, filter.startDate);
   if (filter.endDate) add((at) => `(o.start_date IS NULL OR o.start_date <= ${at})`, filter.endDate);
@@ -156,6 +162,21 @@ export async function listOperations(
     request,
   );
   return { ...page, items: page.items.map(toOperation) };
+}
+
+/** The operations in progress at each of these workplaces (a workplace's currentOperations), newest change first. */
+export async function findCurrentOperations(
+  db: Queryable,
+  workplaceIds: readonly string[],
+): Promise<Operation[]> {
+  if (workplaceIds.length === 0) return [];
+  const rows = await db.query<Row>(
+    `SELECT * FROM operations WHERE workplace_id = ANY($1::uuid[])
+       AND operation_phase_id IN (${IN_PROGRESS_SQL})
+     ORDER BY updated_at DESC, id DESC`,
+    [workplaceIds],
+  );
+  return rows.map(toOperation);
 }
 
 export async function findOperation(

@@ -16,6 +16,7 @@ interface Row {
   first_name: string;
   last_name: string;
   email: string | null;
+  erp_context_id: string | null;
   qualifications: string[];
   assigned_workplace_ids: string[];
   shift_id: string | null;
@@ -35,6 +36,7 @@ const toStaffMember = (row: Row): StaffMember => ({
   firstName: row.first_name,
   lastName: row.last_name,
   email: row.email,
+  erpContextId: row.erp_context_id,
   qualifications: row.qualifications,
   assignedWorkplaceIds: row.assigned_workplace_ids,
   shiftId: row.shift_id,
@@ -95,6 +97,25 @@ export async function listStaffMembers(
   return { items: rows.map(toStaffMember), total: await countRows(db, 'staff_members s', where, params) };
 }
 
+/**
+ * The staff members with an open activity at each of these workplaces (a workplace's
+ * currentStaffMembers), in one query, by staff number.
+ */
+export async function findCurrentStaffMembers(
+  db: Queryable,
+  workplaceIds: readonly string[],
+): Promise<{ workplaceId: string; member: StaffMember }[]> {
+  if (workplaceIds.length === 0) return [];
+  const rows = await db.query<Row & { current_workplace_id: string }>(
+    `SELECT * FROM (${SELECT}) m JOIN (SELECT DISTINCT r.workplace_id AS current_workplace_id, r.staff_member_id
+       FROM recorded_staff_activities r
+       WHERE r.end_date IS NULL AND r.workplace_id = ANY($1::uuid[])) c ON c.staff_member_id = m.id
+     ORDER BY m.staff_number, m.id`,
+    [workplaceIds],
+  );
+  return rows.map((row) => ({ workplaceId: row.current_workplace_id, member: toStaffMember(row) }));
+}
+
 export async function findStaffMember(
   db: Queryable,
   id: string,
@@ -108,8 +129,8 @@ export async function findStaffMember(
 export async function insertStaffMember(db: Queryable, member: StaffMember): Promise<void> {
   await db.query(
     `INSERT INTO staff_members (id, staff_number, first_name, last_name, email, qualifications, shift_id,
-       absences, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8::jsonb, $9, $10)`,
+       absences, created_at, updated_at, erp_context_id)
+     VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8::jsonb, $9, $10, $11)`,
     [
       member.id,
       member.staffNumber,
@@ -121,6 +142,7 @@ export async function insertStaffMember(db: Queryable, member: StaffMember): Pro
       absencesJson(member.absences),
       member.createdAt,
       member.updatedAt,
+      member.erpContextId,
     ],
   );
   await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
@@ -129,7 +151,7 @@ export async function insertStaffMember(db: Queryable, member: StaffMember): Pro
 export async function updateStaffMember(db: Queryable, member: StaffMember): Promise<void> {
   await db.query(
     `UPDATE staff_members SET staff_number = $2, first_name = $3, last_name = $4, email = $5,
-       qualifications = $6::text[], shift_id = $7, absences = $8::jsonb, updated_at = $9
+       qualifications = $6::text[], shift_id = $7, absences = $8::jsonb, updated_at = $9, erp_context_id = $10
      WHERE id = $1`,
     [
       member.id,
@@ -141,6 +163,7 @@ export async function updateStaffMember(db: Queryable, member: StaffMember): Pro
       member.shiftId,
       absencesJson(member.absences),
       member.updatedAt,
+      member.erpContextId,
     ],
   );
   await db.query('DELETE FROM staff_member_workplaces WHERE staff_member_id = $1', [member.id]);

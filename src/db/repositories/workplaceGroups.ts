@@ -8,6 +8,7 @@ interface Row {
   number: string;
   description: string | null;
   type: WorkplaceGroupType;
+  erp_context_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -17,6 +18,7 @@ const toGroup = (row: Row): WorkplaceGroup => ({
   number: row.number,
   description: row.description,
   type: row.type,
+  erpContextId: row.erp_context_id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -65,16 +67,25 @@ export async function findWorkplaceGroup(
 
 export async function insertWorkplaceGroup(db: Queryable, group: WorkplaceGroup): Promise<void> {
   await db.query(
-    `INSERT INTO workplace_groups (id, number, description, type, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [group.id, group.number, group.description, group.type, group.createdAt, group.updatedAt],
+    `INSERT INTO workplace_groups (id, number, description, type, erp_context_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      group.id,
+      group.number,
+      group.description,
+      group.type,
+      group.erpContextId,
+      group.createdAt,
+      group.updatedAt,
+    ],
   );
 }
 
 export async function updateWorkplaceGroup(db: Queryable, group: WorkplaceGroup): Promise<void> {
   await db.query(
-    'UPDATE workplace_groups SET number = $2, description = $3, type = $4, updated_at = $5 WHERE id = $1',
-    [group.id, group.number, group.description, group.type, group.updatedAt],
+    `UPDATE workplace_groups SET number = $2, description = $3, type = $4, erp_context_id = $5, updated_at = $6
+     WHERE id = $1`,
+    [group.id, group.number, group.description, group.type, group.erpContextId, group.updatedAt],
   );
 }
 

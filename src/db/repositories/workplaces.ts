@@ -1,5 +1,5 @@
 import { isUuid } from '../../domain/ids.ts';
-import type { RecordedOperatingState, Workplace } from '../../domain/workplaces.ts';
+import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../domain/workplaces.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
@@ -9,6 +9,8 @@ interface Row {
   number: string;
   description: string | null;
   is_manual_workplace: boolean;
+  workplace_type: WorkplaceType;
+  erp_context_id: string | null;
   operating_state_id: string;
   capacity_group_id: string;
   production_line_id: string | null;
@@ -21,6 +23,8 @@ const toWorkplace = (row: Row): Workplace => ({
   number: row.number,
   description: row.description,
   isManualWorkplace: row.is_manual_workplace,
+  workplaceType: row.workplace_type,
+  erpContextId: row.erp_context_id,
   operatingStateId: row.operating_state_id,
   capacityGroupId: row.capacity_group_id,
   productionLineId: row.production_line_id,
@@ -31,6 +35,10 @@ const toWorkplace = (row: Row): Workplace => ({
 export interface WorkplaceFilter {
   workplaceGroupNumber?: string;
   workplaceNumber?: string;
+  workplaceType?: WorkplaceType;
+  erpContextId?: string;
+  /** Its capacity group or its production line. */
+  workplaceGroupId?: string;
 }
 
 export async function listWorkplaces(
@@ -43,6 +51,18 @@ export async function listWorkplaces(
   if (filter.workplaceNumber !== undefined) {
     params.push(filter.workplaceNumber);
     where.push(`w.number = $${params.length}`);
+  }
+  if (filter.workplaceType !== undefined) {
+    params.push(filter.workplaceType);
+    where.push(`w.workplace_type = $${params.length}`);
+  }
+  if (filter.erpContextId !== undefined) {
+    params.push(filter.erpContextId);
+    where.push(`w.erp_context_id = $${params.length}`);
+  }
+  if (filter.workplaceGroupId !== undefined) {
+    params.push(filter.workplaceGroupId);
+    where.push(`(w.capacity_group_id = $${params.length} OR w.production_line_id = $${params.length})`);
   }
   if (filter.workplaceGroupNumber !== undefined) {
     // A workplace belongs to a group as its capacity group or as its production line.
@@ -81,8 +101,8 @@ export async function findWorkplace(
 export async function insertWorkplace(db: Queryable, workplace: Workplace): Promise<void> {
   await db.query(
     `INSERT INTO workplaces (id, number, description, is_manual_workplace, operating_state_id,
-       capacity_group_id, production_line_id, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       capacity_group_id, production_line_id, created_at, updated_at, workplace_type, erp_context_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       workplace.id,
       workplace.number,
@@ -93,6 +113,8 @@ export async function insertWorkplace(db: Queryable, workplace: Workplace): Prom
       workplace.productionLineId,
       workplace.createdAt,
       workplace.updatedAt,
+      workplace.workplaceType,
+      workplace.erpContextId,
     ],
   );
 }
@@ -100,7 +122,7 @@ export async function insertWorkplace(db: Queryable, workplace: Workplace): Prom
 export async function updateWorkplace(db: Queryable, workplace: Workplace): Promise<void> {
   await db.query(
     `UPDATE workplaces SET number = $2, description = $3, is_manual_workplace = $4, operating_state_id = $5,
-       capacity_group_id = $6, production_line_id = $7, updated_at = $8
+       capacity_group_id = $6, production_line_id = $7, updated_at = $8, workplace_type = $9, erp_context_id = $10
      WHERE id = $1`,
     [
       workplace.id,
@@ -111,6 +133,8 @@ export async function updateWorkplace(db: Queryable, workplace: Workplace): Prom
       workplace.capacityGroupId,
       workplace.productionLineId,
       workplace.updatedAt,
+      workplace.workplaceType,
+      workplace.erpContextId,
     ],
   );
 }

@@ -1,5 +1,5 @@
 import type { Device, Sample } from '../../domain/devices.ts';
-import type { Workplace } from '../../domain/workplaces.ts';
+import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
@@ -12,6 +12,8 @@ export type DeviceEmbed = (typeof DEVICE_EMBEDS)[number];
 export interface DeviceView extends View<DeviceEmbed> {
   /** Workplaces loaded for embedding, by id. */
   workplaces: ReadonlyMap<string, Workplace>;
+  /** Their groups, by id. */
+  groups: ReadonlyMap<string, WorkplaceGroup>;
 }
 
 export function presentDevice(device: Device, view: DeviceView): Resource {
@@ -19,7 +21,7 @@ export function presentDevice(device: Device, view: DeviceView): Resource {
   const workplace = view.workplaces.get(device.workplaceId);
   const embedded: Record<string, unknown> = {};
   if (view.embed.has('workplace') && workplace) {
-    embedded.workplace = presentWorkplace(workplace, { ...view, embed: new Set(), groups: new Map() });
+    embedded.workplace = presentWorkplace(workplace, { ...view, embed: new Set(), groups: view.groups });
   }
   return resource(
     {

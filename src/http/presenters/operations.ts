@@ -4,6 +4,7 @@ import {
   type RecordedOperationPhase,
   targetProcessingTime,
 } from '../../domain/operations.ts';
+import type { ProductionOrder } from '../../domain/productionOrders.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATION_PHASES_PATH, OPERATIONS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
@@ -18,6 +19,8 @@ export interface OperationView {
   hrefs: Hrefs;
   /** Whether the caller may change things: action links are only offered then. */
   canWrite: boolean;
+  /** The operations' production orders, by id: shown beside productionOrderId, their material as fallback. */
+  orders: ReadonlyMap<string, ProductionOrder>;
   /** Related resources already presented for embedding. */
   embedded?: { productionOrder?: Resource | undefined; workplace?: Resource | undefined };
 }
@@ -34,14 +37,17 @@ export function presentOperation(operation: Operation, view: OperationView): Res
       actions[phaseActionRel(phase)] = link(hrefs.api(`${self}/${phase}`), { method: 'POST' });
     }
   }
+  const order = view.orders.get(operation.productionOrderId);
   return resource(
     {
       id: operation.id,
       number: operation.number,
       description: operation.description,
       productionOrderId: operation.productionOrderId,
+      productionOrder: order ? { id: order.id, number: order.number, description: order.description } : null,
       sequence: operation.sequence,
-      material: operation.material,
+      // Without its own material an operation shows its order's (docs/resources/production-orders.md).
+      material: operation.material ?? order?.material ?? null,
       operationPhaseId: operation.operationPhaseId,
       workplaceId: operation.workplaceId,
       workplaceGroupId: operation.workplaceGroupId,

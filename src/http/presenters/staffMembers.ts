@@ -13,6 +13,7 @@ export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: 
       firstName: member.firstName,
       lastName: member.lastName,
       email: member.email,
+      erpContextId: member.erpContextId,
       qualifications: member.qualifications,
       assignedWorkplaceIds: member.assignedWorkplaceIds,
       shiftId: member.shiftId,

@@ -3,9 +3,27 @@ import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 
+/** A group as a workplace shows it beside its id (docs/resources/workplaces.md). */
+export const groupProperty = (group: WorkplaceGroup | undefined) =>
+  group === undefined
+    ? null
+    : {
+        id: group.id,
+        number: group.number,
+        description: group.description,
+        type: group.type,
+        erpContextId: group.erpContextId,
+      };
+
 export function presentWorkplaceGroup(group: WorkplaceGroup, hrefs: Hrefs): Resource {
   return resource(
-    { id: group.id, number: group.number, description: group.description, type: group.type },
+    {
+      id: group.id,
+      number: group.number,
+      description: group.description,
+      type: group.type,
+      erpContextId: group.erpContextId,
+    },
     {
       self: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${group.id}`)),
       workplaces: link(hrefs.api(WORKPLACES_PATH, { workplaceGroupNumber: group.number })),

@@ -3,17 +3,27 @@ import type { RecordedOperatingState, Workplace, WorkplaceGroup } from '../../do
 import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { OPERATING_STATES_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { OPERATING_STATES_PATH, OPERATIONS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { operatingStateProperty } from './masterData.ts';
 import type { View } from './view.ts';
-import { presentWorkplaceGroup } from './workplaceGroups.ts';
+import { groupProperty, presentWorkplaceGroup } from './workplaceGroups.ts';
 
-export const WORKPLACE_EMBEDS = ['capacityGroup', 'productionLine'] as const;
+export const WORKPLACE_EMBEDS = [
+  'capacityGroup',
+  'productionLine',
+  'currentOperations',
+  'currentStaffMembers',
+] as const;
 export type WorkplaceEmbed = (typeof WORKPLACE_EMBEDS)[number];
 
 export interface WorkplaceView extends View<WorkplaceEmbed> {
-  /** Groups loaded for embedding, by id. */
+  /** The workplaces' groups (shown and embedded), by id. */
   groups: ReadonlyMap<string, WorkplaceGroup>;
+  /** Embedded current operations and staff members, presented, by workplace id (when asked for). */
+  current?: {
+    operations: ReadonlyMap<string, Resource[]>;
+    staffMembers: ReadonlyMap<string, Resource[]>;
+  };
 }
 
 export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Resource {
@@ -27,15 +37,23 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
   if (view.embed.has('productionLine') && productionLine) {
     embedded.productionLine = presentWorkplaceGroup(productionLine, hrefs);
   }
+  if (view.embed.has('currentOperations'))
+    embedded.currentOperations = view.current?.operations.get(workplace.id) ?? [];
+  if (view.embed.has('currentStaffMembers'))
+    embedded.currentStaffMembers = view.current?.staffMembers.get(workplace.id) ?? [];
   return resource(
     {
       id: workplace.id,
       number: workplace.number,
       description: workplace.description,
       isManualWorkplace: workplace.isManualWorkplace,
+      workplaceType: workplace.workplaceType,
+      erpContextId: workplace.erpContextId,
       operatingState: operatingStateProperty(operatingStateById(workplace.operatingStateId), view.locale),
       capacityGroupId: workplace.capacityGroupId,
+      capacityGroup: groupProperty(capacityGroup),
       productionLineId: workplace.productionLineId,
+      productionLine: groupProperty(productionLine),
     },
     {
       self: link(hrefs.api(self)),
@@ -46,6 +64,12 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
         ? link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${workplace.productionLineId}`), { embeddable: true })
         : undefined,
       operatingState: link(hrefs.api(`${OPERATING_STATES_PATH}/${workplace.operatingStateId}`)),
+      // The operations in progress here, and the staff with an open activity here (docs/resources/workplaces.md).
+      currentOperations: link(
+        hrefs.api(OPERATIONS_PATH, { isInProgress: 'true', workplaceId: workplace.id }),
+        { embeddable: true },
+      ),
+      currentStaffMembers: link(hrefs.api(self, { embed: 'currentStaffMembers' }), { embeddable: true }),
       recordedOperatingStates: link(hrefs.api(`${self}/recordedOperatingStates`)),
       devices: link(hrefs.api(`${self}/devices`)),
       shifts: link(hrefs.api(`${self}/shifts`)),

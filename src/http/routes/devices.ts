@@ -31,6 +31,7 @@ import {
   SampleSchema,
   SamplesBody,
 } from '../schemas/devices.ts';
+import { workplaceGroupsOf } from './workplaces.ts';
 
 const tags = ['devices'];
 
@@ -42,7 +43,8 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
       const ids = [...new Set(devices.map((device) => device.workplaceId))];
       for (const workplace of await findWorkplaces(db, ids)) workplaces.set(workplace.id, workplace);
     }
-    return devices.map((device) => presentDevice(device, { ...viewOf(request, embed), workplaces }));
+    const groups = await workplaceGroupsOf(db, [...workplaces.values()]);
+    return devices.map((device) => presentDevice(device, { ...viewOf(request, embed), workplaces, groups }));
   }
   const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, present };
 

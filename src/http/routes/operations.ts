@@ -35,6 +35,7 @@ import {
   ReplaceOperationBody,
 } from '../schemas/operations.ts';
 import { OutputQuantityBody, RecordedOutputQuantitySchema } from '../schemas/outputQuantities.ts';
+import { workplaceGroupsOf } from './workplaces.ts';
 
 const tags = ['operations'];
 
@@ -50,25 +51,27 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     request: FastifyRequest,
     embed: ReadonlySet<OperationEmbed>,
   ) {
+    // Every operation shows its order's number and description: one query for the page.
+    const ids = [...new Set(operations.map((operation) => operation.productionOrderId))];
+    const found = new Map((await findProductionOrders(db, ids)).map((order) => [order.id, order]));
     const orders = new Map<string, Resource>();
     if (embed.has('productionOrder')) {
-      const ids = [...new Set(operations.map((operation) => operation.productionOrderId))];
-      for (const order of await findProductionOrders(db, ids))
-        orders.set(order.id, presentProductionOrder(order, request.hrefs));
+      for (const order of found.values()) orders.set(order.id, presentProductionOrder(order, request.hrefs));
     }
     const workplaces = new Map<string, Resource>();
     if (embed.has('workplace')) {
-      const view = { ...viewOf(request), groups: new Map() };
       const ids = [
         ...new Set(operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))),
       ];
-      for (const workplace of await findWorkplaces(db, ids))
-        workplaces.set(workplace.id, presentWorkplace(workplace, view));
+      const found = await findWorkplaces(db, ids);
+      const view = { ...viewOf(request), groups: await workplaceGroupsOf(db, found) };
+      for (const workplace of found) workplaces.set(workplace.id, presentWorkplace(workplace, view));
     }
     return operations.map((operation) =>
       presentOperation(operation, {
         hrefs: request.hrefs,
         canWrite: canWrite(request),
+        orders: found,
         embedded: {
           productionOrder: orders.get(operation.productionOrderId),
           workplace: operation.workplaceId ? workplaces.get(operation.workplaceId) : undefined,
@@ -92,7 +95,15 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     paging: 'keyset',
     position: positionOf,
     filters: OperationFilters,
-    filter: ({ productionOrderId, workplaceId, operationPhaseId, startDate, endDate }): OperationFilter => ({
+    filter: ({
+      productionOrderId,
+      workplaceId,
+      operationPhaseId,
+      isInProgress,
+      startDate,
+      endDate,
+    }): OperationFilter => ({
+      inProgress: isInProgress,
       productionOrderIds: productionOrderId ? [productionOrderId] : undefined,
       workplaceIds: workplaceId ? [workplaceId] : undefined,
       operationPhaseIds: operationPhaseId ? [operationPhaseId] : undefined,

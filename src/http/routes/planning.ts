@@ -14,6 +14,7 @@ import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
 import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planning.ts';
+import { checkEchoed, echoingBody, readOnlyNames } from '../readOnly.ts';
 import { errorResponses, IdParams, Resource } from '../schemas/common.ts';
 import {
   BulkOutcomeSchema,
@@ -121,6 +122,9 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
     );
   }
 
+  // The operationId a GET shows may come back unchanged (docs/api.md, "Errors").
+  const forecastBody = Type.Object(resultFields, { additionalProperties: false });
+  const forecastReadOnly = readOnlyNames(forecastBody, ResultProperties('operationId').properties);
   api.put(
     `${OPERATIONS_PATH}/:id/forecastResult`,
     {
@@ -128,7 +132,7 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
         tags: ['operations'],
         summary: `Create or replace the forecast result (emits ${FORECAST_RESULTS.eventPrefix}_CREATED/_UPDATED)`,
         params: IdParams,
-        body: Type.Object(resultFields, { additionalProperties: false }),
+        body: echoingBody(forecastBody, forecastReadOnly),
         response: {
           200: Resource(ResultProperties('operationId'), 'forecast result'),
           201: Resource(ResultProperties('operationId'), 'forecast result'),
@@ -137,6 +141,9 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request, reply) => {
+      await checkEchoed(request.body as Record<string, unknown>, forecastReadOnly, async () => ({
+        operationId: request.params.id,
+      }));
       const { result, change } = await replaceForecastResult(
         db,
         request.params.id,

@@ -27,9 +27,13 @@ import {
 } from '../schemas/productionOrders.ts';
 
 export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
-  const presentOperations = (request: FastifyRequest, operations: Operation[]) =>
+  const presentOperations = (request: FastifyRequest, operations: Operation[], order: ProductionOrder) =>
     operations.map((operation) =>
-      presentOperation(operation, { hrefs: request.hrefs, canWrite: canWrite(request) }),
+      presentOperation(operation, {
+        hrefs: request.hrefs,
+        canWrite: canWrite(request),
+        orders: new Map([[order.id, order]]),
+      }),
     );
 
   /** Presents orders, loading the embedded operations in one query. */
@@ -50,7 +54,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
       presentProductionOrder(
         order,
         request.hrefs,
-        embed.has('operations') ? presentOperations(request, byOrder.get(order.id) ?? []) : undefined,
+        embed.has('operations') ? presentOperations(request, byOrder.get(order.id) ?? [], order) : undefined,
       ),
     );
   }
@@ -115,7 +119,11 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
       };
     },
     present: ({ sent, order, operations }, request) =>
-      presentProductionOrder(order, request.hrefs, sent ? presentOperations(request, operations) : undefined),
+      presentProductionOrder(
+        order,
+        request.hrefs,
+        sent ? presentOperations(request, operations, order) : undefined,
+      ),
   });
   orders.replace({
     summary: 'Replace a production order (emits PRODUCTION_ORDER_UPDATED when a property changes)',

@@ -24,6 +24,7 @@ import {
   staffMemberInput,
   WorkplaceItem,
 } from '../schemas/staffMembers.ts';
+import { workplaceGroupsOf } from './workplaces.ts';
 
 const tags = ['staffMembers'];
 
@@ -65,9 +66,10 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: `${STAFF_MEMBERS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceItem,
-    present: each((workplace: Workplace, request) =>
-      presentWorkplace(workplace, { ...viewOf(request), groups: new Map() }),
-    ),
+    present: async (workplaces: Workplace[], request) => {
+      const groups = await workplaceGroupsOf(db, workplaces);
+      return workplaces.map((workplace) => presentWorkplace(workplace, { ...viewOf(request), groups }));
+    },
   }).list({
     summary: 'The workplaces the staff member is assigned to, in assignment order',
     paging: 'offset',

@@ -33,13 +33,21 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     summary: 'Create a workplace group',
     body: WorkplaceGroupBody,
     run: ({ id: _ignored, ...input }) =>
-      service.createWorkplaceGroup(db, { ...input, description: input.description ?? null }),
+      service.createWorkplaceGroup(db, {
+        ...input,
+        description: input.description ?? null,
+        erpContextId: input.erpContextId ?? null,
+      }),
   });
   groups.replace({
     summary: 'Replace a workplace group',
     body: WorkplaceGroupBody,
     run: ({ id: _checked, ...input }, at) =>
-      service.replaceWorkplaceGroup(db, at.id, { ...input, description: input.description ?? null }),
+      service.replaceWorkplaceGroup(db, at.id, {
+        ...input,
+        description: input.description ?? null,
+        erpContextId: input.erpContextId ?? null,
+      }),
   });
   groups.remove({
     summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',

@@ -1,12 +1,20 @@
 import type { FastifyRequest } from 'fastify';
+import type { Queryable } from '../../db/database.ts';
+import { findCurrentOperations } from '../../db/repositories/operations.ts';
+import { findProductionOrders } from '../../db/repositories/productionOrders.ts';
+import { findCurrentStaffMembers } from '../../db/repositories/staffMembers.ts';
 import { findWorkplaceGroups } from '../../db/repositories/workplaceGroups.ts';
 import * as repository from '../../db/repositories/workplaces.ts';
-import type { Workplace } from '../../domain/workplaces.ts';
+import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaces.ts';
 import type { Api } from '../api.ts';
+import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
+import type { Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { WORKPLACES_PATH } from '../paths.ts';
+import { presentOperation } from '../presenters/operations.ts';
+import { presentStaffMember } from '../presenters/staffMembers.ts';
 import { viewOf } from '../presenters/view.ts';
 import {
   presentRecordedOperatingState,
@@ -25,25 +33,57 @@ import {
 
 const tags = ['workplaces'];
 
+/** The capacity groups and production lines of these workplaces, by id, in one query. */
+export async function workplaceGroupsOf(
+  db: Queryable,
+  workplaces: readonly Workplace[],
+): Promise<Map<string, WorkplaceGroup>> {
+  const ids = new Set<string>();
+  for (const workplace of workplaces) {
+    ids.add(workplace.capacityGroupId);
+    if (workplace.productionLineId) ids.add(workplace.productionLineId);
+  }
+  return new Map((await findWorkplaceGroups(db, [...ids])).map((group) => [group.id, group]));
+}
+
 export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
+  /** The current operations and staff members to embed, one query each for the whole page. */
+  async function currentOf(items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) {
+    const ids = items.map((workplace) => workplace.id);
+    const operations = new Map<string, Resource[]>();
+    const staffMembers = new Map<string, Resource[]>();
+    if (embed.has('currentOperations')) {
+      const found = await findCurrentOperations(db, ids);
+      const orderIds = [...new Set(found.map((operation) => operation.productionOrderId))];
+      const orders = new Map((await findProductionOrders(db, orderIds)).map((order) => [order.id, order]));
+      const view = { hrefs: request.hrefs, canWrite: canWrite(request), orders };
+      for (const operation of found) {
+        const at = operation.workplaceId as string;
+        operations.set(at, [...(operations.get(at) ?? []), presentOperation(operation, view)]);
+      }
+    }
+    if (embed.has('currentStaffMembers')) {
+      for (const { workplaceId, member } of await findCurrentStaffMembers(db, ids)) {
+        const presented = presentStaffMember(member, request.hrefs, canWrite(request));
+        staffMembers.set(workplaceId, [...(staffMembers.get(workplaceId) ?? []), presented]);
+      }
+    }
+    return { operations, staffMembers };
+  }
+
   const workplaces = resourceRoutes(api, {
     tags,
     path: WORKPLACES_PATH,
     name: 'workplaces',
     schema: WorkplaceSchema,
     embeds: WORKPLACE_EMBEDS,
-    /** Loads the groups to embed in one query. */
+    /** Loads the groups the workplaces show (and may embed) in one query. */
     present: async (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
-      const groupIds = new Set<string>();
-      for (const workplace of items) {
-        if (embed.has('capacityGroup')) groupIds.add(workplace.capacityGroupId);
-        if (embed.has('productionLine') && workplace.productionLineId)
-          groupIds.add(workplace.productionLineId);
-      }
-      const groups = new Map(
-        (await findWorkplaceGroups(db, [...groupIds])).map((group) => [group.id, group]),
+      const groups = await workplaceGroupsOf(db, items);
+      const current = await currentOf(items, request, embed);
+      return items.map((workplace) =>
+        presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }),
       );
-      return items.map((workplace) => presentWorkplace(workplace, { ...viewOf(request, embed), groups }));
     },
   });
   workplaces.list({
@@ -61,7 +101,9 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       service.createWorkplace(db, {
         number: body.number,
         description: body.description ?? null,
-        isManualWorkplace: body.isManualWorkplace ?? false,
+        isManualWorkplace: body.isManualWorkplace,
+        workplaceType: body.workplaceType,
+        erpContextId: body.erpContextId ?? null,
         capacityGroupId: body.capacityGroupId,
         productionLineId: body.productionLineId ?? null,
         operatingStateId: body.operatingStateId,
@@ -74,7 +116,9 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       service.replaceWorkplace(db, at.id, {
         number: body.number,
         description: body.description ?? null,
-        isManualWorkplace: body.isManualWorkplace ?? false,
+        isManualWorkplace: body.isManualWorkplace,
+        workplaceType: body.workplaceType,
+        erpContextId: body.erpContextId ?? null,
         capacityGroupId: body.capacityGroupId,
         productionLineId: body.productionLineId ?? null,
       }),

@@ -121,6 +121,9 @@ const Properties = Type.Object({
   number: Type.String(),
   description: Nullable(Type.String()),
   productionOrderId: Uuid,
+  productionOrder: Nullable(
+    Type.Object({ id: Uuid, number: Type.String(), description: Nullable(Type.String()) }),
+  ),
   sequence: Type.Integer(),
   material: MaterialProperty,
   operationPhaseId: Type.Enum([...OPERATION_PHASE_IDS]),
@@ -176,6 +179,9 @@ export const OperationFilters = {
   productionOrderId: Type.Optional(Uuid),
   workplaceId: Type.Optional(Uuid),
   operationPhaseId: Type.Optional(PhaseIdSchema),
+  isInProgress: Type.Optional(
+    Type.Boolean({ description: 'true: phase SETUP, TRAINING, PROCESSING or INTERRUPTED; false: any other' }),
+  ),
   startDate: Type.Optional(DateTime),
   endDate: Type.Optional(DateTime),
 };

@@ -20,6 +20,7 @@ export const StaffMemberSchema = Resource(
     firstName: Type.String(),
     lastName: Type.String(),
     email: Nullable(Type.String()),
+    erpContextId: Nullable(Type.String()),
     qualifications: Type.Array(Type.String()),
     assignedWorkplaceIds: Type.Array(Uuid),
     shiftId: Nullable(Type.String()),
@@ -49,6 +50,9 @@ const writable = {
   firstName: Type.String({ minLength: 1, maxLength: 200 }),
   lastName: Type.String({ minLength: 1, maxLength: 200 }),
   email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+  erpContextId: Type.Optional(
+    Nullable(Type.String({ maxLength: 200, description: 'Context of the ERP system' })),
+  ),
   qualifications: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
       maxItems: 100,
@@ -104,6 +108,7 @@ export const staffMemberInput = (body: Body): StaffMemberInput => ({
   firstName: body.firstName,
   lastName: body.lastName,
   email: body.email ?? null,
+  erpContextId: body.erpContextId ?? null,
   qualifications: body.qualifications ?? [],
   assignedWorkplaceIds: body.assignedWorkplaceIds ?? [],
   shiftId: body.shiftId ?? null,

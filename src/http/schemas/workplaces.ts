@@ -1,9 +1,23 @@
 // Workplaces and workplace groups as the API shows and takes them (docs/api.md, "Workplaces and workplace groups").
 import { Type } from 'typebox';
-import { WORKPLACE_GROUP_TYPES } from '../../domain/workplaces.ts';
+import { WORKPLACE_GROUP_TYPES, WORKPLACE_TYPES } from '../../domain/workplaces.ts';
 import { Nullable, OperatingStateProperty, ReplaceBody, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
+
+const ErpContextId = Type.String({ maxLength: 200, description: 'Context of the ERP system' });
+export const WorkplaceTypeSchema = Type.Enum([...WORKPLACE_TYPES], {
+  description: 'Kept consistent with isManualWorkplace (docs/resources/workplaces.md)',
+});
+const GroupProperty = Nullable(
+  Type.Object({
+    id: Uuid,
+    number: Type.String(),
+    description: Nullable(Type.String()),
+    type: Type.String(),
+    erpContextId: Nullable(Type.String()),
+  }),
+);
 
 export const GroupType = Type.Enum([...WORKPLACE_GROUP_TYPES], {
   description: 'CAPACITY_GROUP (same production procedure) or PRODUCTION_LINE (complete process)',
@@ -15,6 +29,7 @@ export const WorkplaceGroupSchema = Resource(
     number: Type.String(),
     description: Nullable(Type.String()),
     type: GroupType,
+    erpContextId: Nullable(Type.String()),
   }),
   'Workplace group (capacity group or production line)',
 );
@@ -27,6 +42,7 @@ export const WorkplaceGroupBody = Type.Object(
     number: Type.String({ minLength: 1, maxLength: 100 }),
     description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     type: GroupType,
+    erpContextId: Type.Optional(Nullable(ErpContextId)),
   },
   { additionalProperties: false },
 );
@@ -37,9 +53,13 @@ export const WorkplaceSchema = Resource(
     number: Type.String(),
     description: Nullable(Type.String()),
     isManualWorkplace: Type.Boolean(),
+    workplaceType: WorkplaceTypeSchema,
+    erpContextId: Nullable(Type.String()),
     operatingState: OperatingStateProperty,
     capacityGroupId: Uuid,
+    capacityGroup: GroupProperty,
     productionLineId: Nullable(Uuid),
+    productionLine: GroupProperty,
   }),
   'Workplace (machine or manual workplace)',
 );
@@ -58,7 +78,9 @@ export const RecordedOperatingStateSchema = Resource(
 const writable = {
   number: Type.String({ minLength: 1, maxLength: 100 }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  isManualWorkplace: Type.Optional(Type.Boolean({ default: false })),
+  isManualWorkplace: Type.Optional(Type.Boolean()),
+  workplaceType: Type.Optional(WorkplaceTypeSchema),
+  erpContextId: Type.Optional(Nullable(ErpContextId)),
   capacityGroupId: Uuid,
   productionLineId: Type.Optional(Nullable(Uuid)),
 };
@@ -77,4 +99,7 @@ export const ReplaceWorkplaceBody = ReplaceBody(writable);
 export const WorkplaceFilters = {
   workplaceGroupNumber: Type.Optional(Type.String({ maxLength: 100, description: 'Capacity group or line' })),
   workplaceNumber: Type.Optional(Type.String({ maxLength: 100 })),
+  workplaceType: Type.Optional(WorkplaceTypeSchema),
+  erpContextId: Type.Optional(Type.String({ maxLength: 200 })),
+  workplaceGroupId: Type.Optional(Uuid),
 };
