@@ -222,7 +222,15 @@ describeEachBackend(
       });
       assert.equal(callback.statusCode, 201, callback.body);
       const callbackId = json(callback).properties.id;
-      const published = json(await publish(t(), { objectType: 'TOOL', objectId: 'T-1', data: { a: 1 } }));
+      // The callback's eventName wins over the publisher's.
+      const published = json(
+        await publish(t(), {
+          objectType: 'TOOL',
+          objectId: 'T-1',
+          data: { a: 1 },
+          eventName: 'by-publisher',
+        }),
+      );
       const delivery = await waitFor('the EXTERNAL delivery', () =>
         receiver_.deliveries.find((d) => d.path === '/external'),
       );
@@ -239,6 +247,27 @@ describeEachBackend(
         _links: { callback: get(`/api/v2/callbacks/${callbackId}`) },
       });
       assert.equal(delivery.headers['webhook-id'], published.properties.id);
+    });
+
+    test("a callback without eventName delivers the publisher's eventName", async () => {
+      const receiver_ = receiver.current as Receiver;
+      const callback = await t().request({
+        method: 'POST',
+        url: '/api/v2/callbacks',
+        body: { eventType: 'EXTERNAL', url: receiver_.url('/external-unnamed') },
+      });
+      assert.equal(callback.statusCode, 201, callback.body);
+      const named = json(await publish(t(), { objectId: 'N-1', eventName: 'machine-note' }));
+      const unnamed = json(await publish(t(), { objectId: 'N-2' }));
+      const deliveries = await waitFor('both EXTERNAL deliveries', () => {
+        const found = receiver_.deliveries.filter((d) => d.path === '/external-unnamed');
+        return found.length >= 2 ? found : undefined;
+      });
+      const nameOf = (eventId: string) =>
+        JSON.parse(deliveries.find((d) => d.headers['webhook-id'] === eventId)?.body ?? '{}').properties
+          ?.eventName;
+      assert.equal(nameOf(named.properties.id), 'machine-note');
+      assert.equal(nameOf(unnamed.properties.id), null);
     });
   },
   { BRIDGE_DELIVERY_POLL_MS: '50' },
