@@ -19,7 +19,7 @@ import { bearerGuard } from './auth.ts';
 import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
 import './context.ts';
 import { handleError, sendError } from './errors.ts';
-import { Hrefs, hrefRoot } from './hrefs.ts';
+import { Hrefs, hrefRoot, requestRoot } from './hrefs.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
@@ -70,13 +70,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   );
   app.addSchema(ErrorBody);
 
-  const defaultHrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
   app.decorateRequest('locale', 'en-GB');
   app.decorateRequest('hrefs', null as unknown as Hrefs);
   app.decorateRequest('client', undefined);
   app.addHook('onRequest', async (request, reply) => {
     request.locale = negotiateLocale(request.headers['accept-language']);
-    request.hrefs = defaultHrefs;
+    // Absolute hrefs from the request's own address (docs/api.md, "Addresses and versions").
+    request.hrefs = new Hrefs(requestRoot(config, request), CURRENT_VERSION);
     reply.header('x-request-id', request.id);
   });
   app.addHook('onRequest', bearerGuard(deps.tokens));
@@ -148,7 +148,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   };
   registerTokenEndpoint(app, tokenPaths, deps.tokens, refreshTokens, authenticator);
   for (const version of API_VERSIONS) {
-    const hrefs = new Hrefs(hrefRoot(config), version);
     await app.register(
       async (api) => {
         api.addHook('onRoute', (route) => {
@@ -158,7 +157,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           if (version !== CURRENT_VERSION) route.schema = { ...route.schema, hide: true };
         });
         api.addHook('onRequest', async (request) => {
-          request.hrefs = hrefs;
+          request.hrefs = new Hrefs(request.hrefs.root(''), version);
         });
         api.addHook('preValidation', refuseUnexpectedBody);
         api.addHook('preValidation', refuseUndecodableQuery);
