@@ -45,6 +45,13 @@ const DOCUMENTED_DEFAULTS: {
   { variable: 'BRIDGE_TOKEN_SECRET', docs: 'unset', value: (c) => c.tokenSecret, expected: undefined },
   { variable: 'BRIDGE_TOKEN_TTL_SECONDS', docs: '3600', value: (c) => c.tokenTtlSeconds, expected: 3600 },
   {
+    variable: 'BRIDGE_REFRESH_TOKEN_TTL_SECONDS',
+    docs: '86400',
+    value: (c) => c.refreshTokenTtlSeconds,
+    expected: 86_400,
+  },
+  { variable: 'BRIDGE_TRUST_PROXY', docs: 'false', value: (c) => c.trustProxy, expected: false },
+  {
     variable: 'BRIDGE_BOOTSTRAP_CLIENT_ID',
     docs: 'unset',
     value: (c) => c.bootstrapClient,

@@ -258,6 +258,12 @@ for (const backend of BACKENDS) {
         const answer = await call(`${origin}${BASE_PATH}/api/v3${path}`, { headers: bearer(token) });
         assert.equal(answer.status, 404, path);
       }
+      const customized = await call(`${origin}${BASE_PATH}/api/v3/callbacks`, {
+        method: 'POST',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        body: JSON.stringify({ eventType: 'CUSTOMIZED_ACTION_TRIGGERED', url: 'http://127.0.0.1:9/hook' }),
+      });
+      assert.equal(customized.status, 400, JSON.stringify(customized.body));
     });
 
     // Requests of these clients that read the data parts built beside this one (added properties,
