@@ -168,6 +168,14 @@ describeEachBackend(
         }),
       );
       assertOAuthError(wider, 400, 'invalid_scope');
+      // The refused refresh spent nothing: the same token still works.
+      const same = await token(
+        t(),
+        'POST',
+        ALIAS,
+        query({ ...credentials, grant_type: 'refresh_token', refresh_token: first.refresh_token }),
+      );
+      await assertWorkingToken(t(), same, 'read');
     });
 
     test('reusing a spent refresh token -> invalid_grant, and the chain it belongs to is revoked', async () => {

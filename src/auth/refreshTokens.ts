@@ -44,8 +44,15 @@ export class RefreshTokenService {
     return this.#insert(this.#db, randomUUID(), clientId, scopes, now);
   }
 
-  /** Spends `token` for `clientId` and issues the next token of its chain. */
-  async rotate(token: string, clientId: string): Promise<RefreshOutcome> {
+  /**
+   * Spends `token` for `clientId` and issues the next token of its chain. `accept` sees the
+   * original grant's scopes before anything is spent: when it throws, the token stays usable.
+   */
+  async rotate(
+    token: string,
+    clientId: string,
+    accept: (scopes: string[]) => void = () => {},
+  ): Promise<RefreshOutcome> {
     if (!TOKEN_FORMAT.test(token)) return { kind: 'invalid' };
     const hash = hashToken(token);
     const now = new Date(this.#now());
@@ -55,6 +62,7 @@ export class RefreshTokenService {
         if (!row || row.clientId !== clientId || row.expiresAt.getTime() <= now.getTime()) {
           return { kind: 'invalid' };
         }
+        if (row.usedAt === null) accept(row.scopes);
         // Spent before, or by a concurrent request a moment ago: the update finds it used.
         const spent = row.usedAt === null ? await spendRefreshToken(tx, hash, now) : undefined;
         if (!spent) return { kind: 'spent', chainId: row.chainId };

@@ -324,7 +324,12 @@ export function registerTokenEndpoint(
       let scopes: string[];
       let refreshToken: string;
       if (grantType === 'refresh_token') {
-        const outcome = await refreshTokens.rotate(form.refresh_token ?? '', client.clientId);
+        // The original grant's scopes, as far as the client still holds them; a refused scope
+        // leaves the refresh token unspent.
+        const held = (original: string[]) => original.filter((name) => client.scopes.includes(name));
+        const outcome = await refreshTokens.rotate(form.refresh_token ?? '', client.clientId, (original) => {
+          grantScopes(held(original), form.scope);
+        });
         if (outcome.kind === 'reused') {
           throw new OAuthError(
             'invalid_grant',
@@ -337,11 +342,7 @@ export function registerTokenEndpoint(
             "The refresh token is unknown, expired or not this client's.",
           );
         }
-        // The original grant's scopes, as far as the client still holds them.
-        scopes = grantScopes(
-          outcome.scopes.filter((name) => client.scopes.includes(name)),
-          form.scope,
-        );
+        scopes = grantScopes(held(outcome.scopes), form.scope);
         refreshToken = outcome.refreshToken;
       } else {
         scopes = grantScopes(client.scopes, form.scope);
