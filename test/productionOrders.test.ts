@@ -369,7 +369,7 @@ describeEachBackend('productionOrders', (t) => {
       assert.match(page._links[rel].href, /^http:\/\/localhost:80\/api\/v2\/productionOrders\/search\?/, rel);
     }
     assert.equal(page._links.createProductionOrder, undefined);
-    const next = await search(body, page._links.next.href.replace(`${BASE}/search`, ''), ['read']);
+    const next = await search(body, page._links.next.href.replace(absolute(`${BASE}/search`), ''), ['read']);
     assert.deepEqual(numbersOf(next), ['S-2', 'S-1']);
     const bad = await t().request({
       method: 'POST',
