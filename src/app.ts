@@ -11,7 +11,7 @@ import { callbackPolicy } from './delivery/addressPolicy.ts';
 import { HttpTransport } from './delivery/httpTransport.ts';
 import { MqttTransport } from './delivery/mqttTransport.ts';
 import { DeliveryWorker } from './delivery/worker.ts';
-import { Hrefs, hrefRoot } from './http/hrefs.ts';
+import { Hrefs, instanceRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
 import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
 import { ShiftClock } from './services/shiftClock.ts';
@@ -105,13 +105,24 @@ function createDelivery(
 ): DeliveryWorker {
   const policy = callbackPolicy(config);
   const { timeoutMs } = config.delivery;
-  const hrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
+  // The public URL, else this instance's own address once it listens (docs/api.md, "Addresses and versions").
+  const hrefs = () => {
+    const address = server.server.address();
+    const https = config.tlsCertFile !== undefined && config.tlsKeyFile !== undefined;
+    return new Hrefs(
+      instanceRoot(
+        { ...config, https },
+        typeof address === 'object' && address !== null ? address : undefined,
+      ),
+      CURRENT_VERSION,
+    );
+  };
   const worker = new DeliveryWorker(
     db,
     { http: new HttpTransport({ timeoutMs, policy }), mqtt: new MqttTransport({ timeoutMs, policy }) },
     {
       ...config.delivery,
-      callbackHref: (id) => hrefs.api(`/callbacks/${id}`),
+      callbackHref: (id) => hrefs().api(`/callbacks/${id}`),
       clock,
       onCycle: () => metrics.deliveryCycle(),
       onOutcome: (outcome) => metrics.deliveryOutcome(outcome),

@@ -13,6 +13,10 @@ export interface Config {
   publicUrl: string | undefined;
   tokenSecret: string | undefined;
   tokenTtlSeconds: number;
+  /** Lifetime of a refresh token (docs/settings.md). */
+  refreshTokenTtlSeconds: number;
+  /** Hrefs may follow X-Forwarded-* / Forwarded from a trusted proxy (docs/api.md, "Addresses and versions"). */
+  trustProxy: boolean;
   bootstrapClient: { id: string; secret: string; scopes: string[] } | undefined;
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
@@ -217,6 +221,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     tokenSecret,
     tokenTtlSeconds: integer('BRIDGE_TOKEN_TTL_SECONDS', 3600, 60, 86400),
+    refreshTokenTtlSeconds: integer('BRIDGE_REFRESH_TOKEN_TTL_SECONDS', 86_400, 60, 31_536_000),
+    trustProxy: choice('BRIDGE_TRUST_PROXY', ['true', 'false'], 'false') === 'true',
     bootstrapClient,
     tlsCertFile,
     tlsKeyFile,

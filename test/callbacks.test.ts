@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { addClient } from '../src/auth/clients.ts';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
+import { absolute } from './support/hal.ts';
 
 const CALLBACKS = '/api/v2/callbacks';
 const EVENT_TYPE = 'WORKPLACE_OPERATING_STATE_CHANGED';
@@ -53,7 +54,7 @@ describeEachBackend(
       assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       assert.match(creationDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.ok(Math.abs(Date.parse(creationDate) - Date.now()) < 60_000);
-      assert.equal(response.headers.location, `${CALLBACKS}/${id}`);
+      assert.equal(response.headers.location, absolute(`${CALLBACKS}/${id}`));
       assert.deepEqual(body.properties, {
         id,
         eventType: EVENT_TYPE,
@@ -70,8 +71,12 @@ describeEachBackend(
         failedAttempts: 0,
         discardedNotifications: 0,
       });
-      assert.deepEqual(body._links.self, { href: `${CALLBACKS}/${id}`, method: 'GET', embeddable: false });
-      assert.equal(body._links.deliveries.href, `${CALLBACKS}/${id}/deliveries`);
+      assert.deepEqual(body._links.self, {
+        href: absolute(`${CALLBACKS}/${id}`),
+        method: 'GET',
+        embeddable: false,
+      });
+      assert.equal(body._links.deliveries.href, absolute(`${CALLBACKS}/${id}/deliveries`));
 
       const one = await t().request({ url: `${CALLBACKS}/${id}` });
       assert.equal(one.statusCode, 200);
@@ -388,7 +393,7 @@ describeEachBackend(
       assert.equal(list.statusCode, 200, list.body);
       assert.equal(json(list)._links.createCallback, undefined);
       const own = await t().request({ url: CALLBACKS });
-      assert.equal(json(own)._links.createCallback.href, CALLBACKS);
+      assert.equal(json(own)._links.createCallback.href, absolute(CALLBACKS));
 
       const anonymous = await t().request({
         method: 'POST',

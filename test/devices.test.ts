@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { eventsOf, totalEvents, type UntimedEvent, withoutTime } from './support/events.ts';
-import { get, normalized } from './support/hal.ts';
+import { absolute, get, normalized } from './support/hal.ts';
 
 const BASE = '/api/v2/devices';
 const WORKPLACES = '/api/v2/workplaces';
@@ -50,7 +50,13 @@ function deviceBody(device: Device, options: { write?: boolean; embedded?: Recor
       workplace: get(`${WORKPLACES}/${device.workplaceId}`, true),
       recordedTimeSeries: get(`${self}/recordedTimeSeries`),
       ...((options.write ?? true)
-        ? { recordTimeSeries: { href: `${self}/recordedTimeSeries`, method: 'POST', embeddable: false } }
+        ? {
+            recordTimeSeries: {
+              href: absolute(`${self}/recordedTimeSeries`),
+              method: 'POST',
+              embeddable: false,
+            },
+          }
         : {}),
     },
     ...(options.embedded ? { _embedded: options.embedded } : {}),
@@ -105,7 +111,7 @@ describeEachBackend('devices', (t) => {
       recordedPhysicalQuantities: [],
     });
     assert.deepEqual(json(response), expected);
-    assert.equal(response.headers.location, `${BASE}/${id}`);
+    assert.equal(response.headers.location, absolute(`${BASE}/${id}`));
     const fetched = await t().request({ url: String(response.headers.location) });
     assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
     assert.deepEqual(withoutTime(await eventsOf(t(), id)), [updated(id, 'CREATED')]);
@@ -358,7 +364,7 @@ describeEachBackend('devices', (t) => {
           first: at(0),
           previous: at(0),
           last: at(1),
-          createDevice: { href: BASE, method: 'POST', embeddable: false },
+          createDevice: { href: absolute(BASE), method: 'POST', embeddable: false },
         },
       }),
     );
@@ -396,7 +402,7 @@ describeEachBackend('devices', (t) => {
             current: get(`${path}?limit=100&offset=0`),
             first: get(`${path}?limit=100&offset=0`),
             last: get(`${path}?limit=100&offset=0`),
-            createDevice: { href: BASE, method: 'POST', embeddable: false },
+            createDevice: { href: absolute(BASE), method: 'POST', embeddable: false },
           },
         }),
       ],
@@ -467,7 +473,7 @@ describeEachBackend('devices', (t) => {
       [stored.statusCode, stored.headers.location, json(stored)],
       [
         201,
-        url,
+        absolute(url),
         {
           properties: { deviceId: device.id, count: 2 },
           _links: { self: get(url), device: get(`${BASE}/${device.id}`) },
@@ -604,7 +610,7 @@ describeEachBackend('devices', (t) => {
           first: href('limit=2&paginationDirection=NEXT'),
           next: href(`limit=2&paginationDirection=NEXT&${q(1)}`),
           last: href('limit=2&paginationDirection=PREVIOUS'),
-          createRecordedTimeSeries: { href: url, method: 'POST', embeddable: false },
+          createRecordedTimeSeries: { href: absolute(url), method: 'POST', embeddable: false },
         },
       }),
     );

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
 import { eventsOf, withoutTime } from './support/events.ts';
-import { get } from './support/hal.ts';
+import { absolute, get } from './support/hal.ts';
 
 const BASE = '/api/v2/documents';
 // A small limit, so the 413 needs no big body.
@@ -38,7 +38,7 @@ function documentBody(document: Document, write = true) {
       file: get(`${self}/file`),
       versions: get(`${self}/versions`),
       currentVersion: get(`${self}/versions/${document.version}`),
-      ...(write ? { uploadFile: { href: `${self}/file`, method: 'PUT', embeddable: false } } : {}),
+      ...(write ? { uploadFile: { href: absolute(`${self}/file`), method: 'PUT', embeddable: false } } : {}),
     },
   };
 }
@@ -98,7 +98,7 @@ describeEachBackend(
         updatedAt: created.createdAt,
       });
       assert.deepEqual(json(response), expected);
-      assert.equal(response.headers.location, `${BASE}/${created.id}`);
+      assert.equal(response.headers.location, absolute(`${BASE}/${created.id}`));
       const fetched = await t().request({ url: `${BASE}/${created.id}` });
       assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
 
@@ -368,7 +368,11 @@ describeEachBackend(
       const all = json(await t().request({ url: BASE }));
       const listed = pathsOf(all).filter((path: string) => path.startsWith('/List/'));
       assert.deepEqual(listed, ['/List/A/b.txt', '/List/A/z.txt', '/List/B/a.txt', '/List/C/b.txt']);
-      assert.deepEqual(all._links.createDocument, { href: BASE, method: 'POST', embeddable: false });
+      assert.deepEqual(all._links.createDocument, {
+        href: absolute(BASE),
+        method: 'POST',
+        embeddable: false,
+      });
 
       const folder = json(
         await t().request({ url: `${BASE}?folder=${encodeURIComponent('/List/A')}&limit=1` }),

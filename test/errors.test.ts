@@ -254,8 +254,10 @@ describeEachBackend('errors: 400, 404, 405, 415', (t) => {
     const cases: [string, string][] = [
       ['/api/v2/nothingHere', 'There is no resource at GET /api/v2/nothingHere.'],
       ['/api/v2/workplaces/x/y/z', 'There is no resource at GET /api/v2/workplaces/x/y/z.'],
-      ['/api/v3/workplaces?limit=1', 'There is no resource at GET /api/v3/workplaces.'],
-      ['/api/v3', 'There is no resource at GET /api/v3.'],
+      ['/api/v4/workplaces?limit=1', 'There is no resource at GET /api/v4/workplaces.'],
+      ['/api/v4', 'There is no resource at GET /api/v4.'],
+      // An unknown sub-resource under an id, though POST /operations/{id}/{phase} is a command.
+      ['/api/v2/operations/x/anything', 'There is no resource at GET /api/v2/operations/x/anything.'],
       ['/api/v0/workplaces', 'There is no resource at GET /api/v0/workplaces.'],
     ];
     for (const [url, message] of cases) {

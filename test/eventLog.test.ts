@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
 import { Receiver, waitFor } from './support/faults.ts';
-import { get } from './support/hal.ts';
+import { absolute, get } from './support/hal.ts';
 
 const EVENTS = '/api/v2/events';
 
@@ -56,7 +56,7 @@ describeEachBackend(
         },
         _links: { self: get(`${EVENTS}/${id}`) },
       });
-      assert.equal(response.headers.location, `${EVENTS}/${id}`);
+      assert.equal(response.headers.location, absolute(`${EVENTS}/${id}`));
       assert.equal(timestamp, recordedAt);
       assert.ok(Date.parse(timestamp) >= before - 5 && Date.parse(timestamp) <= Date.now() + 5);
       const fetched = await t().request({ url: String(response.headers.location) });
@@ -166,7 +166,11 @@ describeEachBackend(
       const asReader = json(await t().request({ url: EVENTS, scopes: ['read'] }));
       assert.equal(asReader._links.createEvent, undefined);
       const asWriter = json(await t().request({ url: EVENTS }));
-      assert.deepEqual(asWriter._links.createEvent, { href: EVENTS, method: 'POST', embeddable: false });
+      assert.deepEqual(asWriter._links.createEvent, {
+        href: absolute(EVENTS),
+        method: 'POST',
+        embeddable: false,
+      });
       const unknown = await t().request({ url: `${EVENTS}/0190a4c2-0000-7000-8000-000000000000` });
       assert.equal(unknown.statusCode, 404);
       assert.equal(json(unknown).code, 'NOT_FOUND');
@@ -222,7 +226,15 @@ describeEachBackend(
       });
       assert.equal(callback.statusCode, 201, callback.body);
       const callbackId = json(callback).properties.id;
-      const published = json(await publish(t(), { objectType: 'TOOL', objectId: 'T-1', data: { a: 1 } }));
+      // The callback's eventName wins over the publisher's.
+      const published = json(
+        await publish(t(), {
+          objectType: 'TOOL',
+          objectId: 'T-1',
+          data: { a: 1 },
+          eventName: 'by-publisher',
+        }),
+      );
       const delivery = await waitFor('the EXTERNAL delivery', () =>
         receiver_.deliveries.find((d) => d.path === '/external'),
       );
@@ -236,9 +248,31 @@ describeEachBackend(
           eventType: 'EXTERNAL',
           eventName: 'from-mes',
         },
-        _links: { callback: get(`/api/v2/callbacks/${callbackId}`) },
+        // This app does not listen, so it has no address of its own: the href is a path from the root.
+        _links: { callback: { href: `/api/v2/callbacks/${callbackId}`, method: 'GET', embeddable: false } },
       });
       assert.equal(delivery.headers['webhook-id'], published.properties.id);
+    });
+
+    test("a callback without eventName delivers the publisher's eventName", async () => {
+      const receiver_ = receiver.current as Receiver;
+      const callback = await t().request({
+        method: 'POST',
+        url: '/api/v2/callbacks',
+        body: { eventType: 'EXTERNAL', url: receiver_.url('/external-unnamed') },
+      });
+      assert.equal(callback.statusCode, 201, callback.body);
+      const named = json(await publish(t(), { objectId: 'N-1', eventName: 'machine-note' }));
+      const unnamed = json(await publish(t(), { objectId: 'N-2' }));
+      const deliveries = await waitFor('both EXTERNAL deliveries', () => {
+        const found = receiver_.deliveries.filter((d) => d.path === '/external-unnamed');
+        return found.length >= 2 ? found : undefined;
+      });
+      const nameOf = (eventId: string) =>
+        JSON.parse(deliveries.find((d) => d.headers['webhook-id'] === eventId)?.body ?? '{}').properties
+          ?.eventName;
+      assert.equal(nameOf(named.properties.id), 'machine-note');
+      assert.equal(nameOf(unnamed.properties.id), null);
     });
   },
   { BRIDGE_DELIVERY_POLL_MS: '50' },

@@ -120,7 +120,11 @@ describe('HTTPS with a configured certificate and key', { skip: opensslMissing }
       headers: { authorization: `Bearer ${token.body.access_token}` },
     });
     assert.equal(workplaces.status, 200);
-    assert.equal(workplaces.body._links.self.href, '/api/v2/workplaces?limit=100&offset=0');
+    // Absolute hrefs name the scheme the request came with.
+    assert.equal(
+      workplaces.body._links.self.href,
+      `https://127.0.0.1:${port}/api/v2/workplaces?limit=100&offset=0`,
+    );
   });
 
   test('a client that does not trust the certificate is refused by its own TLS check', async () => {

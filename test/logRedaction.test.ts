@@ -78,7 +78,28 @@ describe(`log redaction [${BACKENDS[0]}]`, () => {
       },
       payload: 'grant_type=client_credentials',
     });
+    // The FORCE Bridge alias: the client secret in the query string, then a refresh in the body.
+    const alias = await r.app.server.inject({
+      method: 'GET',
+      url: `/ffauth/oauth2.0/accessToken?client_id=${TEST_CLIENT.id}&client_secret=${TEST_CLIENT.secret}&grant_type=client_credentials&scope=read`,
+    });
+    assert.equal(alias.statusCode, 200, alias.body);
+    const issued = alias.json() as { access_token: string; refresh_token: string };
+    const refreshed = await r.app.server.inject({
+      method: 'POST',
+      url: '/ffauth/oauth2.0/accessToken',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: issued.refresh_token,
+        client_id: TEST_CLIENT.id,
+        client_secret: TEST_CLIENT.secret,
+      }).toString(),
+    });
+    assert.equal(refreshed.statusCode, 200, refreshed.body);
+    const next = refreshed.json() as { access_token: string; refresh_token: string };
     secrets.push(bodySecret, querySecret, TEST_CLIENT.secret, token);
+    secrets.push(issued.access_token, issued.refresh_token, next.access_token, next.refresh_token);
 
     const log = r.log();
     for (const value of secrets) {
@@ -98,5 +119,11 @@ describe(`log redaction [${BACKENDS[0]}]`, () => {
       logged.join('\n'),
     );
     assert.ok(logged.includes('/oauth/token?client_secret=[redacted]'), logged.join('\n'));
+    assert.ok(
+      logged.includes(
+        `/ffauth/oauth2.0/accessToken?client_id=${TEST_CLIENT.id}&client_secret=[redacted]&grant_type=client_credentials&scope=read`,
+      ),
+      logged.join('\n'),
+    );
   });
 });

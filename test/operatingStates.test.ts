@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
-import { get, normalized, normalizeHref } from './support/hal.ts';
+import { absolute, get, normalized, normalizeHref } from './support/hal.ts';
 
 const API = '/api/v2';
 const OPERATING_STATES = `${API}/masterData/operatingStates`;
@@ -183,7 +183,7 @@ describeEachBackend('operating states', (t) => {
     // The answer is the workplace as GET shows it now, its operatingState link included.
     const fetched = json(await t().request({ url: `${API}/workplaces/${id}` }));
     assert.deepEqual(json(byId), fetched);
-    assert.equal(fetched._links.operatingState.href, `${OPERATING_STATES}/${asProperty('110').id}`);
+    assert.equal(fetched._links.operatingState.href, absolute(`${OPERATING_STATES}/${asProperty('110').id}`));
 
     const byCode = await t().request({ method: 'POST', url: `${API}/workplaces/${id}/operatingState/000` });
     assert.equal(byCode.statusCode, 200);

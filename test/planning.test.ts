@@ -12,7 +12,7 @@ import {
   type TestApp,
 } from './support/app.ts';
 import { eventsSince, type UntimedEvent, withoutTime } from './support/events.ts';
-import { get } from './support/hal.ts';
+import { absolute, get } from './support/hal.ts';
 
 const API = '/api/v2';
 const FUTURE = { startDate: '2099-01-01T06:00:00.000Z', endDate: '2099-01-01T14:00:00.000Z' };
@@ -78,7 +78,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       },
     };
     assert.deepEqual([created.statusCode, json(created)], [201, expected], created.body);
-    assert.equal(created.headers.location, url);
+    assert.equal(created.headers.location, absolute(url));
     const fetched = await t().request({ url });
     assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
 
@@ -212,7 +212,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     const answer = json(bulk);
     assert.deepEqual(answer.properties, { created: 1, updated: 1, unchanged: 0 });
     assert.deepEqual(answer._links, {
-      self: { href: `${API}/operations/forecastResults/update`, method: 'POST', embeddable: false },
+      self: { href: absolute(`${API}/operations/forecastResults/update`), method: 'POST', embeddable: false },
     });
     assert.deepEqual(
       answer._embedded.forecastResults.map((item: { properties: unknown }) => item.properties),
@@ -431,7 +431,11 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     assert.deepEqual(json(response), {
       properties: { created: 1, updated: 0, unchanged: 0 },
       _links: {
-        self: { href: `${API}/staffMembers/planningResults/update`, method: 'POST', embeddable: false },
+        self: {
+          href: absolute(`${API}/staffMembers/planningResults/update`),
+          method: 'POST',
+          embeddable: false,
+        },
       },
       _embedded: { planningResults: [expected] },
     });
@@ -563,7 +567,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         _links: { self: get(`${kind.path}/${id}`) },
       };
       assert.deepEqual(body, expected);
-      assert.equal(response.headers.location, `${kind.path}/${id}`);
+      assert.equal(response.headers.location, absolute(`${kind.path}/${id}`));
       assert.deepEqual(json(await t().request({ url: `${kind.path}/${id}` })), expected);
       assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
         {
@@ -588,7 +592,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       assert.deepEqual(collection.pagination, { limit: 1, count: 1, offset: 0, total: totalBefore + 2 });
       assert.equal(collection._embedded[kind.name][0].properties.id, json(minimal).properties.id);
       assert.deepEqual(collection._links[kind.createRel], {
-        href: kind.path,
+        href: absolute(kind.path),
         method: 'POST',
         embeddable: false,
       });
@@ -660,7 +664,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       },
     };
     assert.deepEqual(body, expected);
-    assert.equal(response.headers.location, `${path}/${id}`);
+    assert.equal(response.headers.location, absolute(`${path}/${id}`));
     assert.deepEqual(json(await t().request({ url: `${path}/${id}` })), expected);
     assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
       {
@@ -697,7 +701,10 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     const filtered = json(await t().request({ url: `${path}?workplaceId=${workplaceId}` }));
     assert.deepEqual(filtered.pagination, { limit: 100, count: 1, offset: 0, total: 1 });
     assert.deepEqual(filtered._embedded.predictedMalfunctionScenarios, [expected]);
-    assert.equal(filtered._links.self.href, `${path}?workplaceId=${workplaceId}&limit=100&offset=0`);
+    assert.equal(
+      filtered._links.self.href,
+      absolute(`${path}?workplaceId=${workplaceId}&limit=100&offset=0`),
+    );
 
     const refusals: [Record<string, unknown>, Record<string, unknown>][] = [
       [

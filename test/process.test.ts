@@ -54,7 +54,7 @@ async function assertWorkplacesReachable(base: string, accessToken: string): Pro
   });
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   // The collection's self link names the paging it applied.
-  assert.equal(answer.body._links.self.href, '/api/v2/workplaces?limit=100&offset=0');
+  assert.equal(answer.body._links.self.href, `${base}/api/v2/workplaces?limit=100&offset=0`);
 }
 
 /** Sends SIGTERM/SIGINT and checks the graceful path: exit code 0 and 'stopped' logged. */

@@ -20,6 +20,8 @@ const PUBLIC_ROUTES = [
   'GET /health/ready',
   'HEAD /health/ready',
   'POST /oauth/token',
+  'GET /ffauth/oauth2.0/accessToken',
+  'POST /ffauth/oauth2.0/accessToken',
   'GET /api/openapi.json',
   'HEAD /api/openapi.json',
 ];
@@ -36,7 +38,7 @@ const isPublic = (route: RouteEntry) =>
 
 // Contract 9: a POST that only searches needs `read`. Such routes are listed here by key.
 const SCOPE_EXCEPTIONS: Record<string, 'read' | 'write'> = Object.fromEntries(
-  ['/api/v1', '/api/v2'].flatMap((version) =>
+  ['/api/v1', '/api/v2', '/api/v3'].flatMap((version) =>
     ['productionOrders', 'operations'].map(
       (collection) => [`POST ${version}/${collection}/search`, 'read'] as const,
     ),

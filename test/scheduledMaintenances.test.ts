@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { eventsOf, withoutTime } from './support/events.ts';
-import { get } from './support/hal.ts';
+import { absolute, get } from './support/hal.ts';
 
 const WORKPLACES = '/api/v2/workplaces';
 const tasksOf = (workplaceId: string) => `${WORKPLACES}/${workplaceId}/scheduledMaintenances`;
@@ -65,7 +65,7 @@ describeEachBackend('scheduled maintenance', (t) => {
       endDate: '2030-06-01T08:00:00.000Z',
     });
     assert.deepEqual(json(response), expected);
-    assert.equal(response.headers.location, `${tasksOf(workplaceId)}/${id}`);
+    assert.equal(response.headers.location, absolute(`${tasksOf(workplaceId)}/${id}`));
     const fetched = await t().request({ url: String(response.headers.location) });
     assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
 
@@ -197,7 +197,7 @@ describeEachBackend('scheduled maintenance', (t) => {
     assert.deepEqual(first.pagination, { limit: 3, count: 3, offset: 0, total: 4 });
     assert.deepEqual(first._embedded.scheduledMaintenances, byStart.slice(0, 3).map(taskBody));
     assert.deepEqual(first._links.createScheduledMaintenance, {
-      href: tasksOf(workplaceId),
+      href: absolute(tasksOf(workplaceId)),
       method: 'POST',
       embeddable: false,
     });

@@ -46,6 +46,13 @@ const DOCUMENTED_DEFAULTS: {
   { variable: 'BRIDGE_TOKEN_TTL_SECONDS', docs: '3600', value: (c) => c.tokenTtlSeconds, expected: 3600 },
   { variable: 'BRIDGE_DASHBOARD', docs: 'on', value: (c) => c.dashboard, expected: true },
   {
+    variable: 'BRIDGE_REFRESH_TOKEN_TTL_SECONDS',
+    docs: '86400',
+    value: (c) => c.refreshTokenTtlSeconds,
+    expected: 86_400,
+  },
+  { variable: 'BRIDGE_TRUST_PROXY', docs: 'false', value: (c) => c.trustProxy, expected: false },
+  {
     variable: 'BRIDGE_BOOTSTRAP_CLIENT_ID',
     docs: 'unset',
     value: (c) => c.bootstrapClient,

@@ -11,7 +11,7 @@ import { openPostgres } from '../src/db/postgres.ts';
 import { ShiftClock } from '../src/services/shiftClock.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { eventsOf, withoutTime } from './support/events.ts';
-import { get, normalized } from './support/hal.ts';
+import { absolute, get, normalized } from './support/hal.ts';
 
 const WORKPLACES = '/api/v2/workplaces';
 const shiftsOf = (workplaceId: string) => `${WORKPLACES}/${workplaceId}/shifts`;
@@ -104,7 +104,7 @@ describeEachBackend(
         endDate: '2099-01-01T14:00:00.000Z',
       });
       assert.deepEqual(json(response), expected);
-      assert.equal(response.headers.location, `${shiftsOf(workplaceId)}/${id}`);
+      assert.equal(response.headers.location, absolute(`${shiftsOf(workplaceId)}/${id}`));
       const fetched = await t().request({ url: String(response.headers.location) });
       assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
 
@@ -324,7 +324,7 @@ describeEachBackend(
         },
       });
       assert.deepEqual(first._links.createShift, {
-        href: shiftsOf(workplaceId),
+        href: absolute(shiftsOf(workplaceId)),
         method: 'POST',
         embeddable: false,
       });

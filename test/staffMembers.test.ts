@@ -12,7 +12,7 @@ import {
   type TestApp,
 } from './support/app.ts';
 import { eventsOf, type UntimedEvent, withoutTime } from './support/events.ts';
-import { get } from './support/hal.ts';
+import { absolute, get } from './support/hal.ts';
 
 const BASE = '/api/v2/staffMembers';
 const READ = ['read'];
@@ -38,7 +38,9 @@ function memberBody(member: StaffMember, write = true) {
       self: get(self),
       assignedWorkplaces: get(`${self}/assignedWorkplaces`),
       recordedActivities: get(`${self}/recordedActivities`),
-      ...(write ? { addActivity: { href: `${self}/activities`, method: 'POST', embeddable: false } } : {}),
+      ...(write
+        ? { addActivity: { href: absolute(`${self}/activities`), method: 'POST', embeddable: false } }
+        : {}),
     },
   };
 }
@@ -83,7 +85,7 @@ describeEachBackend('staff members', (t) => {
     const id = json(response).properties.id;
     const expected = memberBody(minimal(id, 'MIN-1'));
     assert.deepEqual(json(response), expected);
-    assert.equal(response.headers.location, `${BASE}/${id}`);
+    assert.equal(response.headers.location, absolute(`${BASE}/${id}`));
     const fetched = await t().request({ url: `${BASE}/${id}` });
     assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
     assert.deepEqual(
@@ -217,7 +219,7 @@ describeEachBackend('staff members', (t) => {
       first: at(0),
       previous: at(0),
       last: at(1),
-      createStaffMember: { href: BASE, method: 'POST', embeddable: false },
+      createStaffMember: { href: absolute(BASE), method: 'POST', embeddable: false },
     });
 
     for (const query of ['workplaceId=nope', 'limit=0', 'offset=-1', 'sort=staffNumber']) {
@@ -396,7 +398,7 @@ describeEachBackend('staff members', (t) => {
     assert.equal(started.statusCode, 201, started.body);
     const record = json(started);
     const self = `${BASE}/${id}/recordedActivities/${record.properties.id}`;
-    assert.equal(started.headers.location, self);
+    assert.equal(started.headers.location, absolute(self));
     assert.deepEqual(record, {
       properties: {
         id: record.properties.id,

@@ -45,10 +45,12 @@ function assertToken(response: LightMyRequestResponse, clientId: string, scope: 
   assert.equal(response.statusCode, 200, response.body);
   const body = json(response);
   assert.match(body.access_token, JWT);
+  assert.match(body.refresh_token, /^[A-Za-z0-9_-]{43}$/);
   assert.deepEqual(body, {
     access_token: body.access_token,
     token_type: 'bearer',
     expires_in: TTL_SECONDS,
+    refresh_token: body.refresh_token,
     scope,
   });
   assert.equal(response.headers['cache-control'], 'no-store');
@@ -173,7 +175,7 @@ describeEachBackend(
       assertOAuthError(response, 400, 'invalid_request', "Parameter 'scope' must not be repeated.");
     });
 
-    for (const grantType of ['password', 'authorization_code', 'refresh_token', 'CLIENT_CREDENTIALS']) {
+    for (const grantType of ['password', 'authorization_code', 'REFRESH_TOKEN', 'CLIENT_CREDENTIALS']) {
       test(`grant_type=${grantType} -> 400 unsupported_grant_type`, async () => {
         const response = await postToken(t(), form({ grant_type: grantType }), {
           authorization: basic(TEST_CLIENT.id, TEST_CLIENT.secret),
@@ -182,7 +184,7 @@ describeEachBackend(
           response,
           400,
           'unsupported_grant_type',
-          'Only the grant type client_credentials is supported.',
+          'Only the grant types client_credentials and refresh_token are supported.',
         );
       });
     }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createOperation, createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { eventsOf, withoutTime } from './support/events.ts';
-import { get } from './support/hal.ts';
+import { absolute, get } from './support/hal.ts';
 
 const TOOLS = '/api/v2/tools';
 const ORDERS = '/api/v2/tools/assemblyOrders';
@@ -62,7 +62,7 @@ interface Tool {
   toolStateId: 'IN_ASSEMBLY' | 'AVAILABLE' | 'UNAVAILABLE';
 }
 
-const post = (href: string) => ({ href, method: 'POST', embeddable: false });
+const post = (href: string) => ({ href: absolute(href), method: 'POST', embeddable: false });
 
 /** The representation of an order; `write`: the caller holds the write scope. */
 function orderBody(order: Order, write = true) {
@@ -138,7 +138,7 @@ describeEachBackend('tools', (t) => {
       updatedAt: order.createdAt,
     });
     assert.deepEqual(json(response), expected);
-    assert.equal(response.headers.location, `${ORDERS}/${order.id}`);
+    assert.equal(response.headers.location, absolute(`${ORDERS}/${order.id}`));
     const fetched = await t().request({ url: `${ORDERS}/${order.id}` });
     assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
 

@@ -1,9 +1,11 @@
-// Addresses and versions (docs/api.md "Addresses and versions"): /api/v1 and /api/v2 answer identically, the entry
-// point links everything a client needs, and hrefs follow BRIDGE_BASE_PATH and BRIDGE_PUBLIC_URL.
+// Addresses and versions (docs/api.md, "Addresses and versions"): /api/v1, /api/v2 and /api/v3
+// answer identically, the entry point links everything a client needs, and hrefs are absolute URLs
+// from the request's Host (forwarded headers only behind a trusted proxy), following
+// BRIDGE_BASE_PATH and BRIDGE_PUBLIC_URL.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachBackend, json, TEST_CLIENT, type TestApp } from './support/app.ts';
-import { get } from './support/hal.ts';
+import { absolute, get } from './support/hal.ts';
 
 /** Every href anywhere in a body. */
 function hrefsIn(value: unknown): string[] {
@@ -85,7 +87,7 @@ describeEachBackend('versions', (t) => {
       workplaceGroups: get('/api/v2/workplaceGroups'),
       operatingStates: get('/api/v2/masterData/operatingStates'),
       workplaceStates: get('/api/v2/masterData/workplaceStates'),
-      token: { href: '/oauth/token', method: 'POST', embeddable: false },
+      token: { href: absolute('/oauth/token'), method: 'POST', embeddable: false },
       openapi: get('/api/openapi.json'),
       documentation: get('/api/docs'),
     };
@@ -106,7 +108,7 @@ describeEachBackend('versions', (t) => {
       collections.includes('/api/v2/workplaces') &&
         collections.includes('/api/v2/masterData/workplaceStates'),
     );
-    for (const url of collections) assert.ok(linked.has(url), `entry point does not link ${url}`);
+    for (const url of collections) assert.ok(linked.has(absolute(url)), `entry point does not link ${url}`);
   });
 
   test('every link of the entry point works: GET links answer 200, the token link gives a token', async () => {
@@ -140,10 +142,30 @@ describeEachBackend('versions', (t) => {
       assert.equal(response.statusCode, 200, url);
       assert.equal(response.body, url.startsWith('/api/v2') ? v2.body : v1.body, url);
     }
-    assert.equal(v1.body.replaceAll('/api/v1', '/api/v2'), v2.body);
+    assert.equal(v1.body.replaceAll('/api/v1', '/api/v2').replace('"version":1', '"version":2'), v2.body);
     // hrefs stay in the version asked.
     assert.equal(v1.body.includes('/api/v2'), false);
-    assert.equal(json(v1)._links.workplaces.href, '/api/v1/workplaces');
+    assert.equal(json(v1)._links.workplaces.href, absolute('/api/v1/workplaces'));
+  });
+
+  test('/api/v3 answers as /api/v2 with hrefs in v3, and its entry point names version 3', async () => {
+    const { workplaceId } = await fixture(t(), 'V3');
+    for (const path of ['', '/workplaces', `/workplaces/${workplaceId}`, '/masterData/operatingStates']) {
+      const v2 = await t().request({ url: `/api/v2${path}` });
+      const v3 = await t().request({ url: `/api/v3${path}` });
+      assert.equal(v3.statusCode, 200, path);
+      assert.equal(
+        v3.body.replaceAll('/api/v3', '/api/v2').replace('"version":3', '"version":2'),
+        v2.body,
+        path,
+      );
+      assert.equal(v3.body.includes('/api/v2'), false, path);
+    }
+    for (const version of [1, 2, 3]) {
+      const entry = json(await t().request({ url: `/api/v${version}` }));
+      assert.equal(entry.properties.version, version);
+      assert.deepEqual(entry._links.self, get(`/api/v${version}`));
+    }
   });
 
   test('/api/v1 answers exactly as /api/v2: collections, resources, history, errors', async () => {
@@ -167,7 +189,12 @@ describeEachBackend('versions', (t) => {
       const v2 = await t().request({ url: `/api/v2${path}` });
       const v1 = await t().request({ url: `/api/v1${path}` });
       assert.equal(v1.statusCode, v2.statusCode, path);
-      assert.equal(v1.body.replaceAll('/api/v1', '/api/v2'), v2.body, path);
+      // The entry point names the version asked; everything else is the same but for the hrefs.
+      assert.equal(
+        v1.body.replaceAll('/api/v1', '/api/v2').replace('"version":1', '"version":2'),
+        v2.body,
+        path,
+      );
       assert.equal(v1.body.includes('/api/v2'), false, path);
     }
     // Read-only callers too (no action links in either version).
@@ -178,14 +205,14 @@ describeEachBackend('versions', (t) => {
 
   test('writes through /api/v1 work the same; Location stays in v1', async () => {
     const { workplace, workplaceId } = await fixture(t(), 'V1W', '/api/v1');
-    assert.equal(workplace.headers.location, `/api/v1/workplaces/${workplaceId}`);
+    assert.equal(workplace.headers.location, absolute(`/api/v1/workplaces/${workplaceId}`));
     assert.equal(json(workplace)._links.self.href, workplace.headers.location);
     const v2 = json(await t().request({ url: `/api/v2/workplaces/${workplaceId}` }));
     assert.equal(v2.properties.operatingState.code, '110');
   });
 
   test('other versions are 404', async () => {
-    for (const path of ['/api/v3', '/api/v0/workplaces', '/api/v3/workplaces', '/api']) {
+    for (const path of ['/api/v4', '/api/v0/workplaces', '/api/v4/workplaces', '/api/v2.1', '/api']) {
       const response = await t().request({ url: path });
       assert.deepEqual(
         [response.statusCode, json(response)],
@@ -224,7 +251,7 @@ describeEachBackend(
       const entry = json(await t().request({ url: '/ffwebservices/api/v2' }));
       assert.deepEqual(entry._links.self, get('/ffwebservices/api/v2'));
       assert.deepEqual(entry._links.token, {
-        href: '/ffwebservices/oauth/token',
+        href: absolute('/ffwebservices/oauth/token'),
         method: 'POST',
         embeddable: false,
       });
@@ -232,7 +259,7 @@ describeEachBackend(
       assert.deepEqual(entry._links.documentation, get('/ffwebservices/api/docs'));
 
       const { workplace, workplaceId } = await fixture(t(), 'BP', '/ffwebservices/api/v2');
-      assert.equal(workplace.headers.location, `/ffwebservices/api/v2/workplaces/${workplaceId}`);
+      assert.equal(workplace.headers.location, absolute(`/ffwebservices/api/v2/workplaces/${workplaceId}`));
 
       const bodies = [entry];
       for (const url of [
@@ -247,7 +274,7 @@ describeEachBackend(
       }
       const hrefs = bodies.flatMap(hrefsIn);
       assert.ok(hrefs.length > 40);
-      for (const href of hrefs) assert.ok(href.startsWith('/ffwebservices/'), href);
+      for (const href of hrefs) assert.ok(href.startsWith(absolute('/ffwebservices/')), href);
       for (const body of bodies) await followAll(t(), body);
     });
   },
@@ -302,4 +329,86 @@ describeEachBackend(
     });
   },
   { BRIDGE_PUBLIC_URL: 'https://bridge.example.com' },
+);
+
+describeEachBackend('hrefs from the request address', (t) => {
+  const selfOf = async (headers: Record<string, string>) =>
+    json(await t().request({ url: '/api/v2/workplaces', headers }))._links.self.href as string;
+
+  test('hrefs follow the Host header the client used', async () => {
+    assert.equal(
+      await selfOf({ host: 'plant-gw.local:8443' }),
+      'http://plant-gw.local:8443/api/v2/workplaces?limit=100&offset=0',
+    );
+    assert.equal(
+      await selfOf({ host: '[::1]:8080' }),
+      'http://[::1]:8080/api/v2/workplaces?limit=100&offset=0',
+    );
+  });
+
+  test('without a trusted proxy, forwarded headers are ignored', async () => {
+    const href = await selfOf({
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-prefix': '/evil',
+      forwarded: 'proto=https;host=evil.example',
+    });
+    assert.equal(href, absolute('/api/v2/workplaces?limit=100&offset=0'));
+  });
+
+  test('a Host that is no host name cannot put another URL into hrefs: paths from the root instead', async () => {
+    for (const host of ['evil.example/x?', 'a@b', 'a b', '"x"']) {
+      assert.equal(await selfOf({ host }), '/api/v2/workplaces?limit=100&offset=0', host);
+    }
+  });
+});
+
+describeEachBackend(
+  'hrefs behind a trusted proxy (BRIDGE_TRUST_PROXY=true)',
+  (t) => {
+    const selfOf = async (headers: Record<string, string>) =>
+      json(await t().request({ url: '/ffwebservices/api/v3/workplaces', headers }))._links.self
+        .href as string;
+    const PATH = '/ffwebservices/api/v3/workplaces?limit=100&offset=0';
+
+    test('X-Forwarded-Proto, -Host and -Prefix name the address the client used', async () => {
+      const href = await selfOf({
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'bridge.plant.example',
+        'x-forwarded-prefix': '/gateway/',
+      });
+      assert.equal(href, `https://bridge.plant.example/gateway${PATH}`);
+    });
+
+    test('Forwarded (RFC 7239) wins over X-Forwarded-*; its first element is the client-facing one', async () => {
+      const href = await selfOf({
+        forwarded: 'for=10.0.0.1;proto=https;host="edge.example:8443", for=10.0.0.2;proto=http;host=inner',
+        'x-forwarded-host': 'ignored.example',
+      });
+      assert.equal(href, `https://edge.example:8443${PATH}`);
+    });
+
+    test('a forwarded scheme other than http(s) or an odd prefix is ignored', async () => {
+      const href = await selfOf({
+        'x-forwarded-proto': 'javascript',
+        'x-forwarded-prefix': '//evil.example',
+      });
+      assert.equal(href, absolute(PATH));
+    });
+
+    test('Location follows the forwarded address too', async () => {
+      const created = await t().request({
+        method: 'POST',
+        url: '/ffwebservices/api/v3/workplaceGroups',
+        body: { number: 'PROXY-G1', type: 'CAPACITY_GROUP' },
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'bridge.plant.example' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.equal(
+        created.headers.location,
+        `https://bridge.plant.example/ffwebservices/api/v3/workplaceGroups/${json(created).properties.id}`,
+      );
+    });
+  },
+  { BRIDGE_BASE_PATH: '/ffwebservices', BRIDGE_TRUST_PROXY: 'true' },
 );

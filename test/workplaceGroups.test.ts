@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
-import { get, normalized, normalizeHref } from './support/hal.ts';
+import { absolute, get, normalized, normalizeHref } from './support/hal.ts';
 
 const BASE = '/api/v2/workplaceGroups';
 
@@ -76,7 +76,7 @@ describeEachBackend('workplace groups: collection paging', (t) => {
           current: at0,
           first: at0,
           last: at0,
-          createWorkplaceGroup: { href: BASE, method: 'POST', embeddable: false },
+          createWorkplaceGroup: { href: absolute(BASE), method: 'POST', embeddable: false },
         },
       }),
     );
@@ -92,7 +92,7 @@ describeEachBackend('workplace groups: collection paging', (t) => {
       await createGroup(t(), 'CG-2', 'CAPACITY_GROUP', 'Milling'),
     ].sort((a, b) => a.number.localeCompare(b.number));
     const at = (offset: number) => get(pageHref({ limit: 2, offset }));
-    const create = { href: BASE, method: 'POST', embeddable: false };
+    const create = { href: absolute(BASE), method: 'POST', embeddable: false };
 
     const first = await t().request({ url: `${BASE}?limit=2` });
     assert.equal(first.statusCode, 200);
@@ -175,7 +175,7 @@ describeEachBackend('workplace groups: collection paging', (t) => {
         first: at(0),
         next: at(1),
         last: at(1),
-        createWorkplaceGroup: { href: BASE, method: 'POST', embeddable: false },
+        createWorkplaceGroup: { href: absolute(BASE), method: 'POST', embeddable: false },
       }),
     );
     const second = json(await t().request({ url: lines._links.next.href }));
@@ -505,7 +505,11 @@ describeEachBackend('workplace groups', (t) => {
     await createGroup(t(), 'LINK-1');
     const writer = json(await t().request({ url: BASE }));
     const reader = json(await t().request({ url: BASE, scopes: ['read'] }));
-    assert.deepEqual(writer._links.createWorkplaceGroup, { href: BASE, method: 'POST', embeddable: false });
+    assert.deepEqual(writer._links.createWorkplaceGroup, {
+      href: absolute(BASE),
+      method: 'POST',
+      embeddable: false,
+    });
     assert.equal('createWorkplaceGroup' in reader._links, false);
     const { createWorkplaceGroup: _create, ...writerLinks } = writer._links;
     assert.deepEqual(reader, { ...writer, _links: writerLinks });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
-import { get, normalized } from './support/hal.ts';
+import { absolute, get, normalized } from './support/hal.ts';
 
 const BASE = '/api/v2/workplaces';
 const GROUPS = '/api/v2/workplaceGroups';
@@ -92,7 +92,7 @@ function workplaceBody(
       ...((options.write ?? true)
         ? {
             changeOperatingState: {
-              href: `${self}/operatingState/{operatingStateId}`,
+              href: absolute(`${self}/operatingState/{operatingStateId}`),
               method: 'POST',
               embeddable: false,
               templated: true,
@@ -151,7 +151,7 @@ describeEachBackend('workplaces', (t) => {
       productionLineId: null,
     });
     assert.deepEqual(json(response), expected);
-    assert.equal(response.headers.location, `${BASE}/${id}`);
+    assert.equal(response.headers.location, absolute(`${BASE}/${id}`));
     const fetched = await t().request({ url: String(response.headers.location) });
     assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
   });
@@ -361,7 +361,7 @@ describeEachBackend('workplaces', (t) => {
           first: at(0),
           next: at(2),
           last: at(2),
-          createWorkplace: { href: BASE, method: 'POST', embeddable: false },
+          createWorkplace: { href: absolute(BASE), method: 'POST', embeddable: false },
         },
       }),
     );
@@ -378,7 +378,7 @@ describeEachBackend('workplaces', (t) => {
           first: at(0),
           previous: at(0),
           last: at(2),
-          createWorkplace: { href: BASE, method: 'POST', embeddable: false },
+          createWorkplace: { href: absolute(BASE), method: 'POST', embeddable: false },
         },
       }),
     );
@@ -637,7 +637,11 @@ describeEachBackend('workplaces', (t) => {
     assert.equal('createWorkplace' in readerList._links, false);
     assert.deepEqual(readerList._embedded.workplaces, [workplaceBody(workplace, { write: false })]);
     const writerList = json(await t().request({ url: `${BASE}?workplaceNumber=LNK-1` }));
-    assert.deepEqual(writerList._links.createWorkplace, { href: BASE, method: 'POST', embeddable: false });
+    assert.deepEqual(writerList._links.createWorkplace, {
+      href: absolute(BASE),
+      method: 'POST',
+      embeddable: false,
+    });
     assert.deepEqual(writerList._embedded.workplaces, [workplaceBody(workplace)]);
   });
 

@@ -14,7 +14,8 @@ export function deliveryBody(notification: ClaimedNotification, callbackHref: st
       objectId: event.objectId,
       objectType: event.objectType,
       eventType: event.eventType,
-      eventName: notification.eventName,
+      // The callback's name when it has one, else the publisher's (docs/api.md, "Callbacks (event delivery)").
+      eventName: notification.eventName ?? notification.event.eventName,
     },
     _links: { callback: { href: callbackHref, method: 'GET', embeddable: false } },
   });

@@ -6,7 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 /** Every version answers identically (docs/api.md, "Addresses and versions"). */
-export const API_VERSIONS = [1, 2] as const;
+export const API_VERSIONS = [1, 2, 3] as const;
 export const CURRENT_VERSION = 2;
 
 export interface ServerDeps {

@@ -1,6 +1,6 @@
 // The HTTP server: parsing, validation, auth, content negotiation, errors, documentation, and the
-// API mounted under /api/v1 and /api/v2, which answer identically (docs/api.md, "Addresses and
-// versions").
+// API mounted under /api/v1, /api/v2 and /api/v3, which answer identically (docs/api.md,
+// "Addresses and versions").
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { Type } from 'typebox';
+import { RefreshTokenService } from '../auth/refreshTokens.ts';
 import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
@@ -17,7 +18,7 @@ import { bearerGuard } from './auth.ts';
 import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
 import './context.ts';
 import { handleError, sendError } from './errors.ts';
-import { Hrefs, hrefRoot } from './hrefs.ts';
+import { Hrefs, hrefRoot, requestRoot } from './hrefs.ts';
 import { registerDashboard } from './routes/dashboard.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
@@ -27,6 +28,8 @@ import { loggerOptions, serverOptions } from './serverOptions.ts';
 import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
+const FORCE_TOKEN_PATH = '/ffauth/oauth2.0/accessToken';
+const SUB_PATH_CATCH_ALL = /\/:[^/]+\/:[^/]+$/;
 
 // Re-exported for the composition root (src/app.ts) and the tests that walk the route table.
 export { CURRENT_VERSION, type RouteEntry, type ServerDeps };
@@ -67,13 +70,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   );
   app.addSchema(ErrorBody);
 
-  const defaultHrefs = new Hrefs(hrefRoot(config), CURRENT_VERSION);
   app.decorateRequest('locale', 'en-GB');
   app.decorateRequest('hrefs', null as unknown as Hrefs);
   app.decorateRequest('client', undefined);
   app.addHook('onRequest', async (request, reply) => {
     request.locale = negotiateLocale(request.headers['accept-language']);
-    request.hrefs = defaultHrefs;
+    // Absolute hrefs from the request's own address (docs/api.md, "Addresses and versions").
+    request.hrefs = new Hrefs(requestRoot(config, request), CURRENT_VERSION);
     reply.header('x-request-id', request.id);
   });
   app.addHook('onRequest', bearerGuard(deps.tokens));
@@ -103,7 +106,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         title: 'Bridge API',
         version: `${CURRENT_VERSION}`,
         description:
-          'Live digital image of a production plant (HAL+JSON). /api/v1 answers identically to /api/v2; ' +
+          'Live digital image of a production plant (HAL+JSON). /api/v1 and /api/v3 answer identically to /api/v2; ' +
           'only v2 is listed here. Get a token at the token endpoint with OAuth 2.0 client credentials.',
       },
       components: {
@@ -137,9 +140,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerHealth(app, deps.db, config.basePath, deps.metrics);
   if (config.dashboard) registerDashboard(app, config.basePath);
   const authenticator = new ClientAuthenticator(deps.db, config.tokenEndpoint, deps.runtime?.now);
-  registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.tokens, authenticator);
+  const refreshTokens = new RefreshTokenService(deps.db, config.refreshTokenTtlSeconds, deps.runtime?.now);
+  // FORCE Bridge clients ask for tokens at /ffauth/oauth2.0/accessToken, at the server root and
+  // under the base path (docs/api.md, "Authentication").
+  const tokenPaths = {
+    standard: `${config.basePath}/oauth/token`,
+    aliases: [FORCE_TOKEN_PATH, `${config.basePath}${FORCE_TOKEN_PATH}`],
+  };
+  registerTokenEndpoint(app, tokenPaths, deps.tokens, refreshTokens, authenticator);
   for (const version of API_VERSIONS) {
-    const hrefs = new Hrefs(hrefRoot(config), version);
     await app.register(
       async (api) => {
         api.addHook('onRoute', (route) => {
@@ -149,7 +158,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           if (version !== CURRENT_VERSION) route.schema = { ...route.schema, hide: true };
         });
         api.addHook('onRequest', async (request) => {
-          request.hrefs = hrefs;
+          request.hrefs = new Hrefs(request.hrefs.root(''), version);
         });
         api.addHook('preValidation', refuseUnexpectedBody);
         api.addHook('preValidation', refuseUndecodableQuery);
@@ -193,7 +202,7 @@ function registerMethodNotAllowed(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       methods.add(method);
-      router.on(method as 'GET', route.url, () => {});
+      router.on(method as 'GET', route.url, () => {}, { url: route.url });
       routeTable.push({ method, url: route.url, public: route.config?.auth === 'public' });
       if (!/[:*]/.test(route.url)) {
         const owned = staticPaths.get(route.url) ?? new Set<string>();
@@ -215,7 +224,13 @@ function registerMethodNotAllowed(app: FastifyInstance) {
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = [...methods].filter((method) => router.find(method as 'GET', path) !== null);
+    // A route ending in two parameters (`/operations/:id/:operationPhaseId`, a command) matches any
+    // sub-path of an id; for other methods such a path is an unknown sub-resource: 404, not 405
+    // (docs/api.md, "Errors").
+    const allowed = [...methods].filter((method) => {
+      const found = router.find(method as 'GET', path);
+      return found !== null && !SUB_PATH_CATCH_ALL.test((found.store as { url: string }).url);
+    });
     // A route of this very method matched but found nothing (e.g. a missing static file): 404.
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       return sendError(

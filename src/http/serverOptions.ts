@@ -57,6 +57,7 @@ export function loggerOptions(config: Config, runtime: RuntimeOptions = {}): Fas
         'req.headers.authorization',
         'req.headers.cookie',
         'req.body.client_secret',
+        'req.body.refresh_token',
         'res.headers["set-cookie"]',
       ],
       censor: REDACTED,

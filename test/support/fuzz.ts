@@ -646,8 +646,11 @@ export function judge(request: FuzzRequest, response: LightMyRequestResponse): s
     return `${where}: error body is not JSON: ${response.body.slice(0, 200)}`;
   }
   const keys = Object.keys(body).sort().join(',');
-  // The token endpoint answers as OAuth 2.0 says (RFC 6749 5.2): {error, error_description}.
-  if (request.url.split('?')[0]?.endsWith('/oauth/token') && typeof body.error === 'string') return undefined;
+  // The token endpoint (and its FORCE Bridge alias) answers as OAuth 2.0 says (RFC 6749 5.2):
+  // {error, error_description}.
+  const path = request.url.split('?')[0] ?? '';
+  const tokenPath = path.endsWith('/oauth/token') || path.endsWith('/ffauth/oauth2.0/accessToken');
+  if (tokenPath && typeof body.error === 'string') return undefined;
   if (keys !== 'code,message,status') return `${where}: error body keys ${keys}`;
   if (body.status !== status) return `${where}: body status ${String(body.status)}`;
   if (typeof body.code !== 'string' || !/^[A-Z_]+$/.test(body.code))

@@ -1,7 +1,20 @@
 // Helpers for comparing HAL answers as a client sees them.
 
-/** A GET link as every HAL link is shaped: href, method and embeddable always present. */
-export const get = (href: string, embeddable = false) => ({ href, method: 'GET', embeddable });
+/**
+ * The origin of hrefs in answers to inject() requests: hrefs are absolute URLs built from the
+ * request's Host (docs/api.md, "Addresses and versions"), and inject() sends `Host: localhost:80`.
+ */
+export const ORIGIN = 'http://localhost:80';
+
+/** A path from the server root as the absolute href an inject() answer carries. */
+export const absolute = (path: string) => (path.startsWith('/') ? `${ORIGIN}${path}` : path);
+
+/** A GET link as every HAL link is shaped: href (absolute, see `absolute`), method and embeddable. */
+export const get = (href: string, embeddable = false) => ({
+  href: absolute(href),
+  method: 'GET',
+  embeddable,
+});
 
 /** Query order in hrefs is not part of the contract: compare hrefs with sorted parameters. */
 export function normalizeHref(href: string): string {

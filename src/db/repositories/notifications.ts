@@ -95,6 +95,8 @@ export interface ClaimedNotification {
   event: {
     id: string;
     eventType: string;
+    /** The publisher's name of an EXTERNAL event. */
+    eventName: string | null;
     objectType: string;
     objectId: string | null;
     data: unknown;
@@ -114,6 +116,7 @@ interface ClaimRow {
   discarded_since_success: number;
   event_id: string;
   event_type: string;
+  event_event_name: string | null;
   object_type: string;
   object_id: string | null;
   data: unknown;
@@ -156,7 +159,7 @@ export async function claimDue(
      )
      SELECT claimed.id, claimed.sequence, claimed.attempts, c.id AS callback_id, c.url, c.event_name,
        c.signing_secret, c.max_redeliver_attempts, c.discarded_since_success,
-       e.id AS event_id, e.event_type, e.object_type, e.object_id, e.data, e."timestamp"
+       e.id AS event_id, e.event_type, e.event_name AS event_event_name, e.object_type, e.object_id, e.data, e."timestamp"
      FROM claimed JOIN callbacks c ON c.id = claimed.callback_id JOIN events e ON e.id = claimed.event_id
      ORDER BY claimed.id`,
     [options.now, options.limit, options.perCallback, lockedUntil],
@@ -174,6 +177,7 @@ export async function claimDue(
     event: {
       id: row.event_id,
       eventType: row.event_type,
+      eventName: row.event_event_name,
       objectType: row.object_type,
       objectId: row.object_id,
       data: row.data,

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.ts';
-import { CURRENT_VERSION } from '../deps.ts';
 import { link, resource } from '../hal.ts';
 import {
   CALLBACKS_PATH,
@@ -42,8 +41,8 @@ export function registerEntryPoint(api: Api): void {
     async (request) => {
       const { hrefs } = request;
       return resource(
-        // Every version answers identically (docs/api.md, "Addresses and versions"), so `version` is the current one.
-        { version: CURRENT_VERSION, title: 'Bridge API' },
+        // Every version answers identically (docs/api.md, "Addresses and versions"); `version` is the one asked.
+        { version: hrefs.version, title: 'Bridge API' },
         {
           self: link(hrefs.api('')),
           productionOrders: link(hrefs.api(PRODUCTION_ORDERS_PATH)),
