@@ -12,6 +12,7 @@ export const DOCUMENTS_PATH = '/documents';
 export const DEVICES_PATH = '/devices';
 export const CALLBACKS_PATH = '/callbacks';
 export const EVENTS_PATH = '/events';
+export const EVENT_STREAM_PATH = '/events/stream';
 
 export const OPERATION_PLANNING_SCENARIOS_PATH = '/operations/planningScenarios';
 export const STAFF_MEMBER_PLANNING_SCENARIOS_PATH = '/staffMembers/planningScenarios';
