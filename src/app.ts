@@ -14,6 +14,7 @@ import { DeliveryWorker } from './delivery/worker.ts';
 import { Hrefs, instanceRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
 import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
+import { EventStreamHub } from './services/eventStream.ts';
 import { ShiftClock } from './services/shiftClock.ts';
 
 export interface App {
@@ -25,6 +26,8 @@ export interface App {
   shiftClock: ShiftClock;
   /** Runs the connectors whose lease this instance holds; undefined when BRIDGE_CONNECTORS_ENABLED=false. */
   connectors: ConnectorManager | undefined;
+  /** Feeds GET /events/stream. */
+  eventStream: EventStreamHub;
   /** The time background work (delivery, shift clock) runs on. */
   clock: Clock;
   /** Credentials of a client created at this start (first start without bootstrap settings). */
@@ -62,7 +65,23 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       clockSkewSeconds,
       recheckSeconds,
     });
-    const server = await buildServer({ config, db: database, tokens, metrics, runtime });
+    // Its log lines go to the server's logger, which exists once the server is built.
+    let log: FastifyInstance['log'] | undefined;
+    const eventStream = new EventStreamHub(database, {
+      ...config.eventStream,
+      // Longer than any transaction may stay open (docs/api.md, "Event stream").
+      gapWindowMs: Math.max(10_000, 3 * config.dbTimeoutMs),
+      clock,
+      log: { warn: (details, message) => log?.warn(details, message) },
+    });
+    const server = await buildServer({ config, db: database, tokens, metrics, runtime, eventStream });
+    log = server.log;
+    // Open streams end before the server waits for its connections; the poller stops with it.
+    server.addHook('preClose', () => eventStream.close());
+    // A write may have recorded events: look for them now instead of at the next poll.
+    server.addHook('onResponse', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') eventStream.wake();
+    });
     const delivery = config.delivery.enabled
       ? createDelivery(config, database, server, { clock, metrics })
       : undefined;
@@ -83,6 +102,7 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       delivery,
       shiftClock,
       connectors,
+      eventStream,
       clock,
       createdClient,
       close: async () => {

@@ -49,6 +49,14 @@ export interface Config {
   embeddedMqtt: { mode: 'auto' | 'on' | 'off'; host: string; port: number };
   /** GET /metrics and readiness (docs/operations.md, "Metrics"). */
   monitoring: { topCallbacks: number; deliveryStallMs: number };
+  /** GET /events/stream (docs/api.md, "Event stream"). */
+  eventStream: {
+    pollMs: number;
+    heartbeatMs: number;
+    maxPerClient: number;
+    maxStreams: number;
+    maxBufferBytes: number;
+  };
   /** Failed client authentications are limited; secret hashing is bounded (docs/settings.md). */
   tokenEndpoint: TokenEndpointLimits;
   /** Timeouts and the connection cap of the HTTP server (Node's http.Server settings). */
@@ -244,6 +252,13 @@ export function loadConfig(env: Env = process.env): Config {
       mode: choice('BRIDGE_EMBEDDED_MQTT', ['auto', 'on', 'off'], 'auto'),
       host: text('BRIDGE_EMBEDDED_MQTT_HOST') ?? '127.0.0.1',
       port: integer('BRIDGE_EMBEDDED_MQTT_PORT', 1883, 0, 65535),
+    },
+    eventStream: {
+      pollMs: integer('BRIDGE_EVENT_STREAM_POLL_MS', 250, 10, 60_000),
+      heartbeatMs: integer('BRIDGE_EVENT_STREAM_HEARTBEAT_MS', 15_000, 100, 3_600_000),
+      maxPerClient: integer('BRIDGE_EVENT_STREAM_MAX_PER_CLIENT', 5, 1, 10_000),
+      maxStreams: integer('BRIDGE_EVENT_STREAM_MAX_STREAMS', 500, 1, 100_000),
+      maxBufferBytes: integer('BRIDGE_EVENT_STREAM_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
     },
     monitoring: {
       topCallbacks: integer('BRIDGE_METRICS_TOP_CALLBACKS', 10, 0, 1000),

@@ -96,6 +96,37 @@ describe('OpenAPI document', () => {
     assert.deepEqual(doc.paths['/oauth/token']?.post?.security, [{ basicAuth: [] }, {}]);
   });
 
+  test('every operation has a summary and an operationId, unique in the document (generators)', () => {
+    const ids = new Map<string, string>();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!METHODS.includes(method)) continue;
+        const { operationId, summary } = operation as { operationId?: string; summary?: string };
+        const key = `${method.toUpperCase()} ${path}`;
+        assert.ok(summary, `${key} has no summary`);
+        assert.match(operationId ?? '', /^[a-z][A-Za-z0-9]*$/, `${key} has no usable operationId`);
+        assert.equal(ids.get(operationId as string), undefined, `${key} repeats ${operationId}`);
+        ids.set(operationId as string, key);
+      }
+    }
+    // Derived by the resource-route helper from the collection's name and owners.
+    assert.equal(ids.get('listWorkplaces'), 'GET /api/v2/workplaces');
+    assert.equal(ids.get('getWorkplace'), 'GET /api/v2/workplaces/{id}');
+    assert.equal(ids.get('createWorkplace'), 'POST /api/v2/workplaces');
+    assert.equal(ids.get('replaceWorkplace'), 'PUT /api/v2/workplaces/{id}');
+    assert.equal(ids.get('deleteWorkplace'), 'DELETE /api/v2/workplaces/{id}');
+    assert.equal(ids.get('listWorkplaceShifts'), 'GET /api/v2/workplaces/{id}/shifts');
+    assert.equal(ids.get('streamEvents'), 'GET /api/v2/events/stream');
+    assert.deepEqual((doc as { servers?: unknown }).servers, [{ url: '/', description: 'This service' }]);
+  });
+
+  test('the event stream is documented as text/event-stream', () => {
+    const stream = doc.paths['/api/v2/events/stream']?.get as {
+      responses?: Record<string, { content?: object }>;
+    };
+    assert.ok(stream?.responses?.['200']?.content && 'text/event-stream' in stream.responses['200'].content);
+  });
+
   test('query parameters come from the route schemas', () => {
     const parameters = doc.paths['/api/v2/workplaces']?.get?.parameters ?? [];
     const query = parameters

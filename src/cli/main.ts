@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `bridge` command: start the service, migrate, and manage OAuth clients.
+// The `bridge` command: start the service, migrate, manage OAuth clients, and follow a running
+// service's events and callbacks through its API (src/cli/api.ts).
 import { parseArgs } from 'node:util';
 import { addClient } from '../auth/clients.ts';
 import { ConfigError, loadConfig, SCOPES } from '../config.ts';
@@ -13,7 +14,10 @@ const USAGE = `Usage: bridge <command>
   clients add [--scopes read,write] [--name NAME] [--id ID]
                                           create a client; prints its secret once
   clients list                            list clients (never their secrets)
-  clients remove <client-id>              delete a client; its tokens stop working within 30 s`;
+  clients remove <client-id>              delete a client; its tokens stop working within 30 s
+  events tail [--json] [filters]          follow the live event stream of a running service
+  callbacks list [--json]                 list the client's callbacks on a running service
+  <command> --help                        help on one command`;
 
 async function withDatabase(work: (db: Database) => Promise<void>): Promise<void> {
   const db = await openDatabase(loadConfig());
@@ -89,9 +93,41 @@ async function clients(args: string[]): Promise<void> {
   }
 }
 
+/** `events tail` and `callbacks list` talk to a running service (src/cli/api.ts). */
+async function apiCommand(command: string, action: string | undefined, args: string[]): Promise<void> {
+  const api = await import('./api.ts');
+  const known =
+    command === 'events' && action === 'tail'
+      ? { help: api.EVENTS_TAIL_HELP, run: api.eventsTail }
+      : command === 'callbacks' && action === 'list'
+        ? { help: api.CALLBACKS_LIST_HELP, run: api.callbacksList }
+        : undefined;
+  if (!known) throw new UsageError(USAGE);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${known.help}\n`);
+    return;
+  }
+  try {
+    await known.run(args);
+  } catch (error) {
+    throw error instanceof api.ApiUsageError ? new UsageError(error.message) : error;
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command !== 'events' && command !== 'callbacks' && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   switch (command) {
+    case 'events':
+    case 'callbacks':
+      return apiCommand(command, rest[0], rest.slice(1));
     case 'start':
       // Loaded only here: the server and delivery modules would slow every other command down.
       return (await import('../main.ts')).start();

@@ -14,7 +14,7 @@ export function requiredScope(request: FastifyRequest): Scope {
 export function bearerGuard(tokens: TokenService) {
   return async (request: FastifyRequest) => {
     if (request.routeOptions.config.auth === 'public' || request.is404) return;
-    const header = request.headers.authorization;
+    const header = request.headers.authorization ?? tokenFromQuery(request);
     if (header === undefined || header.trim() === '') throw new AppError('UNAUTHORIZED');
     const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match?.[1]) throw new AppError('INVALID_TOKEN');
@@ -22,6 +22,13 @@ export function bearerGuard(tokens: TokenService) {
     const scope = requiredScope(request);
     if (!request.client.scopes.includes(scope)) throw new AppError('INSUFFICIENT_SCOPE', { scope });
   };
+}
+
+/** `Bearer <access_token>` from the query, on the routes that allow it; undefined otherwise. */
+function tokenFromQuery(request: FastifyRequest): string | undefined {
+  if (!request.routeOptions.config.tokenInQuery) return undefined;
+  const token = (request.query as Record<string, unknown> | undefined)?.access_token;
+  return typeof token === 'string' ? `Bearer ${token}` : undefined;
 }
 
 /** Whether the caller may change things; links to actions are offered only then. */

@@ -23,5 +23,10 @@ declare module 'fastify' {
     auth?: 'public';
     /** Scope needed instead of the method's default (a POST that only searches needs `read`). */
     scope?: Scope;
+    /**
+     * The bearer token may also come as the `access_token` query parameter (the event stream only:
+     * browsers' EventSource cannot send headers; docs/api.md, "Event stream").
+     */
+    tokenInQuery?: boolean;
   }
 }

@@ -4,6 +4,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import type { Config, RuntimeOptions } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { EventStreamHub } from '../services/eventStream.ts';
 
 /** Every version answers identically (docs/api.md, "Addresses and versions"). */
 export const API_VERSIONS = [1, 2, 3] as const;
@@ -14,6 +15,8 @@ export interface ServerDeps {
   db: Database;
   tokens: TokenService;
   metrics?: Metrics;
+  /** Feeds GET /events/stream (created by the composition root). */
+  eventStream: EventStreamHub;
   /** Injected clock and log stream (tests, benchmarks). */
   runtime?: RuntimeOptions;
 }

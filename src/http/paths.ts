@@ -15,6 +15,7 @@ export const EVENTS_PATH = '/events';
 export const CONNECTORS_PATH = '/connectors';
 /** Computed reports (docs/resources/reports.md). */
 export const REPORTS_PATH = '/reports';
+export const EVENT_STREAM_PATH = '/events/stream';
 
 export const OPERATION_PLANNING_SCENARIOS_PATH = '/operations/planningScenarios';
 export const STAFF_MEMBER_PLANNING_SCENARIOS_PATH = '/staffMembers/planningScenarios';

@@ -43,6 +43,8 @@ interface Doc {
   description?: string;
   /** The scope the route needs instead of its method's (docs/api.md, "Authentication"). */
   scope?: Scope;
+  /** The OpenAPI operationId, when the derived one (see `operationIds`) does not fit. */
+  operationId?: string;
 }
 
 export interface ResourceDefinition<Item, Embed extends string> {
@@ -140,6 +142,50 @@ const hasParams = (path: string) => path.includes(':');
 const docOf = ({ summary, description }: Doc) =>
   description === undefined ? { summary } : { summary, description };
 
+const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+const singular = (word: string) =>
+  word.endsWith('Series') || word.endsWith('ss')
+    ? word
+    : word.endsWith('ies')
+      ? `${word.slice(0, -3)}y`
+      : word.replace(/s$/, '');
+
+/**
+ * OpenAPI operationIds for client generators (docs/clients.md), derived from the
+ * collection's name and the owners in its path: `listWorkplaces`, `getWorkplace`,
+ * `createWorkplace`, `replaceWorkplace`, `deleteWorkplace`, `searchOperations`,
+ * `listWorkplaceShifts`, `changeWorkplaceOperatingState`.
+ */
+function operationIds(path: string, name: string) {
+  const segments = path.split('/').filter(Boolean);
+  // Each segment followed by a parameter names an owner: /workplaces/:id/shifts -> Workplace.
+  const owners = segments
+    .filter((segment, index) => !segment.startsWith(':') && segments[index + 1]?.startsWith(':'))
+    .map((segment) => pascal(singular(segment)))
+    .join('');
+  const plural = `${owners}${pascal(name)}`;
+  const one = `${owners}${pascal(singular(name))}`;
+  return {
+    list: `list${plural}`,
+    search: `search${plural}`,
+    get: `get${one}`,
+    create: `create${one}`,
+    replace: `replace${one}`,
+    delete: `delete${one}`,
+    command: (commandPath: string) => {
+      const words = [
+        ...new Set(
+          commandPath
+            .split('/')
+            .filter(Boolean)
+            .map((word) => pascal(word.replace(/^:/, '').replace(/Id$/, ''))),
+        ),
+      ].join('');
+      return `change${words.startsWith(pascal(singular(name))) ? owners : one}${words}`;
+    },
+  };
+}
+
 /** Presents each item on its own. */
 export const each =
   <Item>(present: (item: Item, request: FastifyRequest) => Resource) =>
@@ -151,6 +197,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
   resource: ResourceDefinition<Item, Embed>,
 ) {
   const { tags, path, name, schema } = resource;
+  const ids = operationIds(path, name);
   const itemParam = resource.itemParam ?? 'id';
   const itemPath = `${path}/:${itemParam}`;
   const embedded = resource.embeds !== undefined;
@@ -166,8 +213,9 @@ export function resourceRoutes<Item, Embed extends string = never>(
   /** The item's loader, once `get` is declared: a PUT compares echoed read-only properties with it. */
   let loadItem: ((at: At) => Promise<Item>) | undefined;
   /** A route's schema: the resource's tags, the route's words, the parameters of its URL. */
-  const schemaOf = (url: string, doc: Doc, rest: Record<string, unknown>) => ({
+  const schemaOf = (url: string, doc: Doc, operationId: string, rest: Record<string, unknown>) => ({
     tags,
+    operationId: doc.operationId ?? operationId,
     ...docOf(doc),
     ...paramsOf(url),
     ...rest,
@@ -240,7 +288,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         path,
         {
           ...scopeOf(route),
-          schema: schemaOf(path, route, {
+          schema: schemaOf(path, route, ids.list, {
             querystring: Type.Object(
               { ...paging, ...filters, ...embedParam },
               { additionalProperties: false },
@@ -267,6 +315,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
           config: { scope: search.scope ?? 'read' },
           schema: {
             tags,
+            operationId: search.operationId ?? ids.search,
             summary: search.summary,
             description:
               search.description ?? 'Paging links are POSTs to this URL: send the same body again.',
@@ -286,7 +335,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         itemPath,
         {
           ...scopeOf(route),
-          schema: schemaOf(itemPath, route, {
+          schema: schemaOf(itemPath, route, ids.get, {
             ...(embedded ? { querystring } : {}),
             response: { 200: schema, ...errorResponses(404) },
           }),
@@ -302,7 +351,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const response = { 201: schema, ...errorResponses(...(hasParams(path) ? [404] : []), 415) };
       api.post(
         path,
-        { ...scopeOf(route), schema: schemaOf(path, route, { body: route.body, response }) },
+        { ...scopeOf(route), schema: schemaOf(path, route, ids.create, { body: route.body, response }) },
         async (request, reply) => {
           const result = await route.run(request.body as Static<B>, at(request));
           const representation = route.present
@@ -320,7 +369,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const body = echoingBody(route.body, readOnly);
       api.put(
         itemPath,
-        { ...scopeOf(route), schema: schemaOf(itemPath, route, { body, response }) },
+        { ...scopeOf(route), schema: schemaOf(itemPath, route, ids.replace, { body, response }) },
         async (request) => {
           const where = at(request);
           checkBodyId((request.body as { id?: string }).id, where.itemId);
@@ -337,7 +386,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const response = { 204: Type.Null(), ...errorResponses(404) };
       api.delete(
         itemPath,
-        { ...scopeOf(route), schema: schemaOf(itemPath, route, { response }) },
+        { ...scopeOf(route), schema: schemaOf(itemPath, route, ids.delete, { response }) },
         async (request, reply) => {
           await route.run(at(request));
           return reply.code(204).send();
@@ -351,7 +400,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         commandPath,
         {
           ...scopeOf(route),
-          schema: schemaOf(commandPath, route, {
+          schema: schemaOf(commandPath, route, ids.command(route.path), {
             ...(route.body ? { body: route.body } : {}),
             response: { 200: schema, ...errorResponses(...(route.body ? [404, 415] : [404])) },
           }),

@@ -98,6 +98,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       route.config = { ...route.config, auth: 'public' };
   });
   registerMethodNotAllowed(app);
+  // Every operation has an operationId for client generators (docs/clients.md): the
+  // resource-route helper names its own; any other route gets one from its method and path.
+  app.addHook('onRoute', (route) => {
+    if (route.schema && route.schema.operationId === undefined && !route.schema.hide) {
+      route.schema = {
+        ...route.schema,
+        operationId: fallbackOperationId(route.method, route.url, config.basePath),
+      };
+    }
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -124,6 +134,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         },
       },
       security: [{ oauth2: [] }],
+      // The paths carry the base path and /api/v2, so the server is the origin (or where the
+      // public URL says the service is reached, without the base path its paths repeat).
+      servers: [{ url: serverUrl(config), description: 'This service' }],
     },
   });
   await app.register(swaggerUi, {
@@ -168,6 +181,28 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     );
   }
   return app;
+}
+
+/** Where the paths of the OpenAPI document are relative to. */
+function serverUrl(config: Config): string {
+  if (config.publicUrl === undefined) return '/';
+  const { publicUrl, basePath } = config;
+  return basePath !== '' && publicUrl.endsWith(basePath) ? publicUrl.slice(0, -basePath.length) : publicUrl;
+}
+
+/** `GET /api/v2/workplaces/:id/history` -> `getWorkplacesByIdHistory` (routes outside the helper). */
+function fallbackOperationId(method: string | string[], url: string, basePath: string): string {
+  const verb = [method].flat()[0]?.toLowerCase() ?? 'call';
+  const words = url
+    .slice(basePath.length)
+    .replace(/^\/api\/v\d+/, '')
+    .split(/[/.]/)
+    .filter(Boolean)
+    .map((word) => (word.startsWith(':') ? `by-${word.slice(1)}` : word))
+    .map((word) =>
+      `-${word}`.replace(/[^A-Za-z0-9]+(.)?/g, (_, letter?: string) => (letter ?? '').toUpperCase()),
+    );
+  return `${verb}${words.join('') || 'Root'}`;
 }
 
 /** A route that takes no body refuses one, as routes with bodies refuse unknown fields. */

@@ -204,6 +204,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': "Content-Type '{contentType}' wird nicht unterstützt; senden Sie application/json.",
     'zh-CN': "不支持 Content-Type '{contentType}'；请发送 application/json。",
   },
+  TOO_MANY_STREAMS: {
+    'en-GB': 'Too many open event streams (at most {limit}); close one first.',
+    'de-DE': 'Zu viele offene Event-Streams (höchstens {limit}); schließen Sie zuerst einen.',
+    'zh-CN': '打开的事件流过多（最多 {limit} 个）；请先关闭一个。',
+  },
   INTERNAL_ERROR: {
     'en-GB': 'An internal error occurred (request id {requestId}).',
     'de-DE': 'Ein interner Fehler ist aufgetreten (Request-ID {requestId}).',

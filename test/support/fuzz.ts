@@ -42,6 +42,7 @@ interface Parameter {
 }
 interface OperationObject {
   parameters?: Parameter[];
+  responses?: Record<string, { content?: Record<string, unknown> }>;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
 export interface OpenApi {
@@ -66,6 +67,9 @@ export function operationsOf(openapi: OpenApi): Operation[] {
   for (const [path, item] of Object.entries(openapi.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!METHODS.includes(method)) continue;
+      // A stream (GET /events/stream) stays open: its answer never completes in inject();
+      // test/eventStream.test.ts covers it, badInput.test.ts its refusals.
+      if (operation.responses?.['200']?.content?.['text/event-stream']) continue;
       const parameters = operation.parameters ?? [];
       operations.push({
         key: `${method.toUpperCase()} ${path}`,

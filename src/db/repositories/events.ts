@@ -110,3 +110,63 @@ export async function findEvent(db: Queryable, id: string): Promise<StoredEvent 
   const rows = await db.query<Row>(`SELECT ${COLUMNS} FROM events WHERE id = $1`, [id]);
   return rows[0] === undefined ? undefined : toEvent(rows[0]);
 }
+
+/** An event with its log position (`events.sequence`), as the event stream sends it. */
+export interface SequencedEvent extends StoredEvent {
+  sequence: number;
+}
+
+const toSequenced = (row: Row & { sequence: string | number }): SequencedEvent => ({
+  ...toEvent(row),
+  sequence: Number(row.sequence),
+});
+
+/** The newest log position visible now (0 for an empty log). */
+export async function latestEventSequence(db: Queryable): Promise<number> {
+  const [row] = await db.query<{ sequence: string | null }>('SELECT max(sequence) AS sequence FROM events');
+  return Number(row?.sequence ?? 0);
+}
+
+/**
+ * Visible events after `after`, up to `until` when given, in log order, at most `limit`; only
+ * those matching `filter`.
+ */
+export async function listEventsAfterSequence(
+  db: Queryable,
+  after: number,
+  options: { limit: number; until?: number; filter?: EventFilter },
+): Promise<SequencedEvent[]> {
+  const params: unknown[] = [after, options.limit];
+  const where = ['sequence > $1'];
+  if (options.until !== undefined) {
+    params.push(options.until);
+    where.push(`sequence <= $${params.length}`);
+  }
+  for (const [column, value] of [
+    ['event_type', options.filter?.eventType],
+    ['object_type', options.filter?.objectType],
+    ['object_id', options.filter?.objectId],
+  ] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  }
+  const rows = await db.query<Row & { sequence: string }>(
+    `SELECT sequence, ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY sequence LIMIT $2`,
+    params,
+  );
+  return rows.map(toSequenced);
+}
+
+/** The events at these log positions that are visible now, in log order. */
+export async function findEventsBySequence(
+  db: Queryable,
+  sequences: readonly number[],
+): Promise<SequencedEvent[]> {
+  if (sequences.length === 0) return [];
+  const rows = await db.query<Row & { sequence: string }>(
+    `SELECT sequence, ${COLUMNS} FROM events WHERE sequence = ANY($1::bigint[]) ORDER BY sequence`,
+    [sequences.map(String)],
+  );
+  return rows.map(toSequenced);
+}

@@ -14,19 +14,27 @@ export function registerHealth(
   metrics?: Metrics,
 ): void {
   const schema = { tags: ['operations'], security: [] };
-  app.get(`${basePath}/health/live`, { config: { auth: 'public' }, schema }, async () => ({ status: 'UP' }));
-  app.get(`${basePath}/health/ready`, { config: { auth: 'public' }, schema }, async (request, reply) => {
-    const delivery = metrics?.deliveryState();
-    const stalled = delivery?.stalledForMs !== undefined;
-    if (stalled) request.log.warn({ stalledForMs: delivery?.stalledForMs }, 'delivery loop stalled');
-    const deliveryField = delivery === undefined ? {} : { delivery: stalled ? 'STALLED' : 'UP' };
-    try {
-      await ping(db);
-    } catch (error) {
-      request.log.warn({ err: error }, 'readiness check failed');
-      return reply.code(503).send({ status: 'DOWN', database: 'DOWN', ...deliveryField });
-    }
-    if (stalled) return reply.code(503).send({ status: 'DOWN', database: 'UP', ...deliveryField });
-    return { status: 'UP', database: 'UP', ...deliveryField };
-  });
+  const live = { ...schema, operationId: 'getLiveness', summary: 'Liveness: the process answers' };
+  const ready = { ...schema, operationId: 'getReadiness', summary: 'Readiness: database and delivery work' };
+  app.get(`${basePath}/health/live`, { config: { auth: 'public' }, schema: live }, async () => ({
+    status: 'UP',
+  }));
+  app.get(
+    `${basePath}/health/ready`,
+    { config: { auth: 'public' }, schema: ready },
+    async (request, reply) => {
+      const delivery = metrics?.deliveryState();
+      const stalled = delivery?.stalledForMs !== undefined;
+      if (stalled) request.log.warn({ stalledForMs: delivery?.stalledForMs }, 'delivery loop stalled');
+      const deliveryField = delivery === undefined ? {} : { delivery: stalled ? 'STALLED' : 'UP' };
+      try {
+        await ping(db);
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed');
+        return reply.code(503).send({ status: 'DOWN', database: 'DOWN', ...deliveryField });
+      }
+      if (stalled) return reply.code(503).send({ status: 'DOWN', database: 'UP', ...deliveryField });
+      return { status: 'UP', database: 'UP', ...deliveryField };
+    },
+  );
 }

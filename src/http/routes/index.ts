@@ -8,6 +8,7 @@ import { registerConnectors } from './connectors.ts';
 import { registerDevices } from './devices.ts';
 import { registerDocuments } from './documents.ts';
 import { registerEntryPoint } from './entryPoint.ts';
+import { registerEventStream } from './eventStream.ts';
 import { registerEvents } from './events.ts';
 import { registerMasterData } from './masterData.ts';
 import { registerOperations } from './operations.ts';
@@ -37,6 +38,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerToolAssemblyOrders(api, deps);
   registerTools(api, deps);
   registerEvents(api, deps);
+  registerEventStream(api, deps);
   registerDevices(api, deps);
   registerStaffMembers(api, deps);
   registerDocuments(api, deps);

@@ -36,3 +36,24 @@ export const EventFilters = {
   objectType: Type.Optional(Type.Enum([...OBJECT_TYPES])),
   objectId: Type.Optional(Type.String({ maxLength: 200 })),
 };
+
+/** GET /events/stream: the filters of GET /events, where to resume, and the token for EventSource. */
+export const EventStreamQuery = Type.Object(
+  {
+    ...EventFilters,
+    lastEventId: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'Resume after this log position (as the Last-Event-ID header, which wins when both are sent)',
+      }),
+    ),
+    access_token: Type.Optional(
+      Type.String({
+        maxLength: 4096,
+        description: 'The bearer token, for clients that cannot send an Authorization header (EventSource)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
