@@ -99,7 +99,8 @@ export class ApiClient {
     const response = await fetch(new URL(path, this.#options.baseUrl), { method, headers, body: payload });
     const text = await response.text();
     let parsed: unknown = text;
-    if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    if (text !== '' && (response.headers.get('content-type') ?? '').includes('json'))
+      parsed = JSON.parse(text);
     return { status: response.status, body: parsed };
   }
 

@@ -49,29 +49,101 @@ export const MACHINE_COUNT = CAPACITY_GROUPS.filter((group) => !group.manual).re
 
 /** The sensors of every machine's PLC, with the normal value and spread the simulator reports. */
 export const SENSORS = [
-  { tag: 'spindleSpeed', name: 'Spindle speed', physicalQuantity: 'ROTATIONAL_SPEED', unit: 'rpm', mean: 2400, spread: 150 },
-  { tag: 'spindleTemperature', name: 'Spindle temperature', physicalQuantity: 'TEMPERATURE', unit: '°C', mean: 48, spread: 3 },
+  {
+    tag: 'spindleSpeed',
+    name: 'Spindle speed',
+    physicalQuantity: 'ROTATIONAL_SPEED',
+    unit: 'rpm',
+    mean: 2400,
+    spread: 150,
+  },
+  {
+    tag: 'spindleTemperature',
+    name: 'Spindle temperature',
+    physicalQuantity: 'TEMPERATURE',
+    unit: '°C',
+    mean: 48,
+    spread: 3,
+  },
   { tag: 'power', name: 'Power draw', physicalQuantity: 'POWER', unit: 'kW', mean: 11, spread: 2 },
-  { tag: 'vibration', name: 'Vibration velocity', physicalQuantity: 'VIBRATION', unit: 'mm/s', mean: 2.2, spread: 0.4 },
+  {
+    tag: 'vibration',
+    name: 'Vibration velocity',
+    physicalQuantity: 'VIBRATION',
+    unit: 'mm/s',
+    mean: 2.2,
+    spread: 0.4,
+  },
 ] as const;
 
 /** Staff members per capacity group; each holds its group's qualification, some a second one. */
 export const STAFF_PER_GROUP = 5;
 export const STAFF_COUNT = CAPACITY_GROUPS.length * STAFF_PER_GROUP;
 
-const FIRST_NAMES = ['Anna', 'Ben', 'Chiara', 'David', 'Elif', 'Felix', 'Greta', 'Hannes', 'Ines', 'Jonas', 'Katrin', 'Lukas', 'Mara', 'Nils', 'Olga', 'Paul', 'Rosa', 'Samir', 'Tanja', 'Uwe', 'Vera', 'Wei', 'Yusuf', 'Zoe'];
-const LAST_NAMES = ['Albrecht', 'Becker', 'Costa', 'Demir', 'Engel', 'Fischer', 'Graf', 'Hoffmann', 'Iwanow', 'Jung', 'Keller', 'Lang', 'Meyer', 'Nowak', 'Otto', 'Peters', 'Quast', 'Richter', 'Schulz', 'Tran', 'Ulrich', 'Vogel', 'Wagner', 'Zimmer'];
+const FIRST_NAMES = [
+  'Anna',
+  'Ben',
+  'Chiara',
+  'David',
+  'Elif',
+  'Felix',
+  'Greta',
+  'Hannes',
+  'Ines',
+  'Jonas',
+  'Katrin',
+  'Lukas',
+  'Mara',
+  'Nils',
+  'Olga',
+  'Paul',
+  'Rosa',
+  'Samir',
+  'Tanja',
+  'Uwe',
+  'Vera',
+  'Wei',
+  'Yusuf',
+  'Zoe',
+];
+const LAST_NAMES = [
+  'Albrecht',
+  'Becker',
+  'Costa',
+  'Demir',
+  'Engel',
+  'Fischer',
+  'Graf',
+  'Hoffmann',
+  'Iwanow',
+  'Jung',
+  'Keller',
+  'Lang',
+  'Meyer',
+  'Nowak',
+  'Otto',
+  'Peters',
+  'Quast',
+  'Richter',
+  'Schulz',
+  'Tran',
+  'Ulrich',
+  'Vogel',
+  'Wagner',
+  'Zimmer',
+];
 export const names = { first: FIRST_NAMES, last: LAST_NAMES };
 
 /**
  * Three shifts a day (UTC), each with a 30-minute break in its middle: a shift is stored as two
  * shift periods with the break as the gap between them, so the API shows when the break is.
  */
-export const SHIFT_PATTERN: readonly { name: string; model: string; startHour: number; breakHour: number }[] = [
-  { name: 'Early shift', model: 'EARLY', startHour: 6, breakHour: 10 },
-  { name: 'Late shift', model: 'LATE', startHour: 14, breakHour: 18 },
-  { name: 'Night shift', model: 'NIGHT', startHour: 22, breakHour: 26 },
-];
+export const SHIFT_PATTERN: readonly { name: string; model: string; startHour: number; breakHour: number }[] =
+  [
+    { name: 'Early shift', model: 'EARLY', startHour: 6, breakHour: 10 },
+    { name: 'Late shift', model: 'LATE', startHour: 14, breakHour: 18 },
+    { name: 'Night shift', model: 'NIGHT', startHour: 22, breakHour: 26 },
+  ];
 export const SHIFT_HOURS = 8;
 export const BREAK_MINUTES = 30;
 /** Days of shifts seeded: today and the next ones. */

@@ -96,7 +96,8 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
   const workplaceCount = CAPACITY_GROUPS.reduce((sum, group) => sum + group.workplaces, 0);
 
   // Progress: one unit per request-sized step, known before the first request.
-  const total = orders.length + workplaceCount + machineCount * 2 + CAPACITY_GROUPS.length * STAFF_PER_GROUP + 20;
+  const total =
+    orders.length + workplaceCount + machineCount * 2 + CAPACITY_GROUPS.length * STAFF_PER_GROUP + 20;
   let done = 0;
   const step = (units = 1) => {
     done = Math.min(total, done + units);
@@ -200,7 +201,11 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
       toolDescription: description,
       targetWorkplaceId: target.id,
       storageLocation: `Rack ${String.fromCharCode(65 + (index % 4))}-${(index % 5) + 1}`,
-      lifespan: { maximum: 3_600_000 * 40, remaining: 3_600_000 * random.int(5, 40), warningLimit: 3_600_000 * 4 },
+      lifespan: {
+        maximum: 3_600_000 * 40,
+        remaining: 3_600_000 * random.int(5, 40),
+        warningLimit: 3_600_000 * 4,
+      },
     });
     const advance = index < 6 ? orderStates.length : index < 8 ? random.int(1, 3) : 0;
     for (const state of orderStates.slice(0, advance)) {
@@ -271,7 +276,11 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
     for (let i = SAMPLES_PER_TAG; i > 0; i--) {
       const timestamp = new Date(now.getTime() - i * 60_000).toISOString();
       for (const sensor of SENSORS) {
-        elements.push({ tag: sensor.tag, timestamp, value: round(random.gaussian(sensor.mean, sensor.spread)) });
+        elements.push({
+          tag: sensor.tag,
+          timestamp,
+          value: round(random.gaussian(sensor.mean, sensor.spread)),
+        });
       }
     }
     await api.post(device.href, { elements });
@@ -341,7 +350,11 @@ export function planOrders(random: Random, size: number, now: Date): PlannedOrde
 }
 
 /** The shift plan of one workplace: every shift that ends after midnight today, for SHIFT_DAYS days. */
-export function shiftPlan(now: Date): { startDate: string; endDate: string; shifts: Record<string, string>[] } {
+export function shiftPlan(now: Date): {
+  startDate: string;
+  endDate: string;
+  shifts: Record<string, string>[];
+} {
   const hour = 3_600_000;
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const shifts: { name: string; shiftModelId: string; startDate: string; endDate: string }[] = [];
@@ -428,7 +441,10 @@ async function runOperation(api: ApiClient, item: HistoryItem, phases: string[])
       });
     }
     if (phase === 'COMPLETED') {
-      await api.post(item.staffMember.activitiesHref, { operationId: item.operationId, activity: 'FINISHED' });
+      await api.post(item.staffMember.activitiesHref, {
+        operationId: item.operationId,
+        activity: 'FINISHED',
+      });
     }
   }
 }
