@@ -13,7 +13,11 @@ const USAGE = `Usage: bridge <command>
   clients add [--scopes read,write] [--name NAME] [--id ID]
                                           create a client; prints its secret once
   clients list                            list clients (never their secrets)
-  clients remove <client-id>              delete a client; its tokens stop working within 30 s`;
+  clients remove <client-id>              delete a client; its tokens stop working within 30 s
+  seed [--size N] [--seed S] [--concurrency C] [--url URL --client-id ID --client-secret SECRET]
+                                          create the demo plant (docs/demo.md)
+  simulate [--rate R] [--seed S] [--steps N] [--url URL --client-id ID --client-secret SECRET]
+                                          drive the plant through the API (docs/demo.md)`;
 
 async function withDatabase(work: (db: Database) => Promise<void>): Promise<void> {
   const db = await openDatabase(loadConfig());
@@ -89,6 +93,25 @@ async function clients(args: string[]): Promise<void> {
   }
 }
 
+/** `bridge seed` and `bridge simulate` (src/simulator/commands.ts), loaded only when asked for. */
+async function demoCommand(command: 'seed' | 'simulate', args: string[]): Promise<void> {
+  const text = { type: 'string' } as const;
+  let values: Record<string, string | undefined>;
+  try {
+    const names = ['url', 'client-id', 'client-secret', 'seed', 'size', 'rate', 'steps', 'concurrency'];
+    values = parseArgs({ args, options: Object.fromEntries(names.map((name) => [name, text])) })
+      .values as Record<string, string | undefined>;
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  const commands = await import('../simulator/commands.ts');
+  const options = { ...values, clientId: values['client-id'], clientSecret: values['client-secret'] };
+  const run = command === 'seed' ? commands.seedCommand : commands.simulateCommand;
+  await run(loadConfig(), options).catch((error: unknown) => {
+    throw error instanceof commands.CommandOptionError ? new UsageError(error.message) : error;
+  });
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -101,6 +124,9 @@ async function main(argv: string[]): Promise<void> {
       });
     case 'clients':
       return clients(rest);
+    case 'seed':
+    case 'simulate':
+      return demoCommand(command, rest);
     default:
       throw new UsageError(USAGE);
   }

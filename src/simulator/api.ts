@@ -9,6 +9,8 @@ export interface ApiClientOptions {
   clientSecret: string;
   /** The API entry point path; default /api/v2. */
   entryPath?: string;
+  /** The token endpoint's path; default /oauth/token. */
+  tokenPath?: string;
 }
 
 export interface ApiResponse {
@@ -114,8 +116,8 @@ export class ApiClient {
   }
 
   async #fetchToken(): Promise<string> {
-    const { baseUrl, clientId, clientSecret } = this.#options;
-    const response = await fetch(new URL('/oauth/token', baseUrl), {
+    const { baseUrl, clientId, clientSecret, tokenPath = '/oauth/token' } = this.#options;
+    const response = await fetch(new URL(tokenPath, baseUrl), {
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
@@ -124,7 +126,7 @@ export class ApiClient {
       body: 'grant_type=client_credentials',
     });
     const text = await response.text();
-    if (response.status !== 200) throw new ApiError('POST', '/oauth/token', response.status, text);
+    if (response.status !== 200) throw new ApiError('POST', tokenPath, response.status, text);
     const { access_token: value, expires_in: seconds } = JSON.parse(text) as {
       access_token: string;
       expires_in: number;
