@@ -29,7 +29,7 @@ interface SimWorkplace {
   href: string;
   manual: boolean;
   capacityGroupId: string;
-  /** Operating state code the simulator last set (or `undefined` before it set one). */
+  /** Operating state code, as read at connect and then as the simulator set it. */
   state: string | undefined;
   /** The state to return to after a break. */
   beforeBreak: string | undefined;
@@ -108,7 +108,7 @@ export class Simulator {
         href: linkOf(item._links, 'self'),
         manual: item.properties.isManualWorkplace,
         capacityGroupId: item.properties.capacityGroupId,
-        state: undefined,
+        state: item.properties.operatingState?.code,
         beforeBreak: undefined,
         shifts: [],
         devices: [],
