@@ -25,15 +25,17 @@ export function isEmptyDataDir(dir: string): boolean {
 }
 
 /**
- * `auto` (default): seed and simulate on the first start of the embedded database only; never
- * with DATABASE_URL. `on`: simulate at every start, seeding first when the plant is empty.
- * `off`: nothing.
+ * `auto` (default): seed and simulate on the first start of the embedded database only, in the
+ * zero-setup run (no bootstrap client configured: installations, tests and benchmarks that set
+ * one get an empty plant); never with DATABASE_URL. `on`: simulate at every start, seeding first
+ * when the plant is empty. `off`: nothing.
  */
 export function demoPlan(config: Config, firstStart: boolean): DemoPlan {
   const { mode } = config.demo;
   if (mode === 'off') return { seed: false, simulate: false };
   if (mode === 'on') return { seed: true, simulate: true };
-  const embeddedFirstStart = config.databaseUrl === undefined && firstStart;
+  const embeddedFirstStart =
+    config.databaseUrl === undefined && config.bootstrapClient === undefined && firstStart;
   return { seed: embeddedFirstStart, simulate: embeddedFirstStart };
 }
 
@@ -112,13 +114,14 @@ export function startDemo(app: App, config: Config, plan: DemoPlan, out: DemoOut
     });
     loop.start();
   })().catch((error: unknown) => {
-    app.server.log.warn({ err: error }, 'demo plant stopped');
+    // Stopping closes the server under a seed in progress: its failing requests are no news.
+    if (!stopping.signal.aborted) app.server.log.warn({ err: error }, 'demo plant stopped');
   });
   return {
     ready,
+    /** Stops the simulator; a seed in progress is not waited for (the closing server ends it). */
     async stop() {
       stopping.abort();
-      await ready;
       await loop?.stop();
       await remove?.().catch(() => undefined);
     },
