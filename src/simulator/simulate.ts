@@ -264,11 +264,19 @@ export class Simulator {
     const page = await this.#api.get(
       `${linkOf(this.#links, 'operations')}?operationPhaseId=RELEASED&limit=100`,
     );
-    const candidate = (page.body._embedded.operations as Resource[]).find(
+    const candidates = (page.body._embedded.operations as Resource[]).filter(
       (operation) =>
         operation.properties.workplaceGroupId === workplace.capacityGroupId &&
         !this.#claimed.has(operation.properties.id),
     );
+    // An operation starts when the ones before it in its order are done (a few are looked at).
+    let candidate: Resource | undefined;
+    for (const operation of candidates.slice(0, 5)) {
+      if (await this.#predecessorsDone(operation)) {
+        candidate = operation;
+        break;
+      }
+    }
     const free = this.#staff.filter(
       (member) => member.workplaceIds.includes(workplace.id) && !this.#busyStaff.has(member.id),
     );
@@ -282,6 +290,16 @@ export class Simulator {
     await this.#activity(operation, workplace, 'STARTED');
     await this.#setState(workplace, STATE.setup);
     return 'operationPhase';
+  }
+
+  async #predecessorsDone(operation: Resource): Promise<boolean> {
+    const order = (await this.#api.get(linkOf(operation._links, 'productionOrder'))).body as Resource;
+    const siblings = await collect(this.#api, linkOf(order._links, 'operations'), 'operations');
+    return siblings.every(
+      (sibling) =>
+        sibling.properties.sequence >= operation.properties.sequence ||
+        ['COMPLETED', 'CLOSED'].includes(sibling.properties.operationPhaseId),
+    );
   }
 
   /** Follows the operation's action link to `phase`; a 409 means it moved meanwhile: reread it. */
