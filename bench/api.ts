@@ -1,4 +1,4 @@
-// P1/P2 read benchmark (shared/design/quality-bars.md): the real service against a bare Fastify +
+// P1/P2 read benchmark (docs/quality.md): the real service against a bare Fastify +
 // driver baseline on the same database, side by side in one run, as ratios. `npm run bench:api`.
 //
 // Per backend (PostgreSQL, then PGlite): a fresh seeded database (1 capacity group, 1,000

@@ -1,4 +1,4 @@
-// P3/P4/P8 delivery benchmark (shared/design/quality-bars.md): `npm run bench:delivery`.
+// P3/P4/P8 delivery benchmark (docs/quality.md): `npm run bench:delivery`.
 //
 // Per backend (PostgreSQL binding, PGlite for information): a fresh database seeded with
 // WORKPLACES workplaces (bench/support.ts); the service as `bridge start` in a child process; the

@@ -1,4 +1,4 @@
-// Operations at scale (P7, shared/design/quality-bars.md): with 1,000,000 operations, do a
+// Operations at scale (P7, docs/quality.md): with 1,000,000 operations, do a
 // timestamp-paged operations page and a filtered search stay within 2x their time at 10,000?
 // `npm run bench:operations`, PostgreSQL only.
 //

@@ -49,6 +49,8 @@ export interface Config {
   http: HttpLimits;
   /** The demo plant and its simulator (docs/demo.md). */
   demo: { mode: 'auto' | 'on' | 'off'; size: number; seed: number; rate: number };
+  /** The browser dashboard at `/` (docs/dashboard.md); `BRIDGE_DASHBOARD=off` removes it. */
+  dashboard: boolean;
 }
 
 export interface TokenEndpointLimits {
@@ -249,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
       seed: integer('BRIDGE_DEMO_SEED', 1, 0, 4_294_967_295),
       rate: integer('BRIDGE_DEMO_RATE', 2, 1, 1000),
     },
+    dashboard: choice('BRIDGE_DASHBOARD', ['on', 'off'], 'on') === 'on',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,4 +1,4 @@
-// The bearer guard on the API (contract 9, RFC 6750): 401 with WWW-Authenticate for missing,
+// The bearer guard on the API (docs/api.md "Authentication", RFC 6750): 401 with WWW-Authenticate for missing,
 // malformed, forged, unsigned, expired or foreign tokens; 403 when the scope the method needs is
 // missing. Whole error bodies {status, code, message} and challenges are asserted.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Callbacks API (spec 6.1/6.2, contract 7): registration with every validation refusal naming its
+// Callbacks API (docs/api.md "Callbacks (event delivery)"): registration with every validation refusal naming its
 // field, defaults and both spellings of the redelivery field, Basic Auth passwords masked in every
 // representation, callbacks private to the client that registered them, DELETE, scopes.
 import assert from 'node:assert/strict';
@@ -113,7 +113,7 @@ describeEachBackend(
       assert.equal(bounds.maxUnconfirmedMessages, 1);
     });
 
-    test('POST: EXTERNAL, every event type of spec 6.3, https and an mqtt URL without port are accepted', async () => {
+    test('POST: EXTERNAL, every event type of docs/events.md, https and an mqtt URL without port are accepted', async () => {
       for (const eventType of [
         'EXTERNAL',
         'RESOURCES_UPDATED',
@@ -136,7 +136,7 @@ describeEachBackend(
       }
     });
 
-    test('POST: every refusal of contract 7 is a 400 naming the field', async () => {
+    test('POST: every refusal of docs/api.md "Callbacks (event delivery)" is a 400 naming the field', async () => {
       const valid = { eventType: EVENT_TYPE, url: HOOK };
       const cases: [string, Record<string, unknown>, string][] = [
         ['unknown event type', { ...valid, eventType: 'WORKPLACE_EXPLODED' }, 'eventType'],

@@ -1,6 +1,7 @@
 // Failed deliveries in the log: the app's own worker delivers to a real receiver that answers
-// 503 and to a port that refuses connections; the failure log of the app's logger is given a
-// clock the test drives and a real pino logger writing into memory. Many failed attempts make
+// 503 and to a port that refuses connections, its retries driven by a ManualClock (no waiting
+// for retry intervals); the failure log of the app's logger is given a clock the test drives and
+// a real pino logger writing into memory. Many failed attempts make
 // one line per callback at once, then one summary per interval with the counts; a callback that
 // delivered and fails again gets a line at once.
 import assert from 'node:assert/strict';
@@ -9,27 +10,22 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
+import { ManualClock } from '../src/background/clock.ts';
 import { FAILURE_LOG_INTERVAL_MS, FailureLog, failureLog } from '../src/delivery/failureLog.ts';
 import { createWorkplace, json, startTestApp, type TestApp } from './support/app.ts';
+import { waitFor } from './support/wait.ts';
 
 const API = '/api/v2';
 const EVENTS = 10;
 const REDELIVER = 2; // three attempts per notification: FAILED, FAILED, DISCARDED
+const RETRY_MS = 10_000; // the default retry interval, on the delivery's ManualClock
 
-/** Polls `probe` until it returns something truthy; fails naming `what` after `timeoutMs`. */
-async function until<T>(
+/** Polls `probe` until it returns something truthy (waitFor of support/wait.ts). */
+const until = <T>(
   what: string,
-  probe: () => Promise<T | undefined | null | false> | T,
-  timeoutMs = 20_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 10_000,
+): Promise<T> => waitFor(what, async () => (await probe()) || undefined, { timeoutMs, intervalMs: 20 });
 
 interface Line {
   level: number;
@@ -49,7 +45,8 @@ describe('delivery failures in the log', () => {
   let status = 503;
   let requests = 0;
   let refusedPort = 0;
-  let clock = Date.parse('2026-01-01T00:00:00Z');
+  let clock = Date.parse('2026-01-01T00:00:00Z'); // the failure log's clock
+  const deliveryClock = new ManualClock();
   const lines: Line[] = [];
   let failures: FailureLog;
 
@@ -66,11 +63,9 @@ describe('delivery failures in the log', () => {
     refusedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
 
-    t = await startTestApp('pglite', {
-      BRIDGE_DELIVERY_POLL_MS: '20',
-      BRIDGE_DELIVERY_RETRY_INTERVAL_MS: '2100',
-      BRIDGE_DELIVERY_TIMEOUT_MS: '2000',
-    });
+    // The delivery timeout is real time: the default 5 s, so a busy machine does not turn an
+    // immediate answer into a timeout.
+    t = await startTestApp('pglite', {}, { clock: deliveryClock });
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         for (const text of chunk.toString('utf8').split('\n')) if (text !== '') lines.push(JSON.parse(text));
@@ -111,15 +106,25 @@ describe('delivery failures in the log', () => {
     });
     assert.equal(response.statusCode, 200, response.body);
   };
-  const settled = (ids: string[]) =>
-    until('every notification delivered or discarded', async () => {
+  /** Sends what is due, then moves the delivery clock past each retry, until nothing is open. */
+  const settled = async (ids: string[]) => {
+    const open = async () => {
       const [row] = await t.app.db.query<{ open: string | number }>(
         `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL)
               + (SELECT count(*) FROM notifications WHERE callback_id = ANY ($1::uuid[])) AS open`,
         [ids],
       );
-      return Number(row?.open) === 0;
-    });
+      return Number(row?.open);
+    };
+    const delivery = t.app.delivery;
+    assert.ok(delivery);
+    for (let round = 0; round <= REDELIVER + 2; round += 1) {
+      if (round > 0) deliveryClock.advance(RETRY_MS);
+      await delivery.drain();
+      if ((await open()) === 0) return;
+    }
+    assert.fail(`notifications still open after every retry: ${await open()}`);
+  };
   const of = (id: string) => lines.filter((line) => line.callbackId === id);
 
   test('many failed attempts: one line per callback at once, then one summary per interval with the counts', async () => {

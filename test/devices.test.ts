@@ -1,4 +1,4 @@
-// Devices end to end (contract 4): collection with filters and embed, the devices of a workplace,
+// Devices end to end (docs/api.md "Resources"): collection with filters and embed, the devices of a workplace,
 // GET, POST, PUT (the workplace is permanent), DELETE, RESOURCES_UPDATED events; recorded time
 // series: batch POST, timestamp-mode GET with tag and date filters, one sample; read-only callers.
 import assert from 'node:assert/strict';

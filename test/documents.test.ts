@@ -1,4 +1,4 @@
-// Documents end to end (spec 2.3, contract 4): metadata and raw file content, a new version on
+// Documents end to end (docs/resources/documents.md, docs/api.md "Resources"): metadata and raw file content, a new version on
 // every change with every earlier version (metadata and bytes) still readable, the file size
 // limit, refusals with the error body, action links and scopes, and the events of each change.
 import assert from 'node:assert/strict';

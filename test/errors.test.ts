@@ -1,4 +1,4 @@
-// Error answers as contract 10 defines them, asserted as whole bodies: validation names the field
+// Error answers as docs/api.md "Errors" defines them, asserted as whole bodies: validation names the field
 // and the rule, ids are opaque (a malformed one is 404), unknown paths and versions are 404,
 // 405 carries Allow, 413/415 for bodies, a 500 hides its cause behind the request id, and a
 // database that does not answer in time is a 504 that leaves no lasting damage.
@@ -122,7 +122,7 @@ describeEachBackend('errors: 400, 404, 405, 415', (t) => {
       'UNKNOWN_QUERY_PARAMETER',
       "Query parameter 'colour' is not supported here.",
     );
-    // Timestamp collections take no offset (contract 3).
+    // Timestamp collections take no offset (docs/api.md "Collections").
     assertError(
       await t().request({ url: `${WORKPLACES}/${setup.workplaceId}/recordedOperatingStates?offset=0` }),
       400,

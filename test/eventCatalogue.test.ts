@@ -1,4 +1,4 @@
-// Every event type is reachable (issue 3): one row per event type of spec 6.3 (and EXTERNAL)
+// Every event type is reachable (issue 3): one row per event type of docs/events.md (and EXTERNAL)
 // with the API action that emits it. Each row runs its action through the real HTTP stack and
 // checks the stored event: type, objectType, objectId and the keys of its data. The table must
 // cover the catalogue in src/domain/events.ts exactly, so a new type cannot go without an action.
@@ -566,7 +566,7 @@ describeEachBackend(
       plant.staffMemberId = await createStaffMember(t(), 'EC-S1');
     });
 
-    test('the table covers the catalogue of spec 6.3 and EXTERNAL, once each', () => {
+    test('the table covers the catalogue of docs/events.md and EXTERNAL, once each', () => {
       const covered = ROWS.map((row) => row.eventType).sort();
       assert.deepEqual(covered, [...Object.keys(EVENT_OBJECT_TYPES), EXTERNAL_EVENT_TYPE].sort());
     });

@@ -1,4 +1,4 @@
-// The event log and self-defined events (contract 8, spec 6.5): POST /events stores an EXTERNAL
+// The event log and self-defined events (docs/events.md): POST /events stores an EXTERNAL
 // event and delivers it like a platform event; GET /events reads every event in timestamp mode,
 // filtered, so a client that kept firstIdentifier can catch up on exactly what it missed.
 import assert from 'node:assert/strict';
@@ -100,7 +100,7 @@ describeEachBackend(
       assert.equal(object.statusCode, 200);
     });
 
-    test('POST /events refuses what spec 6.5 does not allow, and stores nothing then', async () => {
+    test('POST /events refuses what docs/events.md does not allow, and stores nothing then', async () => {
       const count = async () =>
         json(await t().request({ url: `${EVENTS}?eventType=EXTERNAL&limit=1` })).pagination.total;
       const stored = await count();

@@ -1,4 +1,4 @@
-// The outbox (contract 8, spec 6.3): every change writes its events into the `events` table in
+// The outbox (docs/events.md): every change writes its events into the `events` table in
 // the same transaction as the change. Checked by reading the table directly after each action,
 // and by making the event insert fail (a trigger) to show the change rolls back with it.
 import assert from 'node:assert/strict';

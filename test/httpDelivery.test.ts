@@ -1,4 +1,4 @@
-// HTTP delivery end to end (spec 6.4, contract 7, quality bars R2/P6) against real receivers on
+// HTTP delivery end to end (docs/api.md "Callbacks (event delivery)", docs/quality.md R2/P6) against real receivers on
 // loopback: the body byte for byte, the extra headers, Basic Auth, the Standard Webhooks
 // signature, matching by type and objectFilter, retries every 10 s and discards on a clock the
 // tests move,
@@ -12,6 +12,7 @@ import { type TestContext, test } from 'node:test';
 import type { AppOptions } from '../src/app.ts';
 import { ManualClock } from '../src/background/clock.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
+import { waitFor } from './support/wait.ts';
 
 const API = '/api/v2';
 const CALLBACKS = `${API}/callbacks`;
@@ -106,20 +107,12 @@ class Receiver {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** Polls `probe` until it returns something truthy; fails naming `what` after `timeoutMs`. */
-async function until<T>(
+/** Polls `probe` until it returns something truthy (waitFor of support/wait.ts). */
+const until = <T>(
   what: string,
   probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+): Promise<T> => waitFor(what, async () => (await probe()) || undefined, { timeoutMs, intervalMs: 20 });
 
 /**
  * Waits until every event is fanned out and none of these callbacks has a notification left:
@@ -140,7 +133,7 @@ async function settled(t: TestApp, callbackIds: string[], timeoutMs = 10_000): P
   );
 }
 
-// Operating states as events carry them (contract 8, en-GB master data).
+// Operating states as events carry them (docs/events.md, en-GB master data).
 const STATES: Record<string, { id: string; code: string; description: string; workplaceStateId: string }> = {
   '999': {
     id: '6b5e3e20-94f4-55ee-9a6e-eb7a3eb4f379',
@@ -251,7 +244,7 @@ describeDelivery(
   'HTTP delivery: body, headers, matching, isolation',
   { BRIDGE_PUBLIC_URL: PUBLIC_URL, BRIDGE_DELIVERY_PER_CALLBACK: '2', BRIDGE_DELIVERY_MAX_IN_FLIGHT: '4' },
   (t) => {
-    test('the body is spec 6.4 byte for byte; headers carry id, time, sequence, attempt, discards, Basic Auth', async (context) => {
+    test('the body is docs/api.md "Callbacks (event delivery)" byte for byte; headers carry id, time, sequence, attempt, discards, Basic Auth', async (context) => {
       const { receiver, callback } = scope(t(), context);
       const target = await receiver();
       const workplaceId = await createWorkplace(t(), 'HTTP-SHAPE-1');
@@ -491,7 +484,9 @@ describeDelivery(
 // ---------------------------------------------------------------------------------------------
 // Retries (R2) at the default interval of 10 s, on a ManualClock: the tests move the delivery's
 // time and wait until everything then due has been sent and recorded, so "no more attempts" is
-// checked after the clock has gone past every retry, not after a pause. 200 ms delivery timeout.
+// checked after the clock has gone past every retry, not after a pause. The delivery timeout is
+// real time: the default 5 s, so a busy machine does not turn a receiver's immediate answer into a
+// timeout (a failed attempt, then a copy; 200 ms did under load).
 
 const RETRY_MS = 10_000;
 
@@ -505,7 +500,7 @@ async function advance(t: TestApp, ms = 0): Promise<void> {
 
 describeDelivery(
   'HTTP delivery: retries, discards, bound, delete',
-  { BRIDGE_DELIVERY_TIMEOUT_MS: '200' },
+  { BRIDGE_DELIVERY_TIMEOUT_MS: '5000' },
   (t) => {
     test('a failing receiver gets the first attempt plus maxRedeliverAttempts retries, 10 s apart; then discarded and counted', async (context) => {
       const { receiver, callback } = scope(t(), context);

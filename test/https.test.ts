@@ -15,6 +15,7 @@ import { type App, createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { freshDatabase } from './support/databases.ts';
 import { removeTempDirs, tempDir } from './support/process.ts';
+import { commandExists, needs } from './support/suite.ts';
 
 const CLIENT = { id: 'tls-client', secret: 'tls-client-secret-0123456789' };
 
@@ -50,14 +51,7 @@ function httpsRequest(
   });
 }
 
-const opensslMissing = (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return 'openssl not installed';
-  }
-})();
+const opensslMissing = needs('openssl', commandExists('openssl'), 'apt-get install openssl');
 
 describe('HTTPS with a configured certificate and key', { skip: opensslMissing }, () => {
   let app: App | undefined;

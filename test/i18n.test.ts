@@ -1,4 +1,4 @@
-// Languages (contract 10): Accept-Language picks en-GB (default), en-US, de-DE or zh-CN, honouring
+// Languages (docs/api.md "Languages and media types"): Accept-Language picks en-GB (default), en-US, de-DE or zh-CN, honouring
 // q-values and falling back by language, then to en-GB; Content-Language says which one answered.
 // Error messages and master-data descriptions are localized. The unit part checks the message
 // catalogue itself: every key in every language with the same placeholders, every error code and

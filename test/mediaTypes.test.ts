@@ -1,4 +1,4 @@
-// Media types (contract 10 and 2): Accept application/hal+json gets that content type, anything
+// Media types (docs/api.md "Languages and media types", "Representations (HAL)"): Accept application/hal+json gets that content type, anything
 // else application/json, with the same compact body; request bodies are JSON in any of its
 // spellings (charset parameter, +json types such as application/hal+json, any letter case).
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ describeEachBackend('media types', (t) => {
       const plain = await t().request({ url });
       assert.equal(plain.statusCode, 200, url);
       assert.equal(plain.headers['content-type'], JSON_TYPE, url);
-      // Compact single-line JSON (contract 2).
+      // Compact single-line JSON (docs/api.md "Representations (HAL)").
       assert.doesNotMatch(plain.body, /\n/);
       for (const [accept, type] of [
         ['application/hal+json', HAL],

@@ -1,5 +1,5 @@
-// MQTT deliveries (spec 6.2/6.4, contract 7) with real brokers and a real subscriber:
-// (a) the Mosquitto at 127.0.0.1:1883 over MQTT 5: topic, QoS 1, the body of spec 6.4 and the
+// MQTT deliveries (docs/api.md "Callbacks (event delivery)") with real brokers and a real subscriber:
+// (a) the Mosquitto at 127.0.0.1:1883 over MQTT 5: topic, QoS 1, the body of docs/api.md "Callbacks (event delivery)" and the
 //     extras as user properties; (b) the embedded aedes broker over MQTT 3.1.1: the same body,
 //     no user properties, also when the broker comes up only after the first attempt;
 // (c) R4: a Mosquitto of our own stopped while events are produced and started again: deliveries
@@ -12,10 +12,13 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../src/delivery/embedd
 import { json, startTestApp, type TestApp } from './support/app.ts';
 import { BACKENDS } from './support/databases.ts';
 import { closeAll, freePort, type JsonObject, Mosquitto, waitFor } from './support/faults.ts';
+import { commandExists, fullOnly, needs, portOpen } from './support/suite.ts';
 
 const API = '/api/v2';
 const EVENT_TYPE = 'WORKPLACE_OPERATING_STATE_CHANGED';
-const SHORT_RETRIES = { BRIDGE_DELIVERY_RETRY_INTERVAL_MS: '500', BRIDGE_DELIVERY_TIMEOUT_MS: '300' };
+// Retries within a second. The tests that assert no failed attempt keep the default 5 s timeout:
+// under load a PUBACK can take longer than a short one, and the attempt would count as failed.
+const SHORT_RETRIES = { BRIDGE_DELIVERY_RETRY_INTERVAL_MS: '1000', BRIDGE_DELIVERY_TIMEOUT_MS: '900' };
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -109,7 +112,7 @@ async function callbackProperties(t: TestApp, callbackId: string): Promise<JsonO
   return json(await t.request({ url: `${API}/callbacks/${callbackId}` })).properties;
 }
 
-/** The delivery body of spec 6.4 for an operating state change from `previous` to `current`. */
+/** The delivery body of docs/api.md "Callbacks (event delivery)" for an operating state change from `previous` to `current`. */
 async function expectedBody(
   t: TestApp,
   callbackId: string,
@@ -153,19 +156,33 @@ function assertSpecBody(payload: string) {
   return body;
 }
 
+// Services the README does not ask for: skipped with the reason when absent (required when CI=true).
+const MOSQUITTO_1883 = needs(
+  'a Mosquitto at 127.0.0.1:1883',
+  await portOpen(1883),
+  'apt-get install mosquitto; it listens there by default',
+);
+const MOSQUITTO_PROGRAM = needs(
+  'the mosquitto program',
+  commandExists('mosquitto'),
+  'apt-get install mosquitto',
+);
+
 for (const backend of BACKENDS) {
-  describe(`MQTT delivery to Mosquitto at 127.0.0.1:1883 (MQTT 5) [${backend}]`, () => {
+  describe(`MQTT delivery to Mosquitto at 127.0.0.1:1883 (MQTT 5) [${backend}]`, {
+    skip: MOSQUITTO_1883,
+  }, () => {
     let t: TestApp | undefined;
     let subscriber: Subscriber | undefined;
     const topic = `external/bridge-test/${randomUUID()}`;
 
     before(async () => {
-      t = await startTestApp(backend, SHORT_RETRIES);
+      t = await startTestApp(backend);
       subscriber = await Subscriber.open({ port: 1883, protocolVersion: 5 }, topic);
     });
     after(() => closeAll(subscriber, t));
 
-    test('publishes the JSON of spec 6.4 on the URL topic with QoS 1 and the extras as user properties', async () => {
+    test('publishes the JSON of docs/api.md "Callbacks (event delivery)" on the URL topic with QoS 1 and the extras as user properties', async () => {
       const app = t as TestApp;
       const sub = subscriber as Subscriber;
       const workplaceId = await createWorkplace(app);
@@ -227,7 +244,7 @@ for (const backend of BACKENDS) {
 
     before(async () => {
       broker = await startEmbeddedBroker('127.0.0.1', 0);
-      t = await startTestApp(backend, { ...SHORT_RETRIES, BRIDGE_CALLBACK_MQTT_PORT: String(broker.port) });
+      t = await startTestApp(backend, { BRIDGE_CALLBACK_MQTT_PORT: String(broker.port) });
       subscriber = await Subscriber.open({ port: broker.port, protocolVersion: 4 }, topic);
     });
     after(() => closeAll(subscriber, t, broker));
@@ -302,7 +319,9 @@ for (const backend of BACKENDS) {
     });
   });
 
-  describe(`R4: the MQTT broker stopped, then started [${backend}]`, () => {
+  describe(`R4: the MQTT broker stopped, then started [${backend}]`, {
+    skip: fullOnly('R4, a fault run') || MOSQUITTO_PROGRAM,
+  }, () => {
     let broker: Mosquitto | undefined;
     let t: TestApp | undefined;
     let subscriber: Subscriber | undefined;

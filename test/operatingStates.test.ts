@@ -1,4 +1,4 @@
-// Operating states (contract 4, 5, 3): the master data lists, the operating-state command and
+// Operating states (docs/api.md "Resources", docs/api.md "States and transitions", docs/api.md "Collections"): the master data lists, the operating-state command and
 // the history of a workplace in timestamp mode, including paging over equal timestamps and the
 // change sync that asks PREVIOUS from a kept firstIdentifier.
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ const WORKPLACE_STATES = `${API}/masterData/workplaceStates`;
 
 type Body = ReturnType<typeof json>;
 
-// The master data as contract 5 names it (en-GB texts).
+// The master data as docs/api.md "States and transitions" names it (en-GB texts).
 const STATES = [
   ['b6ec1cd6-d254-5106-99ea-43edce9543dd', '000', 'Production', 'Prod.', '#2E7D32', 'PRODUCTION'],
   ['3d2e0b34-7640-51ba-8d4a-179431e31693', '010', 'Waiting for material', 'Material', '#F9A825', 'DOWNTIME'],

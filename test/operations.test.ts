@@ -1,4 +1,4 @@
-// Operations end to end (contract 3-5, 8): collection and search with filters, GET with embeds,
+// Operations end to end (docs/api.md "Collections", docs/api.md "Resources", docs/api.md "States and transitions", docs/events.md): collection and search with filters, GET with embeds,
 // POST/PUT/DELETE with their events, the phase command over the whole transition table, the
 // workplace a running phase needs, the phase history, and what a read-only caller may do and see.
 import assert from 'node:assert/strict';
@@ -389,7 +389,7 @@ describeEachBackend('operations', (t) => {
     assert.deepEqual(sequences, [2, 3, 4, 5, 6]);
   });
 
-  test('phase transitions: every (from, to) pair as contract 5 says, action links match', async () => {
+  test('phase transitions: every (from, to) pair as docs/api.md "States and transitions" says, action links match', async () => {
     const workplaceId = await createWorkplace(t(), 'TRANS-WP');
     let n = 0;
     /** A new operation (with a planned workplace) brought to `phase`. */

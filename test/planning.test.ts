@@ -1,5 +1,5 @@
-// Planning and forecast results, scenarios and the OBSOLETE_* events (contract 6 and 8, spec 4.2
-// and 6.3): single-resource PUT/GET/DELETE, the all-or-nothing bulk updates (equal to repeated
+// Planning and forecast results, scenarios and the OBSOLETE_* events (docs/resources/planning.md,
+// docs/events.md): single-resource PUT/GET/DELETE, the all-or-nothing bulk updates (equal to repeated
 // PUTs), scenario creation and reading, and the triggers of the condensed OBSOLETE_* events.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

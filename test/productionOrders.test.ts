@@ -1,4 +1,4 @@
-// Production orders end to end (contract 3-5, 8): timestamp-mode collection with filters, search,
+// Production orders end to end (docs/api.md "Collections", docs/api.md "Resources", docs/api.md "States and transitions", docs/events.md): timestamp-mode collection with filters, search,
 // GET with embed=operations, POST (with operations in one transaction), PUT, DELETE (with its
 // operations), the stored events, and what a read-only caller may do and see.
 import assert from 'node:assert/strict';

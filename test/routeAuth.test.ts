@@ -27,7 +27,12 @@ const PUBLIC_ROUTES = [
 const isDocsRoute = (route: RouteEntry) =>
   (route.method === 'GET' || route.method === 'HEAD') &&
   (route.url === '/api/docs' || route.url.startsWith('/api/docs/'));
-const isPublic = (route: RouteEntry) => PUBLIC_ROUTES.includes(key(route)) || isDocsRoute(route);
+// The dashboard's page and files (docs/dashboard.md): they hold no data, the page signs in itself.
+const isDashboardRoute = (route: RouteEntry) =>
+  (route.method === 'GET' || route.method === 'HEAD') &&
+  (route.url === '/' || route.url.startsWith('/dashboard/'));
+const isPublic = (route: RouteEntry) =>
+  PUBLIC_ROUTES.includes(key(route)) || isDocsRoute(route) || isDashboardRoute(route);
 
 // Contract 9: a POST that only searches needs `read`. Such routes are listed here by key.
 const SCOPE_EXCEPTIONS: Record<string, 'read' | 'write'> = Object.fromEntries(

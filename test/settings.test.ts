@@ -44,6 +44,7 @@ const DOCUMENTED_DEFAULTS: {
   { variable: 'BRIDGE_PUBLIC_URL', docs: 'unset', value: (c) => c.publicUrl, expected: undefined },
   { variable: 'BRIDGE_TOKEN_SECRET', docs: 'unset', value: (c) => c.tokenSecret, expected: undefined },
   { variable: 'BRIDGE_TOKEN_TTL_SECONDS', docs: '3600', value: (c) => c.tokenTtlSeconds, expected: 3600 },
+  { variable: 'BRIDGE_DASHBOARD', docs: 'on', value: (c) => c.dashboard, expected: true },
   {
     variable: 'BRIDGE_BOOTSTRAP_CLIENT_ID',
     docs: 'unset',

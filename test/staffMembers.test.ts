@@ -1,4 +1,4 @@
-// Staff members end to end (contract 4, 6, 8): CRUD with filters, references to workplaces,
+// Staff members end to end (docs/api.md "Resources", docs/resources/planning.md, docs/events.md): CRUD with filters, references to workplaces,
 // absences, the assigned workplaces sub-collection, activities on operations as a state machine
 // with their history, the events each change stores, and what a read-only caller may do.
 import assert from 'node:assert/strict';

@@ -1,9 +1,10 @@
-// Timestamp-mode paging (contract 3) under equal timestamps, on production orders and operations:
+// Timestamp-mode paging (docs/api.md "Collections") under equal timestamps, on production orders and operations:
 // walking NEXT from first to last visits every item exactly once, walking back with PREVIOUS does
 // the same, and PREVIOUS from a kept firstIdentifier returns exactly what changed since.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
+import { waitFor } from './support/wait.ts';
 
 const ORDERS = '/api/v2/productionOrders';
 // The orders of the second test, apart from the first test's.
@@ -36,7 +37,9 @@ async function walk(t: TestApp, url: string, rel: 'next' | 'previous', name: str
 
 /** Waits for the clock to pass `timestamp`, so later changes are strictly newer than it. */
 async function after(timestamp: string) {
-  while (Date.now() <= Date.parse(timestamp)) await new Promise((resolve) => setTimeout(resolve, 1));
+  await waitFor(`the clock to pass ${timestamp}`, () => Date.now() > Date.parse(timestamp), {
+    intervalMs: 1,
+  });
 }
 
 describeEachBackend('timestamp paging', (t) => {

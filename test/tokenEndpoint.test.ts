@@ -1,4 +1,4 @@
-// POST /oauth/token: OAuth 2.0 client credentials exactly as contract 9 and RFC 6749 (4.4, 2.3.1,
+// POST /oauth/token: OAuth 2.0 client credentials exactly as docs/api.md "Authentication" and RFC 6749 (4.4, 2.3.1,
 // 5.1, 5.2). Whole response bodies are asserted; access tokens are checked by decoding them and by
 // using them on the API.
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 // '+', '%', '&', '=', non-ASCII): a server that skips the decoding step cannot authenticate them.
 const ODD_CLIENT = { id: 'plant app:1/ü', secret: 'pa ss:w/rd+%&=ü-0123456789' };
 // RFC 6749 2.3.1 names application/x-www-form-urlencoded (space as '+'); RFC 1738-style
-// percent-encoding (space as %20) is what spec 5.2 describes. Both must decode to the same value.
+// percent-encoding (space as %20) is what docs/api.md "Authentication" describes. Both must decode to the same value.
 const formEncode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
 const basic = (id: string, secret: string, encode: (value: string) => string = encodeURIComponent) =>
   `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
@@ -100,7 +100,7 @@ describeEachBackend(
       reader = await addClient(t().app.db, { name: 'reader', scopes: ['read'] });
     });
 
-    test('Basic with percent-encoded id and secret (spec 5.2) gives a token for every client scope', async () => {
+    test('Basic with percent-encoded id and secret (docs/api.md "Authentication") gives a token for every client scope', async () => {
       const response = await postToken(t(), 'grant_type=client_credentials', {
         authorization: basic(ODD_CLIENT.id, ODD_CLIENT.secret),
       });

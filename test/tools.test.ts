@@ -1,4 +1,4 @@
-// Tools and tool assembly orders end to end (contract 4, 5, 8): an order creates its tool in one
+// Tools and tool assembly orders end to end (docs/api.md "Resources", docs/api.md "States and transitions", docs/events.md): an order creates its tool in one
 // transaction, the order's state machine as a full (from, to, allowed) table, the tool's state
 // following the order, TOOL_UPDATED only for characteristic changes, deletion rules, links for
 // writers only, and the stored events.

@@ -1,4 +1,4 @@
-// Addresses and versions (contract 1, spec 9): /api/v1 and /api/v2 answer identically, the entry
+// Addresses and versions (docs/api.md "Addresses and versions"): /api/v1 and /api/v2 answer identically, the entry
 // point links everything a client needs, and hrefs follow BRIDGE_BASE_PATH and BRIDGE_PUBLIC_URL.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Workplace groups end to end (contract 2-4): collection paging and filter, GET, POST, PUT,
+// Workplace groups end to end (docs/api.md "Representations (HAL)", docs/api.md "Collections", docs/api.md "Resources"): collection paging and filter, GET, POST, PUT,
 // DELETE, RESOURCE_IN_USE, duplicates, and the create link only for callers who may write.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

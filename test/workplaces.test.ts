@@ -1,4 +1,4 @@
-// Workplaces end to end (contract 2-5): collection with filters and embed, GET, POST, PUT, DELETE,
+// Workplaces end to end (docs/api.md "Representations (HAL)", docs/api.md "Collections", docs/api.md "Resources", docs/api.md "States and transitions"): collection with filters and embed, GET, POST, PUT, DELETE,
 // references to groups of the right type, the exact field names, action links only for writers,
 // and a client that reaches a workplace from the entry point by following links only.
 import assert from 'node:assert/strict';
@@ -54,7 +54,7 @@ const groupBody = (group: Group) => ({
   },
 });
 
-/** The representation contract 4 fixes for a workplace; `write`: the caller holds the write scope. */
+/** The representation docs/api.md "Resources" fixes for a workplace; `write`: the caller holds the write scope. */
 function workplaceBody(
   workplace: Workplace,
   options: { write?: boolean; embedded?: Record<string, unknown> } = {},
@@ -193,7 +193,7 @@ describeEachBackend('workplaces', (t) => {
     );
   });
 
-  test('field names are exactly those of contract 4', async () => {
+  test('field names are exactly those of docs/api.md "Resources"', async () => {
     const capacity = await createGroup(t(), 'NAMES-CG');
     const line = await createGroup(t(), 'NAMES-PL', 'PRODUCTION_LINE');
     const workplace = await createWorkplace(t(), {

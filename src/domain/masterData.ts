@@ -111,3 +111,12 @@ export function operatingStateById(id: string): OperatingState {
   if (!state) throw new Error(`unknown operating state id ${id} in storage`);
   return state;
 }
+
+/**
+ * Operating states that are planned stops (docs/resources/reports.md, "OEE"): Break (993) and
+ * Planned maintenance (410). Their time is not planned production time; every other DOWNTIME
+ * state is an unplanned stop.
+ */
+export const PLANNED_STOP_CODES: readonly string[] = ['410', '993'];
+
+export const isPlannedStop = (state: OperatingState): boolean => PLANNED_STOP_CODES.includes(state.code);

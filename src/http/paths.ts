@@ -12,6 +12,8 @@ export const DOCUMENTS_PATH = '/documents';
 export const DEVICES_PATH = '/devices';
 export const CALLBACKS_PATH = '/callbacks';
 export const EVENTS_PATH = '/events';
+/** Computed reports (docs/resources/reports.md). */
+export const REPORTS_PATH = '/reports';
 
 export const OPERATION_PLANNING_SCENARIOS_PATH = '/operations/planningScenarios';
 export const STAFF_MEMBER_PLANNING_SCENARIOS_PATH = '/staffMembers/planningScenarios';

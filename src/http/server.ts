@@ -12,13 +12,13 @@ import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoin
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
-import type { Metrics } from '../metrics/metrics.ts';
 import type { RequestTypeProvider } from './api.ts';
 import { bearerGuard } from './auth.ts';
 import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
 import './context.ts';
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot } from './hrefs.ts';
+import { registerDashboard } from './routes/dashboard.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
@@ -49,7 +49,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
     // A URL the router cannot read (bad percent-encoding, an over-long id) is an invalid URI:
-    // 404 with the error body (spec 7), not Fastify's own answer.
+    // 404 with the error body (docs/api.md "Errors"), not Fastify's own answer.
     frameworkErrors: (_error, request, reply) =>
       sendError(
         reply,
@@ -135,6 +135,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   );
 
   registerHealth(app, deps.db, config.basePath, deps.metrics);
+  if (config.dashboard) registerDashboard(app, config.basePath);
   const authenticator = new ClientAuthenticator(deps.db, config.tokenEndpoint, deps.runtime?.now);
   registerTokenEndpoint(app, `${config.basePath}/oauth/token`, deps.tokens, authenticator);
   for (const version of API_VERSIONS) {

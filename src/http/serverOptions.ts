@@ -6,6 +6,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config, RuntimeOptions } from '../config.ts';
+import { ERROR_STATUS, type ErrorCode, type MessageParams } from '../domain/errors.ts';
+import { DEFAULT_LOCALE } from '../i18n/locales.ts';
+import { message } from '../i18n/messages.ts';
 
 const REDACTED = '[redacted]';
 // Query parameter names that can carry a secret: access_token, client_secret, refresh_token,
@@ -96,31 +99,24 @@ export function serverOptions(
   };
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [
-    408,
-    'Request Timeout',
-    'REQUEST_TIMEOUT',
-    'The request did not arrive in time: headers and body must be sent within the server timeouts.',
-  ],
-  HPE_HEADER_OVERFLOW: [
-    431,
-    'Request Header Fields Too Large',
-    'HEADERS_TOO_LARGE',
-    'The request headers are too large.',
-  ],
+// Codes and messages come from the same tables as every other error answer; the request was not
+// read, so there is no Accept-Language to honour: the default language.
+const CLIENT_ERRORS: Record<string, [ErrorCode, string, MessageParams]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: ['REQUEST_TIMEOUT', 'Request Timeout', {}],
+  HPE_HEADER_OVERFLOW: ['HEADERS_TOO_LARGE', 'Request Header Fields Too Large', {}],
 };
 
 /** A request Node could not read (timeout, oversized headers, bad HTTP): the error body, then close. */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
-    400,
-    'Bad Request',
+  const [code, reason, params] = CLIENT_ERRORS[error.code ?? ''] ?? [
     'BAD_REQUEST',
-    'The request is not valid HTTP.',
+    'Bad Request',
+    { detail: 'it is not valid HTTP' },
   ];
-  const body = JSON.stringify({ status, code, message });
+  const status = ERROR_STATUS[code];
+  const text = message(code, DEFAULT_LOCALE, params);
+  const body = JSON.stringify({ status, code, message: text });
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +

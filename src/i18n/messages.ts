@@ -123,6 +123,17 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': "{resource} '{id}' wird noch von {by} referenziert.",
     'zh-CN': "{resource} '{id}' 仍被 {by} 引用。",
   },
+  REQUEST_TIMEOUT: {
+    'en-GB': 'The request did not arrive in time: headers and body must be sent within the server timeouts.',
+    'de-DE':
+      'Die Anfrage kam nicht rechtzeitig an: Header und Body müssen innerhalb der Zeitlimits des Servers gesendet werden.',
+    'zh-CN': '请求未能及时到达：请求头和请求体必须在服务器超时时间内发送。',
+  },
+  HEADERS_TOO_LARGE: {
+    'en-GB': 'The request headers are too large.',
+    'de-DE': 'Die Header der Anfrage sind zu groß.',
+    'zh-CN': '请求头过大。',
+  },
   BAD_REQUEST: {
     'en-GB': 'The request cannot be served: {detail}.',
     'de-DE': 'Die Anfrage kann nicht bearbeitet werden: {detail}.',

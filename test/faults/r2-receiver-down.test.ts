@@ -1,4 +1,4 @@
-// R2 (quality-bars.md), compact, at process level: with the receiver down, a callback's
+// R2 (docs/quality.md), compact, at process level: with the receiver down, a callback's
 // notifications are retried every interval up to maxRedeliverAttempts, then discarded and
 // counted; another callback's queue never holds more than maxUnconfirmedMessages, the oldest
 // dropped first. With the receiver back, the kept ones arrive and carry the discarded count.
@@ -31,7 +31,7 @@ interface Attempt {
 
 test('R2: retries every interval up to maxRedeliverAttempts, then discarded and counted; the queue bound drops the oldest', {
   skip: !BACKENDS.includes('postgres') && 'PostgreSQL not reachable',
-  timeout: 60_000,
+  timeout: 180_000,
 }, async () => {
   let database: TestDatabase | undefined;
   let receiver: Receiver | undefined;

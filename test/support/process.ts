@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from './wait.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 const CLI = join(ROOT, 'src/cli/main.ts');
@@ -28,7 +29,7 @@ export interface BridgeProcess {
   exited: Promise<Exit>;
   /** Resolves once 'Server listening at ...' is logged; rejects if the process exits first. */
   listening(timeoutMs?: number): Promise<string>;
-  /** Waits until the exit, bounded; SIGKILLs and throws when the bound is passed. */
+  /** Waits until the exit, bounded (60 s by default: a busy machine is slow, a hang is not); SIGKILLs and throws when the bound is passed. */
   exit(timeoutMs?: number): Promise<Exit>;
 }
 
@@ -84,7 +85,7 @@ export function spawnBridge(env: Record<string, string>, args: string[] = ['star
       );
       return url as string;
     },
-    async exit(timeoutMs = 20_000) {
+    async exit(timeoutMs = 60_000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -118,24 +119,28 @@ function parseLogLines(text: string): Record<string, unknown>[] {
 
 /**
  * Polls `condition` until it holds; fails after `timeoutMs` (a bound against hanging, not a
- * timing assertion), or at once when the watched process has exited.
+ * timing assertion), or at once when the watched process has exited. (waitFor of ./wait.ts.)
  */
 export async function waitUntil(
   condition: () => boolean | Promise<boolean>,
   options: { timeoutMs?: number; what: string; process?: BridgeProcess },
 ): Promise<void> {
-  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   let gone = false;
   void options.process?.exited.then(() => {
     gone = true;
   });
-  for (;;) {
-    if (await condition()) return;
-    const detail = options.process ? `\n--- process output ---\n${options.process.output()}` : '';
-    if (gone && !(await condition()))
-      throw new Error(`process exited while waiting for ${options.what}${detail}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what}${detail}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const watched = options.process;
+  try {
+    await waitFor(options.what, condition, {
+      timeoutMs: options.timeoutMs ?? 60_000,
+      intervalMs: 50,
+      // One more look after the exit: what the process wrote before it went counts.
+      giveUp: () => (gone ? 'process exited' : undefined),
+    });
+  } catch (error) {
+    if (!watched) throw error;
+    if (gone && (await condition())) return;
+    throw new Error(`${(error as Error).message}\n--- process output ---\n${watched.output()}`);
   }
 }
 

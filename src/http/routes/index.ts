@@ -16,6 +16,7 @@ import { registerProductionOrders } from './productionOrders.ts';
 import { registerScheduledMaintenances } from './scheduledMaintenances.ts';
 import { registerShifts } from './shifts.ts';
 import { registerStaffMembers } from './staffMembers.ts';
+import { registerSummaries } from './summaries.ts';
 import { registerToolAssemblyOrders } from './toolAssemblyOrders.ts';
 import { registerTools } from './tools.ts';
 import { registerWorkplaceGroups } from './workplaceGroups.ts';
@@ -40,4 +41,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerDocuments(api, deps);
   registerPlanning(api, deps);
   registerPlanningScenarios(api, deps);
+  registerSummaries(api, deps);
 }

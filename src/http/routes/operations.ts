@@ -3,7 +3,9 @@ import * as repository from '../../db/repositories/operations.ts';
 import { findProductionOrders } from '../../db/repositories/productionOrders.ts';
 import { findWorkplaces } from '../../db/repositories/workplaces.ts';
 import type { Operation, OperationFilter } from '../../domain/operations.ts';
+import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
 import * as service from '../../services/operations.ts';
+import * as outputQuantities from '../../services/outputQuantities.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -16,10 +18,11 @@ import {
   presentOperation,
   presentRecordedOperationPhase,
 } from '../presenters/operations.ts';
+import { presentOutputQuantity } from '../presenters/outputQuantities.ts';
 import { presentProductionOrder } from '../presenters/productionOrders.ts';
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplaces.ts';
-import { resourceRoutes } from '../resourceRoutes.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { dateOf } from '../schemas/common.ts';
 import {
   CreateOperationBody,
@@ -31,6 +34,7 @@ import {
   RecordedOperationPhaseSchema,
   ReplaceOperationBody,
 } from '../schemas/operations.ts';
+import { OutputQuantityBody, RecordedOutputQuantitySchema } from '../schemas/outputQuantities.ts';
 
 const tags = ['operations'];
 
@@ -143,5 +147,38 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     ownerId: async (tx, id) => (await service.getOperation(tx, id)).id,
     history: { list: repository.listRecordedOperationPhases, find: repository.findRecordedOperationPhase },
     present: (record, request) => presentRecordedOperationPhase(record, request.hrefs),
+  });
+
+  const quantities = resourceRoutes(api, {
+    tags,
+    path: `${OPERATIONS_PATH}/:id/recordedOutputQuantities`,
+    itemParam: 'recordedOutputQuantityId',
+    name: 'recordedOutputQuantities',
+    schema: RecordedOutputQuantitySchema,
+    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+  });
+  quantities.list({
+    summary: 'Output quantities booked on an operation, newest first (timestamp pagination)',
+    paging: 'keyset',
+    position: (record) => ({
+      paginationTimestamp: record.timestamp.toISOString(),
+      paginationIdentifier: record.id,
+    }),
+    load: (_filter, page, at) => outputQuantities.listOutputQuantities(db, at.id, page),
+    createRel: 'recordOutputQuantity',
+  });
+  quantities.get({
+    summary: 'One booked output quantity',
+    load: (at) => outputQuantities.getOutputQuantity(db, at.id, at.itemId),
+  });
+  quantities.create({
+    summary: 'Book an output quantity (emits OPERATION_OUTPUT_QUANTITY_RECORDED)',
+    description: "timestamp defaults to now, workplaceId to the operation's workplace.",
+    body: OutputQuantityBody,
+    run: (body, at) =>
+      outputQuantities.recordOutputQuantity(db, at.id, {
+        ...body,
+        timestamp: body.timestamp === undefined ? undefined : new Date(body.timestamp),
+      }),
   });
 }

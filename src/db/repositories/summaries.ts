@@ -1,0 +1,156 @@
+// The inputs of summaries and the OEE report (docs/resources/reports.md): one query per input,
+// each bounded by the window (periods that overlap it, bookings inside it).
+import type { OperationPhaseId } from '../../domain/operationPhases.ts';
+import type { QuantityType } from '../../domain/outputQuantities.ts';
+import type { Booking, PhasePeriod, RecordedPeriod, Span, StatePeriod } from '../../domain/summaries.ts';
+import type { Queryable } from '../database.ts';
+
+const edge = (ms: number) => new Date(ms);
+
+interface StateRow {
+  workplace_id: string;
+  operating_state_id: string;
+  start_date: Date;
+  end_date: Date | null;
+}
+
+/** The operating states of the workplaces that overlap the window. */
+export async function listStatePeriods(
+  db: Queryable,
+  workplaceIds: readonly string[],
+  window: Span,
+): Promise<StatePeriod[]> {
+  if (workplaceIds.length === 0) return [];
+  const rows = await db.query<StateRow>(
+    `SELECT workplace_id, operating_state_id, start_date, end_date FROM recorded_operating_states
+     WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz
+       AND (end_date IS NULL OR end_date > $2::timestamptz)
+     ORDER BY start_date, id`,
+    [workplaceIds, edge(window.start), edge(window.end)],
+  );
+  return rows.map((row) => ({
+    workplaceId: row.workplace_id,
+    operatingStateId: row.operating_state_id,
+    startDate: row.start_date,
+    endDate: row.end_date,
+  }));
+}
+
+interface PhaseRow {
+  operation_phase_id: OperationPhaseId;
+  workplace_id: string | null;
+  start_date: Date;
+  end_date: Date | null;
+}
+
+const toPhase = (row: PhaseRow): PhasePeriod => ({
+  operationPhaseId: row.operation_phase_id,
+  workplaceId: row.workplace_id,
+  startDate: row.start_date,
+  endDate: row.end_date,
+});
+
+/** Every recorded phase of an operation. */
+export async function listOperationPhasePeriods(db: Queryable, operationId: string): Promise<PhasePeriod[]> {
+  const rows = await db.query<PhaseRow>(
+    `SELECT operation_phase_id, workplace_id, start_date, end_date FROM recorded_operation_phases
+     WHERE operation_id = $1 ORDER BY start_date, id`,
+    [operationId],
+  );
+  return rows.map(toPhase);
+}
+
+/** The phases of any operation recorded at a workplace that overlap the window. */
+export async function listWorkplacePhasePeriods(
+  db: Queryable,
+  workplaceId: string,
+  window: Span,
+): Promise<PhasePeriod[]> {
+  const rows = await db.query<PhaseRow>(
+    `SELECT operation_phase_id, workplace_id, start_date, end_date FROM recorded_operation_phases
+     WHERE workplace_id = $1 AND start_date < $3::timestamptz
+       AND (end_date IS NULL OR end_date > $2::timestamptz)
+     ORDER BY start_date, id`,
+    [workplaceId, edge(window.start), edge(window.end)],
+  );
+  return rows.map(toPhase);
+}
+
+interface ShiftRow {
+  workplace_id: string;
+  start_date: Date;
+  end_date: Date;
+}
+
+/** The shifts of the workplaces that overlap the window. */
+export async function listShiftPeriods(
+  db: Queryable,
+  workplaceIds: readonly string[],
+  window: Span,
+): Promise<(RecordedPeriod & { workplaceId: string })[]> {
+  if (workplaceIds.length === 0) return [];
+  const rows = await db.query<ShiftRow>(
+    `SELECT workplace_id, start_date, end_date FROM shifts
+     WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz AND end_date > $2::timestamptz
+     ORDER BY start_date, id`,
+    [workplaceIds, edge(window.start), edge(window.end)],
+  );
+  return rows.map((row) => ({
+    workplaceId: row.workplace_id,
+    startDate: row.start_date,
+    endDate: row.end_date,
+  }));
+}
+
+interface BookingRow {
+  quantity: number;
+  quantity_type: QuantityType;
+  workplace_id: string | null;
+  timestamp: Date;
+  target_time_per_unit: number | null;
+}
+
+const BOOKING_COLUMNS = `q.quantity::float8 AS quantity, q.quantity_type, q.workplace_id, q."timestamp",
+  o.target_time_per_unit::float8 AS target_time_per_unit`;
+
+const toBooking = (row: BookingRow): Booking => ({
+  quantity: Number(row.quantity),
+  quantityType: row.quantity_type,
+  workplaceId: row.workplace_id,
+  timestamp: row.timestamp,
+  targetTimePerUnit: row.target_time_per_unit === null ? null : Number(row.target_time_per_unit),
+});
+
+/** Every output quantity booked on an operation. */
+export async function listOperationBookings(db: Queryable, operationId: string): Promise<Booking[]> {
+  const rows = await db.query<BookingRow>(
+    `SELECT ${BOOKING_COLUMNS} FROM recorded_output_quantities q JOIN operations o ON o.id = q.operation_id
+     WHERE q.operation_id = $1`,
+    [operationId],
+  );
+  return rows.map(toBooking);
+}
+
+/** The output quantities booked at the workplaces within the window, with their operation's target time. */
+export async function listWorkplaceBookings(
+  db: Queryable,
+  workplaceIds: readonly string[],
+  window: Span,
+): Promise<Booking[]> {
+  if (workplaceIds.length === 0) return [];
+  const rows = await db.query<BookingRow>(
+    `SELECT ${BOOKING_COLUMNS} FROM recorded_output_quantities q JOIN operations o ON o.id = q.operation_id
+     WHERE q.workplace_id = ANY($1::uuid[]) AND q."timestamp" >= $2::timestamptz AND q."timestamp" < $3::timestamptz`,
+    [workplaceIds, edge(window.start), edge(window.end)],
+  );
+  return rows.map(toBooking);
+}
+
+/** The workplaces of a capacity group or production line. */
+export async function listGroupWorkplaceIds(db: Queryable, groupId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM workplaces WHERE capacity_group_id = $1 OR production_line_id = $1 ORDER BY id',
+    [groupId],
+  );
+  return rows.map((row) => row.id);
+}

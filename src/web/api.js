@@ -1,0 +1,180 @@
+// Sign-in and API calls (docs/dashboard.md, "Sign-in"). The token lives in sessionStorage only
+// (this tab); the secret is kept in memory only, to renew the token before it expires. After a
+// reload the stored token is used until it expires, then the page asks to sign in again.
+const KEY = 'bridge.dashboard.token';
+const API = 'api/v2';
+let credentials;
+let renewTimer;
+const listeners = new Set();
+
+/** Called with true/false when the page signs in or out. */
+export const onSession = (listener) => listeners.add(listener);
+const announce = (signedIn) => {
+  for (const listener of listeners) listener(signedIn);
+};
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message ?? body?.error_description ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.code ?? body?.error;
+  }
+}
+
+function stored() {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(KEY) ?? 'null');
+    return value && value.expiresAt > Date.now() ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const signedIn = () => stored() !== undefined;
+
+export async function signIn(clientId, clientSecret) {
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: clientSecret,
+  });
+  const response = await fetch('oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body,
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, answer);
+  credentials = { clientId, clientSecret };
+  const token = {
+    accessToken: answer.access_token,
+    expiresAt: Date.now() + answer.expires_in * 1000,
+    scope: answer.scope,
+  };
+  sessionStorage.setItem(KEY, JSON.stringify(token));
+  schedule(token);
+  announce(true);
+}
+
+/** Renews at 80 % of the lifetime while the secret is known; signs out at expiry otherwise. */
+function schedule(token) {
+  clearTimeout(renewTimer);
+  const left = token.expiresAt - Date.now();
+  renewTimer = setTimeout(
+    async () => {
+      if (!credentials) return signOut();
+      try {
+        await signIn(credentials.clientId, credentials.clientSecret);
+      } catch {
+        if (!stored()) signOut();
+        else schedule(stored());
+      }
+    },
+    credentials ? Math.max(1000, left * 0.8) : left,
+  );
+}
+
+export function resume() {
+  const token = stored();
+  if (token) schedule(token);
+  return token !== undefined;
+}
+
+export function signOut() {
+  clearTimeout(renewTimer);
+  credentials = undefined;
+  sessionStorage.removeItem(KEY);
+  announce(false);
+}
+
+export const accessToken = () => stored()?.accessToken;
+
+function url(path, query = {}) {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== '') search.append(name, value);
+  const text = search.toString();
+  return `${API}${path}${text ? `?${text}` : ''}`;
+}
+
+async function call(method, path, query, body, signal) {
+  const token = accessToken();
+  if (!token) {
+    signOut();
+    throw new ApiError(401, { code: 'UNAUTHORIZED', message: 'Not signed in' });
+  }
+  const response = await fetch(url(path, query), {
+    method,
+    signal,
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/hal+json',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (response.status === 401) signOut();
+  if (!response.ok) throw new ApiError(response.status, answer);
+  return answer;
+}
+
+export const get = (path, query, signal) => call('GET', path, query, undefined, signal);
+export const post = (path, query, body, signal) => call('POST', path, query, body, signal);
+
+/** A route another part of the service may not have (yet): null when the router does not know it. */
+export async function optional(path, query) {
+  try {
+    return await get(path, query);
+  } catch (error) {
+    if (error.status === 404 && error.code === 'ROUTE_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+export const items = (collection, name) =>
+  (collection?._embedded?.[name] ?? []).map((item) => item.properties);
+
+/** Every item of an offset-mode collection (100 a page). */
+export async function all(path, name, query = {}) {
+  const result = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await get(path, { ...query, limit: 100, offset });
+    result.push(...items(page, name));
+    if (!page._links?.next || page.pagination.count === 0) return result;
+  }
+}
+
+/** Every match of a timestamp-mode search (POST /operations/search), following its next links. */
+export async function searchAll(path, name, body, max = 2000) {
+  const result = [];
+  let query = { limit: 100 };
+  while (result.length < max) {
+    const page = await post(path, query, body);
+    result.push(...items(page, name));
+    const last = page.pagination?.lastIdentifier;
+    if (!page._links?.next || !last) return result;
+    query = { limit: 100, paginationDirection: 'NEXT', ...last };
+  }
+  return result;
+}
+
+/** Runs tasks at most `width` at a time (lazy tile details: quantities, OEE). */
+export function queue(width = 4) {
+  const waiting = [];
+  let running = 0;
+  const next = () => {
+    while (running < width && waiting.length > 0) {
+      const task = waiting.shift();
+      running += 1;
+      task().finally(() => {
+        running -= 1;
+        next();
+      });
+    }
+  };
+  return (task) => {
+    waiting.push(task);
+    next();
+  };
+}

@@ -1,0 +1,113 @@
+// The dashboard's entry (docs/dashboard.md): sign-in, hash routing (#/, #/workplaces/{id},
+// #/orders/{id}, #/events, #/callbacks, #/connectors) and the live connection.
+import { onSession, resume, signIn, signOut } from './api.js';
+import { h } from './dom.js';
+import { startLive, stopLive } from './live.js';
+import {
+  callbacksPage,
+  connectorsAvailable,
+  connectorsPage,
+  eventsPage,
+  orderPage,
+  overview,
+  workplacePage,
+} from './views.js';
+
+const $ = (id) => document.getElementById(id);
+const view = $('view');
+let leave = () => {};
+let generation = 0;
+
+const ROUTES = [
+  [/^#?\/?$/, () => overview, 'Plant'],
+  [/^#\/workplaces\/([\w-]+)$/, () => workplacePage, 'Workplace'],
+  [/^#\/orders\/([\w-]+)$/, () => orderPage, 'Production order'],
+  [/^#\/events$/, () => eventsPage, 'Events'],
+  [/^#\/callbacks$/, () => callbacksPage, 'Callbacks'],
+  [/^#\/connectors$/, () => connectorsPage, 'Connectors'],
+];
+
+async function route() {
+  if (!$('sign-in').hidden) return;
+  leave();
+  leave = () => {};
+  const current = ++generation;
+  const hash = location.hash || '#/';
+  const match = ROUTES.map(([pattern, page, title]) => [pattern.exec(hash), page, title]).find(([m]) => m);
+  for (const link of document.querySelectorAll('#nav a')) {
+    const here =
+      link.getAttribute('href') === hash ||
+      (link.getAttribute('href') === '#/' && /^#\/workplaces|^#\/orders/.test(hash));
+    if (here) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (!match) {
+    view.replaceChildren(h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '#/' }, 'Back to the plant')));
+    return;
+  }
+  const [found, page, title] = match;
+  document.title = `${title} · Bridge dashboard`;
+  view.replaceChildren(h('p', { role: 'status' }, 'Loading…'));
+  view.setAttribute('aria-busy', 'true');
+  try {
+    const stop = await page()(view, found[1]);
+    if (current !== generation) stop?.();
+    else leave = stop ?? (() => {});
+  } catch (error) {
+    if (current === generation && error.status !== 401)
+      view.replaceChildren(
+        h('h1', {}, title),
+        h('p', { class: 'error', role: 'alert' }, `Could not load: ${error.message}`),
+      );
+  } finally {
+    view.removeAttribute('aria-busy');
+  }
+}
+
+function showSignedIn(signedIn) {
+  $('sign-in').hidden = signedIn;
+  $('nav').hidden = !signedIn;
+  $('sign-out').hidden = !signedIn;
+  if (signedIn) {
+    startLive((text) => {
+      $('live').textContent = text;
+    });
+    connectorsAvailable().then((present) => {
+      $('nav-connectors').hidden = !present;
+    });
+    route();
+  } else {
+    stopLive();
+    leave();
+    leave = () => {};
+    view.replaceChildren();
+    $('live').textContent = '';
+    $('client-id').focus();
+  }
+}
+
+$('sign-in-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  $('sign-in-error').textContent = '';
+  try {
+    await signIn(form.clientId.value.trim(), form.clientSecret.value);
+    form.clientSecret.value = '';
+  } catch (error) {
+    $('sign-in-error').textContent = `Sign-in failed: ${error.message}`;
+  }
+});
+$('sign-out').addEventListener('click', () => signOut());
+window.addEventListener('hashchange', () => {
+  route();
+  $('main').focus({ preventScroll: true });
+});
+let wasSignedIn;
+onSession((signedIn) => {
+  if (signedIn === wasSignedIn) return;
+  wasSignedIn = signedIn;
+  showSignedIn(signedIn);
+});
+const resumed = resume();
+wasSignedIn = resumed;
+showSignedIn(resumed);
