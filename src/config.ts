@@ -61,6 +61,8 @@ export interface Config {
   tokenEndpoint: TokenEndpointLimits;
   /** Timeouts and the connection cap of the HTTP server (Node's http.Server settings). */
   http: HttpLimits;
+  /** The demo plant and its simulator (docs/demo.md). */
+  demo: { mode: 'auto' | 'on' | 'off'; size: number; seed: number; rate: number };
   /** The browser dashboard at `/` (docs/dashboard.md); `BRIDGE_DASHBOARD=off` removes it. */
   dashboard: boolean;
 }
@@ -266,6 +268,13 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tokenEndpoint,
     http,
+    // The demo plant (docs/demo.md): auto = first start of the embedded database only.
+    demo: {
+      mode: choice('BRIDGE_DEMO', ['auto', 'on', 'off'], 'auto'),
+      size: integer('BRIDGE_DEMO_SIZE', 1000, 1, 1_000_000),
+      seed: integer('BRIDGE_DEMO_SEED', 1, 0, 4_294_967_295),
+      rate: integer('BRIDGE_DEMO_RATE', 2, 1, 1000),
+    },
     dashboard: choice('BRIDGE_DASHBOARD', ['on', 'off'], 'on') === 'on',
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -4,6 +4,7 @@ import { createApp } from './app.ts';
 import type { NewClientCredentials } from './auth/clients.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './delivery/embeddedBroker.ts';
+import { type Demo, demoPlan, isEmptyDataDir, startDemo } from './simulator/demo.ts';
 
 export async function start(): Promise<void> {
   let config: Config;
@@ -16,10 +17,13 @@ export async function start(): Promise<void> {
     }
     throw error;
   }
+  // Looked at before the database opens (and fills the directory): docs/demo.md, "First start".
+  const firstStart = config.databaseUrl === undefined && isEmptyDataDir(config.dataDir);
   const app = await createApp(config);
   if (app.createdClient) announceClient(app.createdClient, config);
   const broker = await startBroker(config, app.server.log);
 
+  let demo: Demo | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -30,6 +34,7 @@ export async function start(): Promise<void> {
       process.exit(1);
     }, 10_000);
     forced.unref();
+    await demo?.stop();
     await app.close();
     await broker?.close();
     app.server.log.info('stopped');
@@ -39,6 +44,8 @@ export async function start(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.server.listen({ host: config.host, port: config.port });
+  const plan = demoPlan(config, firstStart);
+  if (plan.simulate) demo = startDemo(app, config, plan, process.stdout);
 }
 
 /**

@@ -17,6 +17,10 @@ const USAGE = `Usage: bridge <command>
   clients remove <client-id>              delete a client; its tokens stop working within 30 s
   events tail [--json] [filters]          follow the live event stream of a running service
   callbacks list [--json]                 list the client's callbacks on a running service
+  seed [--size N] [--seed S] [--concurrency C] [--url URL --client-id ID --client-secret SECRET]
+                                          create the demo plant (docs/demo.md)
+  simulate [--rate R] [--seed S] [--steps N] [--url URL --client-id ID --client-secret SECRET]
+                                          drive the plant through the API (docs/demo.md)
   <command> --help                        help on one command`;
 
 async function withDatabase(work: (db: Database) => Promise<void>): Promise<void> {
@@ -112,6 +116,23 @@ async function apiCommand(command: string, action: string | undefined, args: str
   } catch (error) {
     throw error instanceof api.ApiUsageError ? new UsageError(error.message) : error;
   }
+/** `bridge seed` and `bridge simulate` (src/simulator/commands.ts), loaded only when asked for. */
+async function demoCommand(command: 'seed' | 'simulate', args: string[]): Promise<void> {
+  const text = { type: 'string' } as const;
+  let values: Record<string, string | undefined>;
+  try {
+    const names = ['url', 'client-id', 'client-secret', 'seed', 'size', 'rate', 'steps', 'concurrency'];
+    values = parseArgs({ args, options: Object.fromEntries(names.map((name) => [name, text])) })
+      .values as Record<string, string | undefined>;
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  const commands = await import('../simulator/commands.ts');
+  const options = { ...values, clientId: values['client-id'], clientSecret: values['client-secret'] };
+  const run = command === 'seed' ? commands.seedCommand : commands.simulateCommand;
+  await run(loadConfig(), options).catch((error: unknown) => {
+    throw error instanceof commands.CommandOptionError ? new UsageError(error.message) : error;
+  });
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -137,6 +158,9 @@ async function main(argv: string[]): Promise<void> {
       });
     case 'clients':
       return clients(rest);
+    case 'seed':
+    case 'simulate':
+      return demoCommand(command, rest);
     default:
       throw new UsageError(USAGE);
   }

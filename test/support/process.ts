@@ -39,7 +39,7 @@ const tempDirs = new Set<string>();
 /**
  * Spawns `node src/cli/main.ts <args>` with exactly `env` on top of PATH: nothing of the test
  * runner's own environment (DATABASE_URL, BRIDGE_*) leaks in. The embedded MQTT broker is off so
- * parallel test processes do not compete for port 1883.
+ * parallel test processes do not compete for port 1883, and the demo plant is off.
  */
 export function spawnBridge(env: Record<string, string>, args: string[] = ['start']): BridgeProcess {
   const child = spawn(process.execPath, [CLI, ...args], {
@@ -49,6 +49,8 @@ export function spawnBridge(env: Record<string, string>, args: string[] = ['star
       BRIDGE_HOST: '127.0.0.1',
       BRIDGE_PORT: '0',
       BRIDGE_EMBEDDED_MQTT: 'off',
+      // The first-start demo seeds and simulates (docs/demo.md): only test/demo.test.ts wants it.
+      BRIDGE_DEMO: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,454 @@
+// `bridge seed`: creates the demo plant through the API's own create calls, as a client would
+// (docs/demo.md, "The demo plant"). Every random choice is drawn from one seeded generator before
+// requests run in parallel, so the same seed gives the same plant.
+import { type ApiClient, type ApiResponse, inBatches } from './api.ts';
+import {
+  BREAK_MINUTES,
+  CAPACITY_GROUPS,
+  type CapacityGroupSpec,
+  DOCUMENTS,
+  names,
+  PRODUCTION_LINES,
+  ROUTINGS,
+  SENSORS,
+  SHIFT_DAYS,
+  SHIFT_HOURS,
+  SHIFT_PATTERN,
+  STAFF_PER_GROUP,
+  TOOLS,
+} from './plant.ts';
+import { Random } from './random.ts';
+
+export interface SeedOptions {
+  /** Operations to create (production orders are added until there are at least this many). */
+  size: number;
+  seed: number;
+  /** Requests in flight at once while creating production orders. */
+  concurrency?: number;
+  /** Called after each step of work; `total` is known from the start. */
+  onProgress?: (done: number, total: number) => void;
+  now?: Date;
+}
+
+export interface SeedCounts {
+  productionLines: number;
+  capacityGroups: number;
+  workplaces: number;
+  devices: number;
+  staffMembers: number;
+  shifts: number;
+  tools: number;
+  toolAssemblyOrders: number;
+  documents: number;
+  productionOrders: number;
+  operations: number;
+  completedOperations: number;
+  operationsInProgress: number;
+  samples: number;
+}
+
+/** Links of the entry point, by relation. */
+export type EntryLinks = Record<string, { href: string }>;
+
+export async function entryLinks(api: ApiClient): Promise<EntryLinks> {
+  return (await api.get(api.entryPath)).body._links as EntryLinks;
+}
+
+/** The href of a collection link without its query (the links carry none here). */
+const href = (links: EntryLinks, rel: string): string => {
+  const found = links[rel];
+  if (!found) throw new Error(`the entry point has no ${rel} link`);
+  return found.href;
+};
+
+interface SeededWorkplace {
+  id: string;
+  number: string;
+  group: CapacityGroupSpec;
+  links: EntryLinks;
+}
+
+interface PlannedOrder {
+  body: Record<string, unknown>;
+  routing: (typeof ROUTINGS)[number];
+}
+
+/** How many orders are completed as history, and how many get an operation in progress. */
+const HISTORY_ORDERS = 40;
+const SAMPLES_PER_TAG = 30;
+
+export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<SeedCounts> {
+  const random = new Random(options.seed);
+  const now = options.now ?? new Date();
+  const concurrency = options.concurrency ?? 4;
+  const links = await entryLinks(api);
+
+  const existing = await api.get(`${href(links, 'workplaceGroups')}?limit=1`);
+  if (existing.body.pagination.total > 0) {
+    throw new Error('the plant is not empty (workplace groups exist): seed an empty database');
+  }
+
+  const orders = planOrders(random.fork(), options.size, now);
+  const operationCount = orders.reduce((sum, order) => sum + order.routing.steps.length, 0);
+  const historyOrders = Math.min(HISTORY_ORDERS, Math.floor(orders.length / 4));
+  const machineGroups = CAPACITY_GROUPS.filter((group) => !group.manual);
+  const machineCount = machineGroups.reduce((sum, group) => sum + group.workplaces, 0);
+  const workplaceCount = CAPACITY_GROUPS.reduce((sum, group) => sum + group.workplaces, 0);
+
+  // Progress: one unit per request-sized step, known before the first request.
+  const total =
+    orders.length + workplaceCount + machineCount * 2 + CAPACITY_GROUPS.length * STAFF_PER_GROUP + 20;
+  let done = 0;
+  const step = (units = 1) => {
+    done = Math.min(total, done + units);
+    options.onProgress?.(done, total);
+  };
+
+  // Lines and capacity groups.
+  const groupIds = new Map<string, string>();
+  for (const group of [...PRODUCTION_LINES, ...CAPACITY_GROUPS]) {
+    const created = await api.post(href(links, 'workplaceGroups'), {
+      number: group.number,
+      description: group.description,
+      type: group.type,
+    });
+    groupIds.set(group.number, created.body.properties.id);
+  }
+  step(2);
+
+  // Workplaces: machines and manual workplaces, each in its capacity group and line.
+  const workplaces: SeededWorkplace[] = [];
+  for (const group of CAPACITY_GROUPS) {
+    for (let n = 1; n <= group.workplaces; n++) {
+      const number = `${group.prefix}-${String(n).padStart(2, '0')}`;
+      const created = await api.post(href(links, 'workplaces'), {
+        number,
+        description: `${group.description} ${n}`,
+        isManualWorkplace: group.manual,
+        capacityGroupId: groupIds.get(group.number),
+        productionLineId: groupIds.get(group.line),
+        operatingStateId: '000',
+      });
+      workplaces.push({ id: created.body.properties.id, number, group, links: created.body._links });
+      step();
+    }
+  }
+  const inGroup = (group: string) => workplaces.filter((workplace) => workplace.group.number === group);
+
+  // A PLC per machine with its sensors.
+  const devices: { id: string; href: string }[] = [];
+  for (const workplace of workplaces.filter((w) => !w.group.manual)) {
+    const created = await api.post(href(links, 'devices'), {
+      name: `PLC ${workplace.number}`,
+      description: `Machine controller of ${workplace.number}`,
+      type: 'PLC',
+      workplaceId: workplace.id,
+      recordedPhysicalQuantities: SENSORS.map(({ tag, name, physicalQuantity, unit }) => ({
+        tag,
+        name,
+        physicalQuantity,
+        unit,
+      })),
+    });
+    devices.push({ id: created.body.properties.id, href: created.body._links.recordedTimeSeries.href });
+    step();
+  }
+
+  // Shifts of every workplace: today and the next days, breaks as gaps.
+  const plan = shiftPlan(now);
+  let shifts = 0;
+  await inBatches(workplaces, concurrency, async (workplace) => {
+    const answer = await api.put(workplace.links.shifts?.href ?? '', plan, [200]);
+    shifts += answer.body._embedded.shifts.length;
+    step();
+  });
+
+  // Staff: each group's workers hold its qualification, some a second one, and follow one shift.
+  const staff = new Map<string, StaffRef[]>();
+  let staffIndex = 0;
+  for (const group of CAPACITY_GROUPS) {
+    const ids: StaffRef[] = [];
+    for (let n = 0; n < STAFF_PER_GROUP; n++) {
+      staffIndex++;
+      const qualifications = [group.qualification];
+      if (random.chance(0.3)) {
+        const other = random.pick(CAPACITY_GROUPS).qualification;
+        if (other !== group.qualification) qualifications.push(other);
+      }
+      const first = random.pick(names.first);
+      const last = random.pick(names.last);
+      const created = await api.post(href(links, 'staffMembers'), {
+        staffNumber: `S-${String(staffIndex).padStart(4, '0')}`,
+        firstName: first,
+        lastName: last,
+        email: `${first}.${last}.${staffIndex}@demo-plant.example`.toLowerCase(),
+        qualifications,
+        assignedWorkplaceIds: inGroup(group.number).map((workplace) => workplace.id),
+        shiftId: SHIFT_PATTERN[n % SHIFT_PATTERN.length]?.model ?? null,
+      });
+      ids.push({ id: created.body.properties.id, activitiesHref: created.body._links.addActivity.href });
+      step();
+    }
+    staff.set(group.number, ids);
+  }
+
+  // Tools through assembly orders; the first ones are assembled and available, some in between.
+  const orderStates = ['INITIATED', 'ASSEMBLED', 'PRESETTING', 'AVAILABLE'];
+  for (const [index, description] of TOOLS.entries()) {
+    const target = random.pick(workplaces.filter((w) => !w.group.manual));
+    const created = await api.post(href(links, 'toolAssemblyOrders'), {
+      toolNumber: `T-${String(index + 1).padStart(3, '0')}`,
+      toolDescription: description,
+      targetWorkplaceId: target.id,
+      storageLocation: `Rack ${String.fromCharCode(65 + (index % 4))}-${(index % 5) + 1}`,
+      lifespan: {
+        maximum: 3_600_000 * 40,
+        remaining: 3_600_000 * random.int(5, 40),
+        warningLimit: 3_600_000 * 4,
+      },
+    });
+    const advance = index < 6 ? orderStates.length : index < 8 ? random.int(1, 3) : 0;
+    for (const state of orderStates.slice(0, advance)) {
+      await api.post(`${created.body._links.self.href}/${state}`);
+    }
+  }
+  step(5);
+
+  // Documents with content.
+  for (const document of DOCUMENTS) {
+    const created = await api.post(href(links, 'documents'), document);
+    const upload = created.body._links.uploadFile?.href ?? `${created.body._links.self.href}/file`;
+    await api.putFile(upload, documentText(document.description), 'text/markdown');
+  }
+  step(5);
+
+  // Production orders with their operations, one request each, in parallel.
+  const created: { id: string; operationsHref: string }[] = new Array(orders.length);
+  await inBatches(orders, concurrency, async (order, index) => {
+    // Each operation is planned on the capacity group of its routing step.
+    const operations = (order.body.operations as Record<string, unknown>[]).map((operation, step) => ({
+      ...operation,
+      workplaceGroupId: groupIds.get(order.routing.steps[step]?.group ?? ''),
+    }));
+    const answer = await api.post(href(links, 'productionOrders'), { ...order.body, operations });
+    created[index] = { id: answer.body.properties.id, operationsHref: answer.body._links.operations.href };
+    step();
+  });
+
+  // History: the oldest orders are completed, each operation set up, processed and finished by
+  // a qualified worker. Then one operation per free machine is in setup or processing.
+  const groupNumbers = new Map([...groupIds].map(([number, id]) => [id, number]));
+  const history = await historyPlan(
+    api,
+    random.fork(),
+    created.slice(0, historyOrders + machineCount),
+    (groupId) => inGroup(groupNumbers.get(groupId) ?? ''),
+    (groupId) => staff.get(groupNumbers.get(groupId) ?? '') ?? [],
+  );
+  let completedOperations = 0;
+  for (const item of history.slice(0, historyOrders).flat()) {
+    await runOperation(api, item, ['SETUP', 'PROCESSING', 'COMPLETED']);
+    completedOperations++;
+  }
+  step(3);
+  const busy = new Set<string>();
+  let operationsInProgress = 0;
+  for (const items of history.slice(historyOrders)) {
+    const item = items[0];
+    if (!item || busy.has(item.workplace.id) || item.workplace.group.manual) continue;
+    busy.add(item.workplace.id);
+    const processing = random.chance(0.7);
+    await runOperation(api, item, processing ? ['SETUP', 'PROCESSING'] : ['SETUP']);
+    await api.post(`${item.workplace.links.self?.href}/operatingState/${processing ? '000' : '020'}`);
+    operationsInProgress++;
+  }
+  // Idle machines wait for material or stand in a malfunction; manual workplaces are staffed.
+  for (const workplace of workplaces) {
+    if (busy.has(workplace.id) || workplace.group.manual) continue;
+    await api.post(`${workplace.links.self?.href}/operatingState/${random.chance(0.25) ? '110' : '010'}`);
+  }
+  step(3);
+
+  // The last half hour of sensor values.
+  let samples = 0;
+  for (const device of devices) {
+    const elements = [];
+    for (let i = SAMPLES_PER_TAG; i > 0; i--) {
+      const timestamp = new Date(now.getTime() - i * 60_000).toISOString();
+      for (const sensor of SENSORS) {
+        elements.push({
+          tag: sensor.tag,
+          timestamp,
+          value: round(random.gaussian(sensor.mean, sensor.spread)),
+        });
+      }
+    }
+    await api.post(device.href, { elements });
+    samples += elements.length;
+    step();
+  }
+  options.onProgress?.(total, total);
+
+  return {
+    productionLines: PRODUCTION_LINES.length,
+    capacityGroups: CAPACITY_GROUPS.length,
+    workplaces: workplaces.length,
+    devices: devices.length,
+    staffMembers: staffIndex,
+    shifts,
+    tools: TOOLS.length,
+    toolAssemblyOrders: TOOLS.length,
+    documents: DOCUMENTS.length,
+    productionOrders: orders.length,
+    operations: operationCount,
+    completedOperations,
+    operationsInProgress,
+    samples,
+  };
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Production orders until `size` operations are planned, spread from 3 days ago to 10 days ahead. */
+export function planOrders(random: Random, size: number, now: Date): PlannedOrder[] {
+  const orders: PlannedOrder[] = [];
+  let operations = 0;
+  const day = 86_400_000;
+  while (operations < size) {
+    const routing = random.pick(ROUTINGS);
+    const number = `PO-${String(orders.length + 1).padStart(6, '0')}`;
+    const quantity = random.int(2, 40) * 5;
+    // Older orders first: the order number grows with the planned start.
+    const start = now.getTime() - 3 * day + Math.floor((13 * day * orders.length) / Math.max(1, size / 3));
+    const end = start + day * random.int(1, 4);
+    orders.push({
+      routing,
+      body: {
+        number,
+        description: `${routing.description} x ${quantity}`,
+        material: { number: routing.material, description: routing.description },
+        targetQuantity: quantity,
+        quantityUnit: 'pcs',
+        basicStartDate: new Date(start).toISOString(),
+        basicEndDate: new Date(end).toISOString(),
+        deliveryDate: new Date(end + day).toISOString(),
+        operations: routing.steps.map((step, index) => ({
+          number: `${number}-${String((index + 1) * 10).padStart(4, '0')}`,
+          description: step.description,
+          sequence: index,
+          material: { number: routing.material, description: routing.description },
+          targetQuantity: quantity,
+          quantityUnit: 'pcs',
+          targetTimePerUnit: step.secondsPerUnit * 1000,
+          targetSetupTime: step.setupMinutes * 60_000,
+        })),
+      },
+    });
+    operations += routing.steps.length;
+  }
+  return orders;
+}
+
+/** The shift plan of one workplace: every shift that ends after midnight today, for SHIFT_DAYS days. */
+export function shiftPlan(now: Date): {
+  startDate: string;
+  endDate: string;
+  shifts: Record<string, string>[];
+} {
+  const hour = 3_600_000;
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const shifts: { name: string; shiftModelId: string; startDate: string; endDate: string }[] = [];
+  for (let day = -1; day < SHIFT_DAYS; day++) {
+    for (const shift of SHIFT_PATTERN) {
+      const start = today + day * 86_400_000 + shift.startHour * hour;
+      const breakStart = today + day * 86_400_000 + shift.breakHour * hour;
+      const breakEnd = breakStart + BREAK_MINUTES * 60_000;
+      const end = start + SHIFT_HOURS * hour;
+      for (const [from, to] of [
+        [start, breakStart],
+        [breakEnd, end],
+      ] as const) {
+        if (to <= today) continue;
+        shifts.push({
+          name: shift.name,
+          shiftModelId: shift.model,
+          startDate: new Date(from).toISOString(),
+          endDate: new Date(to).toISOString(),
+        });
+      }
+    }
+  }
+  const starts = shifts.map((shift) => Date.parse(shift.startDate));
+  return {
+    startDate: new Date(Math.min(...starts)).toISOString(),
+    endDate: new Date(Math.max(...starts) + 1).toISOString(),
+    shifts,
+  };
+}
+
+interface StaffRef {
+  id: string;
+  activitiesHref: string;
+}
+
+interface HistoryItem {
+  operationHref: string;
+  operationId: string;
+  workplace: SeededWorkplace;
+  staffMember: StaffRef;
+}
+
+/** For each order: its operations in sequence, each with a workplace of its group and a worker. */
+async function historyPlan(
+  api: ApiClient,
+  random: Random,
+  orders: { id: string; operationsHref: string }[],
+  workplacesOf: (groupId: string) => SeededWorkplace[],
+  staffOf: (groupId: string) => StaffRef[],
+): Promise<HistoryItem[][]> {
+  const plans: HistoryItem[][] = [];
+  for (const order of orders) {
+    const answer: ApiResponse = await api.get(order.operationsHref);
+    const operations = answer.body._embedded.operations as {
+      properties: { id: string; sequence: number; workplaceGroupId: string };
+      _links: { self: { href: string } };
+    }[];
+    operations.sort((a, b) => a.properties.sequence - b.properties.sequence);
+    plans.push(
+      operations.map(({ properties, _links }) => ({
+        operationHref: _links.self.href,
+        operationId: properties.id,
+        workplace: random.pick(workplacesOf(properties.workplaceGroupId)),
+        staffMember: random.pick(staffOf(properties.workplaceGroupId)),
+      })),
+    );
+  }
+  return plans;
+}
+
+/** Moves an operation through `phases` on its workplace, with the worker's activity around it. */
+async function runOperation(api: ApiClient, item: HistoryItem, phases: string[]): Promise<void> {
+  for (const phase of phases) {
+    await api.post(`${item.operationHref}/${phase}`, {
+      workplaceId: item.workplace.id,
+      staffMemberId: item.staffMember.id,
+    });
+    if (phase === 'SETUP') {
+      await api.post(item.staffMember.activitiesHref, {
+        operationId: item.operationId,
+        workplaceId: item.workplace.id,
+        activity: 'STARTED',
+      });
+    }
+    if (phase === 'COMPLETED') {
+      await api.post(item.staffMember.activitiesHref, {
+        operationId: item.operationId,
+        activity: 'FINISHED',
+      });
+    }
+  }
+}
+
+function documentText(title: string): string {
+  return `# ${title}\n\nDemo plant document. Follow the steps of the routing; report deviations to the shift lead.\n`;
+}

@@ -1,0 +1,103 @@
+// `bridge simulate` (src/simulator/simulate.ts) against a real app listening on a port: a bounded
+// number of steps with a fixed seed makes every kind of change the docs promise (docs/demo.md,
+// "The simulator"), and the API never answers it with a status it did not expect.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ApiClient } from '../src/simulator/api.ts';
+import { seedPlant } from '../src/simulator/seed.ts';
+import { runSteps, Simulator } from '../src/simulator/simulate.ts';
+import { startTestApp, TEST_CLIENT, type TestApp } from './support/app.ts';
+import { eventsSince } from './support/events.ts';
+
+// Inside the early shift's second half (10:30-14:00 UTC); 10:10 is in its break.
+const IN_SHIFT = Date.parse('2026-03-02T11:00:00.000Z');
+const IN_BREAK = Date.parse('2026-03-02T10:10:00.000Z');
+
+/** A simulated clock that moves one second per reading, so sensor samples never share a time. */
+const ticking = (start: number) => {
+  let tick = 0;
+  return () => new Date(start + 1000 * tick++);
+};
+
+interface Workplace {
+  properties: { operatingState: { code: string } };
+}
+
+const lastSequence = async (t: TestApp) =>
+  (await t.app.db.query<{ n: number }>('SELECT coalesce(max(sequence), 0)::int AS n FROM events'))[0]?.n ?? 0;
+
+describe('demo simulator [pglite]', () => {
+  let t: TestApp;
+  let api: ApiClient;
+  before(async () => {
+    t = await startTestApp('pglite');
+    const address = await t.app.server.listen({ host: '127.0.0.1', port: 0 });
+    api = new ApiClient({ baseUrl: address, clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret });
+    await seedPlant(api, { size: 60, seed: 3, now: new Date(IN_SHIFT) });
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('moves operations, operating states, staff, sensors and tools through the API', async () => {
+    const since = await lastSequence(t);
+    const samplesBefore = (await api.get('/api/v2/devices?limit=1')).body._embedded.devices[0];
+    const countSamples = async () =>
+      (await api.get(`${samplesBefore._links.recordedTimeSeries.href}?limit=100`)).body.pagination.count;
+    const before = await countSamples();
+    const statusesBefore = new Map(api.statusCounts);
+
+    const simulator = await Simulator.connect(api, { seed: 11, now: ticking(IN_SHIFT) });
+    const errors: Error[] = [];
+    const steps = await runSteps(simulator, { steps: 150, onError: (error) => errors.push(error) });
+
+    assert.equal(steps, 150);
+    assert.deepEqual(
+      errors.map((error) => error.message),
+      [],
+    );
+    // Only answers it expects: success, and 409 where another change won a race.
+    const statuses = [...api.statusCounts].filter(([status, n]) => n !== (statusesBefore.get(status) ?? 0));
+    for (const [status] of statuses) assert.ok([200, 201, 204, 409].includes(status), `status ${status}`);
+
+    const types = new Set((await eventsSince(t, since)).map((event) => event.eventType));
+    for (const type of [
+      'OPERATION_PHASE_CHANGED',
+      'WORKPLACE_OPERATING_STATE_CHANGED',
+      'STAFF_MEMBER_ACTIVITY_CHANGED',
+      'TOOL_ASSEMBLY_ORDER_STATE_CHANGED',
+    ]) {
+      assert.ok(types.has(type), `${type} in the event log (seen: ${[...types].join(', ')})`);
+    }
+    const phases = (await eventsSince(t, since, ['OPERATION_PHASE_CHANGED'])).map(
+      (event) => (event.data as { operationPhaseId?: string }).operationPhaseId ?? JSON.stringify(event.data),
+    );
+    assert.ok(simulator.counts.get('operationPhase'), 'phase changes were made');
+    assert.ok(simulator.counts.get('sensorValues'), 'sensor values were reported');
+    assert.ok(phases.length > 0);
+    // Sensor values of some machine arrived; this one may or may not have been picked.
+    const total = (await eventsSince(t, since)).length;
+    assert.ok(total > 0);
+    assert.ok((await countSamples()) >= before);
+  });
+
+  it('sends workplaces into their break when the shifts say so, and back after', async () => {
+    const since = await lastSequence(t);
+    const onBreak = await Simulator.connect(api, { seed: 12, now: ticking(IN_BREAK) });
+    await runSteps(onBreak, { steps: 60 });
+    assert.ok(onBreak.counts.get('break'), 'breaks were taken');
+    const codes = async () =>
+      ((await api.get('/api/v2/workplaces?limit=100')).body._embedded.workplaces as Workplace[]).map(
+        (workplace) => workplace.properties.operatingState.code,
+      );
+    const onBreakCount = (await codes()).filter((code) => code === '993').length;
+    assert.ok(onBreakCount > 0, 'some workplace is in the break state (993)');
+    assert.ok((await eventsSince(t, since, ['WORKPLACE_OPERATING_STATE_CHANGED'])).length >= onBreakCount);
+
+    // A new run (as after a restart) reads the states from the API and ends the breaks.
+    const back = await Simulator.connect(api, { seed: 13, now: ticking(IN_SHIFT) });
+    await runSteps(back, { steps: 60 });
+    assert.ok(back.counts.get('break'), 'breaks were ended');
+    assert.ok((await codes()).filter((code) => code === '993').length < onBreakCount);
+  });
+});
