@@ -2,7 +2,6 @@
 // reachable) a fresh PostgreSQL database: add shows the secret once, list never shows it, only an
 // scrypt hash is stored, the printed credentials get a token, remove deletes, bad input exits 2.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,37 +14,13 @@ import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { BACKENDS, freshDatabase } from './support/databases.ts';
+import { type Run, runBridge } from './support/process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const NODE = join(ROOT, 'node_modules/.bin/node');
+const _NODE = join(ROOT, 'node_modules/.bin/node');
 const SAVED_ONCE = 'The secret is stored only as a hash: keep it now, it cannot be shown again.';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `bridge <args>` with only the given settings (nothing inherited from this process's BRIDGE_*). */
-function bridge(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, ['src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', BRIDGE_LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const bridge = runBridge;
 
 const configFor = (env: Record<string, string>) =>
   loadConfig({ BRIDGE_LOG_LEVEL: 'silent', BRIDGE_DELIVERY_ENABLED: 'false', ...env });

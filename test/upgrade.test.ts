@@ -3,7 +3,6 @@
 // and today's schema; so do databases made by the earlier contents of the two migrations edited in
 // place. An applied migration that changed is refused at start, in process and by `bridge migrate`.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cpSync, readdirSync } from 'node:fs';
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { listMigrations, MigrationChangedError, migrate } from '../src/db/migrate.ts';
 import { BACKENDS, type Backend, freshDatabase } from './support/databases.ts';
 import { allRows, emptyDatabase, migrateLikeOldRunner, schemaOf } from './support/legacyDatabases.ts';
+import { runBridge } from './support/process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURES = join(ROOT, 'test/fixtures/migrations');
@@ -99,27 +99,7 @@ async function currentSchema(backend: Backend) {
 }
 
 /** `bridge migrate` as a child process with only the given settings. */
-function bridgeMigrate(
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules/.bin/node'), ['src/cli/main.ts', 'migrate'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', BRIDGE_LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const bridgeMigrate = (env: Record<string, string>) => runBridge(env, 'migrate');
 
 describe('migration files', () => {
   test("the previous release's migrations are unchanged (003 was edited before they were immutable)", () => {
