@@ -116,6 +116,8 @@ async function apiCommand(command: string, action: string | undefined, args: str
   } catch (error) {
     throw error instanceof api.ApiUsageError ? new UsageError(error.message) : error;
   }
+}
+
 /** `bridge seed` and `bridge simulate` (src/simulator/commands.ts), loaded only when asked for. */
 async function demoCommand(command: 'seed' | 'simulate', args: string[]): Promise<void> {
   const text = { type: 'string' } as const;
