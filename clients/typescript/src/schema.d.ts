@@ -51,6 +51,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ffauth/oauth2.0/accessToken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an access token (FORCE Bridge address; parameters also in the query string) */
+        get: operations["getFfauthOauth20AccessToken"];
+        put?: never;
+        /** Get an access token (FORCE Bridge address; parameters also in the query string) */
+        post: operations["postFfauthOauth20AccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2": {
         parameters: {
             query?: never;
@@ -504,6 +522,44 @@ export interface paths {
         };
         /** One recordedOperationPhase */
         get: operations["getOperationRecordedOperationPhase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/recordedOutputQuantities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Output quantities booked on an operation, newest first (timestamp pagination) */
+        get: operations["listOperationRecordedOutputQuantities"];
+        put?: never;
+        /**
+         * Book an output quantity (emits OPERATION_OUTPUT_QUANTITY_RECORDED)
+         * @description timestamp defaults to now, workplaceId to the operation's workplace.
+         */
+        post: operations["createOperationRecordedOutputQuantity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/recordedOutputQuantities/{recordedOutputQuantityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One booked output quantity */
+        get: operations["getOperationRecordedOutputQuantity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1336,6 +1392,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List connectors with their status */
+        get: operations["listConnectors"];
+        put?: never;
+        /**
+         * Create a connector (it connects within seconds when enabled)
+         * @description A mapping that names a missing device, tag, workplace or operating state is 400 naming it.
+         */
+        post: operations["createConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/connectors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One connector with its status */
+        get: operations["getConnector"];
+        /**
+         * Replace a connector (its instance reconnects with the new configuration)
+         * @description An absent password keeps the stored one; null removes it.
+         */
+        put: operations["replaceConnector"];
+        post?: never;
+        /** Delete a connector (its instance disconnects) */
+        delete: operations["deleteConnector"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/specification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operation's standard values */
+        get: operations["getOperationsByIdSpecification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/quantitySummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Output quantities booked on the operation
+         * @description The first element is the total over all workplaces (workplaceId null), then one per workplace.
+         */
+        get: operations["getOperationsByIdQuantitySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/operatingStateSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Time of the operation by phase, and by operating state of its workplace while it ran */
+        get: operations["getOperationsByIdOperatingStateSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaces/{id}/operatingStateSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time at the workplace by phase and by operating state in a period
+         * @description startDate/endDate: default the 24 hours up to now; at most 366 days.
+         */
+        get: operations["getWorkplacesByIdOperatingStateSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaces/{id}/quantitySummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Output quantities booked at the workplace in a period
+         * @description startDate/endDate: default the 24 hours up to now; at most 366 days. targetQuantity and remainingQuantity are null (a workplace has no target).
+         */
+        get: operations["getWorkplacesByIdQuantitySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/reports/overallEquipmentEfficiency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Overall equipment efficiency (OEE) of a workplace or workplace group in a period
+         * @description Exactly one of workplaceId and workplaceGroupId. startDate/endDate: default the 24 hours up to now; at most 366 days.
+         */
+        get: operations["getReportsOverallEquipmentEfficiency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1398,6 +1611,42 @@ export interface operations {
         };
     };
     postOauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getFfauthOauth20AccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postFfauthOauth20AccessToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -2193,6 +2442,7 @@ export interface operations {
                                      * @enum {unknown}
                                      */
                                     type: "CAPACITY_GROUP" | "PRODUCTION_LINE";
+                                    erpContextId: string | null;
                                 };
                                 _links: {
                                     [key: string]: {
@@ -2266,6 +2516,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     type: "CAPACITY_GROUP" | "PRODUCTION_LINE";
+                    erpContextId?: string | null;
                 };
             };
         };
@@ -2287,6 +2538,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             type: "CAPACITY_GROUP" | "PRODUCTION_LINE";
+                            erpContextId: string | null;
                         };
                         _links: {
                             [key: string]: {
@@ -2371,6 +2623,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             type: "CAPACITY_GROUP" | "PRODUCTION_LINE";
+                            erpContextId: string | null;
                         };
                         _links: {
                             [key: string]: {
@@ -2445,6 +2698,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     type: "CAPACITY_GROUP" | "PRODUCTION_LINE";
+                    erpContextId?: string | null;
                 };
             };
         };
@@ -2466,6 +2720,7 @@ export interface operations {
                              * @enum {unknown}
                              */
                             type: "CAPACITY_GROUP" | "PRODUCTION_LINE";
+                            erpContextId: string | null;
                         };
                         _links: {
                             [key: string]: {
@@ -2594,6 +2849,10 @@ export interface operations {
                 /** @description Capacity group or line */
                 workplaceGroupNumber?: string;
                 workplaceNumber?: string;
+                /** @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md) */
+                workplaceType?: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                erpContextId?: string;
+                workplaceGroupId?: string;
                 /** @description Sub-resources to embed: a comma list or repeated parameters */
                 embed?: string[];
             };
@@ -2624,6 +2883,12 @@ export interface operations {
                                     number: string;
                                     description: string | null;
                                     isManualWorkplace: boolean;
+                                    /**
+                                     * @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md)
+                                     * @enum {unknown}
+                                     */
+                                    workplaceType: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                                    erpContextId: string | null;
                                     operatingState: {
                                         id: string;
                                         code: string;
@@ -2633,7 +2898,23 @@ export interface operations {
                                     };
                                     /** Format: uuid */
                                     capacityGroupId: string;
+                                    capacityGroup: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        type: string;
+                                        erpContextId: string | null;
+                                    } | null;
                                     productionLineId: string | null;
+                                    productionLine: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        type: string;
+                                        erpContextId: string | null;
+                                    } | null;
                                 };
                                 _links: {
                                     [key: string]: {
@@ -2700,8 +2981,13 @@ export interface operations {
                 "application/json": {
                     number: string;
                     description?: string | null;
-                    /** @default false */
                     isManualWorkplace?: boolean;
+                    /**
+                     * @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md)
+                     * @enum {unknown}
+                     */
+                    workplaceType?: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                    erpContextId?: string | null;
                     /** Format: uuid */
                     capacityGroupId: string;
                     productionLineId?: string | null;
@@ -2724,6 +3010,12 @@ export interface operations {
                             number: string;
                             description: string | null;
                             isManualWorkplace: boolean;
+                            /**
+                             * @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md)
+                             * @enum {unknown}
+                             */
+                            workplaceType: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                            erpContextId: string | null;
                             operatingState: {
                                 id: string;
                                 code: string;
@@ -2733,7 +3025,23 @@ export interface operations {
                             };
                             /** Format: uuid */
                             capacityGroupId: string;
+                            capacityGroup: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
                             productionLineId: string | null;
+                            productionLine: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
                         };
                         _links: {
                             [key: string]: {
@@ -2814,6 +3122,12 @@ export interface operations {
                             number: string;
                             description: string | null;
                             isManualWorkplace: boolean;
+                            /**
+                             * @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md)
+                             * @enum {unknown}
+                             */
+                            workplaceType: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                            erpContextId: string | null;
                             operatingState: {
                                 id: string;
                                 code: string;
@@ -2823,7 +3137,23 @@ export interface operations {
                             };
                             /** Format: uuid */
                             capacityGroupId: string;
+                            capacityGroup: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
                             productionLineId: string | null;
+                            productionLine: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
                         };
                         _links: {
                             [key: string]: {
@@ -2893,11 +3223,22 @@ export interface operations {
                     id?: string;
                     number: string;
                     description?: string | null;
-                    /** @default false */
                     isManualWorkplace?: boolean;
+                    /**
+                     * @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md)
+                     * @enum {unknown}
+                     */
+                    workplaceType?: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                    erpContextId?: string | null;
                     /** Format: uuid */
                     capacityGroupId: string;
                     productionLineId?: string | null;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    operatingState?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    capacityGroup?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    productionLine?: unknown;
                 };
             };
         };
@@ -2915,6 +3256,12 @@ export interface operations {
                             number: string;
                             description: string | null;
                             isManualWorkplace: boolean;
+                            /**
+                             * @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md)
+                             * @enum {unknown}
+                             */
+                            workplaceType: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                            erpContextId: string | null;
                             operatingState: {
                                 id: string;
                                 code: string;
@@ -2924,7 +3271,23 @@ export interface operations {
                             };
                             /** Format: uuid */
                             capacityGroupId: string;
+                            capacityGroup: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
                             productionLineId: string | null;
+                            productionLine: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
                         };
                         _links: {
                             [key: string]: {
@@ -3068,6 +3431,12 @@ export interface operations {
                             number: string;
                             description: string | null;
                             isManualWorkplace: boolean;
+                            /**
+                             * @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md)
+                             * @enum {unknown}
+                             */
+                            workplaceType: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                            erpContextId: string | null;
                             operatingState: {
                                 id: string;
                                 code: string;
@@ -3077,7 +3446,23 @@ export interface operations {
                             };
                             /** Format: uuid */
                             capacityGroupId: string;
+                            capacityGroup: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
                             productionLineId: string | null;
+                            productionLine: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
                         };
                         _links: {
                             [key: string]: {
@@ -3993,6 +4378,8 @@ export interface operations {
                 productionOrderId?: string;
                 workplaceId?: string;
                 operationPhaseId?: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
+                /** @description true: phase SETUP, TRAINING, PROCESSING or INTERRUPTED; false: any other */
+                isInProgress?: boolean;
                 startDate?: string;
                 endDate?: string;
                 /** @description Sub-resources to embed: a comma list or repeated parameters */
@@ -4036,6 +4423,12 @@ export interface operations {
                                     description: string | null;
                                     /** Format: uuid */
                                     productionOrderId: string;
+                                    productionOrder: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                    } | null;
                                     sequence: number;
                                     material: {
                                         number: string;
@@ -4183,6 +4576,12 @@ export interface operations {
                             description: string | null;
                             /** Format: uuid */
                             productionOrderId: string;
+                            productionOrder: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                            } | null;
                             sequence: number;
                             material: {
                                 number: string;
@@ -4333,6 +4732,12 @@ export interface operations {
                                     description: string | null;
                                     /** Format: uuid */
                                     productionOrderId: string;
+                                    productionOrder: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                    } | null;
                                     sequence: number;
                                     material: {
                                         number: string;
@@ -4455,6 +4860,12 @@ export interface operations {
                             description: string | null;
                             /** Format: uuid */
                             productionOrderId: string;
+                            productionOrder: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                            } | null;
                             sequence: number;
                             material: {
                                 number: string;
@@ -4587,6 +4998,10 @@ export interface operations {
                     }[];
                     startDate?: string | null;
                     endDate?: string | null;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    productionOrder?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    operationPhaseId?: unknown;
                 };
             };
         };
@@ -4605,6 +5020,12 @@ export interface operations {
                             description: string | null;
                             /** Format: uuid */
                             productionOrderId: string;
+                            productionOrder: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                            } | null;
                             sequence: number;
                             material: {
                                 number: string;
@@ -4789,6 +5210,12 @@ export interface operations {
                             description: string | null;
                             /** Format: uuid */
                             productionOrderId: string;
+                            productionOrder: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                            } | null;
                             sequence: number;
                             material: {
                                 number: string;
@@ -5032,6 +5459,318 @@ export interface operations {
                             /** Format: date-time */
                             startDate: string;
                             endDate: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listOperationRecordedOutputQuantities: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            recordedOutputQuantities: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** Format: uuid */
+                                    operationId: string;
+                                    quantity: number;
+                                    /** @enum {unknown} */
+                                    quantityType: "YIELD" | "SCRAP" | "REWORK" | "UNCATEGORIZED";
+                                    /** Format: date-time */
+                                    timestamp: string;
+                                    workplaceId: string | null;
+                                    staffMemberId: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createOperationRecordedOutputQuantity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity: number;
+                    /** @enum {unknown} */
+                    quantityType: "YIELD" | "SCRAP" | "REWORK" | "UNCATEGORIZED";
+                    /** Format: date-time */
+                    timestamp?: string;
+                    /**
+                     * Format: uuid
+                     * @description Default: the operation's workplace
+                     */
+                    workplaceId?: string;
+                    /** Format: uuid */
+                    staffMemberId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A quantity produced (yield, scrap, rework) booked on an operation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            operationId: string;
+                            quantity: number;
+                            /** @enum {unknown} */
+                            quantityType: "YIELD" | "SCRAP" | "REWORK" | "UNCATEGORIZED";
+                            /** Format: date-time */
+                            timestamp: string;
+                            workplaceId: string | null;
+                            staffMemberId: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationRecordedOutputQuantity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                recordedOutputQuantityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A quantity produced (yield, scrap, rework) booked on an operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            operationId: string;
+                            quantity: number;
+                            /** @enum {unknown} */
+                            quantityType: "YIELD" | "SCRAP" | "REWORK" | "UNCATEGORIZED";
+                            /** Format: date-time */
+                            timestamp: string;
+                            workplaceId: string | null;
+                            staffMemberId: string | null;
                         };
                         _links: {
                             [key: string]: {
@@ -5544,6 +6283,8 @@ export interface operations {
                      * @description After startDate (exclusive end)
                      */
                     endDate: string;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    workplaceId?: unknown;
                 };
             };
         };
@@ -6004,6 +6745,8 @@ export interface operations {
                      * @description After startDate
                      */
                     endDate: string;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    workplaceId?: unknown;
                 };
             };
         };
@@ -7131,6 +7874,8 @@ export interface operations {
                         maximum?: number | null;
                         warningLimit?: number | null;
                     } | null;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    toolStateId?: unknown;
                 };
             };
         };
@@ -7285,7 +8030,7 @@ export interface operations {
                 /** @description Id of the item at the position */
                 paginationIdentifier?: string;
                 eventType?: string;
-                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "NONE";
+                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "NONE";
                 objectId?: string;
             };
             header?: never;
@@ -7599,7 +8344,7 @@ export interface operations {
         parameters: {
             query?: {
                 eventType?: string;
-                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "NONE";
+                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "NONE";
                 objectId?: string;
                 /** @description Resume after this log position (as the Last-Event-ID header, which wins when both are sent) */
                 lastEventId?: number;
@@ -8583,6 +9328,7 @@ export interface operations {
                                     firstName: string;
                                     lastName: string;
                                     email: string | null;
+                                    erpContextId: string | null;
                                     qualifications: string[];
                                     assignedWorkplaceIds: string[];
                                     shiftId: string | null;
@@ -8661,6 +9407,7 @@ export interface operations {
                     firstName: string;
                     lastName: string;
                     email?: string | null;
+                    erpContextId?: string | null;
                     /** @description Skills, e.g. qualification codes */
                     qualifications?: string[];
                     assignedWorkplaceIds?: string[];
@@ -8693,6 +9440,7 @@ export interface operations {
                             firstName: string;
                             lastName: string;
                             email: string | null;
+                            erpContextId: string | null;
                             qualifications: string[];
                             assignedWorkplaceIds: string[];
                             shiftId: string | null;
@@ -8781,6 +9529,7 @@ export interface operations {
                             firstName: string;
                             lastName: string;
                             email: string | null;
+                            erpContextId: string | null;
                             qualifications: string[];
                             assignedWorkplaceIds: string[];
                             shiftId: string | null;
@@ -8862,6 +9611,7 @@ export interface operations {
                     firstName: string;
                     lastName: string;
                     email?: string | null;
+                    erpContextId?: string | null;
                     /** @description Skills, e.g. qualification codes */
                     qualifications?: string[];
                     assignedWorkplaceIds?: string[];
@@ -8894,6 +9644,7 @@ export interface operations {
                             firstName: string;
                             lastName: string;
                             email: string | null;
+                            erpContextId: string | null;
                             qualifications: string[];
                             assignedWorkplaceIds: string[];
                             shiftId: string | null;
@@ -9768,6 +10519,16 @@ export interface operations {
                     /** @description a production folder path: "/" or "/segment/segment", no empty segments */
                     folder: string;
                     description?: string | null;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    contentType?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    size?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    version?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    createdAt?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -10443,6 +11204,8 @@ export interface operations {
                      * @default false
                      */
                     fixed?: boolean;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    operationId?: unknown;
                 };
             };
         };
@@ -12085,6 +12848,1176 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             obsoleteSince: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listConnectors: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                        };
+                        _embedded: {
+                            connectors: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    /** @enum {unknown} */
+                                    type: "MQTT" | "SPARKPLUG_B" | "OPC_UA";
+                                    url: string;
+                                    username: string | null;
+                                    /** @enum {unknown} */
+                                    securityMode: "None" | "Sign" | "SignAndEncrypt";
+                                    enabled: boolean;
+                                    mappings: {
+                                        source: unknown;
+                                        target: unknown;
+                                    }[];
+                                    status: {
+                                        /** @enum {unknown} */
+                                        state: "DISABLED" | "CONNECTING" | "CONNECTED" | "DISCONNECTED" | "ERROR";
+                                        /** Format: date-time */
+                                        since: string;
+                                        lastError: string | null;
+                                        lastMessageAt: string | null;
+                                        messagesReceived: number;
+                                        valuesApplied: number;
+                                        valuesRejected: number;
+                                    };
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Ignored on create; on replace it must equal the path id */
+                    id?: string;
+                    name: string;
+                    /** @enum {unknown} */
+                    type: "MQTT" | "SPARKPLUG_B" | "OPC_UA";
+                    /** @description mqtt:// or mqtts://host:port (MQTT, SPARKPLUG_B), opc.tcp://host:port/path (OPC_UA) */
+                    url: string;
+                    username?: string | null;
+                    password?: string | null;
+                    /**
+                     * @description OPC UA only; default None
+                     * @enum {unknown}
+                     */
+                    securityMode?: "None" | "Sign" | "SignAndEncrypt";
+                    /** @description Default true */
+                    enabled?: boolean;
+                    mappings: {
+                        /** @description MQTT {topic, valuePath?, timestampPath?}, Sparkplug B {groupId, edgeNodeId, deviceId?, metric}, OPC UA {nodeId, samplingIntervalMs?} */
+                        source: {
+                            /** @description MQTT: a topic filter (+ and # allowed) */
+                            topic: string;
+                            /** @description MQTT: JSON pointer to the value; absent: the whole payload */
+                            valuePath?: string;
+                            /** @description MQTT: JSON pointer to the time */
+                            timestampPath?: string;
+                        } | {
+                            /** @description Sparkplug B group */
+                            groupId: string;
+                            edgeNodeId: string;
+                            /** @description Absent: a metric of the edge node itself */
+                            deviceId?: string;
+                            metric: string;
+                        } | {
+                            /** @description OPC UA node id, e.g. ns=1;s=Machine.State */
+                            nodeId: string;
+                            samplingIntervalMs?: number;
+                        };
+                        target: {
+                            /** @enum {string} */
+                            kind: "DEVICE_SAMPLE";
+                            /** Format: uuid */
+                            deviceId: string;
+                            /** @description A tag the device records */
+                            tag: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "OPERATING_STATE";
+                            /** Format: uuid */
+                            workplaceId: string;
+                            /** @description Source value (as text) -> operating state code or id */
+                            values: {
+                                [key: string]: string;
+                            };
+                            /** @description The state for any other value; absent: other values are rejected */
+                            otherwise?: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "OUTPUT_QUANTITY";
+                            /** Format: uuid */
+                            workplaceId: string;
+                            /** @enum {unknown} */
+                            quantityType: "YIELD" | "SCRAP" | "REWORK" | "UNCATEGORIZED";
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A connection the bridge opens to a machine or broker, and how its values change the plant image */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            type: "MQTT" | "SPARKPLUG_B" | "OPC_UA";
+                            url: string;
+                            username: string | null;
+                            /** @enum {unknown} */
+                            securityMode: "None" | "Sign" | "SignAndEncrypt";
+                            enabled: boolean;
+                            mappings: {
+                                source: unknown;
+                                target: unknown;
+                            }[];
+                            status: {
+                                /** @enum {unknown} */
+                                state: "DISABLED" | "CONNECTING" | "CONNECTED" | "DISCONNECTED" | "ERROR";
+                                /** Format: date-time */
+                                since: string;
+                                lastError: string | null;
+                                lastMessageAt: string | null;
+                                messagesReceived: number;
+                                valuesApplied: number;
+                                valuesRejected: number;
+                            };
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A connection the bridge opens to a machine or broker, and how its values change the plant image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            type: "MQTT" | "SPARKPLUG_B" | "OPC_UA";
+                            url: string;
+                            username: string | null;
+                            /** @enum {unknown} */
+                            securityMode: "None" | "Sign" | "SignAndEncrypt";
+                            enabled: boolean;
+                            mappings: {
+                                source: unknown;
+                                target: unknown;
+                            }[];
+                            status: {
+                                /** @enum {unknown} */
+                                state: "DISABLED" | "CONNECTING" | "CONNECTED" | "DISCONNECTED" | "ERROR";
+                                /** Format: date-time */
+                                since: string;
+                                lastError: string | null;
+                                lastMessageAt: string | null;
+                                messagesReceived: number;
+                                valuesApplied: number;
+                                valuesRejected: number;
+                            };
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Ignored on create; on replace it must equal the path id */
+                    id?: string;
+                    name: string;
+                    /** @enum {unknown} */
+                    type: "MQTT" | "SPARKPLUG_B" | "OPC_UA";
+                    /** @description mqtt:// or mqtts://host:port (MQTT, SPARKPLUG_B), opc.tcp://host:port/path (OPC_UA) */
+                    url: string;
+                    username?: string | null;
+                    password?: string | null;
+                    /**
+                     * @description OPC UA only; default None
+                     * @enum {unknown}
+                     */
+                    securityMode?: "None" | "Sign" | "SignAndEncrypt";
+                    /** @description Default true */
+                    enabled?: boolean;
+                    mappings: {
+                        /** @description MQTT {topic, valuePath?, timestampPath?}, Sparkplug B {groupId, edgeNodeId, deviceId?, metric}, OPC UA {nodeId, samplingIntervalMs?} */
+                        source: {
+                            /** @description MQTT: a topic filter (+ and # allowed) */
+                            topic: string;
+                            /** @description MQTT: JSON pointer to the value; absent: the whole payload */
+                            valuePath?: string;
+                            /** @description MQTT: JSON pointer to the time */
+                            timestampPath?: string;
+                        } | {
+                            /** @description Sparkplug B group */
+                            groupId: string;
+                            edgeNodeId: string;
+                            /** @description Absent: a metric of the edge node itself */
+                            deviceId?: string;
+                            metric: string;
+                        } | {
+                            /** @description OPC UA node id, e.g. ns=1;s=Machine.State */
+                            nodeId: string;
+                            samplingIntervalMs?: number;
+                        };
+                        target: {
+                            /** @enum {string} */
+                            kind: "DEVICE_SAMPLE";
+                            /** Format: uuid */
+                            deviceId: string;
+                            /** @description A tag the device records */
+                            tag: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "OPERATING_STATE";
+                            /** Format: uuid */
+                            workplaceId: string;
+                            /** @description Source value (as text) -> operating state code or id */
+                            values: {
+                                [key: string]: string;
+                            };
+                            /** @description The state for any other value; absent: other values are rejected */
+                            otherwise?: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "OUTPUT_QUANTITY";
+                            /** Format: uuid */
+                            workplaceId: string;
+                            /** @enum {unknown} */
+                            quantityType: "YIELD" | "SCRAP" | "REWORK" | "UNCATEGORIZED";
+                        };
+                    }[];
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    status?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description A connection the bridge opens to a machine or broker, and how its values change the plant image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            type: "MQTT" | "SPARKPLUG_B" | "OPC_UA";
+                            url: string;
+                            username: string | null;
+                            /** @enum {unknown} */
+                            securityMode: "None" | "Sign" | "SignAndEncrypt";
+                            enabled: boolean;
+                            mappings: {
+                                source: unknown;
+                                target: unknown;
+                            }[];
+                            status: {
+                                /** @enum {unknown} */
+                                state: "DISABLED" | "CONNECTING" | "CONNECTED" | "DISCONNECTED" | "ERROR";
+                                /** Format: date-time */
+                                since: string;
+                                lastError: string | null;
+                                lastMessageAt: string | null;
+                                messagesReceived: number;
+                                valuesApplied: number;
+                                valuesRejected: number;
+                            };
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationsByIdSpecification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An operation's standard values */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            operationId: string;
+                            targetQuantity: number | null;
+                            quantityUnit: string | null;
+                            targetTimePerUnit: number | null;
+                            targetSetupTime: number | null;
+                            targetProcessingTime: number | null;
+                            targetTeardownTime: number | null;
+                            targetWaitTime: number | null;
+                            targetMoveTime: number | null;
+                            targetWorkplace: {
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
+                            targetCapacityGroup: {
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                type: string;
+                                erpContextId: string | null;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationsByIdQuantitySummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Output quantities booked: first all workplaces together, then per workplace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate?: string;
+                            /** Format: date-time */
+                            endDate?: string;
+                            targetQuantity: number | null;
+                            /** @description yield + scrap + rework + uncategorized */
+                            totalQuantity: number;
+                            remainingQuantity: number | null;
+                            elements: {
+                                workplaceId: string | null;
+                                quantities: {
+                                    yield: number;
+                                    scrap: number;
+                                    rework: number;
+                                    uncategorized: number;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationsByIdOperatingStateSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Time by phase and by operating state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate?: string;
+                            /** Format: date-time */
+                            endDate?: string;
+                            /** @description Time in phases SETUP and TRAINING (milliseconds) */
+                            setupTime: number;
+                            /** @description Time in phase PROCESSING (milliseconds) */
+                            processingTime: number;
+                            /** @description Time in phase INTERRUPTED (milliseconds) */
+                            interruptionTime: number;
+                            /** @description Time in SETUP, TRAINING, PROCESSING and INTERRUPTED (milliseconds) */
+                            executionTime: number;
+                            timePerUnit: number | null;
+                            elements: {
+                                operatingState: {
+                                    id: string;
+                                    code: string;
+                                    description: string;
+                                    /** @enum {unknown} */
+                                    workplaceStateId: "PRODUCTION" | "DOWNTIME";
+                                };
+                                /** @description Time in the state (milliseconds) */
+                                duration: number;
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getWorkplacesByIdOperatingStateSummary: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Time by phase and by operating state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate?: string;
+                            /** Format: date-time */
+                            endDate?: string;
+                            /** @description Time in phases SETUP and TRAINING (milliseconds) */
+                            setupTime: number;
+                            /** @description Time in phase PROCESSING (milliseconds) */
+                            processingTime: number;
+                            /** @description Time in phase INTERRUPTED (milliseconds) */
+                            interruptionTime: number;
+                            /** @description Time in SETUP, TRAINING, PROCESSING and INTERRUPTED (milliseconds) */
+                            executionTime: number;
+                            timePerUnit: number | null;
+                            elements: {
+                                operatingState: {
+                                    id: string;
+                                    code: string;
+                                    description: string;
+                                    /** @enum {unknown} */
+                                    workplaceStateId: "PRODUCTION" | "DOWNTIME";
+                                };
+                                /** @description Time in the state (milliseconds) */
+                                duration: number;
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getWorkplacesByIdQuantitySummary: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Output quantities booked: first all workplaces together, then per workplace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate?: string;
+                            /** Format: date-time */
+                            endDate?: string;
+                            targetQuantity: number | null;
+                            /** @description yield + scrap + rework + uncategorized */
+                            totalQuantity: number;
+                            remainingQuantity: number | null;
+                            elements: {
+                                workplaceId: string | null;
+                                quantities: {
+                                    yield: number;
+                                    scrap: number;
+                                    rework: number;
+                                    uncategorized: number;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getReportsOverallEquipmentEfficiency: {
+        parameters: {
+            query?: {
+                workplaceId?: string;
+                workplaceGroupId?: string;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Overall equipment efficiency of a workplace or a workplace group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            workplaceId: string | null;
+                            workplaceGroupId: string | null;
+                            oee: number | null;
+                            availability: number | null;
+                            performance: number | null;
+                            quality: number | null;
+                            qualityRate: number | null;
+                            /** @description Scheduled time minus planned stops (milliseconds) */
+                            plannedProductionTime: number;
+                            /** @description Scheduled time in PRODUCTION states (milliseconds) */
+                            productionTime: number;
+                            /** @description plannedProductionTime - productionTime (milliseconds) */
+                            downtime: number;
+                            /** @description targetTimePerUnit x quantity over the bookings (milliseconds) */
+                            idealProductionTime: number;
+                            totalQuantity: number;
+                            yieldQuantity: number;
+                            scrapQuantity: number;
                         };
                         _links: {
                             [key: string]: {
