@@ -147,7 +147,9 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         validation('setupEndDate', 'must not be before setupStartDate'),
       ],
       [url, { workplaceId: MISSING, ...FUTURE }, 400, invalidReference('workplaceId', MISSING, 'workplace')],
-      [url, { operationId, workplaceId, ...FUTURE }, 400, { code: 'UNKNOWN_FIELD' }],
+      // The operation's id echoed back unchanged is taken (a GET-modify-PUT round trip); another is refused.
+      [url, { operationId: MISSING, workplaceId, ...FUTURE }, 400, { code: 'READ_ONLY_PROPERTY' }],
+      [url, { workplaceId, ...FUTURE, priority: 1 }, 400, { code: 'UNKNOWN_FIELD' }],
       [url, { workplaceId, startDate: FUTURE.startDate }, 400, { code: 'VALIDATION_FAILED' }],
       [url, { workplaceId, ...FUTURE, startDate: 'tomorrow' }, 400, { code: 'VALIDATION_FAILED' }],
     ];
