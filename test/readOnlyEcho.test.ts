@@ -67,6 +67,19 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     body: { workplaceId, startDate: '2030-01-03T06:00:00.000Z', endDate: '2030-01-03T08:00:00.000Z' },
   });
   assert.ok([200, 201].includes(forecast.statusCode), forecast.body);
+  // Disabled: no instance connects to its broker while the round trip runs.
+  const connectorId = await created(t, '/connectors', {
+    name: 'Echo press',
+    type: 'MQTT',
+    url: 'mqtt://127.0.0.1:1883',
+    enabled: false,
+    mappings: [
+      {
+        source: { topic: 'echo/state' },
+        target: { kind: 'OPERATING_STATE', workplaceId, values: { RUN: '000' } },
+      },
+    ],
+  });
   return {
     '/workplaceGroups/:id': `/workplaceGroups/${workplace.capacityGroupId}`,
     '/workplaces/:id': `/workplaces/${workplaceId}`,
@@ -77,6 +90,7 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     '/tools/:id': `/tools/${toolId}`,
     '/documents/:id': `/documents/${documentId}`,
     '/devices/:id': `/devices/${deviceId}`,
+    '/connectors/:id': `/connectors/${connectorId}`,
     '/workplaces/:id/shifts/:shiftId': `/workplaces/${workplaceId}/shifts/${shiftId}`,
     '/workplaces/:id/scheduledMaintenances/:scheduledMaintenanceId': `/workplaces/${workplaceId}/scheduledMaintenances/${maintenanceId}`,
   };
