@@ -74,7 +74,7 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       clock,
       log: { warn: (details, message) => log?.warn(details, message) },
     });
-    const server = await buildServer({ config, db: database, tokens, metrics, runtime, eventStream });
+    const server = await buildServer({ config, db: database, tokens, metrics, runtime, eventStream, clock });
     log = server.log;
     // Open streams end before the server waits for its connections; the poller stops with it.
     server.addHook('preClose', () => eventStream.close());

@@ -1,6 +1,7 @@
 // What the server hands every route family, the API versions it mounts, and the route table
 // entry: kept apart from server.ts so that routes import them without an import cycle.
 import type { TokenService } from '../auth/tokens.ts';
+import type { Clock } from '../background/clock.ts';
 import type { Config, RuntimeOptions } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -17,7 +18,9 @@ export interface ServerDeps {
   metrics?: Metrics;
   /** Feeds GET /events/stream (created by the composition root). */
   eventStream: EventStreamHub;
-  /** Injected clock and log stream (tests, benchmarks). */
+  /** The time of the plant (open periods in summaries count up to it); tests move a ManualClock. */
+  clock?: Clock;
+  /** Injected token clock and log stream (tests, benchmarks). */
   runtime?: RuntimeOptions;
 }
 

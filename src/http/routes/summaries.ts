@@ -46,8 +46,8 @@ const stateProperties = (
   })),
 });
 
-export function registerSummaries(api: Api, { db, runtime }: ServerDeps): void {
-  const now = () => new Date(runtime?.now?.() ?? Date.now());
+export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
+  const now = () => clock?.now() ?? new Date();
   const schemaOf = (tags: string[], summary: string, response: TSchema, description?: string) => ({
     tags,
     summary,
