@@ -88,13 +88,12 @@ function tokenFlood(result: Json): string[] {
 }
 
 function connectors(result: Json): string[] {
-  const summary = result.summary ?? result.results ?? {};
+  const { mqtt, opcua } = result;
   return [
-    `**Machine data in, P9** (\`npm run bench:connectors\`; ${stamp(result)}):`,
+    `**Machine data in, P9** (\`npm run bench:connectors\`; ${stamp(result)}), ${result.backend}:`,
     '',
-    ...Object.entries(summary).map(
-      ([key, value]) => `- ${key}: ${typeof value === 'number' ? fixed(value) : JSON.stringify(value)}`,
-    ),
+    `- MQTT connector, ${mqtt.messages} messages at QoS ${mqtt.qos}, every value stored: ${fixed(mqtt.connector.perSecond, 0)}/s against raw mqtt.js receiving the same messages ${fixed(mqtt.raw.perSecond, 0)}/s = ${fixed(mqtt.ratio)} x (goal >= ${mqtt.target}: ${mqtt.met ? 'met' : 'NOT MET'}); ${mqtt.connector.valuesRejected} rejected`,
+    `- OPC UA connector, ${opcua.monitoredItems} monitored items changed at ${opcua.changeRateHz} Hz for ${fixed(opcua.seconds, 0)} s: ${fixed(opcua.storedPerSecond, 0)} values/s stored (${opcua.valuesStored} of ${opcua.changesMade} changes made)`,
   ];
 }
 
