@@ -594,7 +594,15 @@ describeEachBackend('tools', (t) => {
           `Field 'workplaceId' refers to '${MISSING}', which is not an existing workplace.`,
         ),
       ],
-      [{ toolStateId: 'AVAILABLE' }, error(400, 'UNKNOWN_FIELD', "Field 'toolStateId' is not allowed here.")],
+      // The state is the assembly order's to change: echoed unchanged it is taken, changed it is refused.
+      [
+        { toolStateId: 'AVAILABLE' },
+        error(
+          400,
+          'READ_ONLY_PROPERTY',
+          "Property 'toolStateId' is read-only: send it unchanged or leave it out.",
+        ),
+      ],
       [
         { lifespan: { maximum: 5, warningLimit: 6 } },
         error(
