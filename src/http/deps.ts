@@ -1,7 +1,6 @@
 // What the server hands every route family, the API versions it mounts, and the route table
 // entry: kept apart from server.ts so that routes import them without an import cycle.
 import type { TokenService } from '../auth/tokens.ts';
-import type { Clock } from '../background/clock.ts';
 import type { Config, RuntimeOptions } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -19,7 +18,7 @@ export interface ServerDeps {
   /** Feeds GET /events/stream (created by the composition root). */
   eventStream: EventStreamHub;
   /** The time of the plant (open periods in summaries count up to it); tests move a ManualClock. */
-  clock?: Clock;
+  clock?: { now(): Date };
   /** Injected token clock and log stream (tests, benchmarks). */
   runtime?: RuntimeOptions;
 }
