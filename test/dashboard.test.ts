@@ -326,9 +326,26 @@ describe('dashboard in a real browser', () => {
       assert.equal(await tiles.count(), 200);
       // 200 tiles from a handful of reads: master data, two workplace pages, one operation
       // search, the event position and the probes of the optional routes; never one per tile.
-      const overviewReads = apiRequests.length;
+      const isDetail = (request: string) => /\/reports\/|quantitySummary/.test(request);
+      const overviewReads = apiRequests.filter((request) => !isDetail(request)).length;
       assert.ok(overviewReads <= 12, apiRequests.join('\n'));
       context.diagnostic(`200 tiles after ${overviewReads} API requests`);
+      // OEE and quantities are read for the tiles on screen only: jump to the end of the page, and
+      // the last tile gets its OEE while a tile in the middle, never shown, was never asked for.
+      const idOf = async (index: number) =>
+        (await tiles.nth(index).getAttribute('data-workplace-id')) as string;
+      const [middle, last] = [await idOf(100), await idOf(199)];
+      await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+      await tiles.nth(199).locator('.oee').waitFor({ timeout: 30_000 });
+      const details = apiRequests.filter(isDetail);
+      assert.ok(
+        details.some((request) => request.includes(last)),
+        details.join('\n'),
+      );
+      assert.ok(!details.some((request) => request.includes(middle)), details.join('\n'));
+      assert.ok(details.length < 100, `${details.length} detail reads for 200 tiles`);
+      context.diagnostic(`${details.length} OEE and quantity reads after a jump to the end`);
+      await page.evaluate('window.scrollTo(0, 0)');
       const tile = (id: string) => page.locator(`.tile[data-workplace-id="${id}"]`);
       assert.equal(await tile(first).getAttribute('data-state'), '000');
       assert.equal(await tile(second).getAttribute('data-state'), '110');

@@ -97,6 +97,24 @@ export async function overview(root) {
   const list = h('ul', { class: 'tiles', 'aria-label': 'Workplaces' });
   const counts = h('div', { class: 'summary', 'aria-live': 'polite' });
   const lazy = queue(4);
+  // OEE and quantities are read for the tiles on screen only, four requests at a time: with 200
+  // workplaces a first load stays a handful of reads, and scrolling fills in the rest.
+  const onScreen = new Set();
+  const outdated = new Set(byWorkplace.keys());
+  const observer = new IntersectionObserver((changes) => {
+    for (const change of changes) {
+      const id = change.target.getAttribute('data-workplace-id');
+      if (!change.isIntersecting) onScreen.delete(id);
+      else {
+        onScreen.add(id);
+        if (outdated.delete(id)) details(id);
+      }
+    }
+  });
+  const refreshDetails = (id) => {
+    if (onScreen.has(id)) details(id);
+    else outdated.add(id);
+  };
 
   const render = (id) => {
     const entry = byWorkplace.get(id);
@@ -130,6 +148,8 @@ export async function overview(root) {
     );
     const old = tiles.get(id);
     const focused = old?.contains(document.activeElement);
+    if (old) observer.unobserve(old);
+    observer.observe(tile);
     if (old) old.replaceWith(tile);
     // A live update must not take the keyboard focus away from the tile being looked at.
     if (focused) tile.querySelector('a')?.focus();
@@ -166,7 +186,6 @@ export async function overview(root) {
   fill(root, h('h1', {}, 'Plant'), counts, workplaces.length ? list : h('p', {}, 'No workplaces yet.'));
   for (const id of byWorkplace.keys()) render(id);
   renderCounts();
-  for (const id of byWorkplace.keys()) details(id);
 
   const refreshOperation = async (operationId, workplaceId) => {
     const operation = (await get(`/operations/${operationId}`)).properties;
@@ -181,9 +200,9 @@ export async function overview(root) {
     if (ACTIVE_PHASES.includes(operation.operationPhaseId)) entry.operation = operation;
     else if (entry.operation?.id === operationId) entry.operation = undefined;
     render(entry.workplace.id);
-    details(entry.workplace.id);
+    refreshDetails(entry.workplace.id);
   };
-  return subscribe(async (event) => {
+  const unsubscribe = subscribe(async (event) => {
     const data = event.data ?? {};
     if (event.eventType === 'WORKPLACE_OPERATING_STATE_CHANGED') {
       const entry = byWorkplace.get(data.workplaceId ?? event.objectId);
@@ -195,22 +214,31 @@ export async function overview(root) {
       await refreshOperation(event.objectId, data.workplaceId).catch(() => {});
     } else if (event.eventType === 'OPERATION_OUTPUT_QUANTITY_RECORDED') {
       const entry = [...byWorkplace.values()].find((e) => e.operation?.id === event.objectId);
-      if (entry) details(entry.workplace.id);
+      if (entry) refreshDetails(entry.workplace.id);
     } else if (event.eventType === 'WORKPLACE_CREATED' || event.eventType === 'WORKPLACE_UPDATED') {
       const workplace = (await get(`/workplaces/${event.objectId}`).catch(() => null))?.properties;
       if (!workplace) return;
       const entry = byWorkplace.get(workplace.id);
       if (entry) entry.workplace = workplace;
-      else byWorkplace.set(workplace.id, { workplace });
+      else {
+        byWorkplace.set(workplace.id, { workplace });
+        outdated.add(workplace.id);
+      }
       render(workplace.id);
       renderCounts();
     } else if (event.eventType === 'WORKPLACE_DELETED') {
       byWorkplace.delete(event.objectId);
-      tiles.get(event.objectId)?.remove();
+      const tile = tiles.get(event.objectId);
+      if (tile) observer.unobserve(tile);
+      tile?.remove();
       tiles.delete(event.objectId);
       renderCounts();
     }
   });
+  return () => {
+    observer.disconnect();
+    unsubscribe();
+  };
 }
 
 // ---------------------------------------------------------------- workplace page
