@@ -1,4 +1,4 @@
-// `bridge events tail` and `bridge callbacks list` run as real child processes against a real
+// `bridge events tail`, `bridge callbacks list` and `bridge connectors list` run as real child processes against a real
 // running service (the app listening on a port), with the typed client inside: output, --json,
 // --help, and the exit codes (0 ok, 1 failure, 2 usage).
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { json, startTestApp, TEST_CLIENT, type TestApp } from './support/app.ts';
+import { createWorkplace, json, startTestApp, TEST_CLIENT, type TestApp } from './support/app.ts';
 import { waitFor } from './support/faults.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -36,11 +36,14 @@ async function run(env: Record<string, string>, ...args: string[]) {
   return { code, ...output };
 }
 
-describe('bridge events tail / callbacks list against a running service', () => {
+describe('bridge events tail / callbacks list / connectors list against a running service', () => {
   let t: TestApp;
   let env: Record<string, string> = {};
   before(async () => {
-    t = await startTestApp('pglite', { BRIDGE_DELIVERY_ENABLED: 'false' });
+    t = await startTestApp('pglite', {
+      BRIDGE_DELIVERY_ENABLED: 'false',
+      BRIDGE_CONNECTORS_ENABLED: 'false',
+    });
     await t.app.server.listen({ host: '127.0.0.1', port: 0 });
     const port = (t.app.server.server.address() as { port: number }).port;
     env = {
@@ -141,10 +144,46 @@ describe('bridge events tail / callbacks list against a running service', () => 
     assert.equal(JSON.parse(asJson.stdout).url, 'http://127.0.0.1:9/cli-hook');
   });
 
+  test('connectors list prints each connector with its state and counts, never its password', async () => {
+    const workplaceId = await createWorkplace(t, 'CLI-WP');
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v2/connectors',
+      body: {
+        name: 'Press 7',
+        type: 'MQTT',
+        url: 'mqtt://127.0.0.1:1883',
+        username: 'press',
+        password: 'cli-secret-password',
+        enabled: false,
+        mappings: [
+          {
+            source: { topic: 'press/7/state' },
+            target: {
+              kind: 'OPERATING_STATE',
+              workplaceId,
+              values: { RUN: '000' },
+            },
+          },
+        ],
+      },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = json(created).properties.id;
+    const plain = await run(env, 'connectors', 'list', '--url', env.URL ?? '');
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(plain.stdout, `${id}\tPress 7\tMQTT\tDISABLED\tapplied=0\trejected=0\n`);
+    const asJson = await run(env, 'connectors', 'list', '--url', env.URL ?? '', '--json');
+    assert.equal(asJson.code, 0, asJson.stderr);
+    assert.equal(JSON.parse(asJson.stdout).status.state, 'DISABLED');
+    assert.doesNotMatch(plain.stdout + asJson.stdout, /cli-secret-password/);
+  });
+
   test('--help on each command exits 0; usage errors exit 2; failures exit 1', async () => {
     for (const command of [
       ['events', 'tail'],
       ['callbacks', 'list'],
+      ['connectors', 'list'],
     ]) {
       const help = await run(env, ...command, '--help');
       assert.equal(help.code, 0, help.stderr);

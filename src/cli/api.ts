@@ -1,6 +1,6 @@
 // The CLI commands that talk to a running service through its API with the typed client
-// (clients/typescript): `events tail` follows GET /events/stream, `callbacks list` pages through
-// GET /callbacks. Credentials: --client-id/--client-secret or BRIDGE_CLIENT_ID/BRIDGE_CLIENT_SECRET.
+// (clients/typescript): `events tail` follows GET /events/stream, `callbacks list` and
+// `connectors list` page through GET /callbacks and GET /connectors. Credentials: --client-id/--client-secret or BRIDGE_CLIENT_ID/BRIDGE_CLIENT_SECRET.
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
 
@@ -24,6 +24,13 @@ Exit codes: 0 stopped (Ctrl-C), 1 failure (refused credentials, service unreacha
 export const CALLBACKS_LIST_HELP = `Usage: bridge callbacks list [options]
 Lists the callbacks the client registered (GET /api/v2/callbacks), one a line.
   --json                  one JSON line per callback (its properties)
+${CONNECTION}
+Exit codes: 0 ok, 1 failure, 2 usage.`;
+
+export const CONNECTORS_LIST_HELP = `Usage: bridge connectors list [options]
+Lists the connectors (GET /api/v2/connectors), one a line: id, name, type, state, values applied
+and rejected, and the last error if any (docs/resources/connectors.md).
+  --json                  one JSON line per connector (its properties; never a password)
 ${CONNECTION}
 Exit codes: 0 ok, 1 failure, 2 usage.`;
 
@@ -65,25 +72,63 @@ function describeError(status: number, error: unknown): string {
   return `HTTP ${status}${body?.code ? ` ${body.code}` : ''}${body?.message ? `: ${body.message}` : ''}`;
 }
 
+interface Page<Item> {
+  items: Item[];
+  total: number;
+}
+
+/** Every item of an offset-paged collection, 100 a request, written as one line each. */
+async function printAll<Item>(page: (offset: number) => Promise<Page<Item>>, line: (item: Item) => string) {
+  for (let offset = 0; ; ) {
+    const { items, total } = await page(offset);
+    for (const item of items) process.stdout.write(`${line(item)}\n`);
+    offset += items.length;
+    if (items.length === 0 || offset >= total) return;
+  }
+}
+
 export async function callbacksList(args: string[]): Promise<void> {
   const { values } = parse(args, CONNECTION_OPTIONS, CALLBACKS_LIST_HELP);
   const bridge = connect(values, CALLBACKS_LIST_HELP);
-  for (let offset = 0; ; ) {
-    const { data, error, response } = await bridge.GET('/api/v2/callbacks', {
-      params: { query: { offset, limit: 100 } },
-    });
-    if (!data) throw new Error(`GET /callbacks failed: ${describeError(response.status, error)}`);
-    const callbacks = data._embedded.callbacks;
-    for (const { properties } of callbacks) {
-      process.stdout.write(
-        values.json
-          ? `${JSON.stringify(properties)}\n`
-          : `${properties.id}\t${properties.eventType}\t${properties.url}\tfailedAttempts=${properties.failedAttempts}\n`,
-      );
-    }
-    offset += callbacks.length;
-    if (callbacks.length === 0 || offset >= data.pagination.total) return;
-  }
+  await printAll(
+    async (offset) => {
+      const { data, error, response } = await bridge.GET('/api/v2/callbacks', {
+        params: { query: { offset, limit: 100 } },
+      });
+      if (!data) throw new Error(`GET /callbacks failed: ${describeError(response.status, error)}`);
+      return {
+        items: data._embedded.callbacks.map((callback) => callback.properties),
+        total: data.pagination.total,
+      };
+    },
+    (callback) =>
+      values.json
+        ? JSON.stringify(callback)
+        : `${callback.id}\t${callback.eventType}\t${callback.url}\tfailedAttempts=${callback.failedAttempts}`,
+  );
+}
+
+export async function connectorsList(args: string[]): Promise<void> {
+  const { values } = parse(args, CONNECTION_OPTIONS, CONNECTORS_LIST_HELP);
+  const bridge = connect(values, CONNECTORS_LIST_HELP);
+  await printAll(
+    async (offset) => {
+      const { data, error, response } = await bridge.GET('/api/v2/connectors', {
+        params: { query: { offset, limit: 100 } },
+      });
+      if (!data) throw new Error(`GET /connectors failed: ${describeError(response.status, error)}`);
+      return {
+        items: data._embedded.connectors.map((connector) => connector.properties),
+        total: data.pagination.total,
+      };
+    },
+    (connector) => {
+      if (values.json) return JSON.stringify(connector);
+      const { state, valuesApplied, valuesRejected, lastError } = connector.status;
+      const counts = `applied=${valuesApplied}\trejected=${valuesRejected}`;
+      return `${connector.id}\t${connector.name}\t${connector.type}\t${state}\t${counts}${lastError ? `\t${lastError}` : ''}`;
+    },
+  );
 }
 
 export async function eventsTail(args: string[]): Promise<void> {

@@ -17,6 +17,7 @@ const USAGE = `Usage: bridge <command>
   clients remove <client-id>              delete a client; its tokens stop working within 30 s
   events tail [--json] [filters]          follow the live event stream of a running service
   callbacks list [--json]                 list the client's callbacks on a running service
+  connectors list [--json]                list the connectors and their status on a running service
   seed [--size N] [--seed S] [--concurrency C] [--url URL --client-id ID --client-secret SECRET]
                                           create the demo plant (docs/demo.md)
   simulate [--rate R] [--seed S] [--steps N] [--url URL --client-id ID --client-secret SECRET]
@@ -97,7 +98,7 @@ async function clients(args: string[]): Promise<void> {
   }
 }
 
-/** `events tail` and `callbacks list` talk to a running service (src/cli/api.ts). */
+/** `events tail`, `callbacks list` and `connectors list` talk to a running service (src/cli/api.ts). */
 async function apiCommand(command: string, action: string | undefined, args: string[]): Promise<void> {
   const api = await import('./api.ts');
   const known =
@@ -105,7 +106,9 @@ async function apiCommand(command: string, action: string | undefined, args: str
       ? { help: api.EVENTS_TAIL_HELP, run: api.eventsTail }
       : command === 'callbacks' && action === 'list'
         ? { help: api.CALLBACKS_LIST_HELP, run: api.callbacksList }
-        : undefined;
+        : command === 'connectors' && action === 'list'
+          ? { help: api.CONNECTORS_LIST_HELP, run: api.connectorsList }
+          : undefined;
   if (!known) throw new UsageError(USAGE);
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(`${known.help}\n`);
@@ -143,13 +146,15 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (command !== 'events' && command !== 'callbacks' && (rest.includes('--help') || rest.includes('-h'))) {
+  const apiCommands = ['events', 'callbacks', 'connectors'];
+  if (!apiCommands.includes(command ?? '') && (rest.includes('--help') || rest.includes('-h'))) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   switch (command) {
     case 'events':
     case 'callbacks':
+    case 'connectors':
       return apiCommand(command, rest[0], rest.slice(1));
     case 'start':
       // Loaded only here: the server and delivery modules would slow every other command down.
