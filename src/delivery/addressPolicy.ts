@@ -6,7 +6,6 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, connect, isIP, type LookupFunction, Socket } from 'node:net';
-import type { Config } from '../config.ts';
 
 /** Denied whatever the settings say: the host itself ("this network") and nothing at all. */
 const UNSPECIFIED_NETWORKS = ['0.0.0.0/8', '::/128'];
@@ -123,10 +122,12 @@ export class AddressPolicy {
   }
 }
 
-type PolicySettings = Pick<
-  Config,
-  'callbackAllowedNetworks' | 'callbackDeniedNetworks' | 'callbackDenyLoopback'
->;
+/** The settings the policy follows (a part of Config; declared here so config.ts can parse networks with this module). */
+interface PolicySettings {
+  callbackAllowedNetworks: string[];
+  callbackDeniedNetworks: string[];
+  callbackDenyLoopback: boolean;
+}
 const policies = new WeakMap<PolicySettings, AddressPolicy>();
 
 /** The policy of these settings (one per settings object: registration and delivery share it). */
