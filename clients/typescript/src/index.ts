@@ -1,6 +1,7 @@
 // The Bridge API as a typed client: `paths` are generated from the service's OpenAPI document
 // (`npm run client:generate`), requests go through openapi-fetch, and the factory gets an OAuth
-// token with the client credentials and renews it before it expires (or after a 401). follow()
+// token with the client credentials and renews it before it expires (after a 401 it renews it and
+// sends the request once more). follow()
 // requests a link of a HAL resource by its href, through the same client (token, middleware).
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema.d.ts';
@@ -130,13 +131,19 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
       request.headers.set('authorization', `Bearer ${await token()}`);
       return request;
     },
-    async onResponse({ response }) {
-      // A token the service no longer accepts (removed client, new key): get a fresh one next time.
-      if (response.status === 401) current = undefined;
-      return response;
-    },
   };
-  const client = createClient<paths>({ baseUrl, fetch: fetchImpl });
+  // A token the service no longer accepts (removed client, new signing key): the request goes
+  // once more with a fresh one. Wraps fetch, so the resent request is the one the middleware made.
+  const fetchRenewing = async (request: Request, init?: RequestInit): Promise<Response> => {
+    const again = request.clone();
+    const response = await fetchImpl(request, init);
+    if (response.status !== 401) return response;
+    current = undefined;
+    await response.body?.cancel();
+    again.headers.set('authorization', `Bearer ${await token()}`);
+    return fetchImpl(again, init);
+  };
+  const client = createClient<paths>({ baseUrl, fetch: fetchRenewing });
   client.use(auth);
 
   function follow<T>(link: Link | string, options: FollowOptions = {}): Promise<FollowAnswer<T>> {
