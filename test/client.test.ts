@@ -53,3 +53,32 @@ describe('typed client', () => {
     await assert.rejects(bridge.GET('/api/v2/workplaces'), /token request failed: /);
   });
 });
+
+test('a refused token is renewed and the request sent once more with the new one', async () => {
+  let tokens = 0;
+  const sent: string[] = [];
+  const fake = async (input: Request | string | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    if (request.url.endsWith('/oauth/token')) {
+      tokens++;
+      return Response.json({ access_token: `token-${tokens}`, expires_in: 3600 });
+    }
+    sent.push(`${request.headers.get('authorization')} ${await request.text()}`);
+    return request.headers.get('authorization') === 'Bearer token-1'
+      ? Response.json({ status: 401, code: 'UNAUTHORIZED', message: 'expired' }, { status: 401 })
+      : Response.json({ properties: { id: 'g1' } }, { status: 201 });
+  };
+  const bridge = createBridgeClient({
+    baseUrl: 'http://bridge.invalid',
+    clientId: 'id',
+    clientSecret: 'secret',
+    fetch: fake as typeof fetch,
+  });
+  const answer = await bridge.POST('/api/v2/workplaceGroups', {
+    body: { number: 'G', type: 'CAPACITY_GROUP' },
+  });
+  assert.equal(answer.response.status, 201);
+  const body = '{"number":"G","type":"CAPACITY_GROUP"}';
+  assert.deepEqual(sent, [`Bearer token-1 ${body}`, `Bearer token-2 ${body}`]);
+  assert.equal(await bridge.token(), 'token-2');
+});

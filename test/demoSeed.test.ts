@@ -2,7 +2,7 @@
 // counts (docs/demo.md, "The demo plant"), and the same seed gives the same plant.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ApiClient } from '../src/simulator/api.ts';
+import { type BridgeClient, createBridgeClient, dataOf } from '../clients/typescript/src/index.ts';
 import {
   CAPACITY_GROUPS,
   MACHINE_COUNT,
@@ -16,31 +16,42 @@ import { startTestApp, TEST_CLIENT, type TestApp } from './support/app.ts';
 const SIZE = 40;
 const NOW = new Date('2026-03-02T11:00:00.000Z');
 
-async function seeded(seed: number): Promise<{ t: TestApp; api: ApiClient; counts: SeedCounts }> {
-  const t = await startTestApp('pglite');
-  const address = await t.app.server.listen({ host: '127.0.0.1', port: 0 });
-  const api = new ApiClient({ baseUrl: address, clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret });
-  const counts = await seedPlant(api, { size: SIZE, seed, now: NOW });
-  return { t, api, counts };
+/** The seeder's client, and GET of a path or href for the checks (HAL bodies read by name). */
+interface Api {
+  bridge: BridgeClient;
+  // biome-ignore lint/suspicious/noExplicitAny: HAL bodies are read by name
+  get(path: string): Promise<any>;
 }
 
-const total = async (api: ApiClient, path: string) =>
-  (await api.get(path.includes('?') ? `${path}&limit=1` : `${path}?limit=1`)).body.pagination.total;
+async function seeded(seed: number): Promise<{ t: TestApp; api: Api; counts: SeedCounts }> {
+  const t = await startTestApp('pglite');
+  const address = await t.app.server.listen({ host: '127.0.0.1', port: 0 });
+  const bridge = createBridgeClient({
+    baseUrl: address,
+    clientId: TEST_CLIENT.id,
+    clientSecret: TEST_CLIENT.secret,
+  });
+  const counts = await seedPlant(bridge, { size: SIZE, seed, now: NOW });
+  return { t, api: { bridge, get: async (path) => dataOf(await bridge.follow(path)) }, counts };
+}
+
+const total = async (api: Api, path: string) =>
+  (await api.get(path.includes('?') ? `${path}&limit=1` : `${path}?limit=1`)).pagination.total;
 
 interface Shift {
   properties: { startDate: string; endDate: string };
 }
 
 /** What a plant is, without ids and times: compared between two seeds. */
-async function snapshot(api: ApiClient) {
+async function snapshot(api: Api) {
   // biome-ignore lint/suspicious/noExplicitAny: HAL bodies are compared by value
   const orders: any[] = [];
   for (let next: string | undefined = '/api/v2/productionOrders?limit=100'; next; ) {
     const page = await api.get(next);
-    orders.push(...page.body._embedded.productionOrders);
-    next = page.body._links.next?.href;
+    orders.push(...page._embedded.productionOrders);
+    next = page._links.next?.href;
   }
-  const staff = (await api.get('/api/v2/staffMembers?limit=100')).body._embedded.staffMembers;
+  const staff = (await api.get('/api/v2/staffMembers?limit=100'))._embedded.staffMembers;
   const phases: Record<string, number> = {};
   for (const phase of ['RELEASED', 'SETUP', 'PROCESSING', 'COMPLETED']) {
     phases[phase] = await total(api, `/api/v2/operations?operationPhaseId=${phase}`);
@@ -105,12 +116,12 @@ describe('demo plant seed [pglite]', () => {
 
   it('gives shifts with a break in each, today and the next days', async () => {
     const { api } = first;
-    const workplace = (await api.get('/api/v2/workplaces?limit=1')).body._embedded.workplaces[0];
+    const workplace = (await api.get('/api/v2/workplaces?limit=1'))._embedded.workplaces[0];
     const from = '2026-03-02T00:00:00.000Z';
     const to = '2026-03-03T00:00:00.000Z';
     const shifts = (
       await api.get(`${workplace._links.shifts.href}?startDate=${from}&endDate=${to}&limit=100`)
-    ).body._embedded.shifts
+    )._embedded.shifts
       .filter(({ properties: p }: Shift) => p.startDate.startsWith('2026-03-02'))
       .map(({ properties: p }: Shift) => [p.startDate.slice(11, 16), p.endDate.slice(11, 16)]);
     assert.deepEqual(shifts.sort(), [
@@ -122,7 +133,7 @@ describe('demo plant seed [pglite]', () => {
       ['22:00', '02:00'],
     ]);
     const later = await api.get(`${workplace._links.shifts.href}?startDate=2026-03-04T00:00:00.000Z&limit=1`);
-    assert.ok(later.body.pagination.count > 0, 'shifts on the days after');
+    assert.ok(later.pagination.count > 0, 'shifts on the days after');
   });
 
   it('makes the same plant from the same seed', async () => {
@@ -132,7 +143,7 @@ describe('demo plant seed [pglite]', () => {
 
   it('refuses to seed a plant that is not empty, changing nothing', async () => {
     const before = await total(first.api, '/api/v2/workplaces');
-    await assert.rejects(seedPlant(first.api, { size: 5, seed: 1 }), /not empty/);
+    await assert.rejects(seedPlant(first.api.bridge, { size: 5, seed: 1 }), /not empty/);
     assert.equal(await total(first.api, '/api/v2/workplaces'), before);
   });
 });

@@ -1,11 +1,11 @@
 // `bridge seed` and `bridge simulate` (docs/demo.md): against a running service (--url with a
 // client's credentials), or against the configured database through an in-process server on a
 // loopback port with a client created for the run and removed after it.
+import { type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
 import { type App, createApp } from '../app.ts';
 import { systemClock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Config } from '../config.ts';
-import { ApiClient } from './api.ts';
 import { describeCounts, loopbackApi } from './demo.ts';
 import { DEFAULT_SIZE } from './plant.ts';
 import { seedPlant } from './seed.ts';
@@ -34,8 +34,8 @@ function count(name: string, text: string | undefined, fallback: number, min: nu
   return value;
 }
 
-/** Runs `work` with an API client: the --url service, or an in-process one on the configured database. */
-async function withApi(config: Config, options: CommandOptions, work: (api: ApiClient) => Promise<void>) {
+/** Runs `work` with the typed API client: the --url service, or an in-process one on the configured database. */
+async function withApi(config: Config, options: CommandOptions, work: (api: BridgeClient) => Promise<void>) {
   if (options.url !== undefined) {
     if (!options.clientId || !options.clientSecret) {
       throw new CommandOptionError('--url needs --client-id and --client-secret');
@@ -43,12 +43,10 @@ async function withApi(config: Config, options: CommandOptions, work: (api: ApiC
     const url = new URL(options.url);
     const basePath = url.pathname.replace(/\/+$/, '');
     await work(
-      new ApiClient({
-        baseUrl: url.origin,
+      createBridgeClient({
+        baseUrl: `${url.origin}${basePath}`,
         clientId: options.clientId,
         clientSecret: options.clientSecret,
-        entryPath: `${basePath}/api/v2`,
-        tokenPath: `${basePath}/oauth/token`,
       }),
     );
     return;

@@ -3,14 +3,14 @@
 // server over loopback HTTP with a client created for it. Also the loopback runs of `bridge seed`
 // and `bridge simulate` without --url.
 import { existsSync, readdirSync } from 'node:fs';
+import { type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
 import type { App } from '../app.ts';
 import { addClient } from '../auth/clients.ts';
 import { systemClock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Config } from '../config.ts';
 import { deleteClient } from '../db/repositories/clients.ts';
-import { ApiClient } from './api.ts';
-import { type SeedCounts, seedPlant } from './seed.ts';
+import { plantIsEmpty, type SeedCounts, seedPlant } from './seed.ts';
 import { Simulator } from './simulate.ts';
 
 /** What the demo does at this start. */
@@ -39,12 +39,12 @@ export function demoPlan(config: Config, firstStart: boolean): DemoPlan {
   return { seed: embeddedFirstStart, simulate: embeddedFirstStart };
 }
 
-/** An API client of the app's own server (listening), with a client of its own; remove() deletes it. */
+/** The typed API client of the app's own server (listening), with an OAuth client of its own; remove() deletes that. */
 export async function loopbackApi(
   app: App,
   config: Config,
   name: string,
-): Promise<{ api: ApiClient; remove(): Promise<void> }> {
+): Promise<{ api: BridgeClient; remove(): Promise<void> }> {
   if (config.tlsCertFile)
     throw new Error('the demo and loopback runs need plain HTTP (BRIDGE_TLS_CERT_FILE is set)');
   const address = app.server.addresses()[0];
@@ -53,12 +53,10 @@ export async function loopbackApi(
   // A wildcard address is reached over loopback.
   const loopback = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   const client = await addClient(app.db, { name, scopes: ['read', 'write'] });
-  const api = new ApiClient({
-    baseUrl: `http://${loopback}:${address.port}`,
+  const api = createBridgeClient({
+    baseUrl: `http://${loopback}:${address.port}${config.basePath}`,
     clientId: client.clientId,
     clientSecret: client.clientSecret,
-    entryPath: `${config.basePath}/api/v2`,
-    tokenPath: `${config.basePath}/oauth/token`,
   });
   return { api, remove: async () => void (await deleteClient(app.db, client.clientId)) };
 }
@@ -126,12 +124,6 @@ export function startDemo(app: App, config: Config, plan: DemoPlan, out: DemoOut
       await remove?.().catch(() => undefined);
     },
   };
-}
-
-async function plantIsEmpty(api: ApiClient): Promise<boolean> {
-  const entry = await api.get(api.entryPath);
-  const groups = await api.get(`${entry.body._links.workplaceGroups.href}?limit=1`);
-  return groups.body.pagination.total === 0;
 }
 
 export function describeCounts(counts: SeedCounts): string {

@@ -1,7 +1,8 @@
-// `bridge seed`: creates the demo plant through the API's own create calls, as a client would
-// (docs/demo.md, "The demo plant"). Every random choice is drawn from one seeded generator before
-// requests run in parallel, so the same seed gives the same plant.
-import { type ApiClient, type ApiResponse, inBatches } from './api.ts';
+// `bridge seed`: creates the demo plant through the API's own create calls with the typed client
+// (clients/typescript), as a user of the API would (docs/demo.md, "The demo plant"). Every random
+// choice is drawn from one seeded generator before requests run in parallel, so the same seed
+// gives the same plant.
+import { type BridgeClient, dataOf, type paths } from '../../clients/typescript/src/index.ts';
 import {
   BREAK_MINUTES,
   CAPACITY_GROUPS,
@@ -47,29 +48,16 @@ export interface SeedCounts {
   samples: number;
 }
 
-/** Links of the entry point, by relation. */
-export type EntryLinks = Record<string, { href: string }>;
-
-export async function entryLinks(api: ApiClient): Promise<EntryLinks> {
-  return (await api.get(api.entryPath)).body._links as EntryLinks;
-}
-
-/** The href of a collection link without its query (the links carry none here). */
-const href = (links: EntryLinks, rel: string): string => {
-  const found = links[rel];
-  if (!found) throw new Error(`the entry point has no ${rel} link`);
-  return found.href;
-};
-
 interface SeededWorkplace {
   id: string;
   number: string;
   group: CapacityGroupSpec;
-  links: EntryLinks;
 }
 
+type OrderBody = paths['/api/v2/productionOrders']['post']['requestBody']['content']['application/json'];
+
 interface PlannedOrder {
-  body: Record<string, unknown>;
+  body: OrderBody;
   routing: (typeof ROUTINGS)[number];
 }
 
@@ -77,14 +65,12 @@ interface PlannedOrder {
 const HISTORY_ORDERS = 40;
 const SAMPLES_PER_TAG = 30;
 
-export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<SeedCounts> {
+export async function seedPlant(bridge: BridgeClient, options: SeedOptions): Promise<SeedCounts> {
   const random = new Random(options.seed);
   const now = options.now ?? new Date();
   const concurrency = options.concurrency ?? 4;
-  const links = await entryLinks(api);
 
-  const existing = await api.get(`${href(links, 'workplaceGroups')}?limit=1`);
-  if (existing.body.pagination.total > 0) {
+  if (!(await plantIsEmpty(bridge))) {
     throw new Error('the plant is not empty (workplace groups exist): seed an empty database');
   }
 
@@ -107,50 +93,63 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
   // Lines and capacity groups.
   const groupIds = new Map<string, string>();
   for (const group of [...PRODUCTION_LINES, ...CAPACITY_GROUPS]) {
-    const created = await api.post(href(links, 'workplaceGroups'), {
-      number: group.number,
-      description: group.description,
-      type: group.type,
-    });
-    groupIds.set(group.number, created.body.properties.id);
+    const created = dataOf(
+      await bridge.POST('/api/v2/workplaceGroups', {
+        body: { number: group.number, description: group.description, type: group.type },
+      }),
+    );
+    groupIds.set(group.number, created.properties.id);
   }
   step(2);
+  const groupId = (number: string): string => {
+    const id = groupIds.get(number);
+    if (id === undefined) throw new Error(`no workplace group ${number}`);
+    return id;
+  };
 
   // Workplaces: machines and manual workplaces, each in its capacity group and line.
   const workplaces: SeededWorkplace[] = [];
   for (const group of CAPACITY_GROUPS) {
     for (let n = 1; n <= group.workplaces; n++) {
       const number = `${group.prefix}-${String(n).padStart(2, '0')}`;
-      const created = await api.post(href(links, 'workplaces'), {
-        number,
-        description: `${group.description} ${n}`,
-        isManualWorkplace: group.manual,
-        capacityGroupId: groupIds.get(group.number),
-        productionLineId: groupIds.get(group.line),
-        operatingStateId: '000',
-      });
-      workplaces.push({ id: created.body.properties.id, number, group, links: created.body._links });
+      const created = dataOf(
+        await bridge.POST('/api/v2/workplaces', {
+          body: {
+            number,
+            description: `${group.description} ${n}`,
+            isManualWorkplace: group.manual,
+            capacityGroupId: groupId(group.number),
+            productionLineId: groupIds.get(group.line),
+            operatingStateId: '000',
+          },
+        }),
+      );
+      workplaces.push({ id: created.properties.id, number, group });
       step();
     }
   }
   const inGroup = (group: string) => workplaces.filter((workplace) => workplace.group.number === group);
 
   // A PLC per machine with its sensors.
-  const devices: { id: string; href: string }[] = [];
+  const devices: { id: string }[] = [];
   for (const workplace of workplaces.filter((w) => !w.group.manual)) {
-    const created = await api.post(href(links, 'devices'), {
-      name: `PLC ${workplace.number}`,
-      description: `Machine controller of ${workplace.number}`,
-      type: 'PLC',
-      workplaceId: workplace.id,
-      recordedPhysicalQuantities: SENSORS.map(({ tag, name, physicalQuantity, unit }) => ({
-        tag,
-        name,
-        physicalQuantity,
-        unit,
-      })),
-    });
-    devices.push({ id: created.body.properties.id, href: created.body._links.recordedTimeSeries.href });
+    const created = dataOf(
+      await bridge.POST('/api/v2/devices', {
+        body: {
+          name: `PLC ${workplace.number}`,
+          description: `Machine controller of ${workplace.number}`,
+          type: 'PLC',
+          workplaceId: workplace.id,
+          recordedPhysicalQuantities: SENSORS.map(({ tag, name, physicalQuantity, unit }) => ({
+            tag,
+            name,
+            physicalQuantity,
+            unit,
+          })),
+        },
+      }),
+    );
+    devices.push({ id: created.properties.id });
     step();
   }
 
@@ -158,8 +157,11 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
   const plan = shiftPlan(now);
   let shifts = 0;
   await inBatches(workplaces, concurrency, async (workplace) => {
-    const answer = await api.put(workplace.links.shifts?.href ?? '', plan, [200]);
-    shifts += answer.body._embedded.shifts.length;
+    const answer = await bridge.PUT('/api/v2/workplaces/{id}/shifts', {
+      params: { path: { id: workplace.id } },
+      body: plan,
+    });
+    shifts += dataOf(answer)._embedded.shifts.length;
     step();
   });
 
@@ -177,16 +179,20 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
       }
       const first = random.pick(names.first);
       const last = random.pick(names.last);
-      const created = await api.post(href(links, 'staffMembers'), {
-        staffNumber: `S-${String(staffIndex).padStart(4, '0')}`,
-        firstName: first,
-        lastName: last,
-        email: `${first}.${last}.${staffIndex}@demo-plant.example`.toLowerCase(),
-        qualifications,
-        assignedWorkplaceIds: inGroup(group.number).map((workplace) => workplace.id),
-        shiftId: SHIFT_PATTERN[n % SHIFT_PATTERN.length]?.model ?? null,
-      });
-      ids.push({ id: created.body.properties.id, activitiesHref: created.body._links.addActivity.href });
+      const created = dataOf(
+        await bridge.POST('/api/v2/staffMembers', {
+          body: {
+            staffNumber: `S-${String(staffIndex).padStart(4, '0')}`,
+            firstName: first,
+            lastName: last,
+            email: `${first}.${last}.${staffIndex}@demo-plant.example`.toLowerCase(),
+            qualifications,
+            assignedWorkplaceIds: inGroup(group.number).map((workplace) => workplace.id),
+            shiftId: SHIFT_PATTERN[n % SHIFT_PATTERN.length]?.model ?? null,
+          },
+        }),
+      );
+      ids.push({ id: created.properties.id });
       step();
     }
     staff.set(group.number, ids);
@@ -196,42 +202,58 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
   const orderStates = ['INITIATED', 'ASSEMBLED', 'PRESETTING', 'AVAILABLE'];
   for (const [index, description] of TOOLS.entries()) {
     const target = random.pick(workplaces.filter((w) => !w.group.manual));
-    const created = await api.post(href(links, 'toolAssemblyOrders'), {
-      toolNumber: `T-${String(index + 1).padStart(3, '0')}`,
-      toolDescription: description,
-      targetWorkplaceId: target.id,
-      storageLocation: `Rack ${String.fromCharCode(65 + (index % 4))}-${(index % 5) + 1}`,
-      lifespan: {
-        maximum: 3_600_000 * 40,
-        remaining: 3_600_000 * random.int(5, 40),
-        warningLimit: 3_600_000 * 4,
-      },
-    });
+    const created = dataOf(
+      await bridge.POST('/api/v2/tools/assemblyOrders', {
+        body: {
+          toolNumber: `T-${String(index + 1).padStart(3, '0')}`,
+          toolDescription: description,
+          targetWorkplaceId: target.id,
+          storageLocation: `Rack ${String.fromCharCode(65 + (index % 4))}-${(index % 5) + 1}`,
+          lifespan: {
+            maximum: 3_600_000 * 40,
+            remaining: 3_600_000 * random.int(5, 40),
+            warningLimit: 3_600_000 * 4,
+          },
+        },
+      }),
+    );
     const advance = index < 6 ? orderStates.length : index < 8 ? random.int(1, 3) : 0;
     for (const state of orderStates.slice(0, advance)) {
-      await api.post(`${created.body._links.self.href}/${state}`);
+      dataOf(
+        await bridge.POST('/api/v2/tools/assemblyOrders/{id}/{toolAssemblyOrderStateId}', {
+          params: { path: { id: created.properties.id, toolAssemblyOrderStateId: state } },
+        }),
+      );
     }
   }
   step(5);
 
   // Documents with content.
   for (const document of DOCUMENTS) {
-    const created = await api.post(href(links, 'documents'), document);
-    const upload = created.body._links.uploadFile?.href ?? `${created.body._links.self.href}/file`;
-    await api.putFile(upload, documentText(document.description), 'text/markdown');
+    const created = dataOf(await bridge.POST('/api/v2/documents', { body: document }));
+    dataOf(
+      await bridge.PUT('/api/v2/documents/{id}/file', {
+        params: { path: { id: created.properties.id } },
+        body: documentText(document.description),
+        headers: { 'content-type': 'text/markdown' },
+        bodySerializer: (text) => text,
+      }),
+    );
   }
   step(5);
 
   // Production orders with their operations, one request each, in parallel.
-  const created: { id: string; operationsHref: string }[] = new Array(orders.length);
+  const created: { id: string }[] = new Array(orders.length);
   await inBatches(orders, concurrency, async (order, index) => {
     // Each operation is planned on the capacity group of its routing step.
-    const operations = (order.body.operations as Record<string, unknown>[]).map((operation, step) => ({
+    const operations = (order.body.operations ?? []).map((operation, step) => ({
       ...operation,
       workplaceGroupId: groupIds.get(order.routing.steps[step]?.group ?? ''),
     }));
-    const answer = await api.post(href(links, 'productionOrders'), { ...order.body, operations });
-    created[index] = { id: answer.body.properties.id, operationsHref: answer.body._links.operations.href };
+    const answer = dataOf(
+      await bridge.POST('/api/v2/productionOrders', { body: { ...order.body, operations } }),
+    );
+    created[index] = { id: answer.properties.id };
     step();
   });
 
@@ -239,7 +261,7 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
   // a qualified worker. Then one operation per free machine is in setup or processing.
   const groupNumbers = new Map([...groupIds].map(([number, id]) => [id, number]));
   const history = await historyPlan(
-    api,
+    bridge,
     random.fork(),
     created.slice(0, historyOrders + machineCount),
     (groupId) => inGroup(groupNumbers.get(groupId) ?? ''),
@@ -247,7 +269,7 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
   );
   let completedOperations = 0;
   for (const item of history.slice(0, historyOrders).flat()) {
-    await runOperation(api, item, ['SETUP', 'PROCESSING', 'COMPLETED']);
+    await runOperation(bridge, item, ['SETUP', 'PROCESSING', 'COMPLETED']);
     completedOperations++;
   }
   step(3);
@@ -258,14 +280,14 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
     if (!item || busy.has(item.workplace.id) || item.workplace.group.manual) continue;
     busy.add(item.workplace.id);
     const processing = random.chance(0.7);
-    await runOperation(api, item, processing ? ['SETUP', 'PROCESSING'] : ['SETUP']);
-    await api.post(`${item.workplace.links.self?.href}/operatingState/${processing ? '000' : '020'}`);
+    await runOperation(bridge, item, processing ? ['SETUP', 'PROCESSING'] : ['SETUP']);
+    await setOperatingState(bridge, item.workplace.id, processing ? '000' : '020');
     operationsInProgress++;
   }
   // Idle machines wait for material or stand in a malfunction; manual workplaces are staffed.
   for (const workplace of workplaces) {
     if (busy.has(workplace.id) || workplace.group.manual) continue;
-    await api.post(`${workplace.links.self?.href}/operatingState/${random.chance(0.25) ? '110' : '010'}`);
+    await setOperatingState(bridge, workplace.id, random.chance(0.25) ? '110' : '010');
   }
   step(3);
 
@@ -283,7 +305,12 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
         });
       }
     }
-    await api.post(device.href, { elements });
+    dataOf(
+      await bridge.POST('/api/v2/devices/{id}/recordedTimeSeries', {
+        params: { path: { id: device.id } },
+        body: { elements },
+      }),
+    );
     samples += elements.length;
     step();
   }
@@ -308,6 +335,20 @@ export async function seedPlant(api: ApiClient, options: SeedOptions): Promise<S
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Whether the plant has no workplace groups yet (nothing was seeded or created). */
+export async function plantIsEmpty(bridge: BridgeClient): Promise<boolean> {
+  const page = dataOf(await bridge.GET('/api/v2/workplaceGroups', { params: { query: { limit: 1 } } }));
+  return page.pagination.total === 0;
+}
+
+async function setOperatingState(bridge: BridgeClient, id: string, operatingStateId: string): Promise<void> {
+  dataOf(
+    await bridge.POST('/api/v2/workplaces/{id}/operatingState/{operatingStateId}', {
+      params: { path: { id, operatingStateId } },
+    }),
+  );
+}
 
 /** Production orders until `size` operations are planned, spread from 3 days ago to 10 days ahead. */
 export function planOrders(random: Random, size: number, now: Date): PlannedOrder[] {
@@ -353,7 +394,7 @@ export function planOrders(random: Random, size: number, now: Date): PlannedOrde
 export function shiftPlan(now: Date): {
   startDate: string;
   endDate: string;
-  shifts: Record<string, string>[];
+  shifts: { name: string; shiftModelId: string; startDate: string; endDate: string }[];
 } {
   const hour = 3_600_000;
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -388,11 +429,9 @@ export function shiftPlan(now: Date): {
 
 interface StaffRef {
   id: string;
-  activitiesHref: string;
 }
 
 interface HistoryItem {
-  operationHref: string;
   operationId: string;
   workplace: SeededWorkplace;
   staffMember: StaffRef;
@@ -400,26 +439,24 @@ interface HistoryItem {
 
 /** For each order: its operations in sequence, each with a workplace of its group and a worker. */
 async function historyPlan(
-  api: ApiClient,
+  bridge: BridgeClient,
   random: Random,
-  orders: { id: string; operationsHref: string }[],
+  orders: { id: string }[],
   workplacesOf: (groupId: string) => SeededWorkplace[],
   staffOf: (groupId: string) => StaffRef[],
 ): Promise<HistoryItem[][]> {
   const plans: HistoryItem[][] = [];
   for (const order of orders) {
-    const answer: ApiResponse = await api.get(order.operationsHref);
-    const operations = answer.body._embedded.operations as {
-      properties: { id: string; sequence: number; workplaceGroupId: string };
-      _links: { self: { href: string } };
-    }[];
+    const answer = dataOf(
+      await bridge.GET('/api/v2/operations', { params: { query: { productionOrderId: order.id } } }),
+    );
+    const operations = [...answer._embedded.operations];
     operations.sort((a, b) => a.properties.sequence - b.properties.sequence);
     plans.push(
-      operations.map(({ properties, _links }) => ({
-        operationHref: _links.self.href,
+      operations.map(({ properties }) => ({
         operationId: properties.id,
-        workplace: random.pick(workplacesOf(properties.workplaceGroupId)),
-        staffMember: random.pick(staffOf(properties.workplaceGroupId)),
+        workplace: random.pick(workplacesOf(properties.workplaceGroupId ?? '')),
+        staffMember: random.pick(staffOf(properties.workplaceGroupId ?? '')),
       })),
     );
   }
@@ -427,26 +464,50 @@ async function historyPlan(
 }
 
 /** Moves an operation through `phases` on its workplace, with the worker's activity around it. */
-async function runOperation(api: ApiClient, item: HistoryItem, phases: string[]): Promise<void> {
+async function runOperation(bridge: BridgeClient, item: HistoryItem, phases: string[]): Promise<void> {
   for (const phase of phases) {
-    await api.post(`${item.operationHref}/${phase}`, {
-      workplaceId: item.workplace.id,
-      staffMemberId: item.staffMember.id,
-    });
-    if (phase === 'SETUP') {
-      await api.post(item.staffMember.activitiesHref, {
-        operationId: item.operationId,
-        workplaceId: item.workplace.id,
-        activity: 'STARTED',
-      });
-    }
-    if (phase === 'COMPLETED') {
-      await api.post(item.staffMember.activitiesHref, {
-        operationId: item.operationId,
-        activity: 'FINISHED',
-      });
+    dataOf(
+      await bridge.POST('/api/v2/operations/{id}/{operationPhaseId}', {
+        params: { path: { id: item.operationId, operationPhaseId: phase } },
+        body: { workplaceId: item.workplace.id, staffMemberId: item.staffMember.id },
+      }),
+    );
+    const activity = phase === 'SETUP' ? 'STARTED' : phase === 'COMPLETED' ? 'FINISHED' : undefined;
+    if (activity) {
+      dataOf(
+        await bridge.POST('/api/v2/staffMembers/{id}/activities', {
+          params: { path: { id: item.staffMember.id } },
+          body: {
+            operationId: item.operationId,
+            ...(activity === 'STARTED' ? { workplaceId: item.workplace.id } : {}),
+            activity,
+          },
+        }),
+      );
     }
   }
+}
+
+/** Runs `work` over `items` with at most `concurrency` at a time; rejects on the first failure. */
+export async function inBatches<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        await work(items[index] as T, index);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
 function documentText(title: string): string {

@@ -1,12 +1,19 @@
-// `bridge simulate`: drives the plant through the service's HTTP API as a real client would: a
-// token, links from the entry point and from the resources, nothing else (docs/demo.md,
-// "The simulator"). Each step is one small change, drawn from a seeded generator.
-import { type ApiClient, ApiError } from './api.ts';
+// `bridge simulate`: drives the plant through the service's HTTP API with the typed client
+// (clients/typescript) as a real client would: a token, links from the entry point and from the
+// resources, nothing else (docs/demo.md, "The simulator"). Each step is one small change, drawn
+// from a seeded generator.
+import {
+  BridgeApiError,
+  type BridgeClient,
+  dataOf,
+  type FollowOptions,
+} from '../../clients/typescript/src/index.ts';
 import { SENSORS } from './plant.ts';
 import { Random } from './random.ts';
-import { type EntryLinks, entryLinks } from './seed.ts';
 
 type Links = Record<string, { href: string } | undefined>;
+/** Links of the entry point, by relation. */
+type EntryLinks = Links;
 
 interface Resource {
   // biome-ignore lint/suspicious/noExplicitAny: HAL properties are read by name
@@ -70,7 +77,7 @@ const STATE = {
 } as const;
 
 export class Simulator {
-  readonly #api: ApiClient;
+  readonly #bridge: BridgeClient;
   readonly #random: Random;
   readonly #now: () => Date;
   readonly #links: EntryLinks;
@@ -83,11 +90,11 @@ export class Simulator {
   readonly counts = new Map<StepKind, number>();
 
   private constructor(
-    api: ApiClient,
+    bridge: BridgeClient,
     options: SimulatorOptions,
     state: { links: EntryLinks; workplaces: SimWorkplace[]; staff: SimStaff[]; outputQuantities: boolean },
   ) {
-    this.#api = api;
+    this.#bridge = bridge;
     this.#random = new Random(options.seed);
     this.#now = options.now ?? (() => new Date());
     this.#links = state.links;
@@ -97,11 +104,11 @@ export class Simulator {
   }
 
   /** Reads the plant through the API: workplaces, their shifts, devices and current work; staff. */
-  static async connect(api: ApiClient, options: SimulatorOptions): Promise<Simulator> {
-    const links = await entryLinks(api);
+  static async connect(bridge: BridgeClient, options: SimulatorOptions): Promise<Simulator> {
+    const links: EntryLinks = dataOf(await bridge.GET('/api/v2'))._links;
     const now = (options.now ?? (() => new Date()))();
     const workplaces: SimWorkplace[] = [];
-    for (const item of await collect(api, linkOf(links, 'workplaces'), 'workplaces')) {
+    for (const item of await collect(bridge, linkOf(links, 'workplaces'), 'workplaces')) {
       const workplace: SimWorkplace = {
         id: item.properties.id,
         number: item.properties.number,
@@ -116,16 +123,15 @@ export class Simulator {
       };
       const from = new Date(now.getTime() - 86_400_000).toISOString();
       const to = new Date(now.getTime() + 86_400_000).toISOString();
-      const shifts = await collect(
-        api,
-        `${linkOf(item._links, 'shifts')}?startDate=${from}&endDate=${to}`,
-        'shifts',
-      );
+      const shifts = await collect(bridge, linkOf(item._links, 'shifts'), 'shifts', {
+        startDate: from,
+        endDate: to,
+      });
       workplace.shifts = shifts.map((shift) => ({
         start: Date.parse(shift.properties.startDate),
         end: Date.parse(shift.properties.endDate),
       }));
-      for (const device of await collect(api, linkOf(item._links, 'devices'), 'devices')) {
+      for (const device of await collect(bridge, linkOf(item._links, 'devices'), 'devices')) {
         workplace.devices.push({
           href: linkOf(device._links, 'recordedTimeSeries'),
           tags: device.properties.recordedPhysicalQuantities.map((quantity: { tag: string }) => quantity.tag),
@@ -133,18 +139,18 @@ export class Simulator {
       }
       workplaces.push(workplace);
     }
-    const staff: SimStaff[] = (await collect(api, linkOf(links, 'staffMembers'), 'staffMembers')).map(
+    const staff: SimStaff[] = (await collect(bridge, linkOf(links, 'staffMembers'), 'staffMembers')).map(
       (member) => ({
         id: member.properties.id,
         activitiesHref: linkOf(member._links, 'addActivity'),
         workplaceIds: member.properties.assignedWorkplaceIds,
       }),
     );
-    const simulator = new Simulator(api, options, {
+    const simulator = new Simulator(bridge, options, {
       links,
       workplaces,
       staff,
-      outputQuantities: await probeOutputQuantities(api, links),
+      outputQuantities: await probeOutputQuantities(bridge, links),
     });
     await simulator.#adoptRunningWork();
     return simulator;
@@ -153,17 +159,15 @@ export class Simulator {
   /** Operations already on a workplace (seeded in setup or processing) are carried on. */
   async #adoptRunningWork(): Promise<void> {
     for (const workplace of this.#workplaces) {
-      const operations = await collect(
-        this.#api,
-        `${linkOf(this.#links, 'operations')}?workplaceId=${workplace.id}`,
-        'operations',
-      );
+      const operations = await collect(this.#bridge, linkOf(this.#links, 'operations'), 'operations', {
+        workplaceId: workplace.id,
+      });
       const running = operations.find((operation) =>
         ['SETUP', 'PROCESSING', 'INTERRUPTED', 'TRAINING'].includes(operation.properties.operationPhaseId),
       );
       if (!running) continue;
-      const phases = await this.#api.get(`${linkOf(running._links, 'recordedOperationPhases')}?limit=1`);
-      const latest = phases.body._embedded.recordedOperationPhases[0] as Resource | undefined;
+      const phases = await this.#get(linkOf(running._links, 'recordedOperationPhases'), { limit: 1 });
+      const latest = phases._embedded.recordedOperationPhases[0] as Resource | undefined;
       const staffMemberId = latest?.properties.staffMemberId ?? undefined;
       workplace.operation = operationOf(running, staffMemberId);
       this.#claimed.add(running.properties.id);
@@ -261,10 +265,11 @@ export class Simulator {
 
   /** Takes a released operation of the workplace's capacity group and sets it up with a worker. */
   async #startNext(workplace: SimWorkplace): Promise<StepKind> {
-    const page = await this.#api.get(
-      `${linkOf(this.#links, 'operations')}?operationPhaseId=RELEASED&limit=100`,
-    );
-    const candidates = (page.body._embedded.operations as Resource[]).filter(
+    const page = await this.#get(linkOf(this.#links, 'operations'), {
+      operationPhaseId: 'RELEASED',
+      limit: 100,
+    });
+    const candidates = (page._embedded.operations as Resource[]).filter(
       (operation) =>
         operation.properties.workplaceGroupId === workplace.capacityGroupId &&
         !this.#claimed.has(operation.properties.id),
@@ -293,8 +298,8 @@ export class Simulator {
   }
 
   async #predecessorsDone(operation: Resource): Promise<boolean> {
-    const order = (await this.#api.get(linkOf(operation._links, 'productionOrder'))).body as Resource;
-    const siblings = await collect(this.#api, linkOf(order._links, 'operations'), 'operations');
+    const order = (await this.#get(linkOf(operation._links, 'productionOrder'))) as Resource;
+    const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
     return siblings.every(
       (sibling) =>
         sibling.properties.sequence >= operation.properties.sequence ||
@@ -309,8 +314,8 @@ export class Simulator {
       throw new Error(`operation ${operation.id} in ${operation.phase} offers no change to ${phase}`);
     const body =
       phase === 'SETUP' ? { workplaceId: workplace.id, staffMemberId: operation.staffMemberId } : {};
-    const answer = await this.#api.post(action, body, [200, 201, 409]);
-    const current = answer.status === 409 ? (await this.#api.get(operation.href)).body : answer.body;
+    const answer = await this.#bridge.follow<Resource>(action, { method: 'POST', body });
+    const current = answer.response.status === 409 ? await this.#get(operation.href) : dataOf(answer);
     Object.assign(operation, operationOf(current, operation.staffMemberId));
   }
 
@@ -322,16 +327,16 @@ export class Simulator {
     const member = this.#staff.find((staff) => staff.id === operation.staffMemberId);
     if (!member) return;
     // 409: the worker's activity was already in that state (closed or opened by someone else).
-    await this.#api.post(
-      member.activitiesHref,
-      { operationId: operation.id, workplaceId: workplace.id, activity },
-      [200, 201, 409],
-    );
+    const answer = await this.#bridge.follow(member.activitiesHref, {
+      method: 'POST',
+      body: { operationId: operation.id, workplaceId: workplace.id, activity },
+    });
+    if (answer.response.status !== 409) dataOf(answer);
   }
 
   async #setState(workplace: SimWorkplace, code: string): Promise<void> {
     if (workplace.state === code) return;
-    await this.#api.post(`${workplace.href}/operatingState/${code}`);
+    await this.#post(`${workplace.href}/operatingState/${code}`);
     workplace.state = code;
   }
 
@@ -354,14 +359,14 @@ export class Simulator {
             : this.#random.gaussian(mean * 0.05, spread * 0.05);
       return { tag, timestamp, value: Math.round(value * 100) / 100 };
     });
-    await this.#api.post(device.href, { elements });
+    await this.#post(device.href, { elements });
     return 'sensorValues';
   }
 
   /** Books good parts (now and then some scrap) on the operation in processing. */
   async #bookOutput(workplace: SimWorkplace, operation: SimOperation): Promise<StepKind> {
     const scrap = this.#random.chance(0.1);
-    await this.#api.post(`${operation.href}/recordedOutputQuantities`, {
+    await this.#post(`${operation.href}/recordedOutputQuantities`, {
       quantity: scrap ? 1 : this.#random.int(1, 10),
       quantityType: scrap ? 'SCRAP' : 'YIELD',
       workplaceId: workplace.id,
@@ -372,11 +377,15 @@ export class Simulator {
 
   /** Moves a tool assembly order one state on; when all are done, a new one is requested. */
   async #advanceToolAssemblyOrder(): Promise<StepKind> {
-    const orders = await collect(this.#api, linkOf(this.#links, 'toolAssemblyOrders'), 'toolAssemblyOrders');
+    const orders = await collect(
+      this.#bridge,
+      linkOf(this.#links, 'toolAssemblyOrders'),
+      'toolAssemblyOrders',
+    );
     const open = orders.filter((order) => order._links.updateToolAssemblyOrderState);
     if (open.length === 0) {
       const workplace = this.#random.pick(this.#workplaces.filter((w) => !w.manual));
-      await this.#api.post(linkOf(this.#links, 'toolAssemblyOrders'), {
+      await this.#post(linkOf(this.#links, 'toolAssemblyOrders'), {
         toolDescription: `Replacement tool for ${workplace.number}`,
         targetWorkplaceId: workplace.id,
       });
@@ -388,8 +397,20 @@ export class Simulator {
       this.#random.chance(0.05) && order._links.setToolAssemblyOrderStateUnavailable
         ? 'setToolAssemblyOrderStateUnavailable'
         : 'updateToolAssemblyOrderState';
-    await this.#api.post(linkOf(order._links, rel), undefined, [200, 201, 409]);
+    const answer = await this.#bridge.follow(linkOf(order._links, rel), { method: 'POST' });
+    if (answer.response.status !== 409) dataOf(answer);
     return 'toolAssemblyOrder';
+  }
+
+  /** A resource or page by its href; any answer but a success throws BridgeApiError. */
+  // biome-ignore lint/suspicious/noExplicitAny: HAL bodies are read by property name
+  async #get(href: string, query?: FollowOptions['query']): Promise<any> {
+    return dataOf(await this.#bridge.follow(href, { query }));
+  }
+
+  /** Posts to an href; any answer but a success throws BridgeApiError. */
+  async #post(href: string, body?: unknown): Promise<void> {
+    dataOf(await this.#bridge.follow(href, { method: 'POST', body }));
   }
 }
 
@@ -410,7 +431,7 @@ export async function runSteps(simulator: Simulator, options: RunOptions): Promi
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       options.onError?.(error);
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof BridgeApiError)) throw error;
     }
     done++;
   }
@@ -433,20 +454,29 @@ function operationOf(resource: Resource, staffMemberId: string | undefined): Sim
   };
 }
 
-/** Every item of a collection, following its `next` links. */
-async function collect(api: ApiClient, href: string, name: string): Promise<Resource[]> {
-  const items: Resource[] = [];
-  let next: string | undefined = href;
-  while (next) {
-    const page = await api.get(next);
-    items.push(...((page.body._embedded?.[name] ?? []) as Resource[]));
-    next = page.body._links?.next?.href;
+/** Every item of a collection, following its `next` links (they carry the query on). */
+async function collect(
+  bridge: BridgeClient,
+  href: string,
+  name: string,
+  query?: FollowOptions['query'],
+): Promise<Resource[]> {
+  interface Page {
+    _embedded?: Record<string, Resource[] | undefined>;
+    _links?: Links;
   }
-  return items;
+  const items: Resource[] = [];
+  let page = dataOf(await bridge.follow<Page>(href, { query }));
+  for (;;) {
+    items.push(...(page._embedded?.[name] ?? []));
+    const next = page._links?.next?.href;
+    if (!next) return items;
+    page = dataOf(await bridge.follow<Page>(next));
+  }
 }
 
 /** Output quantities come with a later version of the API: booked only where its OpenAPI has them. */
-async function probeOutputQuantities(api: ApiClient, links: EntryLinks): Promise<boolean> {
-  const openapi = await api.get(linkOf(links, 'openapi'));
-  return Object.keys(openapi.body.paths ?? {}).some((path) => path.endsWith('/recordedOutputQuantities'));
+async function probeOutputQuantities(bridge: BridgeClient, links: EntryLinks): Promise<boolean> {
+  const openapi = dataOf(await bridge.follow<{ paths?: object }>(linkOf(links, 'openapi')));
+  return Object.keys(openapi.paths ?? {}).some((path) => path.endsWith('/recordedOutputQuantities'));
 }

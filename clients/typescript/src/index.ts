@@ -1,8 +1,10 @@
 // The Bridge API as a typed client: `paths` are generated from the service's OpenAPI document
 // (`npm run client:generate`), requests go through openapi-fetch, and the factory gets an OAuth
-// token with the client credentials and renews it before it expires (or after a 401).
+// token with the client credentials and renews it before it expires (after a 401 it renews it and
+// sends the request once more). follow()
+// requests a link of a HAL resource by its href, through the same client (token, middleware).
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { paths } from './schema.d.ts';
+import type { components, paths } from './schema.d.ts';
 
 export type { components, operations, paths } from './schema.d.ts';
 
@@ -17,12 +19,69 @@ export interface BridgeClientOptions {
   fetch?: typeof fetch;
 }
 
+/** A link of a HAL resource (`_links.<rel>`): an absolute href, with its query if any. */
+export interface Link {
+  href: string;
+}
+
+/** The error body of every 4xx and 5xx answer. */
+export type ErrorBody = components['schemas']['def-0'];
+
+export interface FollowOptions {
+  /** Default GET. */
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON unless `bodySerializer` says otherwise. */
+  body?: unknown;
+  /** Added to the href's own query. */
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  /** E.g. `(text) => text` with a `content-type` header, to upload raw bytes. */
+  bodySerializer?: (body: unknown) => RequestInit['body'];
+}
+
+/** What follow() answers, as the typed methods do: `data` on success, else `error`. */
+export type FollowAnswer<T> =
+  | { data: T; error?: never; response: Response }
+  | { data?: never; error: ErrorBody; response: Response };
+
 export type BridgeClient = Client<paths> & {
   /** A valid access token (fetched or renewed when needed), e.g. for the event stream. */
   token(): Promise<string>;
   /** Where the service answers, without a trailing slash. */
   readonly baseUrl: string;
+  /**
+   * Requests a link's href (absolute, or a path from the server root), e.g. an action link
+   * `_links.changeOperationPhaseToSETUP`. `T` is the body you expect (HAL is read by name); the
+   * generated types of the matching path say what it is, e.g.
+   * `paths['/api/v2/operations/{id}']['get']['responses'][200]['content']['application/json']`.
+   */
+  follow<T = unknown>(link: Link | string, options?: FollowOptions): Promise<FollowAnswer<T>>;
 };
+
+/** An answer the caller did not accept: its status and the API's error body. */
+export class BridgeApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  constructor(request: string, status: number, body: unknown) {
+    super(`${request}: ${status} ${typeof body === 'string' ? body : JSON.stringify(body)}`);
+    this.name = 'BridgeApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/**
+ * The data of a successful answer of a typed method or follow(); any other answer throws a
+ * BridgeApiError with its status and body: `const { properties } = dataOf(await bridge.GET(...))`.
+ */
+export function dataOf<T>(answer: { data?: T; error?: unknown; response: Response }): T {
+  const { response } = answer;
+  if (!response.ok) {
+    const url = new URL(response.url || 'unknown:');
+    throw new BridgeApiError(`${url.pathname}${url.search}`, response.status, answer.error);
+  }
+  return answer.data as T;
+}
 
 /** Renew this long before the token expires. */
 const RENEW_BEFORE_MS = 30_000;
@@ -72,13 +131,42 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
       request.headers.set('authorization', `Bearer ${await token()}`);
       return request;
     },
-    async onResponse({ response }) {
-      // A token the service no longer accepts (removed client, new key): get a fresh one next time.
-      if (response.status === 401) current = undefined;
-      return response;
-    },
   };
-  const client = createClient<paths>({ baseUrl, fetch: fetchImpl });
+  // A token the service no longer accepts (removed client, new signing key): the request goes
+  // once more with a fresh one. Wraps fetch, so the resent request is the one the middleware made.
+  const fetchRenewing = async (request: Request, init?: RequestInit): Promise<Response> => {
+    const again = request.clone();
+    const response = await fetchImpl(request, init);
+    if (response.status !== 401) return response;
+    current = undefined;
+    await response.body?.cancel();
+    again.headers.set('authorization', `Bearer ${await token()}`);
+    return fetchImpl(again, init);
+  };
+  const client = createClient<paths>({ baseUrl, fetch: fetchRenewing });
   client.use(auth);
-  return Object.assign(client, { token, baseUrl });
+
+  function follow<T>(link: Link | string, options: FollowOptions = {}): Promise<FollowAnswer<T>> {
+    // Relative hrefs (a service without a usable Host) start at the server root.
+    const url = new URL(typeof link === 'string' ? link : link.href, baseUrl);
+    const query: Record<string, string | number | boolean> = Object.fromEntries(url.searchParams);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) query[name] = value;
+    }
+    // The href is the path: no template, so the typed methods' path check does not apply.
+    const request = client.request as unknown as (
+      method: string,
+      path: string,
+      init: Record<string, unknown>,
+    ) => Promise<FollowAnswer<T>>;
+    return request((options.method ?? 'GET').toLowerCase(), url.pathname, {
+      baseUrl: url.origin,
+      params: { query },
+      body: options.body,
+      headers: options.headers,
+      ...(options.bodySerializer ? { bodySerializer: options.bodySerializer } : {}),
+    });
+  }
+
+  return Object.assign(client, { token, baseUrl, follow });
 }
