@@ -12,11 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { listMigrations, MigrationChangedError, migrate } from '../src/db/migrate.ts';
+import { OPERATING_STATES } from '../src/domain/masterData.ts';
 import { BACKENDS, type Backend, freshDatabase } from './support/databases.ts';
 import { allRows, emptyDatabase, migrateLikeOldRunner, schemaOf } from './support/legacyDatabases.ts';
 import { runBridge } from './support/process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PRODUCTION_STATE = OPERATING_STATES.find((state) => state.code === '000')?.id;
 const FIXTURES = join(ROOT, 'test/fixtures/migrations');
 const RELEASE = join(FIXTURES, 'release-b72bf3d');
 const releaseFiles = readdirSync(RELEASE)
@@ -228,6 +230,50 @@ for (const backend of BACKENDS) {
         }
       } finally {
         await target.drop();
+      }
+    });
+
+    test('an instance of the previous release writes workplaces during a rolling upgrade: the type follows the flag', async () => {
+      const fresh = await freshDatabase(backend);
+      try {
+        const { db } = fresh;
+        const groupId = '01900000-0000-7000-8000-0000000000a1';
+        await db.query(
+          `INSERT INTO workplace_groups (id, number, type, created_at, updated_at)
+           VALUES ($1, 'CG-OLD', 'CAPACITY_GROUP', now(), now())`,
+          [groupId],
+        );
+        // The previous release's statements: no workplace_type column in them.
+        const insertOld = (id: string, number: string, manual: boolean) =>
+          db.query(
+            `INSERT INTO workplaces (id, number, description, is_manual_workplace, operating_state_id,
+               capacity_group_id, production_line_id, created_at, updated_at)
+             VALUES ($1, $2, NULL, $3, $4, $5, NULL, now(), now())`,
+            [id, number, manual, PRODUCTION_STATE, groupId],
+          );
+        const machine = '01900000-0000-7000-8000-0000000000b1';
+        const manual = '01900000-0000-7000-8000-0000000000b2';
+        await insertOld(machine, 'WP-OLD-1', false);
+        await insertOld(manual, 'WP-OLD-2', true);
+        const typeOf = async (id: string) =>
+          (
+            await db.query<{ workplace_type: string }>(
+              'SELECT workplace_type FROM workplaces WHERE id = $1',
+              [id],
+            )
+          )[0]?.workplace_type;
+        assert.equal(await typeOf(machine), 'MACHINE_WORKPLACE');
+        assert.equal(await typeOf(manual), 'MANUAL_WORKPLACE');
+        // The old release flips the flag alone: the type follows it.
+        await db.query('UPDATE workplaces SET is_manual_workplace = true WHERE id = $1', [machine]);
+        assert.equal(await typeOf(machine), 'MANUAL_WORKPLACE');
+        // The current release's own consistent writes are kept as they are.
+        await db.query("UPDATE workplaces SET workplace_type = 'MANUAL_MACHINE_WORKPLACE' WHERE id = $1", [
+          manual,
+        ]);
+        assert.equal(await typeOf(manual), 'MANUAL_MACHINE_WORKPLACE');
+      } finally {
+        await fresh.drop();
       }
     });
 
