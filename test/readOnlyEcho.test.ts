@@ -158,7 +158,11 @@ describeEachBackend('GET-modify-PUT round trips with read-only properties', (t) 
       const before = json(await t().request({ url })).properties;
       const body = bodySchema(openapi, path);
       const readOnly = Object.entries(body.properties ?? {})
-        .filter(([, field]) => field.description?.startsWith('Read-only'))
+        .filter(([, field]) => field.description?.startsWith('Read-only:'))
+        .map(([name]) => name);
+      // Those that change on their own (a connector's status) are taken back whatever their value.
+      const changing = Object.entries(body.properties ?? {})
+        .filter(([, field]) => field.description?.startsWith('Read-only, changes on its own'))
         .map(([name]) => name);
       for (const name of ECHOED_BY_CLIENTS[path] ?? []) assert.ok(readOnly.includes(name), `${path} ${name}`);
 
@@ -181,6 +185,20 @@ describeEachBackend('GET-modify-PUT round trips with read-only properties', (t) 
         readOnlyChecked += 1;
       }
       assert.deepEqual(json(await t().request({ url })).properties, stored, `${path}: nothing changed`);
+      for (const name of changing) {
+        const taken = await t().request({
+          method: 'PUT',
+          url,
+          body: { ...stored, [name]: otherValue(stored[name]) },
+        });
+        assert.equal(taken.statusCode, 200, `${path} ${name}: ${taken.body}`);
+        assert.deepEqual(
+          json(await t().request({ url })).properties[name],
+          stored[name],
+          `${path} ${name} ignored`,
+        );
+        readOnlyChecked += 1;
+      }
 
       const unknown = await t().request({ method: 'PUT', url, body: { ...stored, noSuchProperty: 1 } });
       assert.equal(unknown.statusCode, 400, path);

@@ -1,6 +1,8 @@
 // Echoed read-only properties (docs/api.md, "Errors", read-only properties): a PUT body may carry back
 // what a GET shows but a client cannot set. Equal to the stored value it is ignored; different,
 // it is 400 READ_ONLY_PROPERTY naming it. Properties that no GET shows stay 400 UNKNOWN_FIELD.
+// Those that change on their own (a connector's status) are taken back whatever their value:
+// a client cannot have read the value they have when its PUT arrives.
 import { type TSchema, Type } from 'typebox';
 import { AppError } from '../domain/errors.ts';
 
@@ -27,13 +29,18 @@ export function readOnlyNames(body: TSchema, shown: Record<string, TSchema>): st
  * The body schema that also takes the read-only names, each as any value (compared with the
  * stored one by `checkEchoed`); the writable fields and the refusal of unknown ones are unchanged.
  */
-export function echoingBody<B extends TSchema>(body: B, readOnly: readonly string[]): B {
+export function echoingBody<B extends TSchema>(
+  body: B,
+  readOnly: readonly string[],
+  changing: readonly string[] = [],
+): B {
   if (!isObjectSchema(body) || readOnly.length === 0) return body;
   const echoed: Record<string, TSchema> = {};
   for (const name of readOnly) {
-    echoed[name] = Type.Optional(
-      Type.Unknown({ description: 'Read-only: may be sent back unchanged, another value is 400' }),
-    );
+    const description = changing.includes(name)
+      ? 'Read-only, changes on its own: taken back whatever its value and ignored'
+      : 'Read-only: may be sent back unchanged, another value is 400';
+    echoed[name] = Type.Optional(Type.Unknown({ description }));
   }
   return { ...body, properties: { ...body.properties, ...echoed } };
 }
@@ -62,8 +69,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
 export async function checkEchoed(
   body: Record<string, unknown>,
   readOnly: readonly string[],
+  changing: readonly string[],
   stored: () => Promise<Record<string, unknown>>,
 ): Promise<void> {
+  for (const name of changing) delete body[name];
   const echoed = readOnly.filter((name) => body[name] !== undefined);
   if (echoed.length === 0) return;
   const current = await stored();

@@ -116,6 +116,11 @@ export interface CreateRoute<B extends TSchema, Created> extends Doc {
 export interface ReplaceRoute<Item, B extends TSchema> extends Doc {
   /** Its `id`, when sent, must equal the path's. */
   body: B;
+  /**
+   * Read-only properties that change on their own between a client's GET and its PUT (a
+   * connector's status): taken back whatever their value, never compared.
+   */
+  changingOnTheirOwn?: string[];
   run: (body: Static<B>, at: At) => Promise<Item>;
 }
 
@@ -365,15 +370,16 @@ export function resourceRoutes<Item, Embed extends string = never>(
     replace<B extends TSchema>(route: ReplaceRoute<Item, B>): void {
       const response = { 200: schema, ...errorResponses(404, 415) };
       // What the GET shows but the body cannot set may come back unchanged (docs/api.md, "Errors").
+      const changing = route.changingOnTheirOwn ?? [];
       const readOnly = readOnlyNames(route.body, representedProperties(schema));
-      const body = echoingBody(route.body, readOnly);
+      const body = echoingBody(route.body, readOnly, changing);
       api.put(
         itemPath,
         { ...scopeOf(route), schema: schemaOf(itemPath, route, ids.replace, { body, response }) },
         async (request) => {
           const where = at(request);
           checkBodyId((request.body as { id?: string }).id, where.itemId);
-          await checkEchoed(request.body as Record<string, unknown>, readOnly, async () => {
+          await checkEchoed(request.body as Record<string, unknown>, readOnly, changing, async () => {
             if (!loadItem) return {};
             return (await presentOne(await loadItem(where), request)).properties as Record<string, unknown>;
           });

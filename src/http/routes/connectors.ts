@@ -35,6 +35,8 @@ export function registerConnectors(api: Api, { db, config }: ServerDeps): void {
     summary: 'Replace a connector (its instance reconnects with the new configuration)',
     description: 'An absent password keeps the stored one; null removes it.',
     body: ConnectorBody,
+    // A running connector's counters move with every message (docs/resources/connectors.md).
+    changingOnTheirOwn: ['status'],
     run: (body, at) => service.replaceConnector(db, at.id, connectorInput(body), config),
   });
   connectors.remove({

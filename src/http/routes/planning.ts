@@ -141,7 +141,7 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
       },
     },
     async (request, reply) => {
-      await checkEchoed(request.body as Record<string, unknown>, forecastReadOnly, async () => ({
+      await checkEchoed(request.body as Record<string, unknown>, forecastReadOnly, [], async () => ({
         operationId: request.params.id,
       }));
       const { result, change } = await replaceForecastResult(
