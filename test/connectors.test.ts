@@ -93,6 +93,11 @@ describeEachBackend(
         previousState: 'CONNECTING',
         lastError: null,
       });
+      // In the event log the event links the connector it is about.
+      const logged = json(
+        await t().request({ url: `${API}/events?eventType=CONNECTOR_STATE_CHANGED&objectId=${id}` }),
+      )._embedded.events;
+      assert.equal(logged[0]?._links.object?.href, `http://localhost:80${API}/connectors/${id}`);
 
       const deleted = await t().request({ method: 'DELETE', url: `${API}/connectors/${id}` });
       assert.equal(deleted.statusCode, 204);

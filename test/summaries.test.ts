@@ -49,6 +49,17 @@ describeEachBackend('summaries and OEE', (t) => {
     });
     assert.equal(p.targetCapacityGroup.id, s.groupId);
     assert.equal(p.targetCapacityGroup.number, 'SUM-CG');
+    // The workplace's ERP context, once it has one, is the specification's too.
+    const workplace = json(await t().request({ url: `${API}/workplaces/${s.workplaceA}` })).properties;
+    const put = await t().request({
+      method: 'PUT',
+      url: `${API}/workplaces/${s.workplaceA}`,
+      body: { ...workplace, erpContextId: 'ERP-SUM-A' },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    const again = await get(`/operations/${s.operationId}/specification`);
+    assert.equal(again.targetWorkplace.erpContextId, 'ERP-SUM-A');
+    assert.equal(again.targetCapacityGroup.erpContextId, null);
   });
 
   test('operation quantity summary: total first, then per workplace', async () => {

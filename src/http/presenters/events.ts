@@ -4,6 +4,7 @@ import { isUuid } from '../../domain/ids.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
+  CONNECTORS_PATH,
   DEVICES_PATH,
   DOCUMENTS_PATH,
   EVENTS_PATH,
@@ -34,6 +35,7 @@ const OBJECT_COLLECTIONS: Partial<Record<ObjectType, string>> = {
   OPERATION_PLANNING_SCENARIO: OPERATION_PLANNING_SCENARIOS_PATH,
   STAFF_MEMBER_PLANNING_SCENARIO: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
   PREDICTED_MALFUNCTION_SCENARIO: MALFUNCTION_SCENARIOS_PATH,
+  CONNECTOR: CONNECTORS_PATH,
 };
 
 export function presentEvent(event: StoredEvent, hrefs: Hrefs): Resource {

@@ -73,19 +73,18 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
           targetTeardownTime: operation.targetTeardownTime,
           targetWaitTime: operation.targetWaitTime,
           targetMoveTime: operation.targetMoveTime,
-          // erpContextId: the bridge keeps none yet (docs/resources/reports.md, "Specification").
           targetWorkplace: workplace && {
             id: workplace.id,
             number: workplace.number,
             description: workplace.description,
-            erpContextId: null,
+            erpContextId: workplace.erpContextId,
           },
           targetCapacityGroup: capacityGroup && {
             id: capacityGroup.id,
             number: capacityGroup.number,
             description: capacityGroup.description,
             type: capacityGroup.type,
-            erpContextId: null,
+            erpContextId: capacityGroup.erpContextId,
           },
         },
         {

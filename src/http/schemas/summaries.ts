@@ -10,7 +10,7 @@ const WorkplaceReference = Nullable(
     id: Type.String(),
     number: Type.String(),
     description: Nullable(Type.String()),
-    erpContextId: Nullable(Type.String({ description: 'Not kept by the bridge yet: always null' })),
+    erpContextId: Nullable(Type.String({ description: 'Its ERP context, as stored on it' })),
   }),
 );
 
@@ -20,7 +20,7 @@ const GroupReference = Nullable(
     number: Type.String(),
     description: Nullable(Type.String()),
     type: Type.String(),
-    erpContextId: Nullable(Type.String({ description: 'Not kept by the bridge yet: always null' })),
+    erpContextId: Nullable(Type.String({ description: 'Its ERP context, as stored on it' })),
   }),
 );
 
