@@ -1,4 +1,4 @@
-// Every event type is reachable (issue 3): one row per event type of docs/events.md (and EXTERNAL)
+// Every event type is reachable (docs/events.md): one row per event type of docs/events.md (and EXTERNAL)
 // with the API action that emits it. Each row runs its action through the real HTTP stack and
 // checks the stored event: type, objectType, objectId and the keys of its data. The table must
 // cover the catalogue in src/domain/events.ts exactly, so a new type cannot go without an action.

@@ -1,4 +1,4 @@
-// Health endpoints (issue 2 item 12): liveness and readiness outside auth; readiness follows the
+// Health endpoints (docs/operations.md; README "Running it"): liveness and readiness outside auth; readiness follows the
 // database (DOWN with 503 when it cannot be reached, UP again when it can); the base path moves them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

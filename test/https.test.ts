@@ -1,4 +1,4 @@
-// HTTPS (issue 2 item 12): with BRIDGE_TLS_CERT_FILE and BRIDGE_TLS_KEY_FILE the service speaks
+// HTTPS (docs/settings.md, BRIDGE_TLS_*): with BRIDGE_TLS_CERT_FILE and BRIDGE_TLS_KEY_FILE the service speaks
 // TLS itself. A self-signed certificate made with openssl; real requests over node:https that
 // trust exactly that certificate; plain HTTP on the same port gets no answer.
 import assert from 'node:assert/strict';

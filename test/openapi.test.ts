@@ -1,4 +1,4 @@
-// OpenAPI 3.1 and the documentation page (issue 2 item 11): the document is generated from the
+// OpenAPI 3.1 and the documentation page (docs/api.md): the document is generated from the
 // route schemas, so it is checked against the live route table; the page is loaded in a real
 // browser (Debian's chromium through playwright-core) and must show the operations.
 import assert from 'node:assert/strict';

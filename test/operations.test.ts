@@ -28,7 +28,7 @@ const PHASES = [
 ] as const;
 type Phase = (typeof PHASES)[number];
 
-// Contract 5, written out independently of the code: every allowed (from, to).
+// docs/api.md "States and transitions", written out independently of the code: every allowed (from, to).
 const ALLOWED: [Phase, Phase][] = [
   ['RELEASED', 'DISPATCHED'],
   ['RELEASED', 'SETUP'],

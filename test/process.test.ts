@@ -1,4 +1,4 @@
-// The real process (issue 2 items 1, 3 and 12): `bridge start` as a user runs it, with its output
+// The real process (README "Quick start" and "Running it"): `bridge start` as a user runs it, with its output
 // captured. First-start credentials, bootstrap client, graceful stop on SIGTERM/SIGINT, the PGlite
 // data directory lock, request ids in the logs and no secrets in them; the same on PostgreSQL.
 import assert from 'node:assert/strict';

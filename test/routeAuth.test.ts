@@ -36,7 +36,7 @@ const isDashboardRoute = (route: RouteEntry) =>
 const isPublic = (route: RouteEntry) =>
   PUBLIC_ROUTES.includes(key(route)) || isDocsRoute(route) || isDashboardRoute(route);
 
-// Contract 9: a POST that only searches needs `read`. Such routes are listed here by key.
+// docs/api.md "Search and bulk calls": a POST that only searches needs `read`. Such routes are listed here by key.
 const SCOPE_EXCEPTIONS: Record<string, 'read' | 'write'> = Object.fromEntries(
   ['/api/v1', '/api/v2', '/api/v3'].flatMap((version) =>
     ['productionOrders', 'operations'].map(

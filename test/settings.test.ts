@@ -1,4 +1,4 @@
-// Settings (issue 2 item 3): loadConfig is pure (it takes the environment as an object), so the
+// Settings (docs/settings.md): loadConfig is pure (it takes the environment as an object), so the
 // rules are tested directly; the last tests check that the real process refuses bad settings.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

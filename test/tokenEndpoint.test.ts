@@ -391,7 +391,7 @@ describeEachBackend(
       assertOAuthError(response, 400, 'invalid_scope', 'Scope not granted to this client: admin.');
     });
 
-    // Contract 9: the standard form type and the spec's spelling, each with or without a charset.
+    // docs/api.md "Authentication": the standard form type and the FORCE Bridge spelling, each with or without a charset.
     for (const contentType of [
       'application/x-www-form-urlencoded',
       'application/x-www-form-urlencoded; charset=utf-8',

@@ -13,7 +13,7 @@ const ORDERS = '/api/v2/tools/assemblyOrders';
 const STATES = ['REQUESTED', 'INITIATED', 'ASSEMBLED', 'PRESETTING', 'AVAILABLE', 'UNAVAILABLE'] as const;
 type State = (typeof STATES)[number];
 
-// Contract 5, written out rather than read from the code under test.
+// docs/api.md "States and transitions", written out rather than read from the code under test.
 const ALLOWED = new Set([
   'REQUESTED>INITIATED',
   'INITIATED>ASSEMBLED',

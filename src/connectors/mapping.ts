@@ -1,4 +1,4 @@
-// Turns a mapped value into a service call (docs/resources/connectors.md, "Targets"): a device
+// Turns a mapped value into a service call (docs/resources/connectors.md, "Mappings"): a device
 // sample (buffered, written in batches), an operating state change (the command's code path), or
 // a piece counter's increase booked as an output quantity. Rules come from domain/connectors.ts.
 import type { Clock } from '../background/clock.ts';
