@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, before, test } from 'node:test';
 import pg from 'pg';
+import { addClient } from '../src/auth/clients.ts';
 import { ManualClock } from '../src/background/clock.ts';
+import { deleteClient } from '../src/db/repositories/clients.ts';
 import { createWorkplace, describeEachBackend, json } from './support/app.ts';
 import { waitFor } from './support/faults.ts';
 
@@ -206,6 +208,20 @@ describeEachBackend(
       for (const stream of [two, three, other]) stream.close();
     });
 
+    test('a removed client loses its stream at the next heartbeat; others keep theirs', async () => {
+      const client = await addClient(t().app.db, { name: 'stream leaver', scopes: ['read'] });
+      const leaving = await open('', {}, await t().app.tokens.issue(client.clientId, ['read']));
+      const staying = await open();
+      await deleteClient(t().app.db, client.clientId);
+      await waitFor('the removed client to lose its stream', () => {
+        (t().app.clock as ManualClock).advance(HEARTBEAT_MS);
+        return leaving.ended;
+      });
+      assert.equal(staying.ended, false);
+      await waitFor('a heartbeat on the other stream', () => staying.comments.includes('heartbeat'));
+      staying.close();
+    });
+
     test('access_token in the query authenticates (EventSource); nowhere else', async () => {
       const stream = await open(`?access_token=${encodeURIComponent(token)}`, {}, null);
       stream.close();
@@ -267,6 +283,9 @@ describeEachBackend(
       }
     });
   },
-  { BRIDGE_EVENT_STREAM_MAX_PER_CLIENT: '2', BRIDGE_EVENT_STREAM_HEARTBEAT_MS: String(HEARTBEAT_MS) },
+  {
+    BRIDGE_EVENT_STREAM_MAX_PER_CLIENT: '2',
+    BRIDGE_EVENT_STREAM_HEARTBEAT_MS: String(HEARTBEAT_MS),
+  },
   () => ({ clock: new ManualClock() }),
 );

@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../../db/database.ts';
+import { findClient } from '../../db/repositories/clients.ts';
 import {
   type EventFilter,
   listEventsAfterSequence,
@@ -61,7 +62,18 @@ export function registerEventStream(api: Api, { config, db, eventStream }: Serve
       reply.hijack();
       reply.raw.on('close', () => stream.close());
       stream.begin(subscription, after, request.id);
-      void heartbeats(stream, eventStream, heartbeatMs);
+      // The client is looked up again at every heartbeat: a removed client, or one whose read
+      // scope was taken away, loses its stream (docs/api.md, "Event stream"). A database that
+      // cannot answer just then does not end it.
+      const clientId = request.client?.clientId ?? '';
+      const stillAllowed = async () => {
+        const client = await findClient(db, clientId).then(
+          (found) => found ?? null,
+          () => undefined,
+        );
+        return client === undefined || (client !== null && client.scopes.includes('read'));
+      };
+      void heartbeats(stream, eventStream, heartbeatMs, stillAllowed);
       try {
         if (after !== undefined) await stream.replay(db, after, subscription);
       } catch (error) {
@@ -85,9 +97,19 @@ function resumePosition(request: FastifyRequest, fromQuery: number | undefined):
   return Number(value.trim());
 }
 
-async function heartbeats(stream: SseStream, hub: EventStreamHub, intervalMs: number): Promise<void> {
+async function heartbeats(
+  stream: SseStream,
+  hub: EventStreamHub,
+  intervalMs: number,
+  stillAllowed: () => Promise<boolean>,
+): Promise<void> {
   while (!stream.closed) {
     await hub.sleep(intervalMs, stream.signal);
+    if (stream.closed) return;
+    if (!(await stillAllowed())) {
+      stream.close();
+      return;
+    }
     stream.comment('heartbeat');
   }
 }
