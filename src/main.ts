@@ -1,7 +1,7 @@
 // Process entry of `bridge start`: settings -> app -> listen; stops gracefully on SIGTERM/SIGINT.
 import type { FastifyBaseLogger } from 'fastify';
 import { createApp } from './app.ts';
-import type { NewClientCredentials } from './auth/clients.ts';
+import { announceClient } from './auth/clients.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './delivery/embeddedBroker.ts';
 import { type Demo, demoPlan, isEmptyDataDir, startDemo } from './simulator/demo.ts';
@@ -20,7 +20,7 @@ export async function start(): Promise<void> {
   // Looked at before the database opens (and fills the directory): docs/demo.md, "First start".
   const firstStart = config.databaseUrl === undefined && isEmptyDataDir(config.dataDir);
   const app = await createApp(config);
-  if (app.createdClient) announceClient(app.createdClient, config);
+  if (app.createdClient) process.stdout.write(announceClient(app.createdClient, config));
   const broker = await startBroker(config, app.server.log);
 
   let demo: Demo | undefined;
@@ -66,22 +66,4 @@ async function startBroker(config: Config, log: FastifyBaseLogger): Promise<Embe
     }
     throw error;
   }
-}
-
-/** Shown once on the console (never written to the log): the only time the secret is visible. */
-function announceClient(client: NewClientCredentials, config: Config) {
-  const scheme = config.tlsCertFile ? 'https' : 'http';
-  const url = `${scheme}://localhost:${config.port}${config.basePath}/oauth/token`;
-  process.stdout.write(
-    [
-      '',
-      'A first OAuth client was created. Its secret is shown only this once:',
-      `  client_id:     ${client.clientId}`,
-      `  client_secret: ${client.clientSecret}`,
-      `  scopes:        ${client.scopes.join(' ')}`,
-      'Get a token with:',
-      `  curl -s -u '${client.clientId}:${client.clientSecret}' -d grant_type=client_credentials ${url}`,
-      '',
-    ].join('\n'),
-  );
 }

@@ -1,12 +1,17 @@
 // `bridge simulate` (src/simulator/simulate.ts) against a real app listening on a port: a bounded
 // number of steps with a fixed seed makes every kind of change the docs promise (docs/demo.md,
-// "The simulator"), and the API never answers it with a status it did not expect.
+// "The simulator"), and the API never answers it with a status it did not expect. The service has
+// a base path and a public URL, as behind a proxy: the simulator's loopback client follows the
+// hrefs built from that URL over loopback, as the demo does.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type BridgeClient, createBridgeClient, dataOf } from '../clients/typescript/src/index.ts';
+import { after, before, describe, it, test } from 'node:test';
+import { type BridgeClient, dataOf } from '../clients/typescript/src/index.ts';
+import type { App } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { dashboardUrl, loopbackApi } from '../src/simulator/demo.ts';
 import { seedPlant } from '../src/simulator/seed.ts';
 import { runSteps, Simulator } from '../src/simulator/simulate.ts';
-import { startTestApp, TEST_CLIENT, type TestApp } from './support/app.ts';
+import { startTestApp, type TestApp } from './support/app.ts';
 import { eventsSince } from './support/events.ts';
 
 // Inside the early shift's second half (10:30-14:00 UTC); 10:10 is in its break.
@@ -31,22 +36,32 @@ describe('demo simulator [pglite]', () => {
   let api: BridgeClient;
   /** Answers the client got, by status (a middleware counts them). */
   const statusCounts = new Map<number, number>();
+  /** GET of an href, or of a path under the base path. */
   // biome-ignore lint/suspicious/noExplicitAny: HAL bodies are read by name
-  const get = async (path: string): Promise<any> => dataOf(await api.follow(path));
+  const get = async (path: string): Promise<any> =>
+    dataOf(await api.follow(path.startsWith('/') ? `${t.config.basePath}${path}` : path));
   before(async () => {
-    t = await startTestApp('pglite');
-    const address = await t.app.server.listen({ host: '127.0.0.1', port: 0 });
-    api = createBridgeClient({
-      baseUrl: address,
-      clientId: TEST_CLIENT.id,
-      clientSecret: TEST_CLIENT.secret,
+    t = await startTestApp('pglite', {
+      BRIDGE_BASE_PATH: '/ffw',
+      BRIDGE_PUBLIC_URL: 'https://bridge.plant.invalid/ffwebservices',
     });
+    await t.app.server.listen({ host: '127.0.0.1', port: 0 });
+    api = (await loopbackApi(t.app, t.config, 'simulator test')).api;
     api.use({
       onResponse({ response }) {
         statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
       },
     });
     await seedPlant(api, { size: 60, seed: 3, now: new Date(IN_SHIFT) });
+  });
+
+  it('gets hrefs under the public URL, and follows them over loopback', async () => {
+    const workplace = (await get('/api/v2/workplaces?limit=1'))._embedded.workplaces[0];
+    assert.match(
+      workplace._links.self.href,
+      /^https:\/\/bridge\.plant\.invalid\/ffwebservices\/api\/v2\/workplaces\//,
+    );
+    assert.equal((await get(workplace._links.self.href)).properties.id, workplace.properties.id);
   });
   after(async () => {
     await t?.close();
@@ -113,4 +128,20 @@ describe('demo simulator [pglite]', () => {
     assert.ok(back.counts.get('break'), 'breaks were ended');
     assert.ok((await codes()).filter((code) => code === '993').length < onBreakCount);
   });
+});
+
+test('the demo banner shows where the dashboard is: the listening address, or the public URL', () => {
+  const listening = (address: string, family: string, port: number) =>
+    ({ server: { addresses: () => [{ address, family, port }] } }) as unknown as App;
+  const config = loadConfig({ BRIDGE_PORT: '0' });
+  assert.equal(dashboardUrl(listening('127.0.0.1', 'IPv4', 41234), config), 'http://127.0.0.1:41234/');
+  assert.equal(dashboardUrl(listening('0.0.0.0', 'IPv4', 8080), config), 'http://localhost:8080/');
+  assert.equal(dashboardUrl(listening('::1', 'IPv6', 8080), config), 'http://[::1]:8080/');
+  const tls = { ...config, tlsCertFile: 'cert.pem', basePath: '/ffw' };
+  assert.equal(dashboardUrl(listening('::', 'IPv6', 8443), tls), 'https://localhost:8443/ffw/');
+  const proxied = { ...tls, publicUrl: 'https://bridge.plant.example/ffwebservices' };
+  assert.equal(
+    dashboardUrl(listening('::', 'IPv6', 8443), proxied),
+    'https://bridge.plant.example/ffwebservices/',
+  );
 });

@@ -49,3 +49,26 @@ export async function ensureBootstrapClient(
   if ((await clients.countClients(db)) > 0) return undefined;
   return addClient(db, { name: 'bootstrap (first start)', scopes: ['read', 'write'] });
 }
+
+/**
+ * The text that shows a client created at a first start (`bridge start`, or `bridge seed` and
+ * `bridge simulate` on a new database), for the console only (never the log): the only time its
+ * secret is visible.
+ */
+export function announceClient(
+  client: NewClientCredentials,
+  config: Pick<Config, 'tlsCertFile' | 'port' | 'basePath'>,
+): string {
+  const scheme = config.tlsCertFile ? 'https' : 'http';
+  const url = `${scheme}://localhost:${config.port}${config.basePath}/oauth/token`;
+  return [
+    '',
+    'A first OAuth client was created. Its secret is shown only this once:',
+    `  client_id:     ${client.clientId}`,
+    `  client_secret: ${client.clientSecret}`,
+    `  scopes:        ${client.scopes.join(' ')}`,
+    'Get a token with:',
+    `  curl -s -u '${client.clientId}:${client.clientSecret}' -d grant_type=client_credentials ${url}`,
+    '',
+  ].join('\n');
+}

@@ -3,6 +3,7 @@
 // loopback port with a client created for the run and removed after it.
 import { type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
 import { type App, createApp } from '../app.ts';
+import { announceClient } from '../auth/clients.ts';
 import { systemClock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Config } from '../config.ts';
@@ -53,6 +54,8 @@ async function withApi(config: Config, options: CommandOptions, work: (api: Brid
   }
   const local: Config = { ...config, host: '127.0.0.1', port: 0, logLevel: 'warn', tlsCertFile: undefined };
   const app: App = await createApp({ ...local, tlsKeyFile: undefined });
+  // A new database got its first client: shown as `bridge start` shows it, for the service as configured.
+  if (app.createdClient) process.stdout.write(announceClient(app.createdClient, config));
   try {
     await app.server.listen({ host: local.host, port: local.port });
     const loopback = await loopbackApi(app, local, 'bridge seed/simulate');

@@ -39,7 +39,20 @@ export function demoPlan(config: Config, firstStart: boolean): DemoPlan {
   return { seed: embeddedFirstStart, simulate: embeddedFirstStart };
 }
 
-/** The typed API client of the app's own server (listening), with an OAuth client of its own; remove() deletes that. */
+/** The app's listening TCP address (host in URL form, `[...]` for IPv6), and whether it is a wildcard. */
+function listeningAddress(app: App): { host: string; port: number; wildcard: boolean } {
+  const address = app.server.addresses()[0];
+  if (!address || typeof address === 'string') throw new Error('the server is not listening on TCP');
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { host, port: address.port, wildcard };
+}
+
+/**
+ * The typed API client of the app's own server (listening), with an OAuth client of its own;
+ * remove() deletes that. The service's hrefs start with BRIDGE_PUBLIC_URL when it is set: that is
+ * the client's link root, so links are followed over loopback and the token never leaves it.
+ */
 export async function loopbackApi(
   app: App,
   config: Config,
@@ -47,18 +60,25 @@ export async function loopbackApi(
 ): Promise<{ api: BridgeClient; remove(): Promise<void> }> {
   if (config.tlsCertFile)
     throw new Error('the demo and loopback runs need plain HTTP (BRIDGE_TLS_CERT_FILE is set)');
-  const address = app.server.addresses()[0];
-  if (!address || typeof address === 'string') throw new Error('the server is not listening on TCP');
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const { host, port, wildcard } = listeningAddress(app);
   // A wildcard address is reached over loopback.
-  const loopback = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+  const loopback = !wildcard ? host : host === '[::]' ? '[::1]' : '127.0.0.1';
   const client = await addClient(app.db, { name, scopes: ['read', 'write'] });
   const api = createBridgeClient({
-    baseUrl: `http://${loopback}:${address.port}${config.basePath}`,
+    baseUrl: `http://${loopback}:${port}${config.basePath}`,
     clientId: client.clientId,
     clientSecret: client.clientSecret,
+    linkRoot: config.publicUrl,
   });
   return { api, remove: async () => void (await deleteClient(app.db, client.clientId)) };
+}
+
+/** Where the dashboard of a listening app is: under BRIDGE_PUBLIC_URL when set, else at its address. */
+export function dashboardUrl(app: App, config: Config): string {
+  if (config.publicUrl !== undefined) return `${config.publicUrl}/`;
+  const { host, port, wildcard } = listeningAddress(app);
+  const scheme = config.tlsCertFile ? 'https' : 'http';
+  return `${scheme}://${wildcard ? 'localhost' : host}:${port}${config.basePath}/`;
 }
 
 export interface Demo {
@@ -77,7 +97,7 @@ export function startDemo(app: App, config: Config, plan: DemoPlan, out: DemoOut
   let loop: PollingLoop | undefined;
   let remove: (() => Promise<void>) | undefined;
   const { size, seed, rate } = config.demo;
-  const dashboard = `http://localhost:${config.port}${config.basePath}/`;
+  const dashboard = dashboardUrl(app, config);
   out.write(
     [
       '',

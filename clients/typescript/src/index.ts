@@ -2,7 +2,8 @@
 // (`npm run client:generate`), requests go through openapi-fetch, and the factory gets an OAuth
 // token with the client credentials and renews it before it expires (after a 401 it renews it and
 // sends the request once more). follow()
-// requests a link of a HAL resource by its href, through the same client (token, middleware).
+// requests a link of a HAL resource by its href, through the same client (token, middleware), on
+// the client's own origin only: the token never goes to a host an href names.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema.d.ts';
 
@@ -17,6 +18,13 @@ export interface BridgeClientOptions {
   scope?: string;
   /** A fetch of your own (tests, proxies); default: the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * Where the service's hrefs start when that is not `baseUrl`: its public URL
+   * (BRIDGE_PUBLIC_URL, e.g. `https://bridge.plant.example/ffwebservices`) while you reach it at
+   * another address. follow() sends an href under this prefix to `baseUrl` instead, with the
+   * rest of its path and its query. Without it, follow() refuses hrefs on any origin but baseUrl's.
+   */
+  linkRoot?: string;
 }
 
 /** A link of a HAL resource (`_links.<rel>`): an absolute href, with its query if any. */
@@ -54,9 +62,24 @@ export type BridgeClient = Client<paths> & {
    * `_links.changeOperationPhaseToSETUP`. `T` is the body you expect (HAL is read by name); the
    * generated types of the matching path say what it is, e.g.
    * `paths['/api/v2/operations/{id}']['get']['responses'][200]['content']['application/json']`.
+   * An href under `linkRoot` goes to `baseUrl`; one on any other origin than baseUrl's is refused
+   * (rejects with a ForeignLinkError, nothing is sent).
    */
   follow<T = unknown>(link: Link | string, options?: FollowOptions): Promise<FollowAnswer<T>>;
 };
+
+/** follow() was given an href it will not send the token to: one on another origin than baseUrl's. */
+export class ForeignLinkError extends Error {
+  readonly href: string;
+  constructor(href: string, origin: string) {
+    super(
+      `follow() refuses ${href}: not on ${origin}, the origin of baseUrl (the token is sent there only). ` +
+        'If the service builds its hrefs from another URL (BRIDGE_PUBLIC_URL), create the client with it as linkRoot.',
+    );
+    this.name = 'ForeignLinkError';
+    this.href = href;
+  }
+}
 
 /** An answer the caller did not accept: its status and the API's error body. */
 export class BridgeApiError extends Error {
@@ -146,9 +169,27 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
   const client = createClient<paths>({ baseUrl, fetch: fetchRenewing });
   client.use(auth);
 
-  function follow<T>(link: Link | string, options: FollowOptions = {}): Promise<FollowAnswer<T>> {
+  const origin = new URL(baseUrl).origin;
+  const linkRoot = options.linkRoot === undefined ? undefined : new URL(options.linkRoot);
+  const linkRootPath = linkRoot?.pathname.replace(/\/+$/, '') ?? '';
+
+  /** Where an href is sent: under linkRoot it moves to baseUrl; on another origin it is refused. */
+  function target(href: string): URL {
     // Relative hrefs (a service without a usable Host) start at the server root.
-    const url = new URL(typeof link === 'string' ? link : link.href, baseUrl);
+    const url = new URL(href, baseUrl);
+    if (
+      linkRoot !== undefined &&
+      url.origin === linkRoot.origin &&
+      (url.pathname === linkRootPath || url.pathname.startsWith(`${linkRootPath}/`))
+    ) {
+      return new URL(`${baseUrl}${url.pathname.slice(linkRootPath.length)}${url.search}`);
+    }
+    if (url.origin !== origin) throw new ForeignLinkError(href, origin);
+    return url;
+  }
+
+  async function follow<T>(link: Link | string, options: FollowOptions = {}): Promise<FollowAnswer<T>> {
+    const url = target(typeof link === 'string' ? link : link.href);
     const query: Record<string, string | number | boolean> = Object.fromEntries(url.searchParams);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) query[name] = value;
@@ -160,7 +201,7 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
       init: Record<string, unknown>,
     ) => Promise<FollowAnswer<T>>;
     return request((options.method ?? 'GET').toLowerCase(), url.pathname, {
-      baseUrl: url.origin,
+      baseUrl: origin,
       params: { query },
       body: options.body,
       headers: options.headers,
