@@ -61,7 +61,7 @@ async function run(control) {
         lastEventId = id;
         failures = 0;
       });
-      if (outcome === 'absent') return poll(control);
+      if (outcome === 'unavailable') return poll(control);
     } catch (error) {
       if (control.stopped) return;
       status(`stream interrupted (${error.message}); reconnecting`);
@@ -75,7 +75,9 @@ async function stream(control, lastEventId, seen) {
   const headers = { authorization: `Bearer ${accessToken()}`, accept: 'text/event-stream' };
   if (lastEventId) headers['last-event-id'] = lastEventId;
   const response = await fetch('api/v2/events/stream', { headers, signal: control.abort.signal });
-  if (response.status === 404) return 'absent';
+  // 429 TOO_MANY_STREAMS: this client already holds its share of streams (other tabs); the
+  // event log serves this tab as well.
+  if (response.status === 404 || response.status === 429) return 'unavailable';
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   status('live (event stream)');
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
