@@ -192,3 +192,20 @@ export function except(values: Values, ...columns: string[]): Values {
 export async function deleteById(db: Queryable, table: string, id: string): Promise<void> {
   await db.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
 }
+
+/**
+ * The insert, update and delete by id of a table whose columns `values` gives: an update writes
+ * every column but the id and the `fixed` ones (`created_at`, an owner that never changes).
+ */
+export function rowWrites<Item extends { id: string }>(
+  table: string,
+  values: (item: Item) => Values,
+  fixed: readonly string[] = ['created_at'],
+) {
+  return {
+    insert: (db: Queryable, item: Item): Promise<void> => insertRow(db, table, values(item)),
+    update: (db: Queryable, item: Item): Promise<void> =>
+      updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
+    delete: (db: Queryable, id: string): Promise<void> => deleteById(db, table, id),
+  };
+}

@@ -3,7 +3,7 @@ import { isUuid } from '../../domain/ids.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { deleteById, except, findById, insertRow, offsetPageOf, type Table, updateById } from '../table.ts';
+import { findById, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -77,16 +77,8 @@ const values = (device: Device) => ({
   updated_at: device.updatedAt,
 });
 
-export async function insertDevice(db: Queryable, device: Device): Promise<void> {
-  await insertRow(db, 'devices', values(device));
-}
-
-/** Writes the replaceable properties; the workplace never changes (docs/resources/devices.md, "Rules"). */
-export async function updateDevice(db: Queryable, device: Device): Promise<void> {
-  await updateById(db, 'devices', device.id, except(values(device), 'id', 'workplace_id', 'created_at'));
-}
-
+const writes = rowWrites('devices', values, ['workplace_id', 'created_at']);
+export const insertDevice = writes.insert;
+export const updateDevice = writes.update;
 /** Deletes the device; its samples go with it (ON DELETE CASCADE). */
-export async function deleteDevice(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'devices', id);
-}
+export const deleteDevice = writes.delete;

@@ -2,17 +2,7 @@ import type { Document, DocumentContent, DocumentVersion } from '../../domain/do
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import {
-  deleteById,
-  except,
-  findById,
-  firstItem,
-  forUpdate,
-  insertRow,
-  offsetPageOf,
-  type Table,
-  updateById,
-} from '../table.ts';
+import { findById, firstItem, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -101,17 +91,10 @@ const values = (document: Document) => ({
   updated_at: document.updatedAt,
 });
 
-export async function insertDocument(db: Queryable, document: Document): Promise<void> {
-  await insertRow(db, 'documents', values(document));
-}
-
-export async function updateDocument(db: Queryable, document: Document): Promise<void> {
-  await updateById(db, 'documents', document.id, except(values(document), 'id', 'created_at'));
-}
-
-export async function deleteDocument(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'documents', id);
-}
+const writes = rowWrites('documents', values);
+export const insertDocument = writes.insert;
+export const updateDocument = writes.update;
+export const deleteDocument = writes.delete;
 
 /** The document's current state as its version `document.version`, with these bytes. */
 export async function insertVersion(db: Queryable, document: Document, content: Buffer): Promise<void> {

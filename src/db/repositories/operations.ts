@@ -10,17 +10,7 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import {
-  deleteById,
-  except,
-  findById,
-  forUpdate,
-  insertRow,
-  type Table,
-  timestampPageOf,
-  typed,
-  updateById,
-} from '../table.ts';
+import { findById, forUpdate, rowWrites, type Table, timestampPageOf, typed } from '../table.ts';
 
 interface Row {
   id: string;
@@ -232,17 +222,10 @@ export async function nextSequence(db: Queryable, productionOrderId: string): Pr
   return row?.next ?? 1;
 }
 
-export async function insertOperation(db: Queryable, operation: Operation): Promise<void> {
-  await insertRow(db, 'operations', values(operation));
-}
-
-export async function updateOperation(db: Queryable, operation: Operation): Promise<void> {
-  await updateById(db, 'operations', operation.id, except(values(operation), 'id', 'created_at'));
-}
-
-export async function deleteOperation(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'operations', id);
-}
+const writes = rowWrites('operations', values);
+export const insertOperation = writes.insert;
+export const updateOperation = writes.update;
+export const deleteOperation = writes.delete;
 
 interface RecordRow {
   id: string;

@@ -4,15 +4,12 @@ import type { Queryable } from '../database.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
 import {
   BY_UPDATED_AT,
-  deleteById,
-  except,
   findById,
   findByIds,
   forUpdate,
-  insertRow,
+  rowWrites,
   type Table,
   timestampPageOf,
-  updateById,
 } from '../table.ts';
 
 interface Row {
@@ -102,14 +99,7 @@ export async function findProductionOrders(
   return findByIds(db, ORDERS, ids);
 }
 
-export async function insertProductionOrder(db: Queryable, order: ProductionOrder): Promise<void> {
-  await insertRow(db, 'production_orders', values(order));
-}
-
-export async function updateProductionOrder(db: Queryable, order: ProductionOrder): Promise<void> {
-  await updateById(db, 'production_orders', order.id, except(values(order), 'id', 'created_at'));
-}
-
-export async function deleteProductionOrder(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'production_orders', id);
-}
+const writes = rowWrites('production_orders', values);
+export const insertProductionOrder = writes.insert;
+export const updateProductionOrder = writes.update;
+export const deleteProductionOrder = writes.delete;

@@ -2,16 +2,7 @@ import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { addPeriodConditions, type OffsetPage, type OffsetRequest, type PeriodFilter } from '../paging.ts';
-import {
-  deleteById,
-  except,
-  findById,
-  forUpdate,
-  insertRow,
-  offsetPageOf,
-  type Table,
-  updateById,
-} from '../table.ts';
+import { findById, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -71,15 +62,7 @@ const values = (task: ScheduledMaintenance) => ({
   updated_at: task.updatedAt,
 });
 
-export async function insertScheduledMaintenance(db: Queryable, task: ScheduledMaintenance): Promise<void> {
-  await insertRow(db, 'scheduled_maintenances', values(task));
-}
-
-export async function updateScheduledMaintenance(db: Queryable, task: ScheduledMaintenance): Promise<void> {
-  const changed = except(values(task), 'id', 'workplace_id', 'created_at');
-  await updateById(db, 'scheduled_maintenances', task.id, changed);
-}
-
-export async function deleteScheduledMaintenance(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'scheduled_maintenances', id);
-}
+const writes = rowWrites('scheduled_maintenances', values, ['workplace_id', 'created_at']);
+export const insertScheduledMaintenance = writes.insert;
+export const updateScheduledMaintenance = writes.update;
+export const deleteScheduledMaintenance = writes.delete;

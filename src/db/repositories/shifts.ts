@@ -4,15 +4,12 @@ import type { Queryable } from '../database.ts';
 import { addPeriodConditions, type KeysetPage, type KeysetRequest, type PeriodFilter } from '../paging.ts';
 import {
   byStartDate,
-  deleteById,
-  except,
   findById,
   firstItem,
   forUpdate,
-  insertRow,
+  rowWrites,
   type Table,
   timestampPageOf,
-  updateById,
 } from '../table.ts';
 
 interface Row {
@@ -106,17 +103,10 @@ const values = (shift: Shift) => ({
   updated_at: shift.updatedAt,
 });
 
-export async function insertShift(db: Queryable, shift: Shift): Promise<void> {
-  await insertRow(db, 'shifts', values(shift));
-}
-
-export async function updateShift(db: Queryable, shift: Shift): Promise<void> {
-  await updateById(db, 'shifts', shift.id, except(values(shift), 'id', 'workplace_id', 'created_at'));
-}
-
-export async function deleteShift(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'shifts', id);
-}
+const writes = rowWrites('shifts', values, ['workplace_id', 'created_at']);
+export const insertShift = writes.insert;
+export const updateShift = writes.update;
+export const deleteShift = writes.delete;
 
 /**
  * Claims up to `limit` shifts whose start is due and not yet announced, marking them announced.

@@ -9,16 +9,7 @@ import {
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import {
-  deleteById,
-  except,
-  findById,
-  forUpdate,
-  insertRow,
-  offsetPageOf,
-  type Table,
-  updateById,
-} from '../table.ts';
+import { findById, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -99,14 +90,7 @@ const values = (tool: Tool) => ({
   created_at: tool.createdAt,
 });
 
-export async function insertTool(db: Queryable, tool: Tool): Promise<void> {
-  await insertRow(db, 'tools', values(tool));
-}
-
-export async function updateTool(db: Queryable, tool: Tool): Promise<void> {
-  await updateById(db, 'tools', tool.id, except(values(tool), 'id', 'created_at'));
-}
-
-export async function deleteTool(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'tools', id);
-}
+const writes = rowWrites('tools', values);
+export const insertTool = writes.insert;
+export const updateTool = writes.update;
+export const deleteTool = writes.delete;

@@ -2,17 +2,7 @@ import type { WorkplaceGroup, WorkplaceGroupType } from '../../domain/workplaces
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { countRows, type OffsetPage, type OffsetRequest } from '../paging.ts';
-import {
-  deleteById,
-  except,
-  findById,
-  findByIds,
-  forUpdate,
-  insertRow,
-  offsetPageOf,
-  type Table,
-  updateById,
-} from '../table.ts';
+import { findById, findByIds, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -70,17 +60,10 @@ const values = (group: WorkplaceGroup) => ({
   updated_at: group.updatedAt,
 });
 
-export async function insertWorkplaceGroup(db: Queryable, group: WorkplaceGroup): Promise<void> {
-  await insertRow(db, 'workplace_groups', values(group));
-}
-
-export async function updateWorkplaceGroup(db: Queryable, group: WorkplaceGroup): Promise<void> {
-  await updateById(db, 'workplace_groups', group.id, except(values(group), 'id', 'created_at'));
-}
-
-export async function deleteWorkplaceGroup(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'workplace_groups', id);
-}
+const writes = rowWrites('workplace_groups', values);
+export const insertWorkplaceGroup = writes.insert;
+export const updateWorkplaceGroup = writes.update;
+export const deleteWorkplaceGroup = writes.delete;
 
 /** How many workplaces use the group in the role given (to refuse a type change that breaks them). */
 export async function countWorkplacesInGroup(

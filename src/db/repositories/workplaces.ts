@@ -3,17 +3,7 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import {
-  deleteById,
-  except,
-  findById,
-  findByIds,
-  forUpdate,
-  insertRow,
-  offsetPageOf,
-  type Table,
-  updateById,
-} from '../table.ts';
+import { findById, findByIds, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -103,17 +93,10 @@ const values = (workplace: Workplace) => ({
   erp_context_id: workplace.erpContextId,
 });
 
-export async function insertWorkplace(db: Queryable, workplace: Workplace): Promise<void> {
-  await insertRow(db, 'workplaces', values(workplace));
-}
-
-export async function updateWorkplace(db: Queryable, workplace: Workplace): Promise<void> {
-  await updateById(db, 'workplaces', workplace.id, except(values(workplace), 'id', 'created_at'));
-}
-
-export async function deleteWorkplace(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'workplaces', id);
-}
+const writes = rowWrites('workplaces', values);
+export const insertWorkplace = writes.insert;
+export const updateWorkplace = writes.update;
+export const deleteWorkplace = writes.delete;
 
 interface RecordRow {
   id: string;
