@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import * as operations from '../db/repositories/operations.ts';
 import { findProductionOrder } from '../db/repositories/productionOrders.ts';
 import { AppError, notFound } from '../domain/errors.ts';
@@ -19,7 +19,7 @@ import {
 } from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
 import { recordEvents } from './eventLog.ts';
-import { checkReference, rethrowDuplicate } from './references.ts';
+import { checkReference, rethrowDuplicate, rethrowInUse } from './references.ts';
 import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
 
 const lockOperation = locking('operation', operations.findOperation);
@@ -113,11 +113,9 @@ export async function insertNewOperation(
 
 /** Deletes a locked operation inside the caller's transaction and emits OPERATION_DELETED. */
 export async function removeOperation(tx: Queryable, operation: Operation, at: Date): Promise<void> {
-  await operations.deleteOperation(tx, operation.id).catch((error: unknown) => {
-    throw isForeignKeyViolation(error)
-      ? new AppError('RESOURCE_IN_USE', { resource: 'operation', id: operation.id, by: 'other resources' })
-      : error;
-  });
+  await operations
+    .deleteOperation(tx, operation.id)
+    .catch(rethrowInUse('operation', operation.id, 'other resources'));
   await recordLifecycle(tx, 'OPERATION', 'DELETED', operation.id, eventData(operation), at);
 }
 

@@ -1,4 +1,4 @@
-import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import * as tools from '../db/repositories/tools.ts';
 import { AppError } from '../domain/errors.ts';
 import {
@@ -9,7 +9,7 @@ import {
   type ToolInput,
   type ToolView,
 } from '../domain/tools.ts';
-import { checkReference, rethrowDuplicate } from './references.ts';
+import { checkReference, rethrowDuplicate, rethrowInUse } from './references.ts';
 import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
 
 const lockTool = locking('tool', tools.findTool);
@@ -81,11 +81,7 @@ export async function deleteTool(db: Database, id: string): Promise<void> {
         by: `the unfinished toolAssemblyOrder '${tool.toolAssemblyOrderId}'`,
       });
     }
-    await tools.deleteTool(tx, id).catch((error: unknown) => {
-      throw isForeignKeyViolation(error)
-        ? new AppError('RESOURCE_IN_USE', { resource: 'tool', id, by: 'other resources' })
-        : error;
-    });
+    await tools.deleteTool(tx, id).catch(rethrowInUse('tool', id, 'other resources'));
     await recordLifecycle(tx, 'TOOL', 'DELETED', id, toolEventData(tool), new Date());
   });
 }

@@ -1,11 +1,11 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isForeignKeyViolation } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import * as groups from '../db/repositories/workplaceGroups.ts';
 import { AppError } from '../domain/errors.ts';
 import { lifecycleEvents } from '../domain/events.ts';
 import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
-import { rethrowDuplicate } from './references.ts';
+import { rethrowDuplicate, rethrowInUse } from './references.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockWorkplaceGroup = locking('workplaceGroup', groups.findWorkplaceGroup);
@@ -54,12 +54,7 @@ export async function replaceWorkplaceGroup(
 
 export async function deleteWorkplaceGroup(db: Database, id: string): Promise<void> {
   await writeOnFound(db, lockWorkplaceGroup(id), async (tx, group) => {
-    await groups.deleteWorkplaceGroup(tx, group.id).catch((error: unknown) => {
-      if (isForeignKeyViolation(error)) {
-        throw new AppError('RESOURCE_IN_USE', { resource: 'workplaceGroup', id, by: 'workplaces' });
-      }
-      throw error;
-    });
+    await groups.deleteWorkplaceGroup(tx, group.id).catch(rethrowInUse('workplaceGroup', id, 'workplaces'));
     await recordEvents(tx, eventsFor('DELETED', group), new Date());
   });
 }

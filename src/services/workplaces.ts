@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { findWorkplaceGroup } from '../db/repositories/workplaceGroups.ts';
 import * as workplaces from '../db/repositories/workplaces.ts';
 import { AppError, notFound } from '../domain/errors.ts';
@@ -38,7 +38,7 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
 }
 
 import { recordEvents } from './eventLog.ts';
-import { rethrowDuplicate } from './references.ts';
+import { rethrowDuplicate, rethrowInUse } from './references.ts';
 import { obsoletedByOperatingState } from './scenarios.ts';
 import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
 
@@ -151,11 +151,9 @@ export async function replaceWorkplace(db: Database, id: string, body: Workplace
 export async function deleteWorkplace(db: Database, id: string): Promise<void> {
   await writeOnFound(db, lockWorkplace(id), async (tx, workplace) => {
     // Operations, devices and tools will reference workplaces with restricting foreign keys.
-    await workplaces.deleteWorkplace(tx, workplace.id).catch((error: unknown) => {
-      throw isForeignKeyViolation(error)
-        ? new AppError('RESOURCE_IN_USE', { resource: 'workplace', id, by: 'other resources' })
-        : error;
-    });
+    await workplaces
+      .deleteWorkplace(tx, workplace.id)
+      .catch(rethrowInUse('workplace', id, 'other resources'));
     await recordLifecycle(tx, 'WORKPLACE', 'DELETED', id, eventData(workplace), new Date());
   });
 }
