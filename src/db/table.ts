@@ -67,6 +67,12 @@ export async function offsetPageOf<Row, Item>(
   return { items: rows.map(table.toItem), total: await countRows(db, table.from, where, params) };
 }
 
+/** A list in offset pages: the rows of `table` that pass the conditions of a filter, in `orderBy` order. */
+export const offsetList =
+  <Row, Item, F>(table: Table<Row, Item>, orderBy: string, conditionsOf: (filter: F) => Filter) =>
+  (db: Queryable, filter: F, page: OffsetRequest): Promise<OffsetPage<Item>> =>
+    offsetPageOf(db, table, conditionsOf(filter), orderBy, page);
+
 /** The timestamp a timestamp-mode page walks (newest first by it and the id), and a row's value of it. */
 export type TimestampOrder<Row> = Pick<KeysetSource<Row>, 'timestampColumn' | 'timestampOf' | 'sizeOf'>;
 
@@ -130,6 +136,12 @@ export async function findById<Row, Item>(
     table.toItem,
   );
 }
+
+/** The find of one row by id of a resource, locked (`FOR UPDATE`) when a write asks for it. */
+export const lockableFind =
+  <Row, Item>(table: Table<Row, Item>) =>
+  (db: Queryable, id: string, lock = false): Promise<Item | undefined> =>
+    findById(db, table, id, { lock: forUpdate(lock) });
 
 /** The rows with these ids, in no particular order; unknown ids are left out. */
 export async function findByIds<Row, Item>(

@@ -11,9 +11,8 @@ import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
 import {
   deleteById,
-  findById,
-  forUpdate,
   insertRow,
+  lockableFind,
   NO_FILTER,
   offsetPageOf,
   type Table,
@@ -72,9 +71,7 @@ export async function listConnectors(db: Queryable, page: OffsetRequest): Promis
   return offsetPageOf(db, CONNECTORS, NO_FILTER, 'name, id', page);
 }
 
-export async function findConnector(db: Queryable, id: string, lock = false): Promise<Connector | undefined> {
-  return findById(db, CONNECTORS, id, { lock: forUpdate(lock) });
-}
+export const findConnector = lockableFind(CONNECTORS);
 
 /** The configuration columns and the status an update writes (not the counters, not the lease). */
 const configuration = (connector: Connector) => ({

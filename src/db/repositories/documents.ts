@@ -2,7 +2,7 @@ import type { Document, DocumentContent, DocumentVersion } from '../../domain/do
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, firstItem, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { firstItem, lockableFind, offsetList, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -65,18 +65,11 @@ export interface DocumentFilter {
 
 const DOCUMENTS: Table<Row, Document> = { from: 'documents', toItem: toDocument };
 
-export async function listDocuments(
-  db: Queryable,
-  filter: DocumentFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<Document>> {
-  const conditions = new Conditions().equals('folder', filter.folder).equals('name', filter.name);
-  return offsetPageOf(db, DOCUMENTS, conditions, 'folder, name, id', page);
-}
+export const listDocuments = offsetList(DOCUMENTS, 'folder, name, id', (filter: DocumentFilter) =>
+  new Conditions().equals('folder', filter.folder).equals('name', filter.name),
+);
 
-export async function findDocument(db: Queryable, id: string, lock = false): Promise<Document | undefined> {
-  return findById(db, DOCUMENTS, id, { lock: forUpdate(lock) });
-}
+export const findDocument = lockableFind(DOCUMENTS);
 
 const values = (document: Document) => ({
   id: document.id,

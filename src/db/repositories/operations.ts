@@ -10,7 +10,7 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { findById, forUpdate, rowWrites, type Table, timestampPageOf, typed } from '../table.ts';
+import { forUpdate, lockableFind, rowWrites, type Table, timestampPageOf, typed } from '../table.ts';
 
 interface Row {
   id: string;
@@ -172,9 +172,7 @@ export async function findCurrentOperations(
   return rows.map(toOperation);
 }
 
-export async function findOperation(db: Queryable, id: string, lock = false): Promise<Operation | undefined> {
-  return findById(db, OPERATIONS, id, { lock: forUpdate(lock) });
-}
+export const findOperation = lockableFind(OPERATIONS);
 
 /**
  * The operations in `phaseId` at a workplace, the most recently changed first (a piece counter

@@ -2,15 +2,7 @@ import type { ProductionOrder, ProductionOrderFilter } from '../../domain/produc
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import {
-  BY_UPDATED_AT,
-  findById,
-  findByIds,
-  forUpdate,
-  rowWrites,
-  type Table,
-  timestampPageOf,
-} from '../table.ts';
+import { BY_UPDATED_AT, findByIds, lockableFind, rowWrites, type Table, timestampPageOf } from '../table.ts';
 
 interface Row {
   id: string;
@@ -83,13 +75,7 @@ export async function listProductionOrders(
   return timestampPageOf(db, ORDERS, conditions(filter), BY_UPDATED_AT, request);
 }
 
-export async function findProductionOrder(
-  db: Queryable,
-  id: string,
-  lock = false,
-): Promise<ProductionOrder | undefined> {
-  return findById(db, ORDERS, id, { lock: forUpdate(lock) });
-}
+export const findProductionOrder = lockableFind(ORDERS);
 
 /** The orders with these ids (for embedding); unknown ids are skipped. */
 export async function findProductionOrders(

@@ -9,6 +9,7 @@ import {
   except,
   findById,
   insertRow,
+  offsetList,
   offsetPageOf,
   type Table,
   typed,
@@ -86,25 +87,25 @@ export interface StaffMemberFilter {
   qualification?: string;
 }
 
-export async function listStaffMembers(
-  db: Queryable,
-  filter: StaffMemberFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<StaffMember>> {
-  const conditions = new Conditions().equals('s.staff_number', filter.staffNumber);
-  if (filter.workplaceId !== undefined) {
-    conditions.add(
-      (at) => `EXISTS (SELECT 1 FROM staff_member_workplaces a
+export const listStaffMembers = offsetList(
+  STAFF_MEMBERS,
+  's.staff_number, s.id',
+  (filter: StaffMemberFilter) => {
+    const conditions = new Conditions().equals('s.staff_number', filter.staffNumber);
+    if (filter.workplaceId !== undefined) {
+      conditions.add(
+        (at) => `EXISTS (SELECT 1 FROM staff_member_workplaces a
       WHERE a.staff_member_id = s.id AND a.workplace_id = ${at}::uuid)`,
-      filter.workplaceId,
-    );
-  }
-  if (filter.qualification !== undefined) {
-    // `@>` so the GIN index on qualifications serves the filter.
-    conditions.add((at) => `s.qualifications @> ${at}::text[]`, [filter.qualification]);
-  }
-  return offsetPageOf(db, STAFF_MEMBERS, conditions, 's.staff_number, s.id', page);
-}
+        filter.workplaceId,
+      );
+    }
+    if (filter.qualification !== undefined) {
+      // `@>` so the GIN index on qualifications serves the filter.
+      conditions.add((at) => `s.qualifications @> ${at}::text[]`, [filter.qualification]);
+    }
+    return conditions;
+  },
+);
 
 /**
  * The staff members with an open activity at each of these workplaces (a workplace's

@@ -2,8 +2,7 @@ import type { ToolAssemblyOrderStateId } from '../../domain/toolAssemblyOrderSta
 import type { ToolAssemblyOrder } from '../../domain/tools.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, forUpdate, insertRow, offsetPageOf, type Table, updateById } from '../table.ts';
+import { insertRow, lockableFind, offsetList, type Table, updateById } from '../table.ts';
 
 interface Row {
   id: string;
@@ -34,24 +33,14 @@ export interface ToolAssemblyOrderFilter {
 
 const ORDERS: Table<Row, ToolAssemblyOrder> = { from: 'tool_assembly_orders', toItem: toOrder };
 
-export async function listToolAssemblyOrders(
-  db: Queryable,
-  filter: ToolAssemblyOrderFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<ToolAssemblyOrder>> {
-  const conditions = new Conditions()
-    .equals('state', filter.toolAssemblyOrderStateId)
-    .equals('tool_id', filter.toolId);
-  return offsetPageOf(db, ORDERS, conditions, 'created_at, id', page);
-}
+export const listToolAssemblyOrders = offsetList(
+  ORDERS,
+  'created_at, id',
+  (filter: ToolAssemblyOrderFilter) =>
+    new Conditions().equals('state', filter.toolAssemblyOrderStateId).equals('tool_id', filter.toolId),
+);
 
-export async function findToolAssemblyOrder(
-  db: Queryable,
-  id: string,
-  lock = false,
-): Promise<ToolAssemblyOrder | undefined> {
-  return findById(db, ORDERS, id, { lock: forUpdate(lock) });
-}
+export const findToolAssemblyOrder = lockableFind(ORDERS);
 
 export async function insertToolAssemblyOrder(db: Queryable, order: ToolAssemblyOrder): Promise<void> {
   await insertRow(db, 'tool_assembly_orders', {

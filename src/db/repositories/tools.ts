@@ -7,9 +7,7 @@ import {
   toolStateOf,
 } from '../../domain/tools.ts';
 import { Conditions } from '../conditions.ts';
-import type { Queryable } from '../database.ts';
-import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -60,22 +58,15 @@ export interface ToolFilter {
   number?: string;
 }
 
-export async function listTools(
-  db: Queryable,
-  filter: ToolFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<ToolView>> {
+export const listTools = offsetList(TOOLS, 't.number, t.id', (filter: ToolFilter) => {
   const conditions = new Conditions().equals('t.workplace_id', filter.workplaceId);
   if (filter.toolStateId !== undefined) {
     conditions.add((at) => `o.state = ANY(${at}::text[])`, orderStatesOf(filter.toolStateId));
   }
-  conditions.equals('t.number', filter.number);
-  return offsetPageOf(db, TOOLS, conditions, 't.number, t.id', page);
-}
+  return conditions.equals('t.number', filter.number);
+});
 
-export async function findTool(db: Queryable, id: string, lock = false): Promise<ToolView | undefined> {
-  return findById(db, TOOLS, id, { lock: forUpdate(lock) });
-}
+export const findTool = lockableFind(TOOLS);
 
 const values = (tool: Tool) => ({
   id: tool.id,

@@ -1,8 +1,8 @@
 import type { WorkplaceGroup, WorkplaceGroupType } from '../../domain/workplaces.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { countRows, type OffsetPage, type OffsetRequest } from '../paging.ts';
-import { findById, findByIds, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { countRows } from '../paging.ts';
+import { findByIds, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -30,25 +30,15 @@ export interface WorkplaceGroupFilter {
 
 const GROUPS: Table<Row, WorkplaceGroup> = { from: 'workplace_groups', toItem: toGroup };
 
-export async function listWorkplaceGroups(
-  db: Queryable,
-  filter: WorkplaceGroupFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<WorkplaceGroup>> {
-  return offsetPageOf(db, GROUPS, new Conditions().equals('type', filter.type), 'number, id', page);
-}
+export const listWorkplaceGroups = offsetList(GROUPS, 'number, id', (filter: WorkplaceGroupFilter) =>
+  new Conditions().equals('type', filter.type),
+);
 
 export async function findWorkplaceGroups(db: Queryable, ids: readonly string[]): Promise<WorkplaceGroup[]> {
   return findByIds(db, GROUPS, ids);
 }
 
-export async function findWorkplaceGroup(
-  db: Queryable,
-  id: string,
-  lock = false,
-): Promise<WorkplaceGroup | undefined> {
-  return findById(db, GROUPS, id, { lock: forUpdate(lock) });
-}
+export const findWorkplaceGroup = lockableFind(GROUPS);
 
 const values = (group: WorkplaceGroup) => ({
   id: group.id,

@@ -2,8 +2,7 @@ import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../dom
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, findByIds, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { findByIds, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -44,11 +43,7 @@ export interface WorkplaceFilter {
 
 const WORKPLACES: Table<Row, Workplace> = { from: 'workplaces w', select: 'w.*', toItem: toWorkplace };
 
-export async function listWorkplaces(
-  db: Queryable,
-  filter: WorkplaceFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<Workplace>> {
+export const listWorkplaces = offsetList(WORKPLACES, 'w.number, w.id', (filter: WorkplaceFilter) => {
   const conditions = new Conditions()
     .equals('w.number', filter.workplaceNumber)
     .equals('w.workplace_type', filter.workplaceType)
@@ -67,17 +62,15 @@ export async function listWorkplaces(
       filter.workplaceGroupNumber,
     );
   }
-  return offsetPageOf(db, WORKPLACES, conditions, 'w.number, w.id', page);
-}
+  return conditions;
+});
 
 /** The workplaces with these ids, in no particular order; unknown ids are left out. */
 export async function findWorkplaces(db: Queryable, ids: readonly string[]): Promise<Workplace[]> {
   return findByIds(db, WORKPLACES, ids);
 }
 
-export async function findWorkplace(db: Queryable, id: string, lock = false): Promise<Workplace | undefined> {
-  return findById(db, WORKPLACES, id, { lock: forUpdate(lock) });
-}
+export const findWorkplace = lockableFind(WORKPLACES);
 
 const values = (workplace: Workplace) => ({
   id: workplace.id,
