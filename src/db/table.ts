@@ -154,17 +154,18 @@ export async function findByIds<Row, Item>(
   return rows.map(table.toItem);
 }
 
+const CAST = Symbol('cast');
+
 /** A value written with a cast to an SQL type: `typed(ids, 'uuid[]')` is `$n::uuid[]`. */
-class Typed {
+interface Typed {
+  readonly [CAST]: string;
   readonly value: unknown;
-  readonly type: string;
-  constructor(value: unknown, type: string) {
-    this.value = value;
-    this.type = type;
-  }
 }
 
-export const typed = (value: unknown, type: string): Typed => new Typed(value, type);
+export const typed = (value: unknown, type: string): Typed => ({ [CAST]: type, value });
+
+const isTyped = (value: unknown): value is Typed =>
+  typeof value === 'object' && value !== null && CAST in value;
 
 /** Column values of one row, by column name. */
 export type Values = Record<string, unknown>;
@@ -176,9 +177,9 @@ function columnsOf(values: Values, first: number) {
     columns: entries.map(([column]) => column),
     slots: entries.map(([, value], index) => {
       const at = `$${first + index}`;
-      return value instanceof Typed ? `${at}::${value.type}` : at;
+      return isTyped(value) ? `${at}::${value[CAST]}` : at;
     }),
-    params: entries.map(([, value]) => (value instanceof Typed ? value.value : value)),
+    params: entries.map(([, value]) => (isTyped(value) ? value.value : value)),
   };
 }
 

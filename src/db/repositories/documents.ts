@@ -30,17 +30,8 @@ const toDocument = (row: Row): Document => ({
   updatedAt: row.updated_at,
 });
 
-interface VersionRow {
-  document_id: string;
-  version: number;
-  name: string;
-  folder: string;
-  description: string | null;
-  content_type: string;
-  size: number;
-  sha256: string;
-  created_at: Date;
-}
+/** A version keeps the document's columns as they were, under the document's id. */
+type VersionRow = Omit<Row, 'id' | 'updated_at'> & { document_id: string };
 
 // Everything but the content, which only the file routes read.
 const VERSION_COLUMNS =

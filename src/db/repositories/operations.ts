@@ -11,6 +11,7 @@ import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
 import { forUpdate, lockableFind, rowWrites, type Table, timestampPageOf, typed } from '../table.ts';
+import { materialColumns, materialOf } from './productionOrders.ts';
 
 interface Row {
   id: string;
@@ -62,10 +63,7 @@ const toOperation = (row: Row): Operation => ({
   sequence: row.sequence,
   number: row.number,
   description: row.description,
-  material:
-    row.material_number === null
-      ? null
-      : { number: row.material_number, description: row.material_description },
+  material: materialOf(row),
   operationPhaseId: row.operation_phase_id,
   workplaceId: row.workplace_id,
   workplaceGroupId: row.workplace_group_id,
@@ -90,8 +88,7 @@ const values = (operation: Operation) => ({
   sequence: operation.sequence,
   number: operation.number,
   description: operation.description,
-  material_number: operation.material?.number ?? null,
-  material_description: operation.material?.description ?? null,
+  ...materialColumns(operation.material),
   operation_phase_id: operation.operationPhaseId,
   workplace_id: operation.workplaceId,
   workplace_group_id: operation.workplaceGroupId,

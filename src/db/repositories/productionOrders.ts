@@ -1,4 +1,4 @@
-import type { ProductionOrder, ProductionOrderFilter } from '../../domain/productionOrders.ts';
+import type { Material, ProductionOrder, ProductionOrderFilter } from '../../domain/productionOrders.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
@@ -19,14 +19,23 @@ interface Row {
   updated_at: Date;
 }
 
+/** The material of a production order or operation, from its `material_number` and `material_description`. */
+export const materialOf = (row: { material_number: string | null; material_description: string | null }) =>
+  row.material_number === null
+    ? null
+    : { number: row.material_number, description: row.material_description };
+
+/** The columns of a material, as orders and operations store it. */
+export const materialColumns = (material: Material | null) => ({
+  material_number: material?.number ?? null,
+  material_description: material?.description ?? null,
+});
+
 const toProductionOrder = (row: Row): ProductionOrder => ({
   id: row.id,
   number: row.number,
   description: row.description,
-  material:
-    row.material_number === null
-      ? null
-      : { number: row.material_number, description: row.material_description },
+  material: materialOf(row),
   targetQuantity: row.target_quantity,
   quantityUnit: row.quantity_unit,
   basicStartDate: row.basic_start_date,
@@ -40,8 +49,7 @@ const values = (order: ProductionOrder) => ({
   id: order.id,
   number: order.number,
   description: order.description,
-  material_number: order.material?.number ?? null,
-  material_description: order.material?.description ?? null,
+  ...materialColumns(order.material),
   target_quantity: order.targetQuantity,
   quantity_unit: order.quantityUnit,
   basic_start_date: order.basicStartDate,

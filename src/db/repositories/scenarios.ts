@@ -1,8 +1,9 @@
-import type {
-  PlanningScenario,
-  PredictedMalfunctionScenario,
-  ResultElement,
-  ScenarioKind,
+import {
+  type PlanningScenario,
+  type PredictedMalfunctionScenario,
+  RESULT_DATES,
+  type ResultElement,
+  type ScenarioKind,
 } from '../../domain/planning.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
@@ -23,24 +24,16 @@ interface ScenarioRow {
 }
 
 const ownerField = (kind: ScenarioKind) => (kind === 'OPERATION' ? 'operationId' : 'staffMemberId');
-const DATE_FIELDS = [
-  'startDate',
-  'endDate',
-  'setupStartDate',
-  'setupEndDate',
-  'processingStartDate',
-  'processingEndDate',
-] as const;
 
 function storeElement(kind: ScenarioKind, element: ResultElement): StoredElement {
   const stored: StoredElement = { [ownerField(kind)]: element.ownerId, workplaceId: element.workplaceId };
-  for (const field of DATE_FIELDS) stored[field] = element[field]?.toISOString() ?? null;
+  for (const field of RESULT_DATES) stored[field] = element[field]?.toISOString() ?? null;
   stored.fixed = element.fixed;
   return stored;
 }
 
 function loadElement(kind: ScenarioKind, stored: StoredElement): ResultElement {
-  const date = (field: (typeof DATE_FIELDS)[number]) => {
+  const date = (field: (typeof RESULT_DATES)[number]) => {
     const value = stored[field];
     return typeof value === 'string' ? new Date(value) : null;
   };
