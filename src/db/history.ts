@@ -1,8 +1,8 @@
 // Histories: the records of one owner (the operating states of a workplace, the phases of an
 // operation, the activities of a staff member), in a table with `id`, `start_date` and the owner.
-import { isUuid } from '../domain/ids.ts';
 import type { Queryable } from './database.ts';
-import { byStartDate, type KeysetPage, type KeysetRequest, keysetPage } from './paging.ts';
+import type { KeysetPage, KeysetRequest } from './paging.ts';
+import { byStartDate, findById, type Table, timestampPageOf } from './table.ts';
 
 /** Reads the history in `table` whose owner is in `ownerColumn`: a page newest start first, or one record. */
 export function history<Row extends { id: string; start_date: Date }, Item>(
@@ -10,18 +10,14 @@ export function history<Row extends { id: string; start_date: Date }, Item>(
   ownerColumn: string,
   toItem: (row: Row) => Item,
 ) {
+  const records: Table<Row, Item> = { from: table, toItem };
   return {
-    async list(db: Queryable, ownerId: string, request: KeysetRequest): Promise<KeysetPage<Item>> {
-      const page = await keysetPage(db, byStartDate<Row>(table, [`${ownerColumn} = $1`], [ownerId]), request);
-      return { ...page, items: page.items.map(toItem) };
+    list(db: Queryable, ownerId: string, request: KeysetRequest): Promise<KeysetPage<Item>> {
+      const owned = { where: [`${ownerColumn} = $1`], params: [ownerId] };
+      return timestampPageOf(db, records, owned, byStartDate<Row>(), request);
     },
-    async find(db: Queryable, ownerId: string, id: string): Promise<Item | undefined> {
-      if (!isUuid(id)) return undefined;
-      const rows = await db.query<Row>(`SELECT * FROM ${table} WHERE ${ownerColumn} = $1 AND id = $2`, [
-        ownerId,
-        id,
-      ]);
-      return rows[0] === undefined ? undefined : toItem(rows[0]);
+    find(db: Queryable, ownerId: string, id: string): Promise<Item | undefined> {
+      return findById(db, records, id, { owner: [ownerColumn, ownerId] });
     },
   };
 }

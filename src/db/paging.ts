@@ -48,22 +48,6 @@ export interface KeysetSource<Row> {
   sizeOf?: string;
 }
 
-/** The source of a table of records ordered by their start (`start_date`, `id`): histories and shifts. */
-export const byStartDate = <Row extends { id: string; start_date: Date }>(
-  from: string,
-  where: string[],
-  params: unknown[],
-): KeysetSource<Row> => ({
-  from,
-  where,
-  params,
-  timestampColumn: 'start_date',
-  idColumn: 'id',
-  select: '*',
-  timestampOf: (row) => row.start_date,
-  idOf: (row) => row.id,
-});
-
 /**
  * Walks a collection ordered newest first by (timestamp, id). NEXT goes to older entries and
  * PREVIOUS to newer ones, so a kept firstIdentifier asked with PREVIOUS returns what changed since.

@@ -74,16 +74,17 @@ export interface ResultElement extends ResultInput {
   ownerId: string;
 }
 
-export const RESULT_PROPERTIES = [
-  'workplaceId',
+/** The date properties of a result. */
+export const RESULT_DATES = [
   'startDate',
   'endDate',
   'setupStartDate',
   'setupEndDate',
   'processingStartDate',
   'processingEndDate',
-  'fixed',
 ] as const;
+
+export const RESULT_PROPERTIES = ['workplaceId', ...RESULT_DATES, 'fixed'] as const;
 
 const DATE_PAIRS = [
   ['startDate', 'endDate'],

@@ -6,6 +6,7 @@ import * as callbacks from '../db/repositories/callbacks.ts';
 import { callbackPolicy } from '../delivery/addressPolicy.ts';
 import { type Callback, type CallbackRequest, toRegistration } from '../domain/callbacks.ts';
 import { notFound } from '../domain/errors.ts';
+import { found } from './writes.ts';
 
 type CallbackSettings = Pick<
   Config,
@@ -34,9 +35,7 @@ export async function registerCallback(
 }
 
 export async function getCallback(db: Database, clientId: string, id: string): Promise<Callback> {
-  const callback = await callbacks.findCallback(db, clientId, id);
-  if (!callback) throw notFound('callback', id);
-  return callback;
+  return found(callbacks.findCallback(db, clientId, id), 'callback', id);
 }
 
 export const listCallbacks = (

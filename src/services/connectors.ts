@@ -17,10 +17,13 @@ import {
   LEASE_TTL_MS,
   type Mapping,
 } from '../domain/connectors.ts';
-import { AppError, notFound } from '../domain/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference } from './references.ts';
+import { found, locking, writeOnFound } from './writes.ts';
+
+const lockConnector = locking('connector', repository.findConnector);
 
 /** The settings of the destination rule connector URLs share with callbacks (the SSRF address policy). */
 export type DestinationSettings = Pick<
@@ -29,9 +32,7 @@ export type DestinationSettings = Pick<
 >;
 
 export async function getConnector(db: Queryable, id: string): Promise<Connector> {
-  const connector = await repository.findConnector(db, id);
-  if (!connector) throw notFound('connector', id);
-  return connector;
+  return found(repository.findConnector(db, id), 'connector', id);
 }
 
 /** Every device, tag, workplace and state a mapping names must exist: 400 naming the first that does not. */
@@ -112,9 +113,7 @@ export async function replaceConnector(
   settings: DestinationSettings,
 ): Promise<Connector> {
   checkInput(input, settings);
-  return db.transaction(async (tx) => {
-    const before = await repository.findConnector(tx, id, true);
-    if (!before) throw notFound('connector', id);
+  return writeOnFound(db, lockConnector(id), async (tx, before) => {
     await checkTargets(tx, input.mappings);
     const now = new Date();
     const after: Connector = {
@@ -140,9 +139,7 @@ export async function replaceConnector(
 }
 
 export async function deleteConnector(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const connector = await repository.findConnector(tx, id, true);
-    if (!connector) throw notFound('connector', id);
+  await writeOnFound(db, lockConnector(id), async (tx, connector) => {
     await repository.deleteConnector(tx, connector.id);
   });
 }

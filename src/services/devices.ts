@@ -8,10 +8,10 @@ import {
   type Device,
   type DeviceInput,
 } from '../domain/devices.ts';
-import { notFound } from '../domain/errors.ts';
 import { lifecycleEvents } from '../domain/events.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference } from './references.ts';
+import { found } from './writes.ts';
 
 // Devices have no detail events in the catalogue (docs/events.md, "Catalogue"); their changes are
 // announced by the condensed RESOURCES_UPDATED with objectType DEVICE.
@@ -19,9 +19,7 @@ const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', device: Device) =>
   lifecycleEvents(null, change, 'DEVICE', device.id, {});
 
 export async function getDevice(db: Queryable, id: string): Promise<Device> {
-  const device = await devices.findDevice(db, id);
-  if (!device) throw notFound('device', id);
-  return device;
+  return found(devices.findDevice(db, id), 'device', id);
 }
 
 export async function createDevice(db: Database, input: DeviceInput): Promise<Device> {
@@ -40,8 +38,7 @@ export async function createDevice(db: Database, input: DeviceInput): Promise<De
 export async function replaceDevice(db: Database, id: string, input: DeviceInput): Promise<Device> {
   checkUniqueTags(input.recordedPhysicalQuantities);
   return db.transaction(async (tx) => {
-    const before = await devices.findDevice(tx, id, 'update');
-    if (!before) throw notFound('device', id);
+    const before = await found(devices.findDevice(tx, id, 'update'), 'device', id);
     checkSameWorkplace(before, input.workplaceId);
     const after: Device = { ...before, ...input };
     if (changedDeviceProperties(before, after).length === 0) return before;
@@ -55,8 +52,7 @@ export async function replaceDevice(db: Database, id: string, input: DeviceInput
 /** Deletes the device with its recorded samples (no event per sample, one for the device). */
 export async function deleteDevice(db: Database, id: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const device = await devices.findDevice(tx, id, 'update');
-    if (!device) throw notFound('device', id);
+    const device = await found(devices.findDevice(tx, id, 'update'), 'device', id);
     await devices.deleteDevice(tx, device.id);
     await recordEvents(tx, eventsFor('DELETED', device), new Date());
   });

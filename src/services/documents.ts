@@ -14,6 +14,9 @@ import { type ChangeType, lifecycleEvents } from '../domain/events.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
 import { rethrowDuplicate } from './references.ts';
+import { found, locking, writeOnFound } from './writes.ts';
+
+const lockDocument = locking('document', documents.findDocument);
 
 const METADATA = ['name', 'folder', 'description'] as const;
 const FILE_PROPERTIES = ['contentType', 'size'] as const;
@@ -40,9 +43,7 @@ const rethrowDuplicatePath = (document: DocumentMetadata) =>
   rethrowDuplicate('name', `${document.folder === '/' ? '' : document.folder}/${document.name}`);
 
 export async function getDocument(db: Queryable, id: string): Promise<Document> {
-  const document = await documents.findDocument(db, id);
-  if (!document) throw notFound('document', id);
-  return document;
+  return found(documents.findDocument(db, id), 'document', id);
 }
 
 /** A new document is version 1: an empty file until content is uploaded. */
@@ -73,9 +74,7 @@ export async function replaceDocument(
   id: string,
   metadata: DocumentMetadata,
 ): Promise<Document> {
-  return db.transaction(async (tx) => {
-    const before = await documents.findDocument(tx, id, true);
-    if (!before) throw notFound('document', id);
+  return writeOnFound(db, lockDocument(id), async (tx, before) => {
     const changed = changedProperties(before, { ...before, ...metadata }, METADATA);
     if (changed.length === 0) return before;
     const after: Document = { ...before, ...metadata, version: before.version + 1, updatedAt: new Date() };
@@ -89,9 +88,7 @@ export async function replaceDocument(
 /** New content is a new version with the same metadata; the same bytes and type change nothing. */
 export async function uploadContent(db: Database, id: string, content: DocumentContent): Promise<Document> {
   const hash = sha256(content.bytes);
-  return db.transaction(async (tx) => {
-    const before = await documents.findDocument(tx, id, true);
-    if (!before) throw notFound('document', id);
+  return writeOnFound(db, lockDocument(id), async (tx, before) => {
     const file = { contentType: content.contentType, size: content.bytes.length };
     const changed = changedProperties(before, { ...before, ...file }, FILE_PROPERTIES);
     if (hash !== before.sha256) changed.push('content');
@@ -112,9 +109,7 @@ export async function uploadContent(db: Database, id: string, content: DocumentC
 
 /** Deletes the document with all its versions. */
 export async function deleteDocument(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const document = await documents.findDocument(tx, id, true);
-    if (!document) throw notFound('document', id);
+  await writeOnFound(db, lockDocument(id), async (tx, document) => {
     await documents.deleteDocument(tx, document.id);
     await recordEvents(tx, eventsFor('DELETED', document), new Date());
   });

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import * as operations from '../db/repositories/operations.ts';
 import { findProductionOrder } from '../db/repositories/productionOrders.ts';
 import { AppError, notFound } from '../domain/errors.ts';
@@ -19,7 +19,10 @@ import {
 } from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
 import { recordEvents } from './eventLog.ts';
-import { checkReference, rethrowDuplicate } from './references.ts';
+import { checkReference, rethrowDuplicate, rethrowInUse } from './references.ts';
+import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+
+const lockOperation = locking('operation', operations.findOperation);
 
 // Changes of these emit OPERATION_UPDATED; the phase has its own event
 // (docs/events.md, "Catalogue").
@@ -59,9 +62,7 @@ function eventData(operation: Operation, changed?: string[]) {
 export type NewOperation = OperationInput & { sequence?: number | undefined };
 
 export async function getOperation(db: Queryable, id: string): Promise<Operation> {
-  const operation = await operations.findOperation(db, id);
-  if (!operation) throw notFound('operation', id);
-  return operation;
+  return found(operations.findOperation(db, id), 'operation', id);
 }
 
 /** `prefix` names the operation in bulk bodies, e.g. `operations[2].`. */
@@ -106,26 +107,16 @@ export async function insertNewOperation(
     startDate: at,
     endDate: null,
   });
-  await recordEvents(
-    tx,
-    lifecycleEvents('OPERATION', 'CREATED', 'OPERATION', operation.id, eventData(operation)),
-    at,
-  );
+  await recordLifecycle(tx, 'OPERATION', 'CREATED', operation.id, eventData(operation), at);
   return operation;
 }
 
 /** Deletes a locked operation inside the caller's transaction and emits OPERATION_DELETED. */
 export async function removeOperation(tx: Queryable, operation: Operation, at: Date): Promise<void> {
-  await operations.deleteOperation(tx, operation.id).catch((error: unknown) => {
-    throw isForeignKeyViolation(error)
-      ? new AppError('RESOURCE_IN_USE', { resource: 'operation', id: operation.id, by: 'other resources' })
-      : error;
-  });
-  await recordEvents(
-    tx,
-    lifecycleEvents('OPERATION', 'DELETED', 'OPERATION', operation.id, eventData(operation)),
-    at,
-  );
+  await operations
+    .deleteOperation(tx, operation.id)
+    .catch(rethrowInUse('operation', operation.id, 'other resources'));
+  await recordLifecycle(tx, 'OPERATION', 'DELETED', operation.id, eventData(operation), at);
 }
 
 export async function createOperation(db: Database, input: NewOperation): Promise<Operation> {
@@ -134,9 +125,7 @@ export async function createOperation(db: Database, input: NewOperation): Promis
 
 /** Full replacement; a missing sequence keeps the operation's position. */
 export async function replaceOperation(db: Database, id: string, input: NewOperation): Promise<Operation> {
-  return db.transaction(async (tx) => {
-    const before = await operations.findOperation(tx, id, true);
-    if (!before) throw notFound('operation', id);
+  return writeOnFound(db, lockOperation(id), async (tx, before) => {
     const { sequence, ...properties } = input;
     const order = await findProductionOrder(tx, before.productionOrderId);
     properties.material = ownMaterial(properties.material, before.material, order?.material ?? null);
@@ -149,19 +138,13 @@ export async function replaceOperation(db: Database, id: string, input: NewOpera
     await checkReferences(tx, after, '');
     after.updatedAt = new Date();
     await operations.updateOperation(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('OPERATION', 'UPDATED', 'OPERATION', id, eventData(after, changed)),
-      after.updatedAt,
-    );
+    await recordLifecycle(tx, 'OPERATION', 'UPDATED', id, eventData(after, changed), after.updatedAt);
     return after;
   });
 }
 
 export async function deleteOperation(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const operation = await operations.findOperation(tx, id, true);
-    if (!operation) throw notFound('operation', id);
+  await writeOnFound(db, lockOperation(id), async (tx, operation) => {
     await removeOperation(tx, operation, new Date());
   });
 }
@@ -181,9 +164,7 @@ export async function changeOperationPhase(
   phaseId: string,
   change: PhaseChange,
 ): Promise<Operation> {
-  return db.transaction(async (tx) => {
-    const before = await operations.findOperation(tx, id, true);
-    if (!before) throw notFound('operation', id);
+  return writeOnFound(db, lockOperation(id), async (tx, before) => {
     if (!isOperationPhaseId(phaseId)) throw notFound('operationPhase', phaseId);
     if (!canChangeOperationPhase(before.operationPhaseId, phaseId)) {
       const allowed = OPERATION_PHASE_TRANSITIONS[before.operationPhaseId];

@@ -6,7 +6,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
 import * as operations from '../db/repositories/operations.ts';
 import * as repository from '../db/repositories/outputQuantities.ts';
-import { AppError, notFound } from '../domain/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import {
   type OutputQuantityInput,
   outputQuantityEventData,
@@ -16,6 +16,9 @@ import {
 import { recordEvents } from './eventLog.ts';
 import { getOperation } from './operations.ts';
 import { checkReference } from './references.ts';
+import { found, locking, writeOnFound } from './writes.ts';
+
+const lockOperation = locking('operation', operations.findOperation);
 
 async function book(
   tx: Queryable,
@@ -65,10 +68,8 @@ export async function recordOutputQuantity(
   operationId: string,
   input: OutputQuantityInput,
 ): Promise<RecordedOutputQuantity> {
-  return db.transaction(async (tx) => {
-    // FOR UPDATE: a concurrent delete of the operation waits for the booking.
-    const operation = await operations.findOperation(tx, operationId, true);
-    if (!operation) throw notFound('operation', operationId);
+  // FOR UPDATE: a concurrent delete of the operation waits for the booking.
+  return writeOnFound(db, lockOperation(operationId), async (tx, operation) => {
     return book(tx, operation.id, operation.workplaceId, input, new Date());
   });
 }
@@ -112,7 +113,5 @@ export async function getOutputQuantity(
   id: string,
 ): Promise<RecordedOutputQuantity> {
   const operation = await getOperation(db, operationId);
-  const record = await repository.findOutputQuantity(db, operation.id, id);
-  if (!record) throw notFound('recordedOutputQuantity', id);
-  return record;
+  return found(repository.findOutputQuantity(db, operation.id, id), 'recordedOutputQuantity', id);
 }

@@ -2,8 +2,6 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { operationsOfOrders } from '../db/repositories/operations.ts';
 import * as orders from '../db/repositories/productionOrders.ts';
-import { notFound } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
 import type { Operation } from '../domain/operations.ts';
 import {
   changedValues,
@@ -12,9 +10,11 @@ import {
   type ProductionOrderInput,
   withDefaultEndDate,
 } from '../domain/productionOrders.ts';
-import { recordEvents } from './eventLog.ts';
 import { insertNewOperation, type NewOperation, removeOperation } from './operations.ts';
 import { rethrowDuplicate } from './references.ts';
+import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+
+const lockProductionOrder = locking('productionOrder', orders.findProductionOrder);
 
 // Changes of these emit PRODUCTION_ORDER_UPDATED.
 const CHARACTERISTICS = [
@@ -39,9 +39,7 @@ function eventData(order: ProductionOrder, changed?: string[]) {
 }
 
 export async function getProductionOrder(db: Queryable, id: string): Promise<ProductionOrder> {
-  const order = await orders.findProductionOrder(db, id);
-  if (!order) throw notFound('productionOrder', id);
-  return order;
+  return found(orders.findProductionOrder(db, id), 'productionOrder', id);
 }
 
 /** An operation created with its order: the order's id is not known to the client yet. */
@@ -62,11 +60,7 @@ export async function createProductionOrder(
   };
   return db.transaction(async (tx) => {
     await orders.insertProductionOrder(tx, order).catch(rethrowDuplicate('number', order.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('PRODUCTION_ORDER', 'CREATED', 'PRODUCTION_ORDER', order.id, eventData(order)),
-      now,
-    );
+    await recordLifecycle(tx, 'PRODUCTION_ORDER', 'CREATED', order.id, eventData(order), now);
     const created: Operation[] = [];
     for (const [index, operation] of newOperations.entries()) {
       created.push(
@@ -88,36 +82,24 @@ export async function replaceProductionOrder(
   id: string,
   input: ProductionOrderInput,
 ): Promise<ProductionOrder> {
-  return db.transaction(async (tx) => {
-    const before = await orders.findProductionOrder(tx, id, true);
-    if (!before) throw notFound('productionOrder', id);
+  return writeOnFound(db, lockProductionOrder(id), async (tx, before) => {
     const after: ProductionOrder = { ...before, ...withDefaultEndDate(input) };
     const changed = changedValues(before, after, CHARACTERISTICS);
     if (changed.length === 0) return before;
     after.updatedAt = new Date();
     await orders.updateProductionOrder(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', 'PRODUCTION_ORDER', id, eventData(after, changed)),
-      after.updatedAt,
-    );
+    await recordLifecycle(tx, 'PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed), after.updatedAt);
     return after;
   });
 }
 
 /** Deletes the order with its operations; each operation emits OPERATION_DELETED. */
 export async function deleteProductionOrder(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const order = await orders.findProductionOrder(tx, id, true);
-    if (!order) throw notFound('productionOrder', id);
+  await writeOnFound(db, lockProductionOrder(id), async (tx, order) => {
     const now = new Date();
     for (const operation of await operationsOfOrders(tx, [id], true))
       await removeOperation(tx, operation, now);
     await orders.deleteProductionOrder(tx, id);
-    await recordEvents(
-      tx,
-      lifecycleEvents('PRODUCTION_ORDER', 'DELETED', 'PRODUCTION_ORDER', id, eventData(order)),
-      now,
-    );
+    await recordLifecycle(tx, 'PRODUCTION_ORDER', 'DELETED', id, eventData(order), now);
   });
 }

@@ -1,5 +1,5 @@
 // The checks every write makes on the resources its body refers to.
-import { isUniqueViolation, type Queryable } from '../db/database.ts';
+import { isForeignKeyViolation, isUniqueViolation, type Queryable } from '../db/database.ts';
 import { lockReferencedRow, type ReferencedTable } from '../db/repositories/references.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -38,5 +38,14 @@ export async function checkReference(
  */
 export const rethrowDuplicate = (field: string, value: string) => (error: unknown) => {
   if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', { field, value });
+  throw error;
+};
+
+/**
+ * A `.catch` handler for deletes: a row other rows still refer to (a foreign key violation)
+ * becomes 400 RESOURCE_IN_USE naming the resource and what uses it; any other error passes through.
+ */
+export const rethrowInUse = (resource: string, id: string, by: string) => (error: unknown) => {
+  if (isForeignKeyViolation(error)) throw new AppError('RESOURCE_IN_USE', { resource, id, by });
   throw error;
 };

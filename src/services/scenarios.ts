@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { listRunningResultsAt } from '../db/repositories/planningResults.ts';
 import * as scenarios from '../db/repositories/scenarios.ts';
-import { AppError, notFound } from '../domain/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import { lifecycleEvents, type NewEvent } from '../domain/events.ts';
 import { findOperatingState, type OperatingState } from '../domain/masterData.ts';
 import {
@@ -23,6 +23,7 @@ import {
 import { recordEvents } from './eventLog.ts';
 import { checkElement } from './planningResults.ts';
 import { checkReference } from './references.ts';
+import { found } from './writes.ts';
 
 /** Per kind: the results its elements look like, the body's list name and its event. */
 const PLANNING_SCENARIO_KINDS = {
@@ -67,9 +68,7 @@ export async function createPlanningScenario(
 }
 
 export async function getPlanningScenario(db: Queryable, kind: ScenarioKind, id: string) {
-  const scenario = await scenarios.findPlanningScenario(db, kind, id);
-  if (!scenario) throw notFound('planningScenario', id);
-  return scenario;
+  return found(scenarios.findPlanningScenario(db, kind, id), 'planningScenario', id);
 }
 
 /** An operating state given by id or code that a malfunction can be predicted as: a downtime. */
@@ -134,9 +133,7 @@ export async function createMalfunctionScenario(
 }
 
 export async function getMalfunctionScenario(db: Queryable, id: string) {
-  const scenario = await scenarios.findMalfunctionScenario(db, id);
-  if (!scenario) throw notFound('predictedMalfunctionScenario', id);
-  return scenario;
+  return found(scenarios.findMalfunctionScenario(db, id), 'predictedMalfunctionScenario', id);
 }
 
 /**

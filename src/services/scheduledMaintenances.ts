@@ -1,13 +1,13 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as maintenances from '../db/repositories/scheduledMaintenances.ts';
-import { notFound } from '../domain/errors.ts';
 import type { ChangeType, NewEvent } from '../domain/events.ts';
 import type { ScheduledMaintenance, ScheduledMaintenanceInput } from '../domain/scheduledMaintenances.ts';
 import { checkPeriod } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
 import { lockWorkplace } from './shifts.ts';
+import { found } from './writes.ts';
 
 const CHARACTERISTICS = ['description', 'maintenanceType', 'startDate', 'endDate'] as const;
 
@@ -44,9 +44,7 @@ export async function getScheduledMaintenance(
   workplaceId: string,
   id: string,
 ): Promise<ScheduledMaintenance> {
-  const task = await maintenances.findScheduledMaintenance(db, workplaceId, id);
-  if (!task) throw notFound('scheduledMaintenance', id);
-  return task;
+  return found(maintenances.findScheduledMaintenance(db, workplaceId, id), 'scheduledMaintenance', id);
 }
 
 export async function createScheduledMaintenance(
@@ -80,8 +78,11 @@ export async function replaceScheduledMaintenance(
   checkPeriod(input);
   return db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    const before = await maintenances.findScheduledMaintenance(tx, workplaceId, id, true);
-    if (!before) throw notFound('scheduledMaintenance', id);
+    const before = await found(
+      maintenances.findScheduledMaintenance(tx, workplaceId, id, true),
+      'scheduledMaintenance',
+      id,
+    );
     const after: ScheduledMaintenance = { ...before, ...input };
     const changed = changedProperties(eventData(before), eventData(after), CHARACTERISTICS);
     if (changed.length === 0) return before;
@@ -99,8 +100,11 @@ export async function deleteScheduledMaintenance(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    const task = await maintenances.findScheduledMaintenance(tx, workplaceId, id, true);
-    if (!task) throw notFound('scheduledMaintenance', id);
+    const task = await found(
+      maintenances.findScheduledMaintenance(tx, workplaceId, id, true),
+      'scheduledMaintenance',
+      id,
+    );
     await maintenances.deleteScheduledMaintenance(tx, id);
     await recordEvents(tx, maintenanceEvent('DELETED', task), new Date());
   });

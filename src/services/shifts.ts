@@ -14,6 +14,7 @@ import {
 } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
+import { found } from './writes.ts';
 
 const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
 
@@ -45,9 +46,7 @@ function shiftsUpdated(shift: Shift, changeType: ChangeType, changed?: string[])
 }
 
 export async function getShift(db: Queryable, workplaceId: string, id: string): Promise<Shift> {
-  const shift = await shifts.findShift(db, workplaceId, id);
-  if (!shift) throw notFound('shift', id);
-  return shift;
+  return found(shifts.findShift(db, workplaceId, id), 'shift', id);
 }
 
 /**
@@ -112,8 +111,7 @@ export async function replaceShift(
   checkPeriod(input);
   return db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    const before = await shifts.findShift(tx, workplaceId, id, true);
-    if (!before) throw notFound('shift', id);
+    const before = await found(shifts.findShift(tx, workplaceId, id, true), 'shift', id);
     const now = new Date();
     const { after, changed } = changeShift(before, input, now);
     if (changed.length === 0) return before;
@@ -128,8 +126,7 @@ export async function replaceShift(
 export async function deleteShift(db: Database, workplaceId: string, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    const shift = await shifts.findShift(tx, workplaceId, id, true);
-    if (!shift) throw notFound('shift', id);
+    const shift = await found(shifts.findShift(tx, workplaceId, id, true), 'shift', id);
     await shifts.deleteShift(tx, id);
     await recordEvents(tx, shiftsUpdated(shift, 'DELETED'), new Date());
   });

@@ -1,8 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as staffMembers from '../db/repositories/staffMembers.ts';
-import { AppError, notFound } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
+import { AppError } from '../domain/errors.ts';
 import {
   activityOf,
   allowedAfter,
@@ -16,6 +15,9 @@ import {
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference, rethrowDuplicate } from './references.ts';
+import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+
+const lockStaffMember = locking('staffMember', staffMembers.findStaffMember);
 
 // Every property is characteristic (skills, assigned workplaces, ...: docs/events.md, "Catalogue"); activities
 // have their own event and never emit STAFF_MEMBER_UPDATED.
@@ -46,9 +48,7 @@ function eventData(member: StaffMember, changed?: string[]) {
 }
 
 export async function getStaffMember(db: Queryable, id: string): Promise<StaffMember> {
-  const member = await staffMembers.findStaffMember(db, id);
-  if (!member) throw notFound('staffMember', id);
-  return member;
+  return found(staffMembers.findStaffMember(db, id), 'staffMember', id);
 }
 
 /** Absences in order, and every assigned workplace existing (kept so until commit). */
@@ -67,11 +67,7 @@ export async function createStaffMember(db: Database, input: StaffMemberInput): 
     await staffMembers
       .insertStaffMember(tx, member)
       .catch(rethrowDuplicate('staffNumber', member.staffNumber));
-    await recordEvents(
-      tx,
-      lifecycleEvents('STAFF_MEMBER', 'CREATED', 'STAFF_MEMBER', member.id, eventData(member)),
-      now,
-    );
+    await recordLifecycle(tx, 'STAFF_MEMBER', 'CREATED', member.id, eventData(member), now);
   });
   return member;
 }
@@ -81,34 +77,22 @@ export async function replaceStaffMember(
   id: string,
   input: StaffMemberInput,
 ): Promise<StaffMember> {
-  return db.transaction(async (tx) => {
-    const before = await staffMembers.findStaffMember(tx, id, true);
-    if (!before) throw notFound('staffMember', id);
+  return writeOnFound(db, lockStaffMember(id), async (tx, before) => {
     const after: StaffMember = { ...before, ...input };
     const changed = changedProperties(comparable(before), comparable(after), CHARACTERISTICS);
     if (changed.length === 0) return before;
     await checkInput(tx, after);
     after.updatedAt = new Date();
     await staffMembers.updateStaffMember(tx, after).catch(rethrowDuplicate('staffNumber', after.staffNumber));
-    await recordEvents(
-      tx,
-      lifecycleEvents('STAFF_MEMBER', 'UPDATED', 'STAFF_MEMBER', id, eventData(after, changed)),
-      after.updatedAt,
-    );
+    await recordLifecycle(tx, 'STAFF_MEMBER', 'UPDATED', id, eventData(after, changed), after.updatedAt);
     return after;
   });
 }
 
 export async function deleteStaffMember(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const member = await staffMembers.findStaffMember(tx, id, true);
-    if (!member) throw notFound('staffMember', id);
+  await writeOnFound(db, lockStaffMember(id), async (tx, member) => {
     await staffMembers.deleteStaffMember(tx, member.id);
-    await recordEvents(
-      tx,
-      lifecycleEvents('STAFF_MEMBER', 'DELETED', 'STAFF_MEMBER', id, eventData(member)),
-      new Date(),
-    );
+    await recordLifecycle(tx, 'STAFF_MEMBER', 'DELETED', id, eventData(member), new Date());
   });
 }
 
@@ -129,8 +113,11 @@ export async function recordActivity(
 ): Promise<{ record: RecordedActivity; created: boolean }> {
   return db.transaction(async (tx) => {
     // Locking the staff member serializes its activity commands.
-    const member = await staffMembers.findStaffMember(tx, staffMemberId, true);
-    if (!member) throw notFound('staffMember', staffMemberId);
+    const member = await found(
+      staffMembers.findStaffMember(tx, staffMemberId, true),
+      'staffMember',
+      staffMemberId,
+    );
     const latest = await staffMembers.findLatestActivity(tx, member.id, command.operationId);
     const allowed = allowedAfter(latest);
     if (!allowed.includes(command.activity)) {

@@ -4,8 +4,8 @@ import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
 import { findDevice } from '../db/repositories/devices.ts';
 import * as timeSeries from '../db/repositories/timeSeries.ts';
 import { checkRecordedTags, type Sample, type SampleInput } from '../domain/devices.ts';
-import { notFound } from '../domain/errors.ts';
 import { getDevice } from './devices.ts';
+import { found } from './writes.ts';
 
 /**
  * Stores a batch of samples of one device in one transaction with one INSERT. Samples are
@@ -14,8 +14,7 @@ import { getDevice } from './devices.ts';
 export async function recordSamples(db: Database, deviceId: string, inputs: readonly SampleInput[]) {
   return db.transaction(async (tx) => {
     // FOR SHARE: a concurrent change of the device's tags waits until these samples are in.
-    const device = await findDevice(tx, deviceId, 'share');
-    if (!device) throw notFound('device', deviceId);
+    const device = await found(findDevice(tx, deviceId, 'share'), 'device', deviceId);
     checkRecordedTags(device, inputs);
     const samples: Sample[] = inputs.map((input) => ({ ...input, id: uuidv7(), deviceId: device.id }));
     await timeSeries.insertSamples(tx, samples);
@@ -35,7 +34,5 @@ export async function listSamples(
 
 export async function getSample(db: Queryable, deviceId: string, sampleId: string): Promise<Sample> {
   const device = await getDevice(db, deviceId);
-  const sample = await timeSeries.findSample(db, device.id, sampleId);
-  if (!sample) throw notFound('sample', sampleId);
-  return sample;
+  return found(timeSeries.findSample(db, device.id, sampleId), 'sample', sampleId);
 }

@@ -3,7 +3,6 @@ import type { Database, Queryable } from '../db/database.ts';
 import * as orders from '../db/repositories/toolAssemblyOrders.ts';
 import { insertTool } from '../db/repositories/tools.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
 import {
   canChangeToolAssemblyOrderState,
   INITIAL_TOOL_ASSEMBLY_ORDER_STATE,
@@ -14,6 +13,9 @@ import type { Lifespan, Tool, ToolAssemblyOrder } from '../domain/tools.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference, rethrowDuplicate } from './references.ts';
 import { checkLifespan, toolEventData } from './tools.ts';
+import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+
+const lockToolAssemblyOrder = locking('toolAssemblyOrder', orders.findToolAssemblyOrder);
 
 export interface ToolAssemblyOrderInput {
   toolNumber: string | null;
@@ -25,9 +27,7 @@ export interface ToolAssemblyOrderInput {
 }
 
 export async function getToolAssemblyOrder(db: Queryable, id: string): Promise<ToolAssemblyOrder> {
-  const order = await orders.findToolAssemblyOrder(db, id);
-  if (!order) throw notFound('toolAssemblyOrder', id);
-  return order;
+  return found(orders.findToolAssemblyOrder(db, id), 'toolAssemblyOrder', id);
 }
 
 /**
@@ -66,7 +66,7 @@ export async function createToolAssemblyOrder(
     await checkReference(tx, 'operationId', order.operationId, 'operations');
     await insertTool(tx, tool).catch(rethrowDuplicate('number', String(tool.number)));
     await orders.insertToolAssemblyOrder(tx, order);
-    await recordEvents(tx, lifecycleEvents('TOOL', 'CREATED', 'TOOL', tool.id, toolEventData(tool)), now);
+    await recordLifecycle(tx, 'TOOL', 'CREATED', tool.id, toolEventData(tool), now);
   });
   return order;
 }
@@ -80,9 +80,7 @@ export async function changeToolAssemblyOrderState(
   id: string,
   requested: string,
 ): Promise<ToolAssemblyOrder> {
-  return db.transaction(async (tx) => {
-    const before = await orders.findToolAssemblyOrder(tx, id, true);
-    if (!before) throw notFound('toolAssemblyOrder', id);
+  return writeOnFound(db, lockToolAssemblyOrder(id), async (tx, before) => {
     if (!isToolAssemblyOrderStateId(requested)) throw notFound('toolAssemblyOrderState', requested);
     const current = before.toolAssemblyOrderStateId;
     if (!canChangeToolAssemblyOrderState(current, requested)) {

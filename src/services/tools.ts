@@ -1,7 +1,6 @@
-import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import * as tools from '../db/repositories/tools.ts';
-import { AppError, notFound } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
+import { AppError } from '../domain/errors.ts';
 import {
   changedToolCharacteristics,
   type Lifespan,
@@ -10,8 +9,10 @@ import {
   type ToolInput,
   type ToolView,
 } from '../domain/tools.ts';
-import { recordEvents } from './eventLog.ts';
-import { checkReference, rethrowDuplicate } from './references.ts';
+import { checkReference, rethrowDuplicate, rethrowInUse } from './references.ts';
+import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+
+const lockTool = locking('tool', tools.findTool);
 
 /** The event data of TOOL_CREATED/_UPDATED/_DELETED: the tool's characteristic properties. */
 export function toolEventData(tool: Tool, changed?: string[]) {
@@ -38,9 +39,7 @@ export function checkLifespan(lifespan: Lifespan): void {
 }
 
 export async function getTool(db: Queryable, id: string): Promise<ToolView> {
-  const tool = await tools.findTool(db, id);
-  if (!tool) throw notFound('tool', id);
-  return tool;
+  return found(tools.findTool(db, id), 'tool', id);
 }
 
 /**
@@ -49,9 +48,7 @@ export async function getTool(db: Queryable, id: string): Promise<ToolView> {
  */
 export async function replaceTool(db: Database, id: string, input: ToolInput): Promise<ToolView> {
   checkLifespan(input.lifespan);
-  return db.transaction(async (tx) => {
-    const before = await tools.findTool(tx, id, true);
-    if (!before) throw notFound('tool', id);
+  return writeOnFound(db, lockTool(id), async (tx, before) => {
     const after: ToolView = { ...before, ...input, lifespan: { ...input.lifespan } };
     const unchanged =
       before.storageLocation === after.storageLocation &&
@@ -65,11 +62,7 @@ export async function replaceTool(db: Database, id: string, input: ToolInput): P
     after.updatedAt = new Date();
     await tools.updateTool(tx, after).catch(rethrowDuplicate('number', String(after.number)));
     if (changed.length > 0) {
-      await recordEvents(
-        tx,
-        lifecycleEvents('TOOL', 'UPDATED', 'TOOL', id, toolEventData(after, changed)),
-        after.updatedAt,
-      );
+      await recordLifecycle(tx, 'TOOL', 'UPDATED', id, toolEventData(after, changed), after.updatedAt);
     }
     return after;
   });
@@ -80,9 +73,7 @@ export async function replaceTool(db: Database, id: string, input: ToolInput): P
  * order must first end, e.g. as UNAVAILABLE. A finished order stays as history without its tool.
  */
 export async function deleteTool(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const tool = await tools.findTool(tx, id, true);
-    if (!tool) throw notFound('tool', id);
+  await writeOnFound(db, lockTool(id), async (tx, tool) => {
     if (tool.toolStateId === 'IN_ASSEMBLY') {
       throw new AppError('RESOURCE_IN_USE', {
         resource: 'tool',
@@ -90,11 +81,7 @@ export async function deleteTool(db: Database, id: string): Promise<void> {
         by: `the unfinished toolAssemblyOrder '${tool.toolAssemblyOrderId}'`,
       });
     }
-    await tools.deleteTool(tx, id).catch((error: unknown) => {
-      throw isForeignKeyViolation(error)
-        ? new AppError('RESOURCE_IN_USE', { resource: 'tool', id, by: 'other resources' })
-        : error;
-    });
-    await recordEvents(tx, lifecycleEvents('TOOL', 'DELETED', 'TOOL', id, toolEventData(tool)), new Date());
+    await tools.deleteTool(tx, id).catch(rethrowInUse('tool', id, 'other resources'));
+    await recordLifecycle(tx, 'TOOL', 'DELETED', id, toolEventData(tool), new Date());
   });
 }

@@ -1,11 +1,14 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isForeignKeyViolation } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import * as groups from '../db/repositories/workplaceGroups.ts';
-import { AppError, notFound } from '../domain/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import { lifecycleEvents } from '../domain/events.ts';
 import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
-import { rethrowDuplicate } from './references.ts';
+import { rethrowDuplicate, rethrowInUse } from './references.ts';
+import { found, locking, writeOnFound } from './writes.ts';
+
+const lockWorkplaceGroup = locking('workplaceGroup', groups.findWorkplaceGroup);
 
 const CHARACTERISTICS = ['number', 'description', 'type', 'erpContextId'] as const;
 
@@ -15,9 +18,7 @@ const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', group: WorkplaceGr
   lifecycleEvents(null, change, 'WORKPLACE_GROUP', group.id, {});
 
 export async function getWorkplaceGroup(db: Database, id: string): Promise<WorkplaceGroup> {
-  const group = await groups.findWorkplaceGroup(db, id);
-  if (!group) throw notFound('workplaceGroup', id);
-  return group;
+  return found(groups.findWorkplaceGroup(db, id), 'workplaceGroup', id);
 }
 
 export async function createWorkplaceGroup(
@@ -38,9 +39,7 @@ export async function replaceWorkplaceGroup(
   id: string,
   input: WorkplaceGroupInput,
 ): Promise<WorkplaceGroup> {
-  return db.transaction(async (tx) => {
-    const before = await groups.findWorkplaceGroup(tx, id, true);
-    if (!before) throw notFound('workplaceGroup', id);
+  return writeOnFound(db, lockWorkplaceGroup(id), async (tx, before) => {
     const after: WorkplaceGroup = { ...before, ...input };
     if (changedProperties(before, after, CHARACTERISTICS).length === 0) return before;
     if (before.type !== after.type && (await groups.countWorkplacesInGroup(tx, id, before.type)) > 0) {
@@ -54,15 +53,8 @@ export async function replaceWorkplaceGroup(
 }
 
 export async function deleteWorkplaceGroup(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const group = await groups.findWorkplaceGroup(tx, id, true);
-    if (!group) throw notFound('workplaceGroup', id);
-    await groups.deleteWorkplaceGroup(tx, group.id).catch((error: unknown) => {
-      if (isForeignKeyViolation(error)) {
-        throw new AppError('RESOURCE_IN_USE', { resource: 'workplaceGroup', id, by: 'workplaces' });
-      }
-      throw error;
-    });
+  await writeOnFound(db, lockWorkplaceGroup(id), async (tx, group) => {
+    await groups.deleteWorkplaceGroup(tx, group.id).catch(rethrowInUse('workplaceGroup', id, 'workplaces'));
     await recordEvents(tx, eventsFor('DELETED', group), new Date());
   });
 }

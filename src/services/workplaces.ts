@@ -1,9 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
-import { type Database, isForeignKeyViolation, type Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { findWorkplaceGroup } from '../db/repositories/workplaceGroups.ts';
 import * as workplaces from '../db/repositories/workplaces.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
 import {
   findOperatingState,
   INITIAL_OPERATING_STATE_CODE,
@@ -39,8 +38,11 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
 }
 
 import { recordEvents } from './eventLog.ts';
-import { rethrowDuplicate } from './references.ts';
+import { rethrowDuplicate, rethrowInUse } from './references.ts';
 import { obsoletedByOperatingState } from './scenarios.ts';
+import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+
+const lockWorkplace = locking('workplace', workplaces.findWorkplace);
 
 // Changes of these emit WORKPLACE_UPDATED; the operating state has its own event
 // (docs/events.md, "Catalogue").
@@ -83,9 +85,7 @@ export function operatingStateData(state: OperatingState) {
 }
 
 export async function getWorkplace(db: Queryable, id: string): Promise<Workplace> {
-  const workplace = await workplaces.findWorkplace(db, id);
-  if (!workplace) throw notFound('workplace', id);
-  return workplace;
+  return found(workplaces.findWorkplace(db, id), 'workplace', id);
 }
 
 async function checkGroup(tx: Queryable, field: string, id: string | null, type: WorkplaceGroupType) {
@@ -130,49 +130,31 @@ export async function createWorkplace(
       startDate: now,
       endDate: null,
     });
-    await recordEvents(
-      tx,
-      lifecycleEvents('WORKPLACE', 'CREATED', 'WORKPLACE', workplace.id, eventData(workplace)),
-      now,
-    );
+    await recordLifecycle(tx, 'WORKPLACE', 'CREATED', workplace.id, eventData(workplace), now);
   });
   return workplace;
 }
 
 export async function replaceWorkplace(db: Database, id: string, body: WorkplaceBody): Promise<Workplace> {
-  return db.transaction(async (tx) => {
-    const before = await workplaces.findWorkplace(tx, id, true);
-    if (!before) throw notFound('workplace', id);
+  return writeOnFound(db, lockWorkplace(id), async (tx, before) => {
     const after: Workplace = { ...before, ...withType(body, before.workplaceType) };
     const changed = changedProperties(before, after, CHARACTERISTICS);
     if (changed.length === 0) return before;
     await checkReferences(tx, after);
     after.updatedAt = new Date();
     await workplaces.updateWorkplace(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('WORKPLACE', 'UPDATED', 'WORKPLACE', id, eventData(after, changed)),
-      after.updatedAt,
-    );
+    await recordLifecycle(tx, 'WORKPLACE', 'UPDATED', id, eventData(after, changed), after.updatedAt);
     return after;
   });
 }
 
 export async function deleteWorkplace(db: Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const workplace = await workplaces.findWorkplace(tx, id, true);
-    if (!workplace) throw notFound('workplace', id);
+  await writeOnFound(db, lockWorkplace(id), async (tx, workplace) => {
     // Operations, devices and tools will reference workplaces with restricting foreign keys.
-    await workplaces.deleteWorkplace(tx, workplace.id).catch((error: unknown) => {
-      throw isForeignKeyViolation(error)
-        ? new AppError('RESOURCE_IN_USE', { resource: 'workplace', id, by: 'other resources' })
-        : error;
-    });
-    await recordEvents(
-      tx,
-      lifecycleEvents('WORKPLACE', 'DELETED', 'WORKPLACE', id, eventData(workplace)),
-      new Date(),
-    );
+    await workplaces
+      .deleteWorkplace(tx, workplace.id)
+      .catch(rethrowInUse('workplace', id, 'other resources'));
+    await recordLifecycle(tx, 'WORKPLACE', 'DELETED', id, eventData(workplace), new Date());
   });
 }
 
@@ -186,9 +168,7 @@ export async function changeOperatingState(
   operatingStateIdOrCode: string,
 ): Promise<Workplace> {
   const target = findOperatingState(operatingStateIdOrCode);
-  return db.transaction(async (tx) => {
-    const before = await workplaces.findWorkplace(tx, id, true);
-    if (!before) throw notFound('workplace', id);
+  return writeOnFound(db, lockWorkplace(id), async (tx, before) => {
     if (!target) throw notFound('operatingState', operatingStateIdOrCode);
     if (before.operatingStateId === target.id) return before;
     const now = new Date();

@@ -1,7 +1,9 @@
 import type { Callback } from '../../domain/callbacks.ts';
 import { isUuid } from '../../domain/ids.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { countRows, type OffsetPage, type OffsetRequest } from '../paging.ts';
+import type { OffsetPage, OffsetRequest } from '../paging.ts';
+import { findById, offsetPageOf, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -37,6 +39,8 @@ const toCallback = (row: Row): Callback => ({
   discardedNotifications: Number(row.discarded_notifications),
 });
 
+const CALLBACKS: Table<Row, Callback> = { from: 'callbacks', toItem: toCallback };
+
 export async function insertCallback(db: Queryable, callback: Callback): Promise<void> {
   await db.query(
     `INSERT INTO callbacks (id, client_id, event_type, url, event_name, object_ids, max_redeliver_attempts,
@@ -63,12 +67,7 @@ export async function findCallback(
   clientId: string,
   id: string,
 ): Promise<Callback | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>('SELECT * FROM callbacks WHERE id = $1 AND client_id = $2', [
-    id,
-    clientId,
-  ]);
-  return rows[0] === undefined ? undefined : toCallback(rows[0]);
+  return findById(db, CALLBACKS, id, { owner: ['client_id', clientId] });
 }
 
 export async function listCallbacks(
@@ -76,14 +75,13 @@ export async function listCallbacks(
   clientId: string,
   page: OffsetRequest,
 ): Promise<OffsetPage<Callback>> {
-  const rows = await db.query<Row>(
-    'SELECT * FROM callbacks WHERE client_id = $1 ORDER BY creation_date, id LIMIT $2 OFFSET $3',
-    [clientId, page.limit, page.offset],
+  return offsetPageOf(
+    db,
+    CALLBACKS,
+    new Conditions(['client_id = $1'], [clientId]),
+    'creation_date, id',
+    page,
   );
-  return {
-    items: rows.map(toCallback),
-    total: await countRows(db, 'callbacks', ['client_id = $1'], [clientId]),
-  };
 }
 
 export async function deleteCallback(db: Queryable, clientId: string, id: string): Promise<boolean> {

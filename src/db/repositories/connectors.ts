@@ -7,9 +7,17 @@ import type {
   Mapping,
   SecurityMode,
 } from '../../domain/connectors.ts';
-import { isUuid } from '../../domain/ids.ts';
 import type { Queryable } from '../database.ts';
-import { countRows, type OffsetPage, type OffsetRequest } from '../paging.ts';
+import type { OffsetPage, OffsetRequest } from '../paging.ts';
+import {
+  deleteById,
+  insertRow,
+  lockableFind,
+  NO_FILTER,
+  offsetPageOf,
+  type Table,
+  updateById,
+} from '../table.ts';
 
 interface Row {
   id: string;
@@ -57,86 +65,52 @@ const toConnector = (row: Row): Connector => ({
   updatedAt: row.updated_at,
 });
 
+const CONNECTORS: Table<Row, Connector> = { from: 'connectors', toItem: toConnector };
+
 export async function listConnectors(db: Queryable, page: OffsetRequest): Promise<OffsetPage<Connector>> {
-  const rows = await db.query<Row>('SELECT * FROM connectors ORDER BY name, id LIMIT $1 OFFSET $2', [
-    page.limit,
-    page.offset,
-  ]);
-  return { items: rows.map(toConnector), total: await countRows(db, 'connectors', [], []) };
+  return offsetPageOf(db, CONNECTORS, NO_FILTER, 'name, id', page);
 }
 
-export async function findConnector(
-  db: Queryable,
-  id: string,
-  forUpdate = false,
-): Promise<Connector | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(
-    `SELECT * FROM connectors WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] === undefined ? undefined : toConnector(rows[0]);
-}
+export const findConnector = lockableFind(CONNECTORS);
 
+/** The configuration columns and the status an update writes (not the counters, not the lease). */
+const configuration = (connector: Connector) => ({
+  name: connector.name,
+  type: connector.type,
+  url: connector.url,
+  username: connector.username,
+  password: connector.password,
+  security_mode: connector.securityMode,
+  enabled: connector.enabled,
+  mappings: JSON.stringify(connector.mappings),
+  revision: connector.revision,
+  state: connector.status.state,
+  state_since: connector.status.since,
+  last_error: connector.status.lastError,
+  updated_at: connector.updatedAt,
+});
+
+/** A new connector: no lease yet (lease_owner and lease_expires_at stay NULL). */
 export async function insertConnector(db: Queryable, connector: Connector): Promise<void> {
   const { status } = connector;
-  await db.query(
-    `INSERT INTO connectors (id, name, type, url, username, password, security_mode, enabled, mappings,
-       revision, state, state_since, last_error, last_message_at, messages_received, values_applied,
-       values_rejected, lease_owner, lease_expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, NULL, NULL, $18, $19)`,
-    [
-      connector.id,
-      connector.name,
-      connector.type,
-      connector.url,
-      connector.username,
-      connector.password,
-      connector.securityMode,
-      connector.enabled,
-      JSON.stringify(connector.mappings),
-      connector.revision,
-      status.state,
-      status.since,
-      status.lastError,
-      status.lastMessageAt,
-      status.messagesReceived,
-      status.valuesApplied,
-      status.valuesRejected,
-      connector.createdAt,
-      connector.updatedAt,
-    ],
-  );
+  await insertRow(db, 'connectors', {
+    id: connector.id,
+    ...configuration(connector),
+    last_message_at: status.lastMessageAt,
+    messages_received: status.messagesReceived,
+    values_applied: status.valuesApplied,
+    values_rejected: status.valuesRejected,
+    created_at: connector.createdAt,
+  });
 }
 
 /** A new configuration (and revision); the status is set by the caller where it changes. */
 export async function updateConnector(db: Queryable, connector: Connector): Promise<void> {
-  await db.query(
-    `UPDATE connectors SET name = $2, type = $3, url = $4, username = $5, password = $6, security_mode = $7,
-       enabled = $8, mappings = $9, revision = $10, state = $11, state_since = $12, last_error = $13,
-       updated_at = $14
-     WHERE id = $1`,
-    [
-      connector.id,
-      connector.name,
-      connector.type,
-      connector.url,
-      connector.username,
-      connector.password,
-      connector.securityMode,
-      connector.enabled,
-      JSON.stringify(connector.mappings),
-      connector.revision,
-      connector.status.state,
-      connector.status.since,
-      connector.status.lastError,
-      connector.updatedAt,
-    ],
-  );
+  await updateById(db, 'connectors', connector.id, configuration(connector));
 }
 
 export async function deleteConnector(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM connectors WHERE id = $1', [id]);
+  await deleteById(db, 'connectors', id);
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { Device, RecordedPhysicalQuantity } from '../../domain/devices.ts';
 import { isUuid } from '../../domain/ids.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
+import type { OffsetPage, OffsetRequest } from '../paging.ts';
+import { findById, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -35,33 +37,20 @@ export interface DeviceFilter {
   name?: string;
 }
 
+const DEVICES: Table<Row, Device> = { from: 'devices', toItem: toDevice };
+
 export async function listDevices(
   db: Queryable,
   filter: DeviceFilter,
   page: OffsetRequest,
 ): Promise<OffsetPage<Device>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.workplaceId !== undefined) {
-    // Ids are opaque: one that is no uuid matches nothing (and never reaches the uuid column).
-    if (!isUuid(filter.workplaceId)) return { items: [], total: 0 };
-    params.push(filter.workplaceId);
-    where.push(`workplace_id = $${params.length}`);
-  }
-  if (filter.type !== undefined) {
-    params.push(filter.type);
-    where.push(`type = $${params.length}`);
-  }
-  if (filter.name !== undefined) {
-    params.push(filter.name);
-    where.push(`name = $${params.length}`);
-  }
-  const rows = await db.query<Row>(
-    `SELECT * FROM devices ${whereClause(where)} ORDER BY name, id
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  return { items: rows.map(toDevice), total: await countRows(db, 'devices', where, params) };
+  // Ids are opaque: one that is no uuid matches nothing (and never reaches the uuid column).
+  if (filter.workplaceId !== undefined && !isUuid(filter.workplaceId)) return { items: [], total: 0 };
+  const conditions = new Conditions()
+    .equals('workplace_id', filter.workplaceId)
+    .equals('type', filter.type)
+    .equals('name', filter.name);
+  return offsetPageOf(db, DEVICES, conditions, 'name, id', page);
 }
 
 /**
@@ -73,48 +62,23 @@ export async function findDevice(
   id: string,
   lock?: 'update' | 'share',
 ): Promise<Device | undefined> {
-  if (!isUuid(id)) return undefined;
   const suffix = lock === 'update' ? ' FOR UPDATE' : lock === 'share' ? ' FOR SHARE' : '';
-  const rows = await db.query<Row>(`SELECT * FROM devices WHERE id = $1${suffix}`, [id]);
-  return rows[0] === undefined ? undefined : toDevice(rows[0]);
+  return findById(db, DEVICES, id, { lock: suffix });
 }
 
-export async function insertDevice(db: Queryable, device: Device): Promise<void> {
-  await db.query(
-    `INSERT INTO devices (id, name, description, type, workplace_id, recorded_physical_quantities,
-       created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      device.id,
-      device.name,
-      device.description,
-      device.type,
-      device.workplaceId,
-      JSON.stringify(device.recordedPhysicalQuantities),
-      device.createdAt,
-      device.updatedAt,
-    ],
-  );
-}
+const values = (device: Device) => ({
+  id: device.id,
+  name: device.name,
+  description: device.description,
+  type: device.type,
+  workplace_id: device.workplaceId,
+  recorded_physical_quantities: JSON.stringify(device.recordedPhysicalQuantities),
+  created_at: device.createdAt,
+  updated_at: device.updatedAt,
+});
 
-/** Writes the replaceable properties; the workplace never changes (docs/resources/devices.md, "Rules"). */
-export async function updateDevice(db: Queryable, device: Device): Promise<void> {
-  await db.query(
-    `UPDATE devices SET name = $2, description = $3, type = $4, recorded_physical_quantities = $5,
-       updated_at = $6
-     WHERE id = $1`,
-    [
-      device.id,
-      device.name,
-      device.description,
-      device.type,
-      JSON.stringify(device.recordedPhysicalQuantities),
-      device.updatedAt,
-    ],
-  );
-}
-
+const writes = rowWrites('devices', values, ['workplace_id', 'created_at']);
+export const insertDevice = writes.insert;
+export const updateDevice = writes.update;
 /** Deletes the device; its samples go with it (ON DELETE CASCADE). */
-export async function deleteDevice(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM devices WHERE id = $1', [id]);
-}
+export const deleteDevice = writes.delete;

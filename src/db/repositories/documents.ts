@@ -1,7 +1,8 @@
 import type { Document, DocumentContent, DocumentVersion } from '../../domain/documents.ts';
-import { isUuid } from '../../domain/ids.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
+import type { OffsetPage, OffsetRequest } from '../paging.ts';
+import { firstItem, lockableFind, offsetList, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -29,17 +30,8 @@ const toDocument = (row: Row): Document => ({
   updatedAt: row.updated_at,
 });
 
-interface VersionRow {
-  document_id: string;
-  version: number;
-  name: string;
-  folder: string;
-  description: string | null;
-  content_type: string;
-  size: number;
-  sha256: string;
-  created_at: Date;
-}
+/** A version keeps the document's columns as they were, under the document's id. */
+type VersionRow = Omit<Row, 'id' | 'updated_at'> & { document_id: string };
 
 // Everything but the content, which only the file routes read.
 const VERSION_COLUMNS =
@@ -62,83 +54,31 @@ export interface DocumentFilter {
   name?: string;
 }
 
-export async function listDocuments(
-  db: Queryable,
-  filter: DocumentFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<Document>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  for (const [column, value] of [
-    ['folder', filter.folder],
-    ['name', filter.name],
-  ] as const) {
-    if (value === undefined) continue;
-    params.push(value);
-    where.push(`${column} = $${params.length}`);
-  }
-  const rows = await db.query<Row>(
-    `SELECT * FROM documents ${whereClause(where)} ORDER BY folder, name, id
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  return { items: rows.map(toDocument), total: await countRows(db, 'documents', where, params) };
-}
+const DOCUMENTS: Table<Row, Document> = { from: 'documents', toItem: toDocument };
 
-export async function findDocument(
-  db: Queryable,
-  id: string,
-  forUpdate = false,
-): Promise<Document | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(`SELECT * FROM documents WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [
-    id,
-  ]);
-  return rows[0] === undefined ? undefined : toDocument(rows[0]);
-}
+export const listDocuments = offsetList(DOCUMENTS, 'folder, name, id', (filter: DocumentFilter) =>
+  new Conditions().equals('folder', filter.folder).equals('name', filter.name),
+);
 
-export async function insertDocument(db: Queryable, document: Document): Promise<void> {
-  await db.query(
-    `INSERT INTO documents (id, name, folder, description, content_type, size, sha256, version,
-       created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      document.id,
-      document.name,
-      document.folder,
-      document.description,
-      document.contentType,
-      document.size,
-      document.sha256,
-      document.version,
-      document.createdAt,
-      document.updatedAt,
-    ],
-  );
-}
+export const findDocument = lockableFind(DOCUMENTS);
 
-export async function updateDocument(db: Queryable, document: Document): Promise<void> {
-  await db.query(
-    `UPDATE documents SET name = $2, folder = $3, description = $4, content_type = $5, size = $6,
-       sha256 = $7, version = $8, updated_at = $9
-     WHERE id = $1`,
-    [
-      document.id,
-      document.name,
-      document.folder,
-      document.description,
-      document.contentType,
-      document.size,
-      document.sha256,
-      document.version,
-      document.updatedAt,
-    ],
-  );
-}
+const values = (document: Document) => ({
+  id: document.id,
+  name: document.name,
+  folder: document.folder,
+  description: document.description,
+  content_type: document.contentType,
+  size: document.size,
+  sha256: document.sha256,
+  version: document.version,
+  created_at: document.createdAt,
+  updated_at: document.updatedAt,
+});
 
-export async function deleteDocument(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM documents WHERE id = $1', [id]);
-}
+const writes = rowWrites('documents', values);
+export const insertDocument = writes.insert;
+export const updateDocument = writes.update;
+export const deleteDocument = writes.delete;
 
 /** The document's current state as its version `document.version`, with these bytes. */
 export async function insertVersion(db: Queryable, document: Document, content: Buffer): Promise<void> {
@@ -175,21 +115,19 @@ const versionValues = (document: Document) => [
   document.updatedAt,
 ];
 
+const VERSIONS: Table<VersionRow, DocumentVersion> = {
+  from: 'document_versions',
+  select: VERSION_COLUMNS,
+  toItem: toVersion,
+};
+
 /** Versions of a document, newest first. */
 export async function listVersions(
   db: Queryable,
   documentId: string,
   page: OffsetRequest,
 ): Promise<OffsetPage<DocumentVersion>> {
-  const rows = await db.query<VersionRow>(
-    `SELECT ${VERSION_COLUMNS} FROM document_versions WHERE document_id = $1
-     ORDER BY version DESC LIMIT $2 OFFSET $3`,
-    [documentId, page.limit, page.offset],
-  );
-  return {
-    items: rows.map(toVersion),
-    total: await countRows(db, 'document_versions', ['document_id = $1'], [documentId]),
-  };
+  return offsetPageOf(db, VERSIONS, new Conditions(['document_id = $1'], [documentId]), 'version DESC', page);
 }
 
 export async function findVersion(
@@ -197,11 +135,12 @@ export async function findVersion(
   documentId: string,
   version: number,
 ): Promise<DocumentVersion | undefined> {
-  const rows = await db.query<VersionRow>(
+  return firstItem(
+    db,
     `SELECT ${VERSION_COLUMNS} FROM document_versions WHERE document_id = $1 AND version = $2`,
     [documentId, version],
+    toVersion,
   );
-  return rows[0] === undefined ? undefined : toVersion(rows[0]);
 }
 
 export async function readContent(

@@ -1,7 +1,8 @@
 import type { ObjectType } from '../../domain/events.ts';
-import { isUuid } from '../../domain/ids.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { type KeysetPage, type KeysetRequest, keysetPage } from '../paging.ts';
+import type { KeysetPage, KeysetRequest } from '../paging.ts';
+import { findById, type Table, timestampPageOf } from '../table.ts';
 
 /** An event as the log holds it. */
 export interface StoredEvent {
@@ -70,45 +71,36 @@ export interface EventFilter {
   objectId?: string | undefined;
 }
 
+const EVENTS: Table<Row, StoredEvent> = { from: 'events', select: COLUMNS, toItem: toEvent };
+
+/** The conditions of an event filter, after the `fixed` ones. */
+const eventConditions = (filter: EventFilter | undefined, fixed = new Conditions()) =>
+  fixed
+    .equals('event_type', filter?.eventType)
+    .equals('object_type', filter?.objectType)
+    .equals('object_id', filter?.objectId);
+
 export async function listEvents(
   db: Queryable,
   filter: EventFilter,
   request: KeysetRequest,
 ): Promise<KeysetPage<StoredEvent>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  for (const [column, value] of [
-    ['event_type', filter.eventType],
-    ['object_type', filter.objectType],
-    ['object_id', filter.objectId],
-  ] as const) {
-    if (value === undefined) continue;
-    params.push(value);
-    where.push(`${column} = $${params.length}`);
-  }
-  const page = await keysetPage<Row>(
+  return timestampPageOf(
     db,
+    EVENTS,
+    eventConditions(filter),
     {
-      from: 'events',
-      where,
-      params,
       timestampColumn: 'recorded_at',
-      idColumn: 'id',
-      select: COLUMNS,
       timestampOf: (row) => row.recorded_at,
-      idOf: (row) => row.id,
       // EXTERNAL events carry data of their own: pages are bounded in bytes too.
       sizeOf: 'octet_length(events::text)',
     },
     request,
   );
-  return { ...page, items: page.items.map(toEvent) };
 }
 
 export async function findEvent(db: Queryable, id: string): Promise<StoredEvent | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(`SELECT ${COLUMNS} FROM events WHERE id = $1`, [id]);
-  return rows[0] === undefined ? undefined : toEvent(rows[0]);
+  return findById(db, EVENTS, id);
 }
 
 /** An event with its log position (`events.sequence`), as the event stream sends it. */
@@ -136,21 +128,9 @@ export async function listEventsAfterSequence(
   after: number,
   options: { limit: number; until?: number; filter?: EventFilter },
 ): Promise<SequencedEvent[]> {
-  const params: unknown[] = [after, options.limit];
-  const where = ['sequence > $1'];
-  if (options.until !== undefined) {
-    params.push(options.until);
-    where.push(`sequence <= $${params.length}`);
-  }
-  for (const [column, value] of [
-    ['event_type', options.filter?.eventType],
-    ['object_type', options.filter?.objectType],
-    ['object_id', options.filter?.objectId],
-  ] as const) {
-    if (value === undefined) continue;
-    params.push(value);
-    where.push(`${column} = $${params.length}`);
-  }
+  const fixed = new Conditions(['sequence > $1'], [after, options.limit]);
+  if (options.until !== undefined) fixed.add((at) => `sequence <= ${at}`, options.until);
+  const { where, params } = eventConditions(options.filter, fixed);
   const rows = await db.query<Row & { sequence: string }>(
     `SELECT sequence, ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY sequence LIMIT $2`,
     params,

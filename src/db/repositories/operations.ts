@@ -1,4 +1,3 @@
-import { isUuid } from '../../domain/ids.ts';
 import { IN_PROGRESS_PHASES, type OperationPhaseId } from '../../domain/operationPhases.ts';
 import type {
   Component,
@@ -7,9 +6,12 @@ import type {
   ProductionResourceOrTool,
   RecordedOperationPhase,
 } from '../../domain/operations.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import { type KeysetPage, type KeysetRequest, keysetPage } from '../paging.ts';
+import type { KeysetPage, KeysetRequest } from '../paging.ts';
+import { forUpdate, lockableFind, rowWrites, type Table, timestampPageOf, typed } from '../table.ts';
+import { materialColumns, materialOf } from './productionOrders.ts';
 
 interface Row {
   id: string;
@@ -61,10 +63,7 @@ const toOperation = (row: Row): Operation => ({
   sequence: row.sequence,
   number: row.number,
   description: row.description,
-  material:
-    row.material_number === null
-      ? null
-      : { number: row.material_number, description: row.material_description },
+  material: materialOf(row),
   operationPhaseId: row.operation_phase_id,
   workplaceId: row.workplace_id,
   workplaceGroupId: row.workplace_group_id,
@@ -83,41 +82,44 @@ const toOperation = (row: Row): Operation => ({
   updatedAt: row.updated_at,
 });
 
-const columns = (operation: Operation) => [
-  operation.id,
-  operation.productionOrderId,
-  operation.sequence,
-  operation.number,
-  operation.description,
-  operation.material?.number ?? null,
-  operation.material?.description ?? null,
-  operation.operationPhaseId,
-  operation.workplaceId,
-  operation.workplaceGroupId,
-  operation.targetQuantity,
-  operation.quantityUnit,
-  operation.targetTimePerUnit,
-  operation.targetSetupTime,
-  operation.targetTeardownTime,
-  operation.targetMoveTime,
-  operation.targetWaitTime,
-  JSON.stringify(operation.components),
-  JSON.stringify(operation.productionResourcesAndTools),
-  operation.startDate,
-  operation.endDate,
-  operation.updatedAt,
-];
+const values = (operation: Operation) => ({
+  id: operation.id,
+  production_order_id: operation.productionOrderId,
+  sequence: operation.sequence,
+  number: operation.number,
+  description: operation.description,
+  ...materialColumns(operation.material),
+  operation_phase_id: operation.operationPhaseId,
+  workplace_id: operation.workplaceId,
+  workplace_group_id: operation.workplaceGroupId,
+  target_quantity: operation.targetQuantity,
+  quantity_unit: operation.quantityUnit,
+  target_time_per_unit: operation.targetTimePerUnit,
+  target_setup_time: operation.targetSetupTime,
+  target_teardown_time: operation.targetTeardownTime,
+  target_move_time: operation.targetMoveTime,
+  target_wait_time: operation.targetWaitTime,
+  components: typed(JSON.stringify(operation.components), 'jsonb'),
+  production_resources_and_tools: typed(JSON.stringify(operation.productionResourcesAndTools), 'jsonb'),
+  start_date: operation.startDate,
+  end_date: operation.endDate,
+  updated_at: operation.updatedAt,
+  created_at: operation.createdAt,
+});
+
+const OPERATIONS: Table<Row, Operation> = {
+  from: 'operations o',
+  select: 'o.*',
+  id: 'o.id',
+  toItem: toOperation,
+};
 
 const IN_PROGRESS_SQL = IN_PROGRESS_PHASES.map((phase) => `'${phase}'`).join(', ');
 
 /** The WHERE conditions of a filter; a list restricts to any of its values, an empty one not at all. */
 function conditions(filter: OperationFilter) {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (condition: (at: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(condition(`$${params.length}`));
-  };
+  const conditions = new Conditions();
+  const add = conditions.add.bind(conditions);
   // One value is compared with `=`: only then does PostgreSQL walk the (column, updated_at, id)
   // indexes in keyset order instead of scanning the timeline for matches.
   const anyOf = (column: string, type: string, values: readonly string[]) =>
@@ -135,12 +137,12 @@ function conditions(filter: OperationFilter) {
   if (filter.materialNumbers?.length) anyOf('o.material_number', 'text', filter.materialNumbers);
   // Literal phases, as in the partial indexes of migration 014, so the planner can use them.
   if (filter.inProgress !== undefined) {
-    where.push(`o.operation_phase_id ${filter.inProgress ? 'IN' : 'NOT IN'} (${IN_PROGRESS_SQL})`);
+    conditions.where.push(`o.operation_phase_id ${filter.inProgress ? 'IN' : 'NOT IN'} (${IN_PROGRESS_SQL})`);
   }
   // An operation without the planned date in question is not known to lie outside the period: kept.
   if (filter.startDate) add((at) => `(o.end_date IS NULL OR o.end_date >= ${at})`, filter.startDate);
   if (filter.endDate) add((at) => `(o.start_date IS NULL OR o.start_date <= ${at})`, filter.endDate);
-  return { where, params };
+  return conditions;
 }
 
 export async function listOperations(
@@ -148,20 +150,8 @@ export async function listOperations(
   filter: OperationFilter,
   request: KeysetRequest,
 ): Promise<KeysetPage<Operation>> {
-  const page = await keysetPage<Row>(
-    db,
-    {
-      from: 'operations o',
-      ...conditions(filter),
-      timestampColumn: 'o.updated_at',
-      idColumn: 'o.id',
-      select: 'o.*',
-      timestampOf: (row) => row.updated_at,
-      idOf: (row) => row.id,
-    },
-    request,
-  );
-  return { ...page, items: page.items.map(toOperation) };
+  const order = { timestampColumn: 'o.updated_at', timestampOf: (row: Row) => row.updated_at };
+  return timestampPageOf(db, OPERATIONS, conditions(filter), order, request);
 }
 
 /** The operations in progress at each of these workplaces (a workplace's currentOperations), newest change first. */
@@ -179,18 +169,7 @@ export async function findCurrentOperations(
   return rows.map(toOperation);
 }
 
-export async function findOperation(
-  db: Queryable,
-  id: string,
-  forUpdate = false,
-): Promise<Operation | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(
-    `SELECT * FROM operations WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] === undefined ? undefined : toOperation(rows[0]);
-}
+export const findOperation = lockableFind(OPERATIONS);
 
 /**
  * The operations in `phaseId` at a workplace, the most recently changed first (a piece counter
@@ -213,12 +192,12 @@ export async function findOperationsInPhaseAt(
 export async function operationsOfOrders(
   db: Queryable,
   productionOrderIds: readonly string[],
-  forUpdate = false,
+  lock = false,
 ): Promise<Operation[]> {
   if (productionOrderIds.length === 0) return [];
   const rows = await db.query<Row>(
     `SELECT * FROM operations WHERE production_order_id = ANY($1::uuid[])
-     ORDER BY production_order_id, sequence, id${forUpdate ? ' FOR UPDATE' : ''}`,
+     ORDER BY production_order_id, sequence, id${forUpdate(lock)}`,
     [productionOrderIds],
   );
   return rows.map(toOperation);
@@ -238,34 +217,10 @@ export async function nextSequence(db: Queryable, productionOrderId: string): Pr
   return row?.next ?? 1;
 }
 
-export async function insertOperation(db: Queryable, operation: Operation): Promise<void> {
-  await db.query(
-    `INSERT INTO operations (id, production_order_id, sequence, number, description, material_number,
-       material_description, operation_phase_id, workplace_id, workplace_group_id, target_quantity, quantity_unit,
-       target_time_per_unit, target_setup_time, target_teardown_time, target_move_time, target_wait_time,
-       components, production_resources_and_tools, start_date, end_date, updated_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb, $19::jsonb,
-       $20, $21, $22, $23)`,
-    [...columns(operation), operation.createdAt],
-  );
-}
-
-export async function updateOperation(db: Queryable, operation: Operation): Promise<void> {
-  await db.query(
-    `UPDATE operations SET production_order_id = $2, sequence = $3, number = $4, description = $5,
-       material_number = $6, material_description = $7, operation_phase_id = $8, workplace_id = $9,
-       workplace_group_id = $10, target_quantity = $11, quantity_unit = $12, target_time_per_unit = $13,
-       target_setup_time = $14, target_teardown_time = $15, target_move_time = $16, target_wait_time = $17,
-       components = $18::jsonb, production_resources_and_tools = $19::jsonb, start_date = $20, end_date = $21,
-       updated_at = $22
-     WHERE id = $1`,
-    columns(operation),
-  );
-}
-
-export async function deleteOperation(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM operations WHERE id = $1', [id]);
-}
+const writes = rowWrites('operations', values);
+export const insertOperation = writes.insert;
+export const updateOperation = writes.update;
+export const deleteOperation = writes.delete;
 
 interface RecordRow {
   id: string;

@@ -1,7 +1,8 @@
-import { isUuid } from '../../domain/ids.ts';
 import type { QuantityType, RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { type KeysetPage, type KeysetRequest, keysetPage } from '../paging.ts';
+import type { KeysetPage, KeysetRequest } from '../paging.ts';
+import { findById, insertRow, type Table, timestampPageOf } from '../table.ts';
 
 interface Row {
   id: string;
@@ -25,22 +26,19 @@ const toRecord = (row: Row): RecordedOutputQuantity => ({
   recordedAt: row.recorded_at,
 });
 
+const RECORDS: Table<Row, RecordedOutputQuantity> = { from: 'recorded_output_quantities', toItem: toRecord };
+
 export async function insertOutputQuantity(db: Queryable, record: RecordedOutputQuantity): Promise<void> {
-  await db.query(
-    `INSERT INTO recorded_output_quantities
-       (id, operation_id, quantity, quantity_type, "timestamp", workplace_id, staff_member_id, recorded_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      record.id,
-      record.operationId,
-      record.quantity,
-      record.quantityType,
-      record.timestamp,
-      record.workplaceId,
-      record.staffMemberId,
-      record.recordedAt,
-    ],
-  );
+  await insertRow(db, 'recorded_output_quantities', {
+    id: record.id,
+    operation_id: record.operationId,
+    quantity: record.quantity,
+    quantity_type: record.quantityType,
+    '"timestamp"': record.timestamp,
+    workplace_id: record.workplaceId,
+    staff_member_id: record.staffMemberId,
+    recorded_at: record.recordedAt,
+  });
 }
 
 /** A timestamp-mode page of an operation's output quantities, newest first by (timestamp, id). */
@@ -49,21 +47,8 @@ export async function listOutputQuantities(
   operationId: string,
   request: KeysetRequest,
 ): Promise<KeysetPage<RecordedOutputQuantity>> {
-  const page = await keysetPage<Row>(
-    db,
-    {
-      from: 'recorded_output_quantities',
-      where: ['operation_id = $1'],
-      params: [operationId],
-      timestampColumn: '"timestamp"',
-      idColumn: 'id',
-      select: '*',
-      timestampOf: (row) => row.timestamp,
-      idOf: (row) => row.id,
-    },
-    request,
-  );
-  return { ...page, items: page.items.map(toRecord) };
+  const order = { timestampColumn: '"timestamp"', timestampOf: (row: Row) => row.timestamp };
+  return timestampPageOf(db, RECORDS, new Conditions(['operation_id = $1'], [operationId]), order, request);
 }
 
 export async function findOutputQuantity(
@@ -71,10 +56,5 @@ export async function findOutputQuantity(
   operationId: string,
   id: string,
 ): Promise<RecordedOutputQuantity | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(
-    'SELECT * FROM recorded_output_quantities WHERE operation_id = $1 AND id = $2',
-    [operationId, id],
-  );
-  return rows[0] === undefined ? undefined : toRecord(rows[0]);
+  return findById(db, RECORDS, id, { owner: ['operation_id', operationId] });
 }

@@ -1,7 +1,8 @@
-import { isUuid } from '../../domain/ids.ts';
-import type { ProductionOrder, ProductionOrderFilter } from '../../domain/productionOrders.ts';
+import type { Material, ProductionOrder, ProductionOrderFilter } from '../../domain/productionOrders.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { type KeysetPage, type KeysetRequest, keysetPage } from '../paging.ts';
+import type { KeysetPage, KeysetRequest } from '../paging.ts';
+import { BY_UPDATED_AT, findByIds, lockableFind, rowWrites, type Table, timestampPageOf } from '../table.ts';
 
 interface Row {
   id: string;
@@ -18,14 +19,23 @@ interface Row {
   updated_at: Date;
 }
 
+/** The material of a production order or operation, from its `material_number` and `material_description`. */
+export const materialOf = (row: { material_number: string | null; material_description: string | null }) =>
+  row.material_number === null
+    ? null
+    : { number: row.material_number, description: row.material_description };
+
+/** The columns of a material, as orders and operations store it. */
+export const materialColumns = (material: Material | null) => ({
+  material_number: material?.number ?? null,
+  material_description: material?.description ?? null,
+});
+
 const toProductionOrder = (row: Row): ProductionOrder => ({
   id: row.id,
   number: row.number,
   description: row.description,
-  material:
-    row.material_number === null
-      ? null
-      : { number: row.material_number, description: row.material_description },
+  material: materialOf(row),
   targetQuantity: row.target_quantity,
   quantityUnit: row.quantity_unit,
   basicStartDate: row.basic_start_date,
@@ -35,28 +45,26 @@ const toProductionOrder = (row: Row): ProductionOrder => ({
   updatedAt: row.updated_at,
 });
 
-const columns = (order: ProductionOrder) => [
-  order.id,
-  order.number,
-  order.description,
-  order.material?.number ?? null,
-  order.material?.description ?? null,
-  order.targetQuantity,
-  order.quantityUnit,
-  order.basicStartDate,
-  order.basicEndDate,
-  order.deliveryDate,
-  order.updatedAt,
-];
+const values = (order: ProductionOrder) => ({
+  id: order.id,
+  number: order.number,
+  description: order.description,
+  ...materialColumns(order.material),
+  target_quantity: order.targetQuantity,
+  quantity_unit: order.quantityUnit,
+  basic_start_date: order.basicStartDate,
+  basic_end_date: order.basicEndDate,
+  delivery_date: order.deliveryDate,
+  updated_at: order.updatedAt,
+  created_at: order.createdAt,
+});
+
+const ORDERS: Table<Row, ProductionOrder> = { from: 'production_orders', toItem: toProductionOrder };
 
 /** The WHERE conditions of a filter; a list restricts to any of its values, an empty one not at all. */
 function conditions(filter: ProductionOrderFilter) {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (condition: (at: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(condition(`$${params.length}`));
-  };
+  const conditions = new Conditions();
+  const add = conditions.add.bind(conditions);
   if (filter.ids?.length) add((at) => `id = ANY(${at}::uuid[])`, filter.ids);
   if (filter.numbers?.length) add((at) => `number = ANY(${at}::text[])`, filter.numbers);
   if (filter.materialNumbers?.length)
@@ -64,7 +72,7 @@ function conditions(filter: ProductionOrderFilter) {
   // An order without the date in question is not known to lie outside the period: kept.
   if (filter.startDate) add((at) => `(basic_end_date IS NULL OR basic_end_date >= ${at})`, filter.startDate);
   if (filter.endDate) add((at) => `(basic_start_date IS NULL OR basic_start_date <= ${at})`, filter.endDate);
-  return { where, params };
+  return conditions;
 }
 
 export async function listProductionOrders(
@@ -72,64 +80,20 @@ export async function listProductionOrders(
   filter: ProductionOrderFilter,
   request: KeysetRequest,
 ): Promise<KeysetPage<ProductionOrder>> {
-  const page = await keysetPage<Row>(
-    db,
-    {
-      from: 'production_orders',
-      ...conditions(filter),
-      timestampColumn: 'updated_at',
-      idColumn: 'id',
-      select: '*',
-      timestampOf: (row) => row.updated_at,
-      idOf: (row) => row.id,
-    },
-    request,
-  );
-  return { ...page, items: page.items.map(toProductionOrder) };
+  return timestampPageOf(db, ORDERS, conditions(filter), BY_UPDATED_AT, request);
 }
 
-export async function findProductionOrder(
-  db: Queryable,
-  id: string,
-  forUpdate = false,
-): Promise<ProductionOrder | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(
-    `SELECT * FROM production_orders WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] === undefined ? undefined : toProductionOrder(rows[0]);
-}
+export const findProductionOrder = lockableFind(ORDERS);
 
 /** The orders with these ids (for embedding); unknown ids are skipped. */
 export async function findProductionOrders(
   db: Queryable,
   ids: readonly string[],
 ): Promise<ProductionOrder[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.query<Row>('SELECT * FROM production_orders WHERE id = ANY($1::uuid[])', [ids]);
-  return rows.map(toProductionOrder);
+  return findByIds(db, ORDERS, ids);
 }
 
-export async function insertProductionOrder(db: Queryable, order: ProductionOrder): Promise<void> {
-  await db.query(
-    `INSERT INTO production_orders (id, number, description, material_number, material_description,
-       target_quantity, quantity_unit, basic_start_date, basic_end_date, delivery_date, updated_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [...columns(order), order.createdAt],
-  );
-}
-
-export async function updateProductionOrder(db: Queryable, order: ProductionOrder): Promise<void> {
-  await db.query(
-    `UPDATE production_orders SET number = $2, description = $3, material_number = $4, material_description = $5,
-       target_quantity = $6, quantity_unit = $7, basic_start_date = $8, basic_end_date = $9, delivery_date = $10,
-       updated_at = $11
-     WHERE id = $1`,
-    columns(order),
-  );
-}
-
-export async function deleteProductionOrder(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM production_orders WHERE id = $1', [id]);
-}
+const writes = rowWrites('production_orders', values);
+export const insertProductionOrder = writes.insert;
+export const updateProductionOrder = writes.update;
+export const deleteProductionOrder = writes.delete;

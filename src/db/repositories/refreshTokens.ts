@@ -1,4 +1,5 @@
 import type { Queryable } from '../database.ts';
+import { firstItem, insertRow } from '../table.ts';
 
 export interface RefreshTokenRow {
   tokenHash: string;
@@ -31,27 +32,22 @@ const toToken = (row: Row): RefreshTokenRow => ({
 });
 
 export async function insertRefreshToken(db: Queryable, token: RefreshTokenRow): Promise<void> {
-  await db.query(
-    `INSERT INTO refresh_tokens (token_hash, chain_id, client_id, scopes, created_at, expires_at, used_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      token.tokenHash,
-      token.chainId,
-      token.clientId,
-      token.scopes,
-      token.createdAt,
-      token.expiresAt,
-      token.usedAt,
-    ],
-  );
+  await insertRow(db, 'refresh_tokens', {
+    token_hash: token.tokenHash,
+    chain_id: token.chainId,
+    client_id: token.clientId,
+    scopes: token.scopes,
+    created_at: token.createdAt,
+    expires_at: token.expiresAt,
+    used_at: token.usedAt,
+  });
 }
 
 export async function findRefreshToken(
   db: Queryable,
   tokenHash: string,
 ): Promise<RefreshTokenRow | undefined> {
-  const rows = await db.query<Row>('SELECT * FROM refresh_tokens WHERE token_hash = $1', [tokenHash]);
-  return rows[0] === undefined ? undefined : toToken(rows[0]);
+  return firstItem(db, 'SELECT * FROM refresh_tokens WHERE token_hash = $1', [tokenHash], toToken);
 }
 
 /** Marks an unspent token spent; undefined when it was already spent (or is gone). */
@@ -60,11 +56,12 @@ export async function spendRefreshToken(
   tokenHash: string,
   at: Date,
 ): Promise<RefreshTokenRow | undefined> {
-  const rows = await db.query<Row>(
+  return firstItem(
+    db,
     'UPDATE refresh_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL RETURNING *',
     [tokenHash, at],
+    toToken,
   );
-  return rows[0] === undefined ? undefined : toToken(rows[0]);
 }
 
 export async function deleteRefreshTokenChain(db: Queryable, chainId: string): Promise<number> {

@@ -1,13 +1,14 @@
-// Storage of planning scenarios (operations, staff members) and predicted malfunction scenarios.
-import { isUuid } from '../../domain/ids.ts';
-import type {
-  PlanningScenario,
-  PredictedMalfunctionScenario,
-  ResultElement,
-  ScenarioKind,
+import {
+  type PlanningScenario,
+  type PredictedMalfunctionScenario,
+  RESULT_DATES,
+  type ResultElement,
+  type ScenarioKind,
 } from '../../domain/planning.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
+import type { OffsetPage, OffsetRequest } from '../paging.ts';
+import { findById, insertRow, offsetPageOf, type Table } from '../table.ts';
 
 /** A scenario element as stored in jsonb: times as ISO text, the owner under its API name. */
 type StoredElement = Record<string, string | boolean | null>;
@@ -23,24 +24,16 @@ interface ScenarioRow {
 }
 
 const ownerField = (kind: ScenarioKind) => (kind === 'OPERATION' ? 'operationId' : 'staffMemberId');
-const DATE_FIELDS = [
-  'startDate',
-  'endDate',
-  'setupStartDate',
-  'setupEndDate',
-  'processingStartDate',
-  'processingEndDate',
-] as const;
 
 function storeElement(kind: ScenarioKind, element: ResultElement): StoredElement {
   const stored: StoredElement = { [ownerField(kind)]: element.ownerId, workplaceId: element.workplaceId };
-  for (const field of DATE_FIELDS) stored[field] = element[field]?.toISOString() ?? null;
+  for (const field of RESULT_DATES) stored[field] = element[field]?.toISOString() ?? null;
   stored.fixed = element.fixed;
   return stored;
 }
 
 function loadElement(kind: ScenarioKind, stored: StoredElement): ResultElement {
-  const date = (field: (typeof DATE_FIELDS)[number]) => {
+  const date = (field: (typeof RESULT_DATES)[number]) => {
     const value = stored[field];
     return typeof value === 'string' ? new Date(value) : null;
   };
@@ -71,20 +64,22 @@ const toScenario = (row: ScenarioRow): PlanningScenario => {
   };
 };
 
+const PLANNING_SCENARIOS: Table<ScenarioRow, PlanningScenario> = {
+  from: 'planning_scenarios',
+  toItem: toScenario,
+};
+const NEWEST_FIRST = 'created_at DESC, id DESC';
+
 export async function insertPlanningScenario(db: Queryable, scenario: PlanningScenario): Promise<void> {
-  await db.query(
-    `INSERT INTO planning_scenarios (id, kind, name, description, elements, created_at, obsolete_since)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      scenario.id,
-      scenario.kind,
-      scenario.name,
-      scenario.description,
-      JSON.stringify(scenario.elements.map((element) => storeElement(scenario.kind, element))),
-      scenario.createdAt,
-      scenario.obsoleteSince,
-    ],
-  );
+  await insertRow(db, 'planning_scenarios', {
+    id: scenario.id,
+    kind: scenario.kind,
+    name: scenario.name,
+    description: scenario.description,
+    elements: JSON.stringify(scenario.elements.map((element) => storeElement(scenario.kind, element))),
+    created_at: scenario.createdAt,
+    obsolete_since: scenario.obsoleteSince,
+  });
 }
 
 /** Newest first. */
@@ -93,14 +88,7 @@ export async function listPlanningScenarios(
   kind: ScenarioKind,
   page: OffsetRequest,
 ): Promise<OffsetPage<PlanningScenario>> {
-  const rows = await db.query<ScenarioRow>(
-    `SELECT * FROM planning_scenarios WHERE kind = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [kind, page.limit, page.offset],
-  );
-  return {
-    items: rows.map(toScenario),
-    total: await countRows(db, 'planning_scenarios', ['kind = $1'], [kind]),
-  };
+  return offsetPageOf(db, PLANNING_SCENARIOS, new Conditions(['kind = $1'], [kind]), NEWEST_FIRST, page);
 }
 
 export async function findPlanningScenario(
@@ -108,12 +96,7 @@ export async function findPlanningScenario(
   kind: ScenarioKind,
   id: string,
 ): Promise<PlanningScenario | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<ScenarioRow>('SELECT * FROM planning_scenarios WHERE id = $1 AND kind = $2', [
-    id,
-    kind,
-  ]);
-  return rows[0] === undefined ? undefined : toScenario(rows[0]);
+  return findById(db, PLANNING_SCENARIOS, id, { owner: ['kind', kind] });
 }
 
 /** Marks every current scenario of the kind obsolete; returns their ids (oldest first). */
@@ -153,26 +136,26 @@ const toMalfunction = (row: MalfunctionRow): PredictedMalfunctionScenario => ({
   obsoleteSince: row.obsolete_since,
 });
 
+const MALFUNCTION_SCENARIOS: Table<MalfunctionRow, PredictedMalfunctionScenario> = {
+  from: 'predicted_malfunction_scenarios',
+  toItem: toMalfunction,
+};
+
 export async function insertMalfunctionScenario(
   db: Queryable,
   scenario: PredictedMalfunctionScenario,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO predicted_malfunction_scenarios (id, workplace_id, start_date, end_date, probability,
-       operating_state_id, description, created_at, obsolete_since)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      scenario.id,
-      scenario.workplaceId,
-      scenario.startDate,
-      scenario.endDate,
-      scenario.probability,
-      scenario.operatingStateId,
-      scenario.description,
-      scenario.createdAt,
-      scenario.obsoleteSince,
-    ],
-  );
+  await insertRow(db, 'predicted_malfunction_scenarios', {
+    id: scenario.id,
+    workplace_id: scenario.workplaceId,
+    start_date: scenario.startDate,
+    end_date: scenario.endDate,
+    probability: scenario.probability,
+    operating_state_id: scenario.operatingStateId,
+    description: scenario.description,
+    created_at: scenario.createdAt,
+    obsolete_since: scenario.obsoleteSince,
+  });
 }
 
 /** Newest first, optionally of one workplace. */
@@ -181,32 +164,17 @@ export async function listMalfunctionScenarios(
   filter: { workplaceId?: string },
   page: OffsetRequest,
 ): Promise<OffsetPage<PredictedMalfunctionScenario>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.workplaceId !== undefined) {
-    params.push(filter.workplaceId);
-    where.push(`workplace_id = $${params.length}::uuid`);
-  }
-  const rows = await db.query<MalfunctionRow>(
-    `SELECT * FROM predicted_malfunction_scenarios ${whereClause(where)} ORDER BY created_at DESC, id DESC
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  return {
-    items: rows.map(toMalfunction),
-    total: await countRows(db, 'predicted_malfunction_scenarios', where, params),
-  };
+  const conditions = new Conditions();
+  if (filter.workplaceId !== undefined)
+    conditions.add((at) => `workplace_id = ${at}::uuid`, filter.workplaceId);
+  return offsetPageOf(db, MALFUNCTION_SCENARIOS, conditions, NEWEST_FIRST, page);
 }
 
 export async function findMalfunctionScenario(
   db: Queryable,
   id: string,
 ): Promise<PredictedMalfunctionScenario | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<MalfunctionRow>('SELECT * FROM predicted_malfunction_scenarios WHERE id = $1', [
-    id,
-  ]);
-  return rows[0] === undefined ? undefined : toMalfunction(rows[0]);
+  return findById(db, MALFUNCTION_SCENARIOS, id);
 }
 
 /** Marks the workplace's current predictions obsolete; returns their ids (oldest first). */

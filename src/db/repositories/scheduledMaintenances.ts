@@ -1,14 +1,8 @@
-import { isUuid } from '../../domain/ids.ts';
 import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import {
-  addPeriodConditions,
-  countRows,
-  type OffsetPage,
-  type OffsetRequest,
-  type PeriodFilter,
-  whereClause,
-} from '../paging.ts';
+import { addPeriodConditions, type OffsetPage, type OffsetRequest, type PeriodFilter } from '../paging.ts';
+import { findById, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -32,67 +26,43 @@ const toMaintenance = (row: Row): ScheduledMaintenance => ({
   updatedAt: row.updated_at,
 });
 
+const MAINTENANCES: Table<Row, ScheduledMaintenance> = {
+  from: 'scheduled_maintenances',
+  toItem: toMaintenance,
+};
+
 export async function listScheduledMaintenances(
   db: Queryable,
   workplaceId: string,
   filter: PeriodFilter,
   page: OffsetRequest,
 ): Promise<OffsetPage<ScheduledMaintenance>> {
-  const where = ['workplace_id = $1'];
-  const params: unknown[] = [workplaceId];
-  addPeriodConditions(filter, where, params);
-  const rows = await db.query<Row>(
-    `SELECT * FROM scheduled_maintenances ${whereClause(where)} ORDER BY start_date, id
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  return {
-    items: rows.map(toMaintenance),
-    total: await countRows(db, 'scheduled_maintenances', where, params),
-  };
+  const conditions = new Conditions(['workplace_id = $1'], [workplaceId]);
+  addPeriodConditions(filter, conditions.where, conditions.params);
+  return offsetPageOf(db, MAINTENANCES, conditions, 'start_date, id', page);
 }
 
 export async function findScheduledMaintenance(
   db: Queryable,
   workplaceId: string,
   id: string,
-  forUpdate = false,
+  lock = false,
 ): Promise<ScheduledMaintenance | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(
-    `SELECT * FROM scheduled_maintenances WHERE workplace_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-    [workplaceId, id],
-  );
-  return rows[0] === undefined ? undefined : toMaintenance(rows[0]);
+  return findById(db, MAINTENANCES, id, { owner: ['workplace_id', workplaceId], lock: forUpdate(lock) });
 }
 
-export async function insertScheduledMaintenance(db: Queryable, task: ScheduledMaintenance): Promise<void> {
-  await db.query(
-    `INSERT INTO scheduled_maintenances (id, workplace_id, description, maintenance_type, start_date, end_date,
-       created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      task.id,
-      task.workplaceId,
-      task.description,
-      task.maintenanceType,
-      task.startDate,
-      task.endDate,
-      task.createdAt,
-      task.updatedAt,
-    ],
-  );
-}
+const values = (task: ScheduledMaintenance) => ({
+  id: task.id,
+  workplace_id: task.workplaceId,
+  description: task.description,
+  maintenance_type: task.maintenanceType,
+  start_date: task.startDate,
+  end_date: task.endDate,
+  created_at: task.createdAt,
+  updated_at: task.updatedAt,
+});
 
-export async function updateScheduledMaintenance(db: Queryable, task: ScheduledMaintenance): Promise<void> {
-  await db.query(
-    `UPDATE scheduled_maintenances SET description = $2, maintenance_type = $3, start_date = $4, end_date = $5,
-       updated_at = $6
-     WHERE id = $1`,
-    [task.id, task.description, task.maintenanceType, task.startDate, task.endDate, task.updatedAt],
-  );
-}
-
-export async function deleteScheduledMaintenance(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM scheduled_maintenances WHERE id = $1', [id]);
-}
+const writes = rowWrites('scheduled_maintenances', values, ['workplace_id', 'created_at']);
+export const insertScheduledMaintenance = writes.insert;
+export const updateScheduledMaintenance = writes.update;
+export const deleteScheduledMaintenance = writes.delete;

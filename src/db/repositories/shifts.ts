@@ -1,14 +1,16 @@
-import { isUuid } from '../../domain/ids.ts';
 import type { Shift } from '../../domain/shifts.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
+import { addPeriodConditions, type KeysetPage, type KeysetRequest, type PeriodFilter } from '../paging.ts';
 import {
-  addPeriodConditions,
   byStartDate,
-  type KeysetPage,
-  type KeysetRequest,
-  keysetPage,
-  type PeriodFilter,
-} from '../paging.ts';
+  findById,
+  firstItem,
+  forUpdate,
+  rowWrites,
+  type Table,
+  timestampPageOf,
+} from '../table.ts';
 
 interface Row {
   id: string;
@@ -36,31 +38,26 @@ const toShift = (row: Row): Shift => ({
   updatedAt: row.updated_at,
 });
 
+const SHIFTS: Table<Row, Shift> = { from: 'shifts', toItem: toShift };
+
 export async function listShifts(
   db: Queryable,
   workplaceId: string,
   filter: PeriodFilter,
   request: KeysetRequest,
 ): Promise<KeysetPage<Shift>> {
-  const where = ['workplace_id = $1'];
-  const params: unknown[] = [workplaceId];
-  addPeriodConditions(filter, where, params);
-  const page = await keysetPage(db, byStartDate<Row>('shifts', where, params), request);
-  return { ...page, items: page.items.map(toShift) };
+  const conditions = new Conditions(['workplace_id = $1'], [workplaceId]);
+  addPeriodConditions(filter, conditions.where, conditions.params);
+  return timestampPageOf(db, SHIFTS, conditions, byStartDate<Row>(), request);
 }
 
 export async function findShift(
   db: Queryable,
   workplaceId: string,
   id: string,
-  forUpdate = false,
+  lock = false,
 ): Promise<Shift | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(
-    `SELECT * FROM shifts WHERE workplace_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-    [workplaceId, id],
-  );
-  return rows[0] === undefined ? undefined : toShift(rows[0]);
+  return findById(db, SHIFTS, id, { owner: ['workplace_id', workplaceId], lock: forUpdate(lock) });
 }
 
 /** The workplace's shifts starting within [startDate, endDate), by start, locked for a bulk replace. */
@@ -84,55 +81,32 @@ export async function findOverlappingShift(
   period: { startDate: Date; endDate: Date },
   exceptId: string,
 ): Promise<Shift | undefined> {
-  const rows = await db.query<Row>(
+  return firstItem(
+    db,
     `SELECT * FROM shifts WHERE workplace_id = $1 AND start_date < $3 AND end_date > $2 AND id <> $4
      ORDER BY start_date LIMIT 1`,
     [workplaceId, period.startDate, period.endDate, exceptId],
-  );
-  return rows[0] === undefined ? undefined : toShift(rows[0]);
-}
-
-export async function insertShift(db: Queryable, shift: Shift): Promise<void> {
-  await db.query(
-    `INSERT INTO shifts (id, workplace_id, name, shift_model_id, start_date, end_date,
-       start_announced_at, end_announced_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      shift.id,
-      shift.workplaceId,
-      shift.name,
-      shift.shiftModelId,
-      shift.startDate,
-      shift.endDate,
-      shift.startAnnouncedAt,
-      shift.endAnnouncedAt,
-      shift.createdAt,
-      shift.updatedAt,
-    ],
+    toShift,
   );
 }
 
-export async function updateShift(db: Queryable, shift: Shift): Promise<void> {
-  await db.query(
-    `UPDATE shifts SET name = $2, shift_model_id = $3, start_date = $4, end_date = $5,
-       start_announced_at = $6, end_announced_at = $7, updated_at = $8
-     WHERE id = $1`,
-    [
-      shift.id,
-      shift.name,
-      shift.shiftModelId,
-      shift.startDate,
-      shift.endDate,
-      shift.startAnnouncedAt,
-      shift.endAnnouncedAt,
-      shift.updatedAt,
-    ],
-  );
-}
+const values = (shift: Shift) => ({
+  id: shift.id,
+  workplace_id: shift.workplaceId,
+  name: shift.name,
+  shift_model_id: shift.shiftModelId,
+  start_date: shift.startDate,
+  end_date: shift.endDate,
+  start_announced_at: shift.startAnnouncedAt,
+  end_announced_at: shift.endAnnouncedAt,
+  created_at: shift.createdAt,
+  updated_at: shift.updatedAt,
+});
 
-export async function deleteShift(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM shifts WHERE id = $1', [id]);
-}
+const writes = rowWrites('shifts', values, ['workplace_id', 'created_at']);
+export const insertShift = writes.insert;
+export const updateShift = writes.update;
+export const deleteShift = writes.delete;
 
 /**
  * Claims up to `limit` shifts whose start is due and not yet announced, marking them announced.

@@ -1,8 +1,20 @@
 import { isUuid } from '../../domain/ids.ts';
 import type { Absence, EndActivity, RecordedActivity, StaffMember } from '../../domain/staffMembers.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
+import type { OffsetPage, OffsetRequest } from '../paging.ts';
+import {
+  deleteById,
+  except,
+  findById,
+  insertRow,
+  offsetList,
+  offsetPageOf,
+  type Table,
+  typed,
+  updateById,
+} from '../table.ts';
 
 interface StoredAbsence {
   startDate: string;
@@ -26,9 +38,9 @@ interface Row {
 }
 
 // The assignments come along as an ordered array, so one query reads a whole staff member.
-const SELECT = `SELECT s.*, ARRAY(SELECT a.workplace_id::text FROM staff_member_workplaces a
-    WHERE a.staff_member_id = s.id ORDER BY a.position) AS assigned_workplace_ids
-  FROM staff_members s`;
+const COLUMNS = `s.*, ARRAY(SELECT a.workplace_id::text FROM staff_member_workplaces a
+    WHERE a.staff_member_id = s.id ORDER BY a.position) AS assigned_workplace_ids`;
+const SELECT = `SELECT ${COLUMNS} FROM staff_members s`;
 
 const toStaffMember = (row: Row): StaffMember => ({
   id: row.id,
@@ -62,40 +74,38 @@ const absencesJson = (absences: readonly Absence[]) =>
     })),
   );
 
+const STAFF_MEMBERS: Table<Row, StaffMember> = {
+  from: 'staff_members s',
+  select: COLUMNS,
+  id: 's.id',
+  toItem: toStaffMember,
+};
+
 export interface StaffMemberFilter {
   staffNumber?: string;
   workplaceId?: string;
   qualification?: string;
 }
 
-export async function listStaffMembers(
-  db: Queryable,
-  filter: StaffMemberFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<StaffMember>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.staffNumber !== undefined) {
-    params.push(filter.staffNumber);
-    where.push(`s.staff_number = $${params.length}`);
-  }
-  if (filter.workplaceId !== undefined) {
-    params.push(filter.workplaceId);
-    where.push(`EXISTS (SELECT 1 FROM staff_member_workplaces a
-      WHERE a.staff_member_id = s.id AND a.workplace_id = $${params.length}::uuid)`);
-  }
-  if (filter.qualification !== undefined) {
-    params.push([filter.qualification]);
-    // `@>` so the GIN index on qualifications serves the filter.
-    where.push(`s.qualifications @> $${params.length}::text[]`);
-  }
-  const rows = await db.query<Row>(
-    `${SELECT} ${whereClause(where)} ORDER BY s.staff_number, s.id
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  return { items: rows.map(toStaffMember), total: await countRows(db, 'staff_members s', where, params) };
-}
+export const listStaffMembers = offsetList(
+  STAFF_MEMBERS,
+  's.staff_number, s.id',
+  (filter: StaffMemberFilter) => {
+    const conditions = new Conditions().equals('s.staff_number', filter.staffNumber);
+    if (filter.workplaceId !== undefined) {
+      conditions.add(
+        (at) => `EXISTS (SELECT 1 FROM staff_member_workplaces a
+      WHERE a.staff_member_id = s.id AND a.workplace_id = ${at}::uuid)`,
+        filter.workplaceId,
+      );
+    }
+    if (filter.qualification !== undefined) {
+      // `@>` so the GIN index on qualifications serves the filter.
+      conditions.add((at) => `s.qualifications @> ${at}::text[]`, [filter.qualification]);
+    }
+    return conditions;
+  },
+);
 
 /**
  * The staff members with an open activity at each of these workplaces (a workplace's
@@ -119,53 +129,32 @@ export async function findCurrentStaffMembers(
 export async function findStaffMember(
   db: Queryable,
   id: string,
-  forUpdate = false,
+  lock = false,
 ): Promise<StaffMember | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(`${SELECT} WHERE s.id = $1${forUpdate ? ' FOR UPDATE OF s' : ''}`, [id]);
-  return rows[0] === undefined ? undefined : toStaffMember(rows[0]);
+  return findById(db, STAFF_MEMBERS, id, { lock: lock ? ' FOR UPDATE OF s' : '' });
 }
 
+const values = (member: StaffMember) => ({
+  id: member.id,
+  staff_number: member.staffNumber,
+  first_name: member.firstName,
+  last_name: member.lastName,
+  email: member.email,
+  qualifications: typed(member.qualifications, 'text[]'),
+  shift_id: member.shiftId,
+  absences: typed(absencesJson(member.absences), 'jsonb'),
+  created_at: member.createdAt,
+  updated_at: member.updatedAt,
+  erp_context_id: member.erpContextId,
+});
+
 export async function insertStaffMember(db: Queryable, member: StaffMember): Promise<void> {
-  await db.query(
-    `INSERT INTO staff_members (id, staff_number, first_name, last_name, email, qualifications, shift_id,
-       absences, created_at, updated_at, erp_context_id)
-     VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8::jsonb, $9, $10, $11)`,
-    [
-      member.id,
-      member.staffNumber,
-      member.firstName,
-      member.lastName,
-      member.email,
-      member.qualifications,
-      member.shiftId,
-      absencesJson(member.absences),
-      member.createdAt,
-      member.updatedAt,
-      member.erpContextId,
-    ],
-  );
+  await insertRow(db, 'staff_members', values(member));
   await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
 }
 
 export async function updateStaffMember(db: Queryable, member: StaffMember): Promise<void> {
-  await db.query(
-    `UPDATE staff_members SET staff_number = $2, first_name = $3, last_name = $4, email = $5,
-       qualifications = $6::text[], shift_id = $7, absences = $8::jsonb, updated_at = $9, erp_context_id = $10
-     WHERE id = $1`,
-    [
-      member.id,
-      member.staffNumber,
-      member.firstName,
-      member.lastName,
-      member.email,
-      member.qualifications,
-      member.shiftId,
-      absencesJson(member.absences),
-      member.updatedAt,
-      member.erpContextId,
-    ],
-  );
+  await updateById(db, 'staff_members', member.id, except(values(member), 'id', 'created_at'));
   await db.query('DELETE FROM staff_member_workplaces WHERE staff_member_id = $1', [member.id]);
   await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
 }
@@ -181,7 +170,7 @@ async function assignWorkplaces(db: Queryable, staffMemberId: string, workplaceI
 
 /** Deletes the staff member; its assignments and recorded activities go with it (cascade). */
 export async function deleteStaffMember(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM staff_members WHERE id = $1', [id]);
+  await deleteById(db, 'staff_members', id);
 }
 
 interface ActivityRow {
@@ -254,14 +243,16 @@ export async function listAssignedWorkplaceIds(
   staffMemberId: string,
   page: OffsetRequest,
 ): Promise<OffsetPage<string>> {
-  const where = ['staff_member_id = $1'];
-  const rows = await db.query<{ workplace_id: string }>(
-    `SELECT workplace_id FROM staff_member_workplaces ${whereClause(where)}
-     ORDER BY position LIMIT $2 OFFSET $3`,
-    [staffMemberId, page.limit, page.offset],
-  );
-  return {
-    items: rows.map((row) => row.workplace_id),
-    total: await countRows(db, 'staff_member_workplaces', where, [staffMemberId]),
+  const assignments: Table<{ workplace_id: string }, string> = {
+    from: 'staff_member_workplaces',
+    select: 'workplace_id',
+    toItem: (row) => row.workplace_id,
   };
+  return offsetPageOf(
+    db,
+    assignments,
+    new Conditions(['staff_member_id = $1'], [staffMemberId]),
+    'position',
+    page,
+  );
 }

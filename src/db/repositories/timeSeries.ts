@@ -1,7 +1,8 @@
 import type { Sample } from '../../domain/devices.ts';
-import { isUuid } from '../../domain/ids.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { type KeysetPage, type KeysetRequest, keysetPage } from '../paging.ts';
+import type { KeysetPage, KeysetRequest } from '../paging.ts';
+import { findById, type Table, type TimestampOrder, timestampPageOf } from '../table.ts';
 
 interface Row {
   id: string;
@@ -48,6 +49,18 @@ export interface SampleFilter {
   endDate?: Date | undefined;
 }
 
+const SAMPLES: Table<Row, Sample> = {
+  from: 'recorded_time_series',
+  select: 'id, device_id, tag, "timestamp", value',
+  toItem: toSample,
+};
+
+/** Newest first by their `"timestamp"` column. */
+const BY_TIMESTAMP: TimestampOrder<Row> = {
+  timestampColumn: '"timestamp"',
+  timestampOf: (row) => row.timestamp,
+};
+
 /** A timestamp-mode page of one device's samples, newest first by (timestamp, id). */
 export async function listSamples(
   db: Queryable,
@@ -56,42 +69,12 @@ export async function listSamples(
   request: KeysetRequest,
 ): Promise<KeysetPage<Sample>> {
   // Equality on device (and tag) then a range on the timestamp: the prefix of one index.
-  const where = ['device_id = $1'];
-  const params: unknown[] = [deviceId];
-  if (filter.tag !== undefined) {
-    params.push(filter.tag);
-    where.push(`tag = $${params.length}`);
-  }
-  if (filter.startDate !== undefined) {
-    params.push(filter.startDate);
-    where.push(`"timestamp" >= $${params.length}`);
-  }
-  if (filter.endDate !== undefined) {
-    params.push(filter.endDate);
-    where.push(`"timestamp" < $${params.length}`);
-  }
-  const page = await keysetPage<Row>(
-    db,
-    {
-      from: 'recorded_time_series',
-      where,
-      params,
-      timestampColumn: '"timestamp"',
-      idColumn: 'id',
-      select: 'id, device_id, tag, "timestamp", value',
-      timestampOf: (row) => row.timestamp,
-      idOf: (row) => row.id,
-    },
-    request,
-  );
-  return { ...page, items: page.items.map(toSample) };
+  const conditions = new Conditions(['device_id = $1'], [deviceId]).equals('tag', filter.tag);
+  if (filter.startDate !== undefined) conditions.add((at) => `"timestamp" >= ${at}`, filter.startDate);
+  if (filter.endDate !== undefined) conditions.add((at) => `"timestamp" < ${at}`, filter.endDate);
+  return timestampPageOf(db, SAMPLES, conditions, BY_TIMESTAMP, request);
 }
 
 export async function findSample(db: Queryable, deviceId: string, id: string): Promise<Sample | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(
-    'SELECT id, device_id, tag, "timestamp", value FROM recorded_time_series WHERE id = $1 AND device_id = $2',
-    [id, deviceId],
-  );
-  return rows[0] === undefined ? undefined : toSample(rows[0]);
+  return findById(db, SAMPLES, id, { owner: ['device_id', deviceId] });
 }

@@ -1,4 +1,3 @@
-import { isUuid } from '../../domain/ids.ts';
 import type { ToolAssemblyOrderStateId } from '../../domain/toolAssemblyOrderStates.ts';
 import {
   orderStatesOf,
@@ -7,8 +6,8 @@ import {
   type ToolView,
   toolStateOf,
 } from '../../domain/tools.ts';
-import type { Queryable } from '../database.ts';
-import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
+import { Conditions } from '../conditions.ts';
+import { lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -46,8 +45,12 @@ const toTool = (row: Row): ToolView => ({
 });
 
 // Every tool has its assembly order (they are created together), which gives the tool its state.
-const FROM = 'tools t JOIN tool_assembly_orders o ON o.tool_id = t.id';
-const SELECT = `SELECT t.*, o.id AS order_id, o.state AS order_state FROM ${FROM}`;
+const TOOLS: Table<Row, ToolView> = {
+  from: 'tools t JOIN tool_assembly_orders o ON o.tool_id = t.id',
+  select: 't.*, o.id AS order_id, o.state AS order_state',
+  id: 't.id',
+  toItem: toTool,
+};
 
 export interface ToolFilter {
   workplaceId?: string;
@@ -55,69 +58,30 @@ export interface ToolFilter {
   number?: string;
 }
 
-export async function listTools(
-  db: Queryable,
-  filter: ToolFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<ToolView>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.workplaceId !== undefined) {
-    params.push(filter.workplaceId);
-    where.push(`t.workplace_id = $${params.length}`);
-  }
+export const listTools = offsetList(TOOLS, 't.number, t.id', (filter: ToolFilter) => {
+  const conditions = new Conditions().equals('t.workplace_id', filter.workplaceId);
   if (filter.toolStateId !== undefined) {
-    params.push(orderStatesOf(filter.toolStateId));
-    where.push(`o.state = ANY($${params.length}::text[])`);
+    conditions.add((at) => `o.state = ANY(${at}::text[])`, orderStatesOf(filter.toolStateId));
   }
-  if (filter.number !== undefined) {
-    params.push(filter.number);
-    where.push(`t.number = $${params.length}`);
-  }
-  const rows = await db.query<Row>(
-    `${SELECT} ${whereClause(where)} ORDER BY t.number, t.id
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  return { items: rows.map(toTool), total: await countRows(db, FROM, where, params) };
-}
+  return conditions.equals('t.number', filter.number);
+});
 
-export async function findTool(db: Queryable, id: string, forUpdate = false): Promise<ToolView | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(`${SELECT} WHERE t.id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
-  return rows[0] === undefined ? undefined : toTool(rows[0]);
-}
+export const findTool = lockableFind(TOOLS);
 
-const columns = (tool: Tool) => [
-  tool.id,
-  tool.number,
-  tool.description,
-  tool.storageLocation,
-  tool.workplaceId,
-  tool.lifespan.remaining,
-  tool.lifespan.maximum,
-  tool.lifespan.warningLimit,
-  tool.updatedAt,
-];
+const values = (tool: Tool) => ({
+  id: tool.id,
+  number: tool.number,
+  description: tool.description,
+  storage_location: tool.storageLocation,
+  workplace_id: tool.workplaceId,
+  lifespan_remaining: tool.lifespan.remaining,
+  lifespan_maximum: tool.lifespan.maximum,
+  lifespan_warning_limit: tool.lifespan.warningLimit,
+  updated_at: tool.updatedAt,
+  created_at: tool.createdAt,
+});
 
-export async function insertTool(db: Queryable, tool: Tool): Promise<void> {
-  await db.query(
-    `INSERT INTO tools (id, number, description, storage_location, workplace_id, lifespan_remaining,
-       lifespan_maximum, lifespan_warning_limit, updated_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [...columns(tool), tool.createdAt],
-  );
-}
-
-export async function updateTool(db: Queryable, tool: Tool): Promise<void> {
-  await db.query(
-    `UPDATE tools SET number = $2, description = $3, storage_location = $4, workplace_id = $5,
-       lifespan_remaining = $6, lifespan_maximum = $7, lifespan_warning_limit = $8, updated_at = $9
-     WHERE id = $1`,
-    columns(tool),
-  );
-}
-
-export async function deleteTool(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM tools WHERE id = $1', [id]);
-}
+const writes = rowWrites('tools', values);
+export const insertTool = writes.insert;
+export const updateTool = writes.update;
+export const deleteTool = writes.delete;

@@ -1,8 +1,8 @@
-import { isUuid } from '../../domain/ids.ts';
 import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../domain/workplaces.ts';
+import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import { countRows, type OffsetPage, type OffsetRequest, whereClause } from '../paging.ts';
+import { findByIds, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -41,107 +41,55 @@ export interface WorkplaceFilter {
   workplaceGroupId?: string;
 }
 
-export async function listWorkplaces(
-  db: Queryable,
-  filter: WorkplaceFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<Workplace>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.workplaceNumber !== undefined) {
-    params.push(filter.workplaceNumber);
-    where.push(`w.number = $${params.length}`);
-  }
-  if (filter.workplaceType !== undefined) {
-    params.push(filter.workplaceType);
-    where.push(`w.workplace_type = $${params.length}`);
-  }
-  if (filter.erpContextId !== undefined) {
-    params.push(filter.erpContextId);
-    where.push(`w.erp_context_id = $${params.length}`);
-  }
+const WORKPLACES: Table<Row, Workplace> = { from: 'workplaces w', select: 'w.*', toItem: toWorkplace };
+
+export const listWorkplaces = offsetList(WORKPLACES, 'w.number, w.id', (filter: WorkplaceFilter) => {
+  const conditions = new Conditions()
+    .equals('w.number', filter.workplaceNumber)
+    .equals('w.workplace_type', filter.workplaceType)
+    .equals('w.erp_context_id', filter.erpContextId);
   if (filter.workplaceGroupId !== undefined) {
-    params.push(filter.workplaceGroupId);
-    where.push(`(w.capacity_group_id = $${params.length} OR w.production_line_id = $${params.length})`);
+    conditions.add(
+      (at) => `(w.capacity_group_id = ${at} OR w.production_line_id = ${at})`,
+      filter.workplaceGroupId,
+    );
   }
   if (filter.workplaceGroupNumber !== undefined) {
     // A workplace belongs to a group as its capacity group or as its production line.
-    params.push(filter.workplaceGroupNumber);
-    where.push(`EXISTS (SELECT 1 FROM workplace_groups g WHERE g.number = $${params.length}
-      AND (g.id = w.capacity_group_id OR g.id = w.production_line_id))`);
+    conditions.add(
+      (at) => `EXISTS (SELECT 1 FROM workplace_groups g WHERE g.number = ${at}
+      AND (g.id = w.capacity_group_id OR g.id = w.production_line_id))`,
+      filter.workplaceGroupNumber,
+    );
   }
-  const rows = await db.query<Row>(
-    `SELECT w.* FROM workplaces w ${whereClause(where)} ORDER BY w.number, w.id
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  return { items: rows.map(toWorkplace), total: await countRows(db, 'workplaces w', where, params) };
-}
+  return conditions;
+});
 
 /** The workplaces with these ids, in no particular order; unknown ids are left out. */
 export async function findWorkplaces(db: Queryable, ids: readonly string[]): Promise<Workplace[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.query<Row>('SELECT * FROM workplaces WHERE id = ANY($1::uuid[])', [ids]);
-  return rows.map(toWorkplace);
+  return findByIds(db, WORKPLACES, ids);
 }
 
-export async function findWorkplace(
-  db: Queryable,
-  id: string,
-  forUpdate = false,
-): Promise<Workplace | undefined> {
-  if (!isUuid(id)) return undefined;
-  const rows = await db.query<Row>(
-    `SELECT * FROM workplaces WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] === undefined ? undefined : toWorkplace(rows[0]);
-}
+export const findWorkplace = lockableFind(WORKPLACES);
 
-export async function insertWorkplace(db: Queryable, workplace: Workplace): Promise<void> {
-  await db.query(
-    `INSERT INTO workplaces (id, number, description, is_manual_workplace, operating_state_id,
-       capacity_group_id, production_line_id, created_at, updated_at, workplace_type, erp_context_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      workplace.id,
-      workplace.number,
-      workplace.description,
-      workplace.isManualWorkplace,
-      workplace.operatingStateId,
-      workplace.capacityGroupId,
-      workplace.productionLineId,
-      workplace.createdAt,
-      workplace.updatedAt,
-      workplace.workplaceType,
-      workplace.erpContextId,
-    ],
-  );
-}
+const values = (workplace: Workplace) => ({
+  id: workplace.id,
+  number: workplace.number,
+  description: workplace.description,
+  is_manual_workplace: workplace.isManualWorkplace,
+  operating_state_id: workplace.operatingStateId,
+  capacity_group_id: workplace.capacityGroupId,
+  production_line_id: workplace.productionLineId,
+  created_at: workplace.createdAt,
+  updated_at: workplace.updatedAt,
+  workplace_type: workplace.workplaceType,
+  erp_context_id: workplace.erpContextId,
+});
 
-export async function updateWorkplace(db: Queryable, workplace: Workplace): Promise<void> {
-  await db.query(
-    `UPDATE workplaces SET number = $2, description = $3, is_manual_workplace = $4, operating_state_id = $5,
-       capacity_group_id = $6, production_line_id = $7, updated_at = $8, workplace_type = $9, erp_context_id = $10
-     WHERE id = $1`,
-    [
-      workplace.id,
-      workplace.number,
-      workplace.description,
-      workplace.isManualWorkplace,
-      workplace.operatingStateId,
-      workplace.capacityGroupId,
-      workplace.productionLineId,
-      workplace.updatedAt,
-      workplace.workplaceType,
-      workplace.erpContextId,
-    ],
-  );
-}
-
-export async function deleteWorkplace(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM workplaces WHERE id = $1', [id]);
-}
+const writes = rowWrites('workplaces', values);
+export const insertWorkplace = writes.insert;
+export const updateWorkplace = writes.update;
+export const deleteWorkplace = writes.delete;
 
 interface RecordRow {
   id: string;

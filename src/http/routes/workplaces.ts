@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import type { Queryable } from '../../db/database.ts';
 import { findCurrentOperations } from '../../db/repositories/operations.ts';
 import { findProductionOrders } from '../../db/repositories/productionOrders.ts';
@@ -32,6 +33,17 @@ import {
 } from '../schemas/workplaces.ts';
 
 const tags = ['workplaces'];
+
+/** The workplace a POST or PUT body describes: what it leaves out is null (a PUT replaces it all). */
+const workplaceBody = (body: Static<typeof ReplaceWorkplaceBody>): service.WorkplaceBody => ({
+  number: body.number,
+  description: body.description ?? null,
+  isManualWorkplace: body.isManualWorkplace,
+  workplaceType: body.workplaceType,
+  erpContextId: body.erpContextId ?? null,
+  capacityGroupId: body.capacityGroupId,
+  productionLineId: body.productionLineId ?? null,
+});
 
 /** The capacity groups and production lines of these workplaces, by id, in one query. */
 export async function workplaceGroupsOf(
@@ -98,30 +110,12 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     summary: 'Create a workplace (emits WORKPLACE_CREATED)',
     body: CreateWorkplaceBody,
     run: (body) =>
-      service.createWorkplace(db, {
-        number: body.number,
-        description: body.description ?? null,
-        isManualWorkplace: body.isManualWorkplace,
-        workplaceType: body.workplaceType,
-        erpContextId: body.erpContextId ?? null,
-        capacityGroupId: body.capacityGroupId,
-        productionLineId: body.productionLineId ?? null,
-        operatingStateId: body.operatingStateId,
-      }),
+      service.createWorkplace(db, { ...workplaceBody(body), operatingStateId: body.operatingStateId }),
   });
   workplaces.replace({
     summary: 'Replace a workplace (emits WORKPLACE_UPDATED when a characteristic property changes)',
     body: ReplaceWorkplaceBody,
-    run: (body, at) =>
-      service.replaceWorkplace(db, at.id, {
-        number: body.number,
-        description: body.description ?? null,
-        isManualWorkplace: body.isManualWorkplace,
-        workplaceType: body.workplaceType,
-        erpContextId: body.erpContextId ?? null,
-        capacityGroupId: body.capacityGroupId,
-        productionLineId: body.productionLineId ?? null,
-      }),
+    run: (body, at) => service.replaceWorkplace(db, at.id, workplaceBody(body)),
   });
   workplaces.remove({
     summary: 'Delete a workplace (emits WORKPLACE_DELETED)',

@@ -1,0 +1,25 @@
+// WHERE conditions built from a filter one value at a time: each condition gets the placeholder of
+// its own parameter (`$n`), so placeholders and parameters cannot drift apart.
+
+export class Conditions {
+  readonly where: string[] = [];
+  readonly params: unknown[] = [];
+
+  /** Starts from fixed conditions and their parameters, e.g. `['workplace_id = $1'], [workplaceId]`. */
+  constructor(where: readonly string[] = [], params: readonly unknown[] = []) {
+    this.where.push(...where);
+    this.params.push(...params);
+  }
+
+  /** Adds `condition`, given the placeholder of `value`, which becomes the next parameter. */
+  add(condition: (at: string) => string, value: unknown): this {
+    this.params.push(value);
+    this.where.push(condition(`$${this.params.length}`));
+    return this;
+  }
+
+  /** Adds `column = value`, unless the value is undefined (the filter does not ask for it). */
+  equals(column: string, value: unknown): this {
+    return value === undefined ? this : this.add((at) => `${column} = ${at}`, value);
+  }
+}

@@ -1,0 +1,224 @@
+// The statements every resource table repeats, written once: a page with its total (offset or
+// timestamp mode), one row by id, the rows of some ids, and insert, update and delete by id. A
+// repository describes its table (a Table) and keeps only the statements special to it.
+import { isUuid } from '../domain/ids.ts';
+import type { Queryable } from './database.ts';
+import {
+  countRows,
+  type KeysetPage,
+  type KeysetRequest,
+  type KeysetSource,
+  keysetPage,
+  type OffsetPage,
+  type OffsetRequest,
+  whereClause,
+} from './paging.ts';
+
+/** How a repository reads its table: what it selects from where, and how a row becomes an item. */
+export interface Table<Row, Item> {
+  /** The `FROM` target, with the alias or join the select needs (`workplaces w`). */
+  from: string;
+  /** The select list; `*` by default. */
+  select?: string;
+  /** The id column as the select sees it (`s.id`); `id` by default. */
+  id?: string;
+  toItem: (row: Row) => Item;
+}
+
+/** Conditions and their `$n` parameters (a `Conditions`, or fixed ones). */
+export interface Filter {
+  where: readonly string[];
+  params: readonly unknown[];
+}
+
+export const NO_FILTER: Filter = { where: [], params: [] };
+
+/** The lock suffix of a read inside a write's transaction. */
+export const forUpdate = (lock: boolean) => (lock ? ' FOR UPDATE' : '');
+
+const selectFrom = <Row, Item>(table: Table<Row, Item>) => `SELECT ${table.select ?? '*'} FROM ${table.from}`;
+
+/** The item of the first row `sql` returns; undefined when it returns none. */
+export async function firstItem<Row, Item>(
+  db: Queryable,
+  sql: string,
+  params: readonly unknown[],
+  toItem: (row: Row) => Item,
+): Promise<Item | undefined> {
+  const rows = await db.query<Row>(sql, params);
+  return rows[0] === undefined ? undefined : toItem(rows[0]);
+}
+
+/** An offset page of the rows that pass `filter`, in `orderBy` order, with how many pass it. */
+export async function offsetPageOf<Row, Item>(
+  db: Queryable,
+  table: Table<Row, Item>,
+  filter: Filter,
+  orderBy: string,
+  page: OffsetRequest,
+): Promise<OffsetPage<Item>> {
+  const where = [...filter.where];
+  const params = [...filter.params];
+  const rows = await db.query<Row>(
+    `${selectFrom(table)} ${whereClause(where)} ORDER BY ${orderBy}
+     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.limit, page.offset],
+  );
+  return { items: rows.map(table.toItem), total: await countRows(db, table.from, where, params) };
+}
+
+/** A list in offset pages: the rows of `table` that pass the conditions of a filter, in `orderBy` order. */
+export const offsetList =
+  <Row, Item, F>(table: Table<Row, Item>, orderBy: string, conditionsOf: (filter: F) => Filter) =>
+  (db: Queryable, filter: F, page: OffsetRequest): Promise<OffsetPage<Item>> =>
+    offsetPageOf(db, table, conditionsOf(filter), orderBy, page);
+
+/** The timestamp a timestamp-mode page walks (newest first by it and the id), and a row's value of it. */
+export type TimestampOrder<Row> = Pick<KeysetSource<Row>, 'timestampColumn' | 'timestampOf' | 'sizeOf'>;
+
+/** The order of records by their start (`start_date`, then id): histories and shifts. */
+export const byStartDate = <Row extends { start_date: Date }>(): TimestampOrder<Row> => ({
+  timestampColumn: 'start_date',
+  timestampOf: (row) => row.start_date,
+});
+
+/** The order of resources by their last change (`updated_at`, then id): orders and operations. */
+export const BY_UPDATED_AT: TimestampOrder<{ updated_at: Date }> = {
+  timestampColumn: 'updated_at',
+  timestampOf: (row) => row.updated_at,
+};
+
+/** A timestamp-mode page of the rows that pass `filter` (paging.ts, `keysetPage`). */
+export async function timestampPageOf<Row extends { id: string }, Item>(
+  db: Queryable,
+  table: Table<Row, Item>,
+  filter: Filter,
+  order: TimestampOrder<Row>,
+  request: KeysetRequest,
+): Promise<KeysetPage<Item>> {
+  const page = await keysetPage<Row>(
+    db,
+    {
+      from: table.from,
+      where: [...filter.where],
+      params: [...filter.params],
+      idColumn: table.id ?? 'id',
+      select: table.select ?? '*',
+      idOf: (row) => row.id,
+      ...order,
+    },
+    request,
+  );
+  return { ...page, items: page.items.map(table.toItem) };
+}
+
+export interface FindOptions {
+  /** Appended to the select, e.g. `forUpdate(true)`. */
+  lock?: string;
+  /** The column and value of the owner the row must belong to (a shift of this workplace). */
+  owner?: readonly [column: string, value: unknown];
+}
+
+/** The row with this id; an id that is no uuid is not found (and never reaches a uuid column). */
+export async function findById<Row, Item>(
+  db: Queryable,
+  table: Table<Row, Item>,
+  id: string,
+  { lock = '', owner }: FindOptions = {},
+): Promise<Item | undefined> {
+  if (!isUuid(id)) return undefined;
+  const ownedBy = owner === undefined ? '' : ` AND ${owner[0]} = $2`;
+  const params = owner === undefined ? [id] : [id, owner[1]];
+  return firstItem(
+    db,
+    `${selectFrom(table)} WHERE ${table.id ?? 'id'} = $1${ownedBy}${lock}`,
+    params,
+    table.toItem,
+  );
+}
+
+/** The find of one row by id of a resource, locked (`FOR UPDATE`) when a write asks for it. */
+export const lockableFind =
+  <Row, Item>(table: Table<Row, Item>) =>
+  (db: Queryable, id: string, lock = false): Promise<Item | undefined> =>
+    findById(db, table, id, { lock: forUpdate(lock) });
+
+/** The rows with these ids, in no particular order; unknown ids are left out. */
+export async function findByIds<Row, Item>(
+  db: Queryable,
+  table: Table<Row, Item>,
+  ids: readonly string[],
+): Promise<Item[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<Row>(`${selectFrom(table)} WHERE ${table.id ?? 'id'} = ANY($1::uuid[])`, [ids]);
+  return rows.map(table.toItem);
+}
+
+const CAST = Symbol('cast');
+
+/** A value written with a cast to an SQL type: `typed(ids, 'uuid[]')` is `$n::uuid[]`. */
+interface Typed {
+  readonly [CAST]: string;
+  readonly value: unknown;
+}
+
+export const typed = (value: unknown, type: string): Typed => ({ [CAST]: type, value });
+
+const isTyped = (value: unknown): value is Typed =>
+  typeof value === 'object' && value !== null && CAST in value;
+
+/** Column values of one row, by column name. */
+export type Values = Record<string, unknown>;
+
+/** The columns of `values`, their placeholders from `$first` on (with their casts) and their parameters. */
+function columnsOf(values: Values, first: number) {
+  const entries = Object.entries(values);
+  return {
+    columns: entries.map(([column]) => column),
+    slots: entries.map(([, value], index) => {
+      const at = `$${first + index}`;
+      return isTyped(value) ? `${at}::${value[CAST]}` : at;
+    }),
+    params: entries.map(([, value]) => (isTyped(value) ? value.value : value)),
+  };
+}
+
+/** Inserts one row. */
+export async function insertRow(db: Queryable, table: string, values: Values): Promise<void> {
+  const { columns, slots, params } = columnsOf(values, 1);
+  await db.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${slots.join(', ')})`, params);
+}
+
+/** Sets these columns of the row with this id. */
+export async function updateById(db: Queryable, table: string, id: string, values: Values): Promise<void> {
+  const { columns, slots, params } = columnsOf(values, 2);
+  const set = columns.map((column, index) => `${column} = ${slots[index]}`);
+  await db.query(`UPDATE ${table} SET ${set.join(', ')} WHERE id = $1`, [id, ...params]);
+}
+
+/** `values` without the columns an update leaves alone (`created_at`, an owner that never changes). */
+export function except(values: Values, ...columns: string[]): Values {
+  return Object.fromEntries(Object.entries(values).filter(([column]) => !columns.includes(column)));
+}
+
+/** Deletes the row with this id. */
+export async function deleteById(db: Queryable, table: string, id: string): Promise<void> {
+  await db.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
+}
+
+/**
+ * The insert, update and delete by id of a table whose columns `values` gives: an update writes
+ * every column but the id and the `fixed` ones (`created_at`, an owner that never changes).
+ */
+export function rowWrites<Item extends { id: string }>(
+  table: string,
+  values: (item: Item) => Values,
+  fixed: readonly string[] = ['created_at'],
+) {
+  return {
+    insert: (db: Queryable, item: Item): Promise<void> => insertRow(db, table, values(item)),
+    update: (db: Queryable, item: Item): Promise<void> =>
+      updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
+    delete: (db: Queryable, id: string): Promise<void> => deleteById(db, table, id),
+  };
+}

@@ -1,0 +1,51 @@
+// The steps every write of a resource repeats: read it or answer 404, change it in one transaction
+// with the row locked, and append its lifecycle events in that same transaction.
+import type { Database, Queryable } from '../db/database.ts';
+import { notFound } from '../domain/errors.ts';
+import { type ChangeType, lifecycleEvents, type ObjectType } from '../domain/events.ts';
+import { recordEvents } from './eventLog.ts';
+
+/** What `find` gave, or NOT_FOUND naming the resource and the id asked for. */
+export async function found<Item>(
+  find: Promise<Item | undefined>,
+  resource: string,
+  id: string,
+): Promise<Item> {
+  const item = await find;
+  if (!item) throw notFound(resource, id);
+  return item;
+}
+
+/** A read of one resource for a write: `find` with its row locked, NOT_FOUND without it. */
+export const locking =
+  <Item>(
+    resource: string,
+    find: (tx: Queryable, id: string, forUpdate: boolean) => Promise<Item | undefined>,
+  ) =>
+  (id: string) =>
+  (tx: Queryable): Promise<Item> =>
+    found(find(tx, id, true), resource, id);
+
+/**
+ * Runs `write` in one transaction on the resource `read` gives there (`locking`), so concurrent
+ * writes of it run one after the other; NOT_FOUND, and nothing written, without it.
+ */
+export function writeOnFound<Item, T>(
+  db: Database,
+  read: (tx: Queryable) => Promise<Item>,
+  write: (tx: Queryable, item: Item) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => write(tx, await read(tx)));
+}
+
+/** Appends `<objectType>_<change>` and RESOURCES_UPDATED for the object, at `at` (eventLog.ts). */
+export async function recordLifecycle(
+  tx: Queryable,
+  objectType: ObjectType,
+  change: ChangeType,
+  objectId: string,
+  data: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await recordEvents(tx, lifecycleEvents(objectType, change, objectType, objectId, data), at);
+}
