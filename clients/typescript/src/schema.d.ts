@@ -13347,7 +13347,7 @@ export interface operations {
                             quantityType: "YIELD" | "SCRAP" | "REWORK" | "UNCATEGORIZED";
                         };
                     }[];
-                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    /** @description Read-only, changes on its own: taken back whatever its value and ignored */
                     status?: unknown;
                 };
             };
