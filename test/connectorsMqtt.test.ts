@@ -5,6 +5,7 @@
 // and described, and a flood on one topic is applied in full, within the bounded queue.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import mqtt, { type MqttClient } from 'mqtt';
 import { json, startTestApp, type TestApp } from './support/app.ts';
@@ -32,6 +33,9 @@ for (const backend of BACKENDS) {
     let plant: Plant;
     let publisher: MqttClient;
     let connector: JsonObject;
+    // A real HTTP receiver of the workplace's state changes: what a callback's subscriber sees.
+    let receiver: Server;
+    const received: { code: string; at: number }[] = [];
     const prefix = `bridge-test/${randomUUID()}`;
     const publish = (topic: string, payload: string | Buffer) =>
       publisher.publishAsync(`${prefix}/${topic}`, payload, { qos: 1 });
@@ -39,6 +43,28 @@ for (const backend of BACKENDS) {
     before(async () => {
       t = await startTestApp(backend);
       plant = await createPlant(t, `MQ-${backend}`);
+      receiver = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk) => {
+          body += chunk;
+        });
+        request.on('end', () => {
+          const data = JSON.parse(body).properties.data;
+          received.push({ code: data.currentOperatingState.code, at: Date.now() });
+          response.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const callback = await t.request({
+        method: 'POST',
+        url: `${API}/callbacks`,
+        body: {
+          eventType: 'WORKPLACE_OPERATING_STATE_CHANGED',
+          url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`,
+          objectFilter: [{ name: 'id', value: plant.workplaceId }],
+        },
+      });
+      assert.equal(callback.statusCode, 201, callback.body);
       publisher = await mqtt.connectAsync({ host: '127.0.0.1', port: 1883, reconnectPeriod: 100 });
       connector = await createConnector(t, {
         name: 'Press MQTT',
@@ -67,9 +93,10 @@ for (const backend of BACKENDS) {
     after(async () => {
       await publisher?.endAsync(true);
       await t?.close();
+      await new Promise((resolve) => receiver?.close(resolve));
     });
 
-    test('connects, and every mapped value changes the plant image', async () => {
+    test('connects, and every mapped value changes the plant image and reaches the callback', async (context) => {
       await waitForState(t, connector.id, 'CONNECTED');
       await publish('m1/temp', JSON.stringify({ value: 71.5, ts: '2026-01-01T00:00:00.000Z' }));
       await publish('m2/temp', JSON.stringify({ value: 72, ts: 1767225601000 }));
@@ -100,8 +127,16 @@ for (const backend of BACKENDS) {
 
       // The same state again is no change: no second event.
       await publish('state', 'RUN');
+      const stopAt = Date.now();
       await publish('state', 'STOP');
       await waitFor('state 410', async () => (await operatingStateCode(t, plant.workplaceId)) === '410');
+      // Both changes reach the subscriber's endpoint, in order.
+      await waitFor('two deliveries', () => received.length === 2);
+      assert.deepEqual(
+        received.map((delivery) => delivery.code),
+        ['110', '410'],
+      );
+      context.diagnostic(`MQTT STOP published -> callback received: ${(received[1]?.at ?? 0) - stopAt} ms`);
       const changes = await eventsOf(t, plant.workplaceId, 'WORKPLACE_OPERATING_STATE_CHANGED');
       assert.deepEqual(
         changes.map((event) => (event.data.currentOperatingState as JsonObject).code),
