@@ -61,14 +61,16 @@ for (const backend of BACKENDS) {
     });
     after(() => closeAll(t, machine));
 
-    test('connects; the machine changes the workplace, the operation and the device', async () => {
+    test('connects; the machine changes the workplace, the operation and the device', async (context) => {
       await waitForState(app(), connector.id, 'CONNECTED');
       // The initial values: STOP, the counter's baseline, 20 degrees.
       await waitFor('state 410', async () => (await operatingStateCode(app(), plant.workplaceId)) === '410');
       await waitFor('first sample', async () => (await temperatures()).includes(20));
 
+      const runAt = Date.now();
       sim().set({ state: 'RUN', pieces: 3, temperature: 25.5 });
       await waitFor('state 110', async () => (await operatingStateCode(app(), plant.workplaceId)) === '110');
+      context.diagnostic(`OPC UA value changed -> operating state read back: ${Date.now() - runAt} ms`);
       await waitFor('3 pieces', async () => (await bookedQuantity(app(), plant.operationId)) === 3);
       await waitFor('sample 25.5', async () => (await temperatures()).includes(25.5));
       sim().set({ pieces: 4 });
