@@ -3,12 +3,10 @@
 // chromium through playwright-core): sign in, see the workplace tiles, watch a tile follow an
 // operating-state change made through the API without a reload, open a workplace with a chart.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import {
   createOperation,
@@ -18,6 +16,7 @@ import {
   TEST_CLIENT,
   type TestApp,
 } from './support/app.ts';
+import { findChromium, launchChromium } from './support/browser.ts';
 
 /** What the page's global object offers the checks below (the test compiles without the DOM types). */
 type Browser = {
@@ -183,15 +182,6 @@ describe('dashboard setting', () => {
   });
 });
 
-/** Debian's chromium, or undefined when it is not installed (CI installs it: see .ci/run). */
-function findChromium(): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 describe('dashboard in a real browser', () => {
   let t: TestApp | undefined;
   after(async () => {
@@ -288,18 +278,7 @@ describe('dashboard in a real browser', () => {
     const base = `http://127.0.0.1:${(app.app.server.server.address() as AddressInfo).port}`;
     mkdirSync(SCREENSHOTS, { recursive: true });
 
-    const browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium(executablePath);
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       const pageErrors: string[] = [];

@@ -2,13 +2,12 @@
 // route schemas, so it is checked against the live route table; the page is loaded in a real
 // browser (Debian's chromium through playwright-core) and must show the operations.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { json, startTestApp, type TestApp } from './support/app.ts';
+import { findChromium, launchChromium } from './support/browser.ts';
 import { removeTempDirs, tempDir } from './support/process.ts';
 import { needs } from './support/suite.ts';
 
@@ -184,15 +183,6 @@ describe('OpenAPI document under a base path and a public URL', () => {
   });
 });
 
-/** Debian's chromium, or undefined when it is not installed (CI installs it: see .ci/run). */
-function findChromium(): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 describe('documentation page in a real browser', () => {
   let t: TestApp | undefined;
   after(async () => {
@@ -214,18 +204,7 @@ describe('documentation page in a real browser', () => {
     const base = `http://127.0.0.1:${(t.app.server.server.address() as AddressInfo).port}`;
     const doc = json(await t.request({ url: '/api/openapi.json', anonymous: true })) as Document;
 
-    const browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium(executablePath);
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
       const pageErrors: string[] = [];
