@@ -66,13 +66,11 @@ export function registerEventStream(api: Api, { config, db, eventStream }: Serve
       // scope was taken away, loses its stream (docs/api.md, "Event stream"). A database that
       // cannot answer just then does not end it.
       const clientId = request.client?.clientId ?? '';
-      const stillAllowed = async () => {
-        const client = await findClient(db, clientId).then(
-          (found) => found ?? null,
-          () => undefined,
+      const stillAllowed = () =>
+        findClient(db, clientId).then(
+          (client) => client?.scopes.includes('read') ?? false,
+          () => true,
         );
-        return client === undefined || (client !== null && client.scopes.includes('read'));
-      };
       void heartbeats(stream, eventStream, heartbeatMs, stillAllowed);
       try {
         if (after !== undefined) await stream.replay(db, after, subscription);
