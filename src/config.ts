@@ -93,6 +93,8 @@ export interface HttpLimits {
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxConnections: number;
+  /** On shutdown, how long requests in progress may take before every connection is cut. */
+  shutdownGraceMs: number;
 }
 
 /** What tests and benchmarks inject into the server; not settings (no environment variable). */
@@ -213,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs: integer('BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
     keepAliveTimeoutMs: integer('BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     maxConnections: integer('BRIDGE_HTTP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    shutdownGraceMs: integer('BRIDGE_HTTP_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
   if (http.requestTimeoutMs !== 0 && http.headersTimeoutMs > http.requestTimeoutMs) {
     problems.push('BRIDGE_HTTP_HEADERS_TIMEOUT_MS must not be above BRIDGE_HTTP_REQUEST_TIMEOUT_MS');

@@ -82,6 +82,7 @@ const DOCUMENTED_DEFAULTS: {
       ['BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 20_000, (c) => c.http.headersTimeoutMs],
       ['BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, (c) => c.http.keepAliveTimeoutMs],
       ['BRIDGE_HTTP_MAX_CONNECTIONS', 1000, (c) => c.http.maxConnections],
+      ['BRIDGE_HTTP_SHUTDOWN_GRACE_MS', 10_000, (c) => c.http.shutdownGraceMs],
     ] as [string, number, (c: Config) => unknown][]
   ).map(([variable, expected, value]) => ({ variable, docs: String(expected), value, expected })),
 ];

@@ -158,3 +158,29 @@ describe(`connection cap [${BACKEND}]`, () => {
     for (const connection of held) connection.socket.destroy();
   });
 });
+
+describe(`bounded shutdown [${BACKEND}]`, () => {
+  test('a connection still busy after the grace period is cut: it cannot hold the shutdown', async () => {
+    // No request or headers timeout: without the grace period this connection would hold the
+    // shutdown for as long as the client likes.
+    const r = await startRuntimeApp(BACKEND, {
+      BRIDGE_HTTP_REQUEST_TIMEOUT_MS: '0',
+      BRIDGE_HTTP_HEADERS_TIMEOUT_MS: '600000',
+      BRIDGE_HTTP_SHUTDOWN_GRACE_MS: '300',
+    });
+    await r.app.server.listen({ host: '127.0.0.1', port: 0 });
+    const port = (r.app.server.server.address() as { port: number }).port;
+    const busy = await open(port);
+    busy.socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n');
+    await waitUntil(
+      () =>
+        new Promise<boolean>((resolve) =>
+          r.app.server.server.getConnections((_error, count) => resolve(count === 1)),
+        ),
+      { what: 'the server to see the connection' },
+    );
+    await r.close();
+    await busy.closed;
+    assert.equal(busy.received(), '');
+  });
+});

@@ -24,7 +24,7 @@ import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
 import { ErrorBody } from './schemas/common.ts';
-import { loggerOptions, serverOptions } from './serverOptions.ts';
+import { cutConnectionsAfterGrace, loggerOptions, serverOptions } from './serverOptions.ts';
 import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
@@ -60,6 +60,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       ),
   }).withTypeProvider<RequestTypeProvider>();
 
+  cutConnectionsAfterGrace(app, config.http.shutdownGraceMs);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only (+json types included); everything else is 415.
   app.removeAllContentTypeParsers();

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server, type ServerOptions } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config, RuntimeOptions } from '../config.ts';
 import { ERROR_STATUS, type ErrorCode, type MessageParams } from '../domain/errors.ts';
 import { DEFAULT_LOCALE } from '../i18n/locales.ts';
@@ -98,6 +98,19 @@ export function serverOptions(
     },
     clientErrorHandler: answerClientError,
   };
+}
+
+/**
+ * A bounded shutdown: when the server closes, idle connections close at once (Fastify) and
+ * requests in progress get the grace period; then every connection still open is cut, so a
+ * client that holds its socket cannot delay the stop by the keep-alive timeout.
+ */
+export function cutConnectionsAfterGrace(app: FastifyInstance, graceMs: number): void {
+  app.addHook('preClose', (done) => {
+    const cut = setTimeout(() => app.server.closeAllConnections(), graceMs).unref();
+    app.server.once('close', () => clearTimeout(cut));
+    done();
+  });
 }
 
 // Codes and messages come from the same tables as every other error answer; the request was not

@@ -38,6 +38,8 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const config = loadConfig({
     BRIDGE_LOG_LEVEL: 'silent',
+    // Suites that listen on a port end with connections fetch still holds: no need to wait for them.
+    BRIDGE_HTTP_SHUTDOWN_GRACE_MS: '200',
     BRIDGE_BOOTSTRAP_CLIENT_ID: TEST_CLIENT.id,
     BRIDGE_BOOTSTRAP_CLIENT_SECRET: TEST_CLIENT.secret,
     ...env,

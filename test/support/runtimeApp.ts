@@ -24,6 +24,7 @@ export async function startRuntimeApp(
     BRIDGE_BOOTSTRAP_CLIENT_ID: TEST_CLIENT.id,
     BRIDGE_BOOTSTRAP_CLIENT_SECRET: TEST_CLIENT.secret,
     BRIDGE_DELIVERY_ENABLED: 'false',
+    BRIDGE_HTTP_SHUTDOWN_GRACE_MS: '200',
     ...env,
   });
   const database: TestDatabase = await freshDatabase(backend);
