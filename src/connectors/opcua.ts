@@ -1,31 +1,18 @@
 // OPC UA connector (node-opcua): one session, one subscription, a monitored item per mapped node
 // id; every data change is a value. node-opcua reconnects with its connection strategy
 // (exponential backoff with randomisation) and restores the session and its subscription.
-import {
-  AttributeIds,
-  ClientMonitoredItem,
-  ClientSubscription,
-  type DataValue,
-  MessageSecurityMode,
-  OPCUAClient,
-  SecurityPolicy,
-  TimestampsToReturn,
-  UserTokenType,
-} from 'node-opcua-client';
+import type { DataValue, OPCUAClient } from 'node-opcua-client';
 import {
   type Connector,
   type OpcUaSource,
   RECONNECT_BASE_MS,
   RECONNECT_MAX_MS,
-  type SecurityMode,
 } from '../domain/connectors.ts';
 import { type ClientOptions, errorText, type ProtocolClient, type Sink } from './protocol.ts';
 
-const MODES: Record<SecurityMode, MessageSecurityMode> = {
-  None: MessageSecurityMode.None,
-  Sign: MessageSecurityMode.Sign,
-  SignAndEncrypt: MessageSecurityMode.SignAndEncrypt,
-};
+// node-opcua takes about half a second to load: loaded when the first OPC UA connector runs, not
+// by every start of the service (and every test process) that never uses one.
+const loadOpcUa = () => import('node-opcua-client');
 
 export function opcUaClient(connector: Connector, sink: Sink, options: ClientOptions): ProtocolClient {
   const sources = connector.mappings.map((mapping) => mapping.source as OpcUaSource);
@@ -40,6 +27,17 @@ export function opcUaClient(connector: Connector, sink: Sink, options: ClientOpt
       sink.state('ERROR', errorText(error));
       return;
     }
+    const {
+      AttributeIds,
+      ClientMonitoredItem,
+      ClientSubscription,
+      MessageSecurityMode,
+      OPCUAClient,
+      SecurityPolicy,
+      TimestampsToReturn,
+      UserTokenType,
+    } = await loadOpcUa();
+    if (closed) return;
     client = OPCUAClient.create({
       applicationName: 'bridge-connector',
       connectionStrategy: {
@@ -48,7 +46,7 @@ export function opcUaClient(connector: Connector, sink: Sink, options: ClientOpt
         randomisationFactor: 0.5,
         maxRetry: Number.MAX_SAFE_INTEGER,
       },
-      securityMode: MODES[connector.securityMode],
+      securityMode: MessageSecurityMode[connector.securityMode],
       securityPolicy: connector.securityMode === 'None' ? SecurityPolicy.None : SecurityPolicy.Basic256Sha256,
       endpointMustExist: false,
       keepSessionAlive: true,

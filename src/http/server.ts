@@ -24,6 +24,7 @@ import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
 import { ErrorBody } from './schemas/common.ts';
+import { buildSerializer } from './serialization.ts';
 import { cutConnectionsAfterGrace, loggerOptions, serverOptions } from './serverOptions.ts';
 import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
@@ -51,6 +52,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer } },
     // A URL the router cannot read (bad percent-encoding, an over-long id) is an invalid URI:
     // 404 with the error body (docs/api.md "Errors"), not Fastify's own answer.
     frameworkErrors: (_error, request, reply) =>

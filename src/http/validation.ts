@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../domain/errors.ts';
+import { compileLater } from './compileLater.ts';
 
 const COMMON: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
 const bodyAjv = addFormats.default(new Ajv({ ...COMMON, coerceTypes: false }));
@@ -23,10 +24,13 @@ for (const ajv of [bodyAjv, textAjv]) {
   });
 }
 
+// Compiled on a route's first request, once per process for equal schemas (compileLater.ts).
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, url }) => {
   const part = httpPart ?? 'body';
-  const validate = (part === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  const ajv = part === 'body' ? bodyAjv : textAjv;
+  const compiled = compileLater(['validator', part === 'body', schema], () => ajv.compile(schema as object));
   return (data: unknown) => {
+    const validate = compiled();
     // A body's hostile values are named first (JSON.parse already made 1e400 Infinity); query
     // strings and paths are text until coerced, so theirs are found in the coerced values.
     const error =
