@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { Database, Queryable } from '../../src/db/database.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
-import type { Backend } from './databases.ts';
+import { type Backend, pgliteTemplate } from './databases.ts';
 
 const ADMIN_URL = process.env.BRIDGE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -34,7 +34,13 @@ export async function emptyDatabase(
     return {
       env: {},
       open: async () => {
-        opened.push(await openPglite({ dataDir: undefined, timeoutMs: 60_000 }));
+        opened.push(
+          await openPglite({
+            dataDir: undefined,
+            timeoutMs: 60_000,
+            loadDataDir: await pgliteTemplate('empty'),
+          }),
+        );
         return opened[0] as Database;
       },
       drop: async () => {
@@ -44,9 +50,15 @@ export async function emptyDatabase(
   }
   if (backend === 'pglite') {
     const dataDir = await mkdtemp(join(tmpdir(), 'bridge-upgrade-'));
+    // The first open writes a new cluster from the template into the directory.
+    let template: Blob | undefined = await pgliteTemplate('empty');
     return {
       env: { BRIDGE_DATA_DIR: dataDir },
-      open: () => openPglite({ dataDir, timeoutMs: 60_000 }),
+      open: () => {
+        const loadDataDir = template;
+        template = undefined;
+        return openPglite({ dataDir, timeoutMs: 60_000, ...(loadDataDir ? { loadDataDir } : {}) });
+      },
       drop: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
