@@ -13,7 +13,7 @@ import { verifySecret } from '../src/auth/secrets.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { BACKENDS, freshDatabase } from './support/databases.ts';
+import { BACKENDS, freshDatabase, migratedDataDir } from './support/databases.ts';
 import { type Run, runBridge } from './support/process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,6 +59,7 @@ for (const backend of BACKENDS) {
       if (backend === 'pglite') {
         const dir = await mkdtemp(join(tmpdir(), 'bridge-cli-'));
         env = { BRIDGE_DATA_DIR: join(dir, 'data') };
+        await migratedDataDir(join(dir, 'data'));
         cleanup = () => rm(dir, { recursive: true, force: true });
       } else {
         // The database's own pool stays open (idle) until drop(): drop() closes it itself, and

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BACKENDS, freshDatabase, type TestDatabase } from './support/databases.ts';
+import { BACKENDS, freshDatabase, migratedDataDir, type TestDatabase } from './support/databases.ts';
 import {
   type BridgeProcess,
   killAll,
@@ -112,6 +112,8 @@ describe('process on PGlite: first start', () => {
 
 describe('process on PGlite: bootstrap client, shutdown, lock, logs', () => {
   const dataDir = join(tempDir('bootstrap'), 'data');
+  // A migrated database without clients (the first start has its own suite above).
+  before(() => migratedDataDir(dataDir));
   const lockFile = join(dataDir, 'bridge.lock');
   const client = { id: 'line-3-mes', secret: 'bootstrap-secret-7f3a9c2e5b' };
   const bootstrap = (scopes: string) => ({
@@ -122,7 +124,7 @@ describe('process on PGlite: bootstrap client, shutdown, lock, logs', () => {
   });
 
   test('bootstrap settings give a client with exactly those scopes and nothing is printed', async () => {
-    // A fresh data directory: without the settings, this start would print a new client.
+    // A database without clients: without the settings, this start would print a new client.
     const bridge = spawnBridge(bootstrap('read'));
     const base = await bridge.listening();
     assert.doesNotMatch(bridge.output(), /client_secret|client_id/);
