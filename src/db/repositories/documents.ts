@@ -1,8 +1,7 @@
 import type { Document, DocumentContent, DocumentVersion } from '../../domain/documents.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { firstItem, lockableFind, offsetList, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { firstItem, lockableFind, offsetList, ownedBy, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -122,13 +121,7 @@ const VERSIONS: Table<VersionRow, DocumentVersion> = {
 };
 
 /** Versions of a document, newest first. */
-export async function listVersions(
-  db: Queryable,
-  documentId: string,
-  page: OffsetRequest,
-): Promise<OffsetPage<DocumentVersion>> {
-  return offsetPageOf(db, VERSIONS, new Conditions(['document_id = $1'], [documentId]), 'version DESC', page);
-}
+export const listVersions = offsetList(VERSIONS, 'version DESC', ownedBy('document_id'));
 
 export async function findVersion(
   db: Queryable,
