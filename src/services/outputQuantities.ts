@@ -13,7 +13,7 @@ import {
   type QuantityType,
   type RecordedOutputQuantity,
 } from '../domain/outputQuantities.ts';
-import { recordEvents } from './eventLog.ts';
+import { recordEvent } from './eventLog.ts';
 import { getOperation } from './operations.ts';
 import { checkReference } from './references.ts';
 import { found, locking, writeOnFound } from './writes.ts';
@@ -47,17 +47,12 @@ async function book(
     recordedAt: now,
   };
   await repository.insertOutputQuantity(tx, record);
-  await recordEvents(
+  await recordEvent(
     tx,
-    [
-      {
-        eventType: 'OPERATION_OUTPUT_QUANTITY_RECORDED',
-        objectType: 'OPERATION',
-        objectId: operationId,
-        data: outputQuantityEventData(record),
-      },
-    ],
     now,
+    'OPERATION_OUTPUT_QUANTITY_RECORDED',
+    operationId,
+    outputQuantityEventData(record),
   );
   return record;
 }

@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as maintenances from '../db/repositories/scheduledMaintenances.ts';
-import type { ChangeType, NewEvent } from '../domain/events.ts';
+import { type ChangeType, catalogueEvent, type NewEvent } from '../domain/events.ts';
 import type { ScheduledMaintenance, ScheduledMaintenanceInput } from '../domain/scheduledMaintenances.ts';
 import { checkPeriod } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
@@ -30,12 +30,10 @@ function eventData(task: ScheduledMaintenance) {
  */
 function maintenanceEvent(change: ChangeType, task: ScheduledMaintenance, changed?: string[]): NewEvent[] {
   return [
-    {
-      eventType: `SCHEDULED_MAINTENANCE_${change}`,
-      objectType: 'WORKPLACE',
-      objectId: task.workplaceId,
-      data: { ...eventData(task), ...(changed ? { changedProperties: changed } : {}) },
-    },
+    catalogueEvent(`SCHEDULED_MAINTENANCE_${change}`, task.workplaceId, {
+      ...eventData(task),
+      ...(changed ? { changedProperties: changed } : {}),
+    }),
   ];
 }
 

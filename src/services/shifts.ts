@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import * as shifts from '../db/repositories/shifts.ts';
 import { findWorkplace } from '../db/repositories/workplaces.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import type { ChangeType, NewEvent } from '../domain/events.ts';
+import { type ChangeType, catalogueEvent, type NewEvent } from '../domain/events.ts';
 import {
   announcementsAfterChange,
   checkPeriod,
@@ -31,17 +31,12 @@ function shiftData(shift: Shift) {
 
 function shiftsUpdated(shift: Shift, changeType: ChangeType, changed?: string[]): NewEvent[] {
   return [
-    {
-      eventType: 'WORKPLACE_SHIFTS_UPDATED',
-      objectType: 'WORKPLACE',
-      objectId: shift.workplaceId,
-      data: {
-        workplaceId: shift.workplaceId,
-        changeType,
-        shift: shiftData(shift),
-        ...(changed ? { changedProperties: changed } : {}),
-      },
-    },
+    catalogueEvent('WORKPLACE_SHIFTS_UPDATED', shift.workplaceId, {
+      workplaceId: shift.workplaceId,
+      changeType,
+      shift: shiftData(shift),
+      ...(changed ? { changedProperties: changed } : {}),
+    }),
   ];
 }
 
