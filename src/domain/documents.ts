@@ -32,6 +32,18 @@ export interface Document extends DocumentMetadata {
   updatedAt: Date;
 }
 
+/**
+ * The metadata of a document (or of one of its versions) with its file's type and size: what
+ * representations and events show of it besides ids and times, never the content or its hash.
+ */
+export const metadataAndFile = (document: DocumentVersion | Document) => ({
+  name: document.name,
+  folder: document.folder,
+  description: document.description,
+  contentType: document.contentType,
+  size: document.size,
+});
+
 /** A file's bytes with the type they were uploaded as. */
 export interface DocumentContent {
   contentType: string;
