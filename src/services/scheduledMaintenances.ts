@@ -7,7 +7,9 @@ import { checkPeriod } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
 import { lockWorkplace } from './shifts.ts';
-import { found } from './writes.ts';
+import { found, lockingBelow, writeOnFound } from './writes.ts';
+
+const lockTask = lockingBelow('scheduledMaintenance', lockWorkplace, maintenances.findScheduledMaintenance);
 
 const CHARACTERISTICS = ['description', 'maintenanceType', 'startDate', 'endDate'] as const;
 
@@ -74,13 +76,7 @@ export async function replaceScheduledMaintenance(
   input: ScheduledMaintenanceInput,
 ): Promise<ScheduledMaintenance> {
   checkPeriod(input);
-  return db.transaction(async (tx) => {
-    await lockWorkplace(tx, workplaceId);
-    const before = await found(
-      maintenances.findScheduledMaintenance(tx, workplaceId, id, true),
-      'scheduledMaintenance',
-      id,
-    );
+  return writeOnFound(db, lockTask(workplaceId, id), async (tx, before) => {
     const after: ScheduledMaintenance = { ...before, ...input };
     const changed = changedProperties(eventData(before), eventData(after), CHARACTERISTICS);
     if (changed.length === 0) return before;
@@ -96,13 +92,7 @@ export async function deleteScheduledMaintenance(
   workplaceId: string,
   id: string,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await lockWorkplace(tx, workplaceId);
-    const task = await found(
-      maintenances.findScheduledMaintenance(tx, workplaceId, id, true),
-      'scheduledMaintenance',
-      id,
-    );
+  await writeOnFound(db, lockTask(workplaceId, id), async (tx, task) => {
     await maintenances.deleteScheduledMaintenance(tx, id);
     await recordEvents(tx, maintenanceEvent('DELETED', task), new Date());
   });

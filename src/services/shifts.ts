@@ -14,7 +14,7 @@ import {
 } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
-import { found } from './writes.ts';
+import { found, lockingBelow, writeOnFound } from './writes.ts';
 
 const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
 
@@ -51,6 +51,8 @@ export async function getShift(db: Queryable, workplaceId: string, id: string): 
 export async function lockWorkplace(tx: Queryable, workplaceId: string): Promise<void> {
   if (!(await findWorkplace(tx, workplaceId, true))) throw notFound('workplace', workplaceId);
 }
+
+const lockShift = lockingBelow('shift', lockWorkplace, shifts.findShift);
 
 async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise<void> {
   const other = await shifts.findOverlappingShift(tx, shift.workplaceId, shift, shift.id);
@@ -104,9 +106,7 @@ export async function replaceShift(
   input: ShiftInput,
 ): Promise<Shift> {
   checkPeriod(input);
-  return db.transaction(async (tx) => {
-    await lockWorkplace(tx, workplaceId);
-    const before = await found(shifts.findShift(tx, workplaceId, id, true), 'shift', id);
+  return writeOnFound(db, lockShift(workplaceId, id), async (tx, before) => {
     const now = new Date();
     const { after, changed } = changeShift(before, input, now);
     if (changed.length === 0) return before;
@@ -119,9 +119,7 @@ export async function replaceShift(
 
 /** Deleting a running shift announces no ENDED: WORKPLACE_SHIFTS_UPDATED (DELETED) says it is gone. */
 export async function deleteShift(db: Database, workplaceId: string, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await lockWorkplace(tx, workplaceId);
-    const shift = await found(shifts.findShift(tx, workplaceId, id, true), 'shift', id);
+  await writeOnFound(db, lockShift(workplaceId, id), async (tx, shift) => {
     await shifts.deleteShift(tx, id);
     await recordEvents(tx, shiftsUpdated(shift, 'DELETED'), new Date());
   });

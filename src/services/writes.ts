@@ -27,6 +27,23 @@ export const locking =
     found(find(tx, id, true), resource, id);
 
 /**
+ * A read of a resource below an owner for a write (a shift of a workplace): `lockOwner` first
+ * (NOT_FOUND without the owner, and the writes below one owner take turns), then `find` with the
+ * resource's row locked, NOT_FOUND without it.
+ */
+export const lockingBelow =
+  <Item>(
+    resource: string,
+    lockOwner: (tx: Queryable, ownerId: string) => Promise<void>,
+    find: (tx: Queryable, ownerId: string, id: string, forUpdate: boolean) => Promise<Item | undefined>,
+  ) =>
+  (ownerId: string, id: string) =>
+  async (tx: Queryable): Promise<Item> => {
+    await lockOwner(tx, ownerId);
+    return found(find(tx, ownerId, id, true), resource, id);
+  };
+
+/**
  * Runs `write` in one transaction on the resource `read` gives there (`locking`), so concurrent
  * writes of it run one after the other; NOT_FOUND, and nothing written, without it.
  */
