@@ -18,22 +18,31 @@ export interface OperatingState extends MasterDataEntry {
   workplaceStateId: WorkplaceStateId;
 }
 
-export const WORKPLACE_STATES: readonly MasterDataEntry[] = [
-  {
-    id: 'PRODUCTION',
-    code: 'PRODUCTION',
-    description: { 'en-GB': 'Production', 'de-DE': 'Produktion', 'zh-CN': '生产' },
-    shortDescription: { 'en-GB': 'Prod.', 'de-DE': 'Prod.', 'zh-CN': '生产' },
-    color: '#2E7D32',
-  },
-  {
-    id: 'DOWNTIME',
-    code: 'DOWNTIME',
-    description: { 'en-GB': 'Downtime', 'de-DE': 'Stillstand', 'zh-CN': '停机' },
-    shortDescription: { 'en-GB': 'Down', 'de-DE': 'Still.', 'zh-CN': '停机' },
-    color: '#C62828',
-  },
-];
+/** A text in the locales master data is written in: en-GB, de-DE and zh-CN. */
+type Texts = readonly [enGB: string, deDE: string, zhCN: string];
+
+const localized = ([enGB, deDE, zhCN]: Texts): LocalizedText => ({
+  'en-GB': enGB,
+  'de-DE': deDE,
+  'zh-CN': zhCN,
+});
+
+/** A list whose ids are their codes, one entry a row: id, color, description, short description. */
+export const entriesById = (
+  rows: readonly (readonly [id: string, color: string, description: Texts, shortDescription: Texts])[],
+): readonly MasterDataEntry[] =>
+  rows.map(([id, color, description, shortDescription]) => ({
+    id,
+    code: id,
+    description: localized(description),
+    shortDescription: localized(shortDescription),
+    color,
+  }));
+
+export const WORKPLACE_STATES = entriesById([
+  ['PRODUCTION', '#2E7D32', ['Production', 'Produktion', '生产'], ['Prod.', 'Prod.', '生产']],
+  ['DOWNTIME', '#C62828', ['Downtime', 'Stillstand', '停机'], ['Down', 'Still.', '停机']],
+]);
 
 export const OPERATING_STATES: readonly OperatingState[] = [
   {
