@@ -3,9 +3,6 @@
 // fixed UUIDs, so every installation and every instance agrees on them.
 import type { LocalizedText } from '../i18n/locales.ts';
 
-export const WORKPLACE_STATE_IDS = ['PRODUCTION', 'DOWNTIME'] as const;
-export type WorkplaceStateId = (typeof WORKPLACE_STATE_IDS)[number];
-
 export interface MasterDataEntry {
   id: string;
   code: string;
@@ -27,10 +24,13 @@ const localized = ([enGB, deDE, zhCN]: Texts): LocalizedText => ({
   'zh-CN': zhCN,
 });
 
-/** A list whose ids are their codes, one entry a row: id, color, description, short description. */
-export const entriesById = (
-  rows: readonly (readonly [id: string, color: string, description: Texts, shortDescription: Texts])[],
-): readonly MasterDataEntry[] =>
+/**
+ * A list whose ids are their codes (workplace states, operation phases, tool assembly order
+ * states), one entry a row: id, color, description, short description.
+ */
+export const entriesById = <const Id extends string>(
+  rows: readonly (readonly [id: Id, color: string, description: Texts, shortDescription: Texts])[],
+): readonly (MasterDataEntry & { id: Id })[] =>
   rows.map(([id, color, description, shortDescription]) => ({
     id,
     code: id,
@@ -39,10 +39,16 @@ export const entriesById = (
     color,
   }));
 
+/** The ids of a list, in its order. */
+export const idsOf = <Id extends string>(entries: readonly { id: Id }[]): readonly Id[] =>
+  entries.map((entry) => entry.id);
+
 export const WORKPLACE_STATES = entriesById([
   ['PRODUCTION', '#2E7D32', ['Production', 'Produktion', '生产'], ['Prod.', 'Prod.', '生产']],
   ['DOWNTIME', '#C62828', ['Downtime', 'Stillstand', '停机'], ['Down', 'Still.', '停机']],
 ]);
+export const WORKPLACE_STATE_IDS = idsOf(WORKPLACE_STATES);
+export type WorkplaceStateId = (typeof WORKPLACE_STATE_IDS)[number];
 
 export const OPERATING_STATES: readonly OperatingState[] = [
   {

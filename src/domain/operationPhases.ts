@@ -1,18 +1,18 @@
 // Operation phases as localized master data, and their transitions (docs/api.md, "States and
-// transitions"). The
-// phase value is the id, as with workplace states.
-import { entriesById } from './masterData.ts';
+// transitions"). The phase value is the id, as with workplace states.
+import { entriesById, idsOf } from './masterData.ts';
 
-export const OPERATION_PHASE_IDS = [
-  'RELEASED',
-  'DISPATCHED',
-  'SETUP',
-  'TRAINING',
-  'PROCESSING',
-  'INTERRUPTED',
-  'COMPLETED',
-  'CLOSED',
-] as const;
+export const OPERATION_PHASES = entriesById([
+  ['RELEASED', '#90A4AE', ['Released', 'Freigegeben', '已下达'], ['Rel.', 'Freig.', '下达']],
+  ['DISPATCHED', '#42A5F5', ['Dispatched', 'Eingeplant', '已派工'], ['Disp.', 'Eingepl.', '派工']],
+  ['SETUP', '#1565C0', ['Setup', 'Rüsten', '换型调试'], ['Setup', 'Rüsten', '换型']],
+  ['TRAINING', '#00897B', ['Training', 'Einarbeitung', '培训'], ['Train.', 'Einarb.', '培训']],
+  ['PROCESSING', '#2E7D32', ['Processing', 'Bearbeitung', '加工中'], ['Proc.', 'Bearb.', '加工']],
+  ['INTERRUPTED', '#F9A825', ['Interrupted', 'Unterbrochen', '已中断'], ['Int.', 'Unterbr.', '中断']],
+  ['COMPLETED', '#6A1B9A', ['Completed', 'Fertiggemeldet', '已完工'], ['Compl.', 'Fertig', '完工']],
+  ['CLOSED', '#424242', ['Closed', 'Abgeschlossen', '已关闭'], ['Closed', 'Abgeschl.', '关闭']],
+]);
+export const OPERATION_PHASE_IDS = idsOf(OPERATION_PHASES);
 export type OperationPhaseId = (typeof OPERATION_PHASE_IDS)[number];
 
 /** New operations start released by the ERP system. */
@@ -46,14 +46,3 @@ export const isOperationPhaseId = (value: string): value is OperationPhaseId =>
 
 export const canChangeOperationPhase = (from: OperationPhaseId, to: OperationPhaseId): boolean =>
   OPERATION_PHASE_TRANSITIONS[from].includes(to);
-
-export const OPERATION_PHASES = entriesById([
-  ['RELEASED', '#90A4AE', ['Released', 'Freigegeben', '已下达'], ['Rel.', 'Freig.', '下达']],
-  ['DISPATCHED', '#42A5F5', ['Dispatched', 'Eingeplant', '已派工'], ['Disp.', 'Eingepl.', '派工']],
-  ['SETUP', '#1565C0', ['Setup', 'Rüsten', '换型调试'], ['Setup', 'Rüsten', '换型']],
-  ['TRAINING', '#00897B', ['Training', 'Einarbeitung', '培训'], ['Train.', 'Einarb.', '培训']],
-  ['PROCESSING', '#2E7D32', ['Processing', 'Bearbeitung', '加工中'], ['Proc.', 'Bearb.', '加工']],
-  ['INTERRUPTED', '#F9A825', ['Interrupted', 'Unterbrochen', '已中断'], ['Int.', 'Unterbr.', '中断']],
-  ['COMPLETED', '#6A1B9A', ['Completed', 'Fertiggemeldet', '已完工'], ['Compl.', 'Fertig', '完工']],
-  ['CLOSED', '#424242', ['Closed', 'Abgeschlossen', '已关闭'], ['Closed', 'Abgeschl.', '关闭']],
-]);
