@@ -1,5 +1,6 @@
 // Documents of the production folders (docs/resources/documents.md): every change of metadata or content makes a
 // new version, and every version (metadata and content) stays readable.
+import type { Stored } from './stored.ts';
 
 /** What a client sets through POST and PUT /documents. */
 export interface DocumentMetadata {
@@ -22,14 +23,11 @@ export interface DocumentVersion extends DocumentMetadata {
 }
 
 /** The current state of a document. */
-export interface Document extends DocumentMetadata {
-  id: string;
+export interface Document extends DocumentMetadata, Stored {
   version: number;
   contentType: string;
   size: number;
   sha256: string;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 /**
