@@ -16,7 +16,7 @@ import {
 import { recordEvent } from './eventLog.ts';
 import { getOperation } from './operations.ts';
 import { checkReference } from './references.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import { gettingBelow, locking, writeOnFound } from './writes.ts';
 
 const lockOperation = locking('operation', operations.findOperation);
 
@@ -102,11 +102,8 @@ export async function listOutputQuantities(
   return repository.listOutputQuantities(db, operation.id, request);
 }
 
-export async function getOutputQuantity(
-  db: Queryable,
-  operationId: string,
-  id: string,
-): Promise<RecordedOutputQuantity> {
-  const operation = await getOperation(db, operationId);
-  return found(repository.findOutputQuantity(db, operation.id, id), 'recordedOutputQuantity', id);
-}
+export const getOutputQuantity = gettingBelow(
+  'recordedOutputQuantity',
+  getOperation,
+  repository.findOutputQuantity,
+);

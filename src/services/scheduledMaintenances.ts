@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import * as maintenances from '../db/repositories/scheduledMaintenances.ts';
 import { type ChangeType, catalogueEvent, type NewEvent } from '../domain/events.ts';
 import type { ScheduledMaintenance, ScheduledMaintenanceInput } from '../domain/scheduledMaintenances.ts';
@@ -7,7 +7,8 @@ import { checkPeriod } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
 import { lockWorkplace } from './shifts.ts';
-import { found, lockingBelow, writeOnFound } from './writes.ts';
+import { getWorkplace } from './workplaces.ts';
+import { gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
 
 const lockTask = lockingBelow('scheduledMaintenance', lockWorkplace, maintenances.findScheduledMaintenance);
 
@@ -39,13 +40,12 @@ function maintenanceEvent(change: ChangeType, task: ScheduledMaintenance, change
   ];
 }
 
-export async function getScheduledMaintenance(
-  db: Queryable,
-  workplaceId: string,
-  id: string,
-): Promise<ScheduledMaintenance> {
-  return found(maintenances.findScheduledMaintenance(db, workplaceId, id), 'scheduledMaintenance', id);
-}
+/** A maintenance task of the workplace: 404 when there is no such workplace, or no such task of it. */
+export const getScheduledMaintenance = gettingBelow(
+  'scheduledMaintenance',
+  getWorkplace,
+  maintenances.findScheduledMaintenance,
+);
 
 export async function createScheduledMaintenance(
   db: Database,

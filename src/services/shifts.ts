@@ -14,7 +14,8 @@ import {
 } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
-import { found, lockingBelow, writeOnFound } from './writes.ts';
+import { getWorkplace } from './workplaces.ts';
+import { gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
 
 const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
 
@@ -40,9 +41,8 @@ function shiftsUpdated(shift: Shift, changeType: ChangeType, changed?: string[])
   ];
 }
 
-export async function getShift(db: Queryable, workplaceId: string, id: string): Promise<Shift> {
-  return found(shifts.findShift(db, workplaceId, id), 'shift', id);
-}
+/** A shift of the workplace: 404 when there is no such workplace, or no such shift of it. */
+export const getShift = gettingBelow('shift', getWorkplace, shifts.findShift);
 
 /**
  * Locks the workplace (404 when it does not exist) for the change: it cannot be deleted meanwhile,

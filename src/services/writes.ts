@@ -16,6 +16,21 @@ export async function found<Item>(
   return item;
 }
 
+/**
+ * The read of a resource below an owner (a shift of a workplace): NOT_FOUND without the owner,
+ * which `getOwner` reads, or without the resource below it.
+ */
+export const gettingBelow =
+  <Item>(
+    resource: string,
+    getOwner: (db: Queryable, ownerId: string) => Promise<{ id: string }>,
+    find: (db: Queryable, ownerId: string, id: string) => Promise<Item | undefined>,
+  ) =>
+  async (db: Queryable, ownerId: string, id: string): Promise<Item> => {
+    const owner = await getOwner(db, ownerId);
+    return found(find(db, owner.id, id), resource, id);
+  };
+
 /** A read of one resource for a write: `find` with its row locked, NOT_FOUND without it. */
 export const locking =
   <Item>(
