@@ -77,59 +77,68 @@ interface Page<Item> {
   total: number;
 }
 
-/** Every item of an offset-paged collection, 100 a request, written as one line each. */
-async function printAll<Item>(page: (offset: number) => Promise<Page<Item>>, line: (item: Item) => string) {
+/** The properties of the items of one answered page of the collection `name`, and its total. */
+function pageOf<Name extends string, Properties>(
+  name: Name,
+  answer: {
+    data?: { _embedded: Record<Name, { properties: Properties }[]>; pagination: { total: number } };
+    error?: unknown;
+    response: Response;
+  },
+): Page<Properties> {
+  const { data, error, response } = answer;
+  if (!data) throw new Error(`GET /${name} failed: ${describeError(response.status, error)}`);
+  return { items: data._embedded[name].map((item) => item.properties), total: data.pagination.total };
+}
+
+/**
+ * `bridge <collection> list`: every item of an offset-paged collection, 100 a request, one line
+ * each (its properties as JSON with --json).
+ */
+async function listCommand<Item>(
+  args: string[],
+  help: string,
+  page: (bridge: BridgeClient, offset: number) => Promise<Page<Item>>,
+  line: (item: Item) => string,
+): Promise<void> {
+  const { values } = parse(args, CONNECTION_OPTIONS, help);
+  const bridge = connect(values, help);
   for (let offset = 0; ; ) {
-    const { items, total } = await page(offset);
-    for (const item of items) process.stdout.write(`${line(item)}\n`);
+    const { items, total } = await page(bridge, offset);
+    for (const item of items) process.stdout.write(`${values.json ? JSON.stringify(item) : line(item)}\n`);
     offset += items.length;
     if (items.length === 0 || offset >= total) return;
   }
 }
 
-export async function callbacksList(args: string[]): Promise<void> {
-  const { values } = parse(args, CONNECTION_OPTIONS, CALLBACKS_LIST_HELP);
-  const bridge = connect(values, CALLBACKS_LIST_HELP);
-  await printAll(
-    async (offset) => {
-      const { data, error, response } = await bridge.GET('/api/v2/callbacks', {
-        params: { query: { offset, limit: 100 } },
-      });
-      if (!data) throw new Error(`GET /callbacks failed: ${describeError(response.status, error)}`);
-      return {
-        items: data._embedded.callbacks.map((callback) => callback.properties),
-        total: data.pagination.total,
-      };
-    },
+export const callbacksList = (args: string[]): Promise<void> =>
+  listCommand(
+    args,
+    CALLBACKS_LIST_HELP,
+    async (bridge, offset) =>
+      pageOf(
+        'callbacks',
+        await bridge.GET('/api/v2/callbacks', { params: { query: { offset, limit: 100 } } }),
+      ),
     (callback) =>
-      values.json
-        ? JSON.stringify(callback)
-        : `${callback.id}\t${callback.eventType}\t${callback.url}\tfailedAttempts=${callback.failedAttempts}`,
+      `${callback.id}\t${callback.eventType}\t${callback.url}\tfailedAttempts=${callback.failedAttempts}`,
   );
-}
 
-export async function connectorsList(args: string[]): Promise<void> {
-  const { values } = parse(args, CONNECTION_OPTIONS, CONNECTORS_LIST_HELP);
-  const bridge = connect(values, CONNECTORS_LIST_HELP);
-  await printAll(
-    async (offset) => {
-      const { data, error, response } = await bridge.GET('/api/v2/connectors', {
-        params: { query: { offset, limit: 100 } },
-      });
-      if (!data) throw new Error(`GET /connectors failed: ${describeError(response.status, error)}`);
-      return {
-        items: data._embedded.connectors.map((connector) => connector.properties),
-        total: data.pagination.total,
-      };
-    },
+export const connectorsList = (args: string[]): Promise<void> =>
+  listCommand(
+    args,
+    CONNECTORS_LIST_HELP,
+    async (bridge, offset) =>
+      pageOf(
+        'connectors',
+        await bridge.GET('/api/v2/connectors', { params: { query: { offset, limit: 100 } } }),
+      ),
     (connector) => {
-      if (values.json) return JSON.stringify(connector);
       const { state, valuesApplied, valuesRejected, lastError } = connector.status;
       const counts = `applied=${valuesApplied}\trejected=${valuesRejected}`;
       return `${connector.id}\t${connector.name}\t${connector.type}\t${state}\t${counts}${lastError ? `\t${lastError}` : ''}`;
     },
   );
-}
 
 export async function eventsTail(args: string[]): Promise<void> {
   const { values } = parse(

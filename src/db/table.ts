@@ -1,6 +1,7 @@
 // The statements every resource table repeats, written once: a page with its total (offset or
-// timestamp mode), one row by id, the rows of some ids, and insert, update and delete by id. A
-// repository describes its table (a Table) and keeps only the statements special to it.
+// timestamp mode), one row by id (of an owner, for the rows below one), the rows of some ids, and
+// insert, update and delete by id. A repository describes its table (a Table) and keeps only the
+// statements special to it.
 import { isUuid } from '../domain/ids.ts';
 import type { Queryable } from './database.ts';
 import {
@@ -73,6 +74,11 @@ export const offsetList =
   (db: Queryable, filter: F, page: OffsetRequest): Promise<OffsetPage<Item>> =>
     offsetPageOf(db, table, conditionsOf(filter), orderBy, page);
 
+/** The rows of one owner (`column = $1`), as the conditions of a list of the owner's rows. */
+export const ownedBy =
+  (column: string) =>
+  (ownerId: string): Filter => ({ where: [`${column} = $1`], params: [ownerId] });
+
 /** The timestamp a timestamp-mode page walks (newest first by it and the id), and a row's value of it. */
 export type TimestampOrder<Row> = Pick<KeysetSource<Row>, 'timestampColumn' | 'timestampOf' | 'sizeOf'>;
 
@@ -86,6 +92,12 @@ export const byStartDate = <Row extends { start_date: Date }>(): TimestampOrder<
 export const BY_UPDATED_AT: TimestampOrder<{ updated_at: Date }> = {
   timestampColumn: 'updated_at',
   timestampOf: (row) => row.updated_at,
+};
+
+/** The order of records by the time they tell of (`"timestamp"`, then id): samples and output quantities. */
+export const BY_TIMESTAMP: TimestampOrder<{ timestamp: Date }> = {
+  timestampColumn: '"timestamp"',
+  timestampOf: (row) => row.timestamp,
 };
 
 /** A timestamp-mode page of the rows that pass `filter` (paging.ts, `keysetPage`). */
@@ -112,6 +124,16 @@ export async function timestampPageOf<Row extends { id: string }, Item>(
   return { ...page, items: page.items.map(table.toItem) };
 }
 
+/** A list in timestamp pages: the rows of `table` that pass the conditions of a filter, newest first by `order`. */
+export const timestampList =
+  <Row extends { id: string }, Item, F>(
+    table: Table<Row, Item>,
+    order: TimestampOrder<Row>,
+    conditionsOf: (filter: F) => Filter,
+  ) =>
+  (db: Queryable, filter: F, request: KeysetRequest): Promise<KeysetPage<Item>> =>
+    timestampPageOf(db, table, conditionsOf(filter), order, request);
+
 export interface FindOptions {
   /** Appended to the select, e.g. `forUpdate(true)`. */
   lock?: string;
@@ -127,11 +149,11 @@ export async function findById<Row, Item>(
   { lock = '', owner }: FindOptions = {},
 ): Promise<Item | undefined> {
   if (!isUuid(id)) return undefined;
-  const ownedBy = owner === undefined ? '' : ` AND ${owner[0]} = $2`;
+  const ofOwner = owner === undefined ? '' : ` AND ${owner[0]} = $2`;
   const params = owner === undefined ? [id] : [id, owner[1]];
   return firstItem(
     db,
-    `${selectFrom(table)} WHERE ${table.id ?? 'id'} = $1${ownedBy}${lock}`,
+    `${selectFrom(table)} WHERE ${table.id ?? 'id'} = $1${ofOwner}${lock}`,
     params,
     table.toItem,
   );
@@ -142,6 +164,12 @@ export const lockableFind =
   <Row, Item>(table: Table<Row, Item>) =>
   (db: Queryable, id: string, lock = false): Promise<Item | undefined> =>
     findById(db, table, id, { lock: forUpdate(lock) });
+
+/** The find of one row of an owner by id (another owner's row is not found), locked when a write asks for it. */
+export const ownedFind =
+  <Row, Item>(table: Table<Row, Item>, ownerColumn: string) =>
+  (db: Queryable, ownerId: string, id: string, lock = false): Promise<Item | undefined> =>
+    findById(db, table, id, { owner: [ownerColumn, ownerId], lock: forUpdate(lock) });
 
 /** The rows with these ids, in no particular order; unknown ids are left out. */
 export async function findByIds<Row, Item>(

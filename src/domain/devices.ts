@@ -1,5 +1,6 @@
 // Devices and their recorded process / sensor data as the services and repositories exchange them.
 import { AppError } from './errors.ts';
+import type { Stored } from './stored.ts';
 import { changedProperties } from './workplaces.ts';
 
 /** One quantity a device records, e.g. {tag: 'T1', name: 'Spindle temperature', physicalQuantity: 'TEMPERATURE', unit: '°C'}. */
@@ -18,11 +19,7 @@ export interface DeviceInput {
   recordedPhysicalQuantities: RecordedPhysicalQuantity[];
 }
 
-export interface Device extends DeviceInput {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export interface Device extends DeviceInput, Stored {}
 
 /** One sample of a time series. */
 export interface Sample {

@@ -1,5 +1,6 @@
 // Documents of the production folders (docs/resources/documents.md): every change of metadata or content makes a
 // new version, and every version (metadata and content) stays readable.
+import type { Stored } from './stored.ts';
 
 /** What a client sets through POST and PUT /documents. */
 export interface DocumentMetadata {
@@ -22,15 +23,24 @@ export interface DocumentVersion extends DocumentMetadata {
 }
 
 /** The current state of a document. */
-export interface Document extends DocumentMetadata {
-  id: string;
+export interface Document extends DocumentMetadata, Stored {
   version: number;
   contentType: string;
   size: number;
   sha256: string;
-  createdAt: Date;
-  updatedAt: Date;
 }
+
+/**
+ * The metadata of a document (or of one of its versions) with its file's type and size: what
+ * representations and events show of it besides ids and times, never the content or its hash.
+ */
+export const metadataAndFile = (document: DocumentVersion | Document) => ({
+  name: document.name,
+  folder: document.folder,
+  description: document.description,
+  contentType: document.contentType,
+  size: document.size,
+});
 
 /** A file's bytes with the type they were uploaded as. */
 export interface DocumentContent {

@@ -75,6 +75,17 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
+/** An event of a type the catalogue lists about `objectId`, with the objectType the catalogue gives the type. */
+export function catalogueEvent(
+  eventType: string,
+  objectId: string | null,
+  data: Record<string, unknown>,
+): NewEvent {
+  const objectType = EVENT_OBJECT_TYPES[eventType];
+  if (objectType === undefined) throw new Error(`${eventType} is no event type of the catalogue`);
+  return { eventType, objectType, objectId, data };
+}
+
 /** A detail event of a primary resource's lifecycle plus the condensed RESOURCES_UPDATED beside it. */
 export function lifecycleEvents(
   prefix: string | null,

@@ -3,9 +3,6 @@
 // fixed UUIDs, so every installation and every instance agrees on them.
 import type { LocalizedText } from '../i18n/locales.ts';
 
-export const WORKPLACE_STATE_IDS = ['PRODUCTION', 'DOWNTIME'] as const;
-export type WorkplaceStateId = (typeof WORKPLACE_STATE_IDS)[number];
-
 export interface MasterDataEntry {
   id: string;
   code: string;
@@ -18,22 +15,40 @@ export interface OperatingState extends MasterDataEntry {
   workplaceStateId: WorkplaceStateId;
 }
 
-export const WORKPLACE_STATES: readonly MasterDataEntry[] = [
-  {
-    id: 'PRODUCTION',
-    code: 'PRODUCTION',
-    description: { 'en-GB': 'Production', 'de-DE': 'Produktion', 'zh-CN': '生产' },
-    shortDescription: { 'en-GB': 'Prod.', 'de-DE': 'Prod.', 'zh-CN': '生产' },
-    color: '#2E7D32',
-  },
-  {
-    id: 'DOWNTIME',
-    code: 'DOWNTIME',
-    description: { 'en-GB': 'Downtime', 'de-DE': 'Stillstand', 'zh-CN': '停机' },
-    shortDescription: { 'en-GB': 'Down', 'de-DE': 'Still.', 'zh-CN': '停机' },
-    color: '#C62828',
-  },
-];
+/** A text in the locales master data is written in: en-GB, de-DE and zh-CN. */
+type Texts = readonly [enGB: string, deDE: string, zhCN: string];
+
+const localized = ([enGB, deDE, zhCN]: Texts): LocalizedText => ({
+  'en-GB': enGB,
+  'de-DE': deDE,
+  'zh-CN': zhCN,
+});
+
+/**
+ * A list whose ids are their codes (workplace states, operation phases, tool assembly order
+ * states), one entry a row: id, color, description, short description.
+ */
+export const entriesById = <const Id extends string>(
+  rows: readonly (readonly [id: Id, color: string, description: Texts, shortDescription: Texts])[],
+): readonly (MasterDataEntry & { id: Id })[] =>
+  rows.map(([id, color, description, shortDescription]) => ({
+    id,
+    code: id,
+    description: localized(description),
+    shortDescription: localized(shortDescription),
+    color,
+  }));
+
+/** The ids of a list, in its order. */
+export const idsOf = <Id extends string>(entries: readonly { id: Id }[]): readonly Id[] =>
+  entries.map((entry) => entry.id);
+
+export const WORKPLACE_STATES = entriesById([
+  ['PRODUCTION', '#2E7D32', ['Production', 'Produktion', '生产'], ['Prod.', 'Prod.', '生产']],
+  ['DOWNTIME', '#C62828', ['Downtime', 'Stillstand', '停机'], ['Down', 'Still.', '停机']],
+]);
+export const WORKPLACE_STATE_IDS = idsOf(WORKPLACE_STATES);
+export type WorkplaceStateId = (typeof WORKPLACE_STATE_IDS)[number];
 
 export const OPERATING_STATES: readonly OperatingState[] = [
   {

@@ -1,18 +1,18 @@
 // Operation phases as localized master data, and their transitions (docs/api.md, "States and
-// transitions"). The
-// phase value is the id, as with workplace states.
-import type { MasterDataEntry } from './masterData.ts';
+// transitions"). The phase value is the id, as with workplace states.
+import { entriesById, idsOf } from './masterData.ts';
 
-export const OPERATION_PHASE_IDS = [
-  'RELEASED',
-  'DISPATCHED',
-  'SETUP',
-  'TRAINING',
-  'PROCESSING',
-  'INTERRUPTED',
-  'COMPLETED',
-  'CLOSED',
-] as const;
+export const OPERATION_PHASES = entriesById([
+  ['RELEASED', '#90A4AE', ['Released', 'Freigegeben', '已下达'], ['Rel.', 'Freig.', '下达']],
+  ['DISPATCHED', '#42A5F5', ['Dispatched', 'Eingeplant', '已派工'], ['Disp.', 'Eingepl.', '派工']],
+  ['SETUP', '#1565C0', ['Setup', 'Rüsten', '换型调试'], ['Setup', 'Rüsten', '换型']],
+  ['TRAINING', '#00897B', ['Training', 'Einarbeitung', '培训'], ['Train.', 'Einarb.', '培训']],
+  ['PROCESSING', '#2E7D32', ['Processing', 'Bearbeitung', '加工中'], ['Proc.', 'Bearb.', '加工']],
+  ['INTERRUPTED', '#F9A825', ['Interrupted', 'Unterbrochen', '已中断'], ['Int.', 'Unterbr.', '中断']],
+  ['COMPLETED', '#6A1B9A', ['Completed', 'Fertiggemeldet', '已完工'], ['Compl.', 'Fertig', '完工']],
+  ['CLOSED', '#424242', ['Closed', 'Abgeschlossen', '已关闭'], ['Closed', 'Abgeschl.', '关闭']],
+]);
+export const OPERATION_PHASE_IDS = idsOf(OPERATION_PHASES);
 export type OperationPhaseId = (typeof OPERATION_PHASE_IDS)[number];
 
 /** New operations start released by the ERP system. */
@@ -46,62 +46,3 @@ export const isOperationPhaseId = (value: string): value is OperationPhaseId =>
 
 export const canChangeOperationPhase = (from: OperationPhaseId, to: OperationPhaseId): boolean =>
   OPERATION_PHASE_TRANSITIONS[from].includes(to);
-
-export const OPERATION_PHASES: readonly MasterDataEntry[] = [
-  {
-    id: 'RELEASED',
-    code: 'RELEASED',
-    description: { 'en-GB': 'Released', 'de-DE': 'Freigegeben', 'zh-CN': '已下达' },
-    shortDescription: { 'en-GB': 'Rel.', 'de-DE': 'Freig.', 'zh-CN': '下达' },
-    color: '#90A4AE',
-  },
-  {
-    id: 'DISPATCHED',
-    code: 'DISPATCHED',
-    description: { 'en-GB': 'Dispatched', 'de-DE': 'Eingeplant', 'zh-CN': '已派工' },
-    shortDescription: { 'en-GB': 'Disp.', 'de-DE': 'Eingepl.', 'zh-CN': '派工' },
-    color: '#42A5F5',
-  },
-  {
-    id: 'SETUP',
-    code: 'SETUP',
-    description: { 'en-GB': 'Setup', 'de-DE': 'Rüsten', 'zh-CN': '换型调试' },
-    shortDescription: { 'en-GB': 'Setup', 'de-DE': 'Rüsten', 'zh-CN': '换型' },
-    color: '#1565C0',
-  },
-  {
-    id: 'TRAINING',
-    code: 'TRAINING',
-    description: { 'en-GB': 'Training', 'de-DE': 'Einarbeitung', 'zh-CN': '培训' },
-    shortDescription: { 'en-GB': 'Train.', 'de-DE': 'Einarb.', 'zh-CN': '培训' },
-    color: '#00897B',
-  },
-  {
-    id: 'PROCESSING',
-    code: 'PROCESSING',
-    description: { 'en-GB': 'Processing', 'de-DE': 'Bearbeitung', 'zh-CN': '加工中' },
-    shortDescription: { 'en-GB': 'Proc.', 'de-DE': 'Bearb.', 'zh-CN': '加工' },
-    color: '#2E7D32',
-  },
-  {
-    id: 'INTERRUPTED',
-    code: 'INTERRUPTED',
-    description: { 'en-GB': 'Interrupted', 'de-DE': 'Unterbrochen', 'zh-CN': '已中断' },
-    shortDescription: { 'en-GB': 'Int.', 'de-DE': 'Unterbr.', 'zh-CN': '中断' },
-    color: '#F9A825',
-  },
-  {
-    id: 'COMPLETED',
-    code: 'COMPLETED',
-    description: { 'en-GB': 'Completed', 'de-DE': 'Fertiggemeldet', 'zh-CN': '已完工' },
-    shortDescription: { 'en-GB': 'Compl.', 'de-DE': 'Fertig', 'zh-CN': '完工' },
-    color: '#6A1B9A',
-  },
-  {
-    id: 'CLOSED',
-    code: 'CLOSED',
-    description: { 'en-GB': 'Closed', 'de-DE': 'Abgeschlossen', 'zh-CN': '已关闭' },
-    shortDescription: { 'en-GB': 'Closed', 'de-DE': 'Abgeschl.', 'zh-CN': '关闭' },
-    color: '#424242',
-  },
-];

@@ -2,6 +2,7 @@
 import { AppError } from './errors.ts';
 import type { OperationPhaseId } from './operationPhases.ts';
 import type { Material } from './productionOrders.ts';
+import type { Stored } from './stored.ts';
 
 export interface Component {
   materialNumber: string;
@@ -39,13 +40,10 @@ export interface OperationInput {
   endDate: Date | null;
 }
 
-export interface Operation extends OperationInput {
-  id: string;
+export interface Operation extends OperationInput, Stored {
   /** Position within the production order. */
   sequence: number;
   operationPhaseId: OperationPhaseId;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 export interface RecordedOperationPhase {

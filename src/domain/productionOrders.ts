@@ -1,5 +1,6 @@
 // Production orders (docs/resources/production-orders.md, "Production order") as the services and repositories exchange them.
 import { AppError } from './errors.ts';
+import type { Stored } from './stored.ts';
 import { changedProperties } from './workplaces.ts';
 
 /** The material a production order or operation produces. */
@@ -20,11 +21,7 @@ export interface ProductionOrderInput {
   deliveryDate: Date | null;
 }
 
-export interface ProductionOrder extends ProductionOrderInput {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export interface ProductionOrder extends ProductionOrderInput, Stored {}
 
 /** Filters of GET /productionOrders and POST /productionOrders/search; empty lists restrict nothing. */
 export interface ProductionOrderFilter {

@@ -1,4 +1,5 @@
 // Maintenance tasks planned for a workplace.
+import type { Stored } from './stored.ts';
 
 export interface ScheduledMaintenanceInput {
   description: string;
@@ -8,9 +9,6 @@ export interface ScheduledMaintenanceInput {
   endDate: Date;
 }
 
-export interface ScheduledMaintenance extends ScheduledMaintenanceInput {
-  id: string;
+export interface ScheduledMaintenance extends ScheduledMaintenanceInput, Stored {
   workplaceId: string;
-  createdAt: Date;
-  updatedAt: Date;
 }

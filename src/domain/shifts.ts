@@ -1,5 +1,6 @@
 // Workplace shifts, and when the shift clock announces their start and end (WORKPLACE_SHIFT_CHANGED).
 import { AppError } from './errors.ts';
+import type { Stored } from './stored.ts';
 
 export interface ShiftInput {
   name: string | null;
@@ -15,11 +16,8 @@ export interface Announcements {
   endAnnouncedAt: Date | null;
 }
 
-export interface Shift extends ShiftInput, Announcements {
-  id: string;
+export interface Shift extends ShiftInput, Announcements, Stored {
   workplaceId: string;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 export type ShiftChange = 'STARTED' | 'ENDED';

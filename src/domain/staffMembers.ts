@@ -1,5 +1,6 @@
 // Staff members and their activities on operations, as services and repositories exchange them.
 import { AppError } from './errors.ts';
+import type { Stored } from './stored.ts';
 
 /** A period the staff member is not available (vacation, sickness, training, ...). */
 export interface Absence {
@@ -21,11 +22,7 @@ export interface StaffMemberInput {
   absences: Absence[];
 }
 
-export interface StaffMember extends StaffMemberInput {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export interface StaffMember extends StaffMemberInput, Stored {}
 
 export const STAFF_ACTIVITIES = ['STARTED', 'INTERRUPTED', 'FINISHED'] as const;
 export type StaffActivity = (typeof STAFF_ACTIVITIES)[number];

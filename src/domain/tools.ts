@@ -1,5 +1,7 @@
 // Tools and tool assembly orders as the services and repositories exchange them. A tool is
 // created together with its assembly order; its state is derived from that order's state.
+
+import type { Stored } from './stored.ts';
 import {
   TOOL_ASSEMBLY_ORDER_STATE_IDS,
   TOOL_ASSEMBLY_ORDER_TRANSITIONS,
@@ -40,11 +42,7 @@ export interface ToolInput {
   lifespan: Lifespan;
 }
 
-export interface Tool extends ToolInput {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export interface Tool extends ToolInput, Stored {}
 
 /** A tool as read, with what its assembly order tells about it. */
 export interface ToolView extends Tool {

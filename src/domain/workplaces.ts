@@ -1,4 +1,5 @@
 // Workplaces and workplace groups as the services and repositories exchange them.
+import type { Stored } from './stored.ts';
 
 export const WORKPLACE_GROUP_TYPES = ['CAPACITY_GROUP', 'PRODUCTION_LINE'] as const;
 export type WorkplaceGroupType = (typeof WORKPLACE_GROUP_TYPES)[number];
@@ -10,11 +11,7 @@ export interface WorkplaceGroupInput {
   erpContextId: string | null;
 }
 
-export interface WorkplaceGroup extends WorkplaceGroupInput {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export interface WorkplaceGroup extends WorkplaceGroupInput, Stored {}
 
 export const WORKPLACE_TYPES = ['MACHINE_WORKPLACE', 'MANUAL_WORKPLACE', 'MANUAL_MACHINE_WORKPLACE'] as const;
 export type WorkplaceType = (typeof WORKPLACE_TYPES)[number];
@@ -58,11 +55,8 @@ export function resolveWorkplaceType(
   return { workplaceType: isManualWorkplace ? 'MANUAL_WORKPLACE' : 'MACHINE_WORKPLACE', isManualWorkplace };
 }
 
-export interface Workplace extends WorkplaceInput {
-  id: string;
+export interface Workplace extends WorkplaceInput, Stored {
   operatingStateId: string;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 export interface RecordedOperatingState {

@@ -18,6 +18,7 @@ import {
   type Mapping,
 } from '../domain/connectors.ts';
 import { AppError } from '../domain/errors.ts';
+import { catalogueEvent } from '../domain/events.ts';
 import { isUuid } from '../domain/ids.ts';
 import { recordEvents } from './eventLog.ts';
 import { checkReference } from './references.ts';
@@ -150,19 +151,14 @@ function stateEvent(
   },
   previous: ConnectorState,
 ) {
-  return {
-    eventType: 'CONNECTOR_STATE_CHANGED',
-    objectType: 'CONNECTOR' as const,
-    objectId: connector.id,
-    data: {
-      connectorId: connector.id,
-      name: connector.name,
-      type: connector.type,
-      currentState: connector.status.state,
-      previousState: previous,
-      lastError: connector.status.lastError,
-    },
-  };
+  return catalogueEvent('CONNECTOR_STATE_CHANGED', connector.id, {
+    connectorId: connector.id,
+    name: connector.name,
+    type: connector.type,
+    currentState: connector.status.state,
+    previousState: previous,
+    lastError: connector.status.lastError,
+  });
 }
 
 // --- The runtime's calls (src/connectors/manager.ts) -------------------------------------------

@@ -8,6 +8,7 @@ import {
   type DocumentMetadata,
   type DocumentVersion,
   EMPTY_CONTENT_TYPE,
+  metadataAndFile,
 } from '../domain/documents.ts';
 import { notFound } from '../domain/errors.ts';
 import { type ChangeType, lifecycleEvents } from '../domain/events.ts';
@@ -25,11 +26,7 @@ const FILE_PROPERTIES = ['contentType', 'size'] as const;
 function eventsFor(change: ChangeType, document: Document, changed?: string[]) {
   const data: Record<string, unknown> = {
     documentId: document.id,
-    name: document.name,
-    folder: document.folder,
-    description: document.description,
-    contentType: document.contentType,
-    size: document.size,
+    ...metadataAndFile(document),
     version: document.version,
   };
   if (changed) data.changedProperties = changed;

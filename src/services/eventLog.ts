@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { appendEvents, findEvent, type StoredEvent } from '../db/repositories/events.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { EXTERNAL_EVENT_TYPE, type NewEvent, type ObjectType } from '../domain/events.ts';
+import { catalogueEvent, EXTERNAL_EVENT_TYPE, type NewEvent, type ObjectType } from '../domain/events.ts';
 
 /** Writes the events of a change into the log, in the caller's transaction, all at the change's time. */
 export async function recordEvents(tx: Queryable, events: readonly NewEvent[], at: Date): Promise<void> {
@@ -17,6 +17,20 @@ export async function recordEvents(tx: Queryable, events: readonly NewEvent[], a
       publishedBy: null,
     })),
   );
+}
+
+/**
+ * Writes one event of the catalogue about `objectId` (its objectType the one the catalogue gives
+ * the type), in the caller's transaction, at the change's time `at`.
+ */
+export async function recordEvent(
+  tx: Queryable,
+  at: Date,
+  eventType: string,
+  objectId: string | null,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await recordEvents(tx, [catalogueEvent(eventType, objectId, data)], at);
 }
 
 export interface ExternalEvent {

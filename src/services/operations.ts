@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import * as operations from '../db/repositories/operations.ts';
 import { findProductionOrder } from '../db/repositories/productionOrders.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { lifecycleEvents, type NewEvent } from '../domain/events.ts';
+import { catalogueEvent, lifecycleEvents, type NewEvent } from '../domain/events.ts';
 import {
   canChangeOperationPhase,
   INITIAL_OPERATION_PHASE,
@@ -200,18 +200,13 @@ export async function changeOperationPhase(
       endDate: null,
     });
     const events: NewEvent[] = [
-      {
-        eventType: 'OPERATION_PHASE_CHANGED',
-        objectType: 'OPERATION',
-        objectId: id,
-        data: {
-          operationId: id,
-          currentOperationPhase: phaseId,
-          previousOperationPhase: before.operationPhaseId,
-          workplaceId,
-          staffMemberId,
-        },
-      },
+      catalogueEvent('OPERATION_PHASE_CHANGED', id, {
+        operationId: id,
+        currentOperationPhase: phaseId,
+        previousOperationPhase: before.operationPhaseId,
+        workplaceId,
+        staffMemberId,
+      }),
     ];
     if (workplaceId !== before.workplaceId) {
       events.push(

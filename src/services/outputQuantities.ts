@@ -13,10 +13,10 @@ import {
   type QuantityType,
   type RecordedOutputQuantity,
 } from '../domain/outputQuantities.ts';
-import { recordEvents } from './eventLog.ts';
+import { recordEvent } from './eventLog.ts';
 import { getOperation } from './operations.ts';
 import { checkReference } from './references.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import { gettingBelow, locking, writeOnFound } from './writes.ts';
 
 const lockOperation = locking('operation', operations.findOperation);
 
@@ -47,17 +47,12 @@ async function book(
     recordedAt: now,
   };
   await repository.insertOutputQuantity(tx, record);
-  await recordEvents(
+  await recordEvent(
     tx,
-    [
-      {
-        eventType: 'OPERATION_OUTPUT_QUANTITY_RECORDED',
-        objectType: 'OPERATION',
-        objectId: operationId,
-        data: outputQuantityEventData(record),
-      },
-    ],
     now,
+    'OPERATION_OUTPUT_QUANTITY_RECORDED',
+    operationId,
+    outputQuantityEventData(record),
   );
   return record;
 }
@@ -107,11 +102,8 @@ export async function listOutputQuantities(
   return repository.listOutputQuantities(db, operation.id, request);
 }
 
-export async function getOutputQuantity(
-  db: Queryable,
-  operationId: string,
-  id: string,
-): Promise<RecordedOutputQuantity> {
-  const operation = await getOperation(db, operationId);
-  return found(repository.findOutputQuantity(db, operation.id, id), 'recordedOutputQuantity', id);
-}
+export const getOutputQuantity = gettingBelow(
+  'recordedOutputQuantity',
+  getOperation,
+  repository.findOutputQuantity,
+);

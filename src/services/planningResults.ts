@@ -17,7 +17,7 @@ import {
   resultValues,
 } from '../domain/planning.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { recordEvents } from './eventLog.ts';
+import { recordEvent, recordEvents } from './eventLog.ts';
 import { checkReference } from './references.ts';
 
 export type ResultChange = 'CREATED' | 'UPDATED' | 'UNCHANGED';
@@ -97,18 +97,9 @@ async function obsoleteScenarios(tx: Queryable, kind: ResultKind, now: Date): Pr
   if (kind !== OPERATION_PLANNING_RESULTS) return;
   const ids = await obsoletePlanningScenarios(tx, 'OPERATION', now);
   if (ids.length === 0) return;
-  await recordEvents(
-    tx,
-    [
-      {
-        eventType: 'OBSOLETE_OPERATION_PLANNING_SCENARIOS',
-        objectType: 'NONE',
-        objectId: null,
-        data: { operationPlanningScenarioIds: ids },
-      },
-    ],
-    now,
-  );
+  await recordEvent(tx, now, 'OBSOLETE_OPERATION_PLANNING_SCENARIOS', null, {
+    operationPlanningScenarioIds: ids,
+  });
 }
 
 export async function getResult(db: Database, kind: ResultKind, ownerId: string): Promise<Result> {

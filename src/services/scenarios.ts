@@ -5,7 +5,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { listRunningResultsAt } from '../db/repositories/planningResults.ts';
 import * as scenarios from '../db/repositories/scenarios.ts';
 import { AppError } from '../domain/errors.ts';
-import { lifecycleEvents, type NewEvent } from '../domain/events.ts';
+import { catalogueEvent, lifecycleEvents, type NewEvent } from '../domain/events.ts';
 import { findOperatingState, type OperatingState } from '../domain/masterData.ts';
 import {
   checkPeriod,
@@ -109,20 +109,15 @@ export async function createMalfunctionScenario(
     await recordEvents(
       tx,
       [
-        {
-          eventType: 'PREDICTED_MALFUNCTION_SCENARIO_CREATED',
-          objectType: 'WORKPLACE',
-          objectId: scenario.workplaceId,
-          data: {
-            predictedMalfunctionScenarioId: scenario.id,
-            workplaceId: scenario.workplaceId,
-            startDate: scenario.startDate.toISOString(),
-            endDate: scenario.endDate.toISOString(),
-            probability: scenario.probability,
-            operatingStateId: scenario.operatingStateId,
-            description: scenario.description,
-          },
-        },
+        catalogueEvent('PREDICTED_MALFUNCTION_SCENARIO_CREATED', scenario.workplaceId, {
+          predictedMalfunctionScenarioId: scenario.id,
+          workplaceId: scenario.workplaceId,
+          startDate: scenario.startDate.toISOString(),
+          endDate: scenario.endDate.toISOString(),
+          probability: scenario.probability,
+          operatingStateId: scenario.operatingStateId,
+          description: scenario.description,
+        }),
         // The scenario is a resource of its own; the condensed event names it.
         ...lifecycleEvents(null, 'CREATED', 'PREDICTED_MALFUNCTION_SCENARIO', scenario.id, {}),
       ],
@@ -152,20 +147,21 @@ export async function obsoletedByOperatingState(
   const events: NewEvent[] = [];
   const predictionIds = await scenarios.obsoleteMalfunctionScenarios(tx, workplaceId, at);
   if (predictionIds.length > 0) {
-    events.push({
-      eventType: 'OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS',
-      objectType: 'NONE',
-      objectId: null,
-      data: { workplaceId, predictedMalfunctionScenarioIds: predictionIds },
-    });
+    events.push(
+      catalogueEvent('OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS', null, {
+        workplaceId,
+        predictedMalfunctionScenarioIds: predictionIds,
+      }),
+    );
   }
   for (const forecast of await listRunningResultsAt(tx, FORECAST_RESULTS, workplaceId, at)) {
-    events.push({
-      eventType: 'OBSOLETE_OPERATION_FORECAST_RESULTS',
-      objectType: 'OPERATION',
-      objectId: forecast.ownerId,
-      data: { operationId: forecast.ownerId, workplaceId, operatingStateId: state.id },
-    });
+    events.push(
+      catalogueEvent('OBSOLETE_OPERATION_FORECAST_RESULTS', forecast.ownerId, {
+        operationId: forecast.ownerId,
+        workplaceId,
+        operatingStateId: state.id,
+      }),
+    );
   }
   return events;
 }

@@ -1,13 +1,16 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import * as maintenances from '../db/repositories/scheduledMaintenances.ts';
-import type { ChangeType, NewEvent } from '../domain/events.ts';
+import { type ChangeType, catalogueEvent, type NewEvent } from '../domain/events.ts';
 import type { ScheduledMaintenance, ScheduledMaintenanceInput } from '../domain/scheduledMaintenances.ts';
 import { checkPeriod } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
 import { lockWorkplace } from './shifts.ts';
-import { found } from './writes.ts';
+import { getWorkplace } from './workplaces.ts';
+import { gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
+
+const lockTask = lockingBelow('scheduledMaintenance', lockWorkplace, maintenances.findScheduledMaintenance);
 
 const CHARACTERISTICS = ['description', 'maintenanceType', 'startDate', 'endDate'] as const;
 
@@ -30,22 +33,19 @@ function eventData(task: ScheduledMaintenance) {
  */
 function maintenanceEvent(change: ChangeType, task: ScheduledMaintenance, changed?: string[]): NewEvent[] {
   return [
-    {
-      eventType: `SCHEDULED_MAINTENANCE_${change}`,
-      objectType: 'WORKPLACE',
-      objectId: task.workplaceId,
-      data: { ...eventData(task), ...(changed ? { changedProperties: changed } : {}) },
-    },
+    catalogueEvent(`SCHEDULED_MAINTENANCE_${change}`, task.workplaceId, {
+      ...eventData(task),
+      ...(changed ? { changedProperties: changed } : {}),
+    }),
   ];
 }
 
-export async function getScheduledMaintenance(
-  db: Queryable,
-  workplaceId: string,
-  id: string,
-): Promise<ScheduledMaintenance> {
-  return found(maintenances.findScheduledMaintenance(db, workplaceId, id), 'scheduledMaintenance', id);
-}
+/** A maintenance task of the workplace: 404 when there is no such workplace, or no such task of it. */
+export const getScheduledMaintenance = gettingBelow(
+  'scheduledMaintenance',
+  getWorkplace,
+  maintenances.findScheduledMaintenance,
+);
 
 export async function createScheduledMaintenance(
   db: Database,
@@ -76,13 +76,7 @@ export async function replaceScheduledMaintenance(
   input: ScheduledMaintenanceInput,
 ): Promise<ScheduledMaintenance> {
   checkPeriod(input);
-  return db.transaction(async (tx) => {
-    await lockWorkplace(tx, workplaceId);
-    const before = await found(
-      maintenances.findScheduledMaintenance(tx, workplaceId, id, true),
-      'scheduledMaintenance',
-      id,
-    );
+  return writeOnFound(db, lockTask(workplaceId, id), async (tx, before) => {
     const after: ScheduledMaintenance = { ...before, ...input };
     const changed = changedProperties(eventData(before), eventData(after), CHARACTERISTICS);
     if (changed.length === 0) return before;
@@ -98,13 +92,7 @@ export async function deleteScheduledMaintenance(
   workplaceId: string,
   id: string,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await lockWorkplace(tx, workplaceId);
-    const task = await found(
-      maintenances.findScheduledMaintenance(tx, workplaceId, id, true),
-      'scheduledMaintenance',
-      id,
-    );
+  await writeOnFound(db, lockTask(workplaceId, id), async (tx, task) => {
     await maintenances.deleteScheduledMaintenance(tx, id);
     await recordEvents(tx, maintenanceEvent('DELETED', task), new Date());
   });

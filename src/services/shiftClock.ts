@@ -7,7 +7,7 @@ import { type Clock, systemClock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { claimDueEnds, claimDueStarts } from '../db/repositories/shifts.ts';
-import type { NewEvent } from '../domain/events.ts';
+import { catalogueEvent, type NewEvent } from '../domain/events.ts';
 import type { Shift, ShiftChange } from '../domain/shifts.ts';
 import { recordEvents } from './eventLog.ts';
 
@@ -36,18 +36,13 @@ function transition(shift: Shift, change: ShiftChange): { at: number; change: Sh
   return {
     at: (change === 'STARTED' ? shift.startDate : shift.endDate).getTime(),
     change,
-    event: {
-      eventType: 'WORKPLACE_SHIFT_CHANGED',
-      objectType: 'WORKPLACE_SHIFT',
-      objectId: shift.id,
-      data: {
-        shiftId: shift.id,
-        workplaceId: shift.workplaceId,
-        change,
-        startDate: shift.startDate.toISOString(),
-        endDate: shift.endDate.toISOString(),
-      },
-    },
+    event: catalogueEvent('WORKPLACE_SHIFT_CHANGED', shift.id, {
+      shiftId: shift.id,
+      workplaceId: shift.workplaceId,
+      change,
+      startDate: shift.startDate.toISOString(),
+      endDate: shift.endDate.toISOString(),
+    }),
   };
 }
 

@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import * as shifts from '../db/repositories/shifts.ts';
 import { findWorkplace } from '../db/repositories/workplaces.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import type { ChangeType, NewEvent } from '../domain/events.ts';
+import { type ChangeType, catalogueEvent, type NewEvent } from '../domain/events.ts';
 import {
   announcementsAfterChange,
   checkPeriod,
@@ -14,7 +14,8 @@ import {
 } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventLog.ts';
-import { found } from './writes.ts';
+import { getWorkplace } from './workplaces.ts';
+import { gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
 
 const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
 
@@ -31,23 +32,17 @@ function shiftData(shift: Shift) {
 
 function shiftsUpdated(shift: Shift, changeType: ChangeType, changed?: string[]): NewEvent[] {
   return [
-    {
-      eventType: 'WORKPLACE_SHIFTS_UPDATED',
-      objectType: 'WORKPLACE',
-      objectId: shift.workplaceId,
-      data: {
-        workplaceId: shift.workplaceId,
-        changeType,
-        shift: shiftData(shift),
-        ...(changed ? { changedProperties: changed } : {}),
-      },
-    },
+    catalogueEvent('WORKPLACE_SHIFTS_UPDATED', shift.workplaceId, {
+      workplaceId: shift.workplaceId,
+      changeType,
+      shift: shiftData(shift),
+      ...(changed ? { changedProperties: changed } : {}),
+    }),
   ];
 }
 
-export async function getShift(db: Queryable, workplaceId: string, id: string): Promise<Shift> {
-  return found(shifts.findShift(db, workplaceId, id), 'shift', id);
-}
+/** A shift of the workplace: 404 when there is no such workplace, or no such shift of it. */
+export const getShift = gettingBelow('shift', getWorkplace, shifts.findShift);
 
 /**
  * Locks the workplace (404 when it does not exist) for the change: it cannot be deleted meanwhile,
@@ -56,6 +51,8 @@ export async function getShift(db: Queryable, workplaceId: string, id: string): 
 export async function lockWorkplace(tx: Queryable, workplaceId: string): Promise<void> {
   if (!(await findWorkplace(tx, workplaceId, true))) throw notFound('workplace', workplaceId);
 }
+
+const lockShift = lockingBelow('shift', lockWorkplace, shifts.findShift);
 
 async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise<void> {
   const other = await shifts.findOverlappingShift(tx, shift.workplaceId, shift, shift.id);
@@ -109,9 +106,7 @@ export async function replaceShift(
   input: ShiftInput,
 ): Promise<Shift> {
   checkPeriod(input);
-  return db.transaction(async (tx) => {
-    await lockWorkplace(tx, workplaceId);
-    const before = await found(shifts.findShift(tx, workplaceId, id, true), 'shift', id);
+  return writeOnFound(db, lockShift(workplaceId, id), async (tx, before) => {
     const now = new Date();
     const { after, changed } = changeShift(before, input, now);
     if (changed.length === 0) return before;
@@ -124,9 +119,7 @@ export async function replaceShift(
 
 /** Deleting a running shift announces no ENDED: WORKPLACE_SHIFTS_UPDATED (DELETED) says it is gone. */
 export async function deleteShift(db: Database, workplaceId: string, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await lockWorkplace(tx, workplaceId);
-    const shift = await found(shifts.findShift(tx, workplaceId, id, true), 'shift', id);
+  await writeOnFound(db, lockShift(workplaceId, id), async (tx, shift) => {
     await shifts.deleteShift(tx, id);
     await recordEvents(tx, shiftsUpdated(shift, 'DELETED'), new Date());
   });

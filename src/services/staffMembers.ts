@@ -13,7 +13,7 @@ import {
   type StaffMemberInput,
 } from '../domain/staffMembers.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { recordEvents } from './eventLog.ts';
+import { recordEvent } from './eventLog.ts';
 import { checkReference, rethrowDuplicate } from './references.ts';
 import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
 
@@ -160,24 +160,13 @@ export async function recordActivity(
       record = { ...open, endDate: now, endActivity: command.activity };
       await staffMembers.closeActivity(tx, record);
     }
-    await recordEvents(
-      tx,
-      [
-        {
-          eventType: 'STAFF_MEMBER_ACTIVITY_CHANGED',
-          objectType: 'STAFF_MEMBER',
-          objectId: member.id,
-          data: {
-            staffMemberId: member.id,
-            operationId: record.operationId,
-            workplaceId: record.workplaceId,
-            activity: command.activity,
-            previousActivity: latest ? activityOf(latest) : null,
-          },
-        },
-      ],
-      now,
-    );
+    await recordEvent(tx, now, 'STAFF_MEMBER_ACTIVITY_CHANGED', member.id, {
+      staffMemberId: member.id,
+      operationId: record.operationId,
+      workplaceId: record.workplaceId,
+      activity: command.activity,
+      previousActivity: latest ? activityOf(latest) : null,
+    });
     return { record, created: command.activity === 'STARTED' };
   });
 }

@@ -76,32 +76,32 @@ export interface InPeriod<T> {
   summary: T;
 }
 
-export async function getWorkplaceStateSummary(
+/** A summary of a workplace (404 without it) in a period: the period's window up to `now`, and what `summarize` makes of it. */
+async function ofWorkplaceInPeriod<T>(
   db: Database,
   workplaceId: string,
   period: Period,
   now: Date,
-): Promise<InPeriod<OperatingStateSummary>> {
+  summarize: (workplaceId: string, window: Span) => Promise<T>,
+): Promise<InPeriod<T>> {
   const window = windowOf(period.startDate, period.endDate, now);
   const workplace = await getWorkplace(db, workplaceId);
-  const phases = await repository.listWorkplacePhasePeriods(db, workplace.id, window);
-  const states = await repository.listStatePeriods(db, [workplace.id], window);
-  const bookings = await repository.listWorkplaceBookings(db, [workplace.id], window);
-  return { window, summary: workplaceStateSummary(phases, states, bookings, window, now.getTime()) };
+  return { window, summary: await summarize(workplace.id, window) };
 }
 
+export const getWorkplaceStateSummary = (db: Database, workplaceId: string, period: Period, now: Date) =>
+  ofWorkplaceInPeriod(db, workplaceId, period, now, async (id, window) => {
+    const phases = await repository.listWorkplacePhasePeriods(db, id, window);
+    const states = await repository.listStatePeriods(db, [id], window);
+    const bookings = await repository.listWorkplaceBookings(db, [id], window);
+    return workplaceStateSummary(phases, states, bookings, window, now.getTime());
+  });
+
 /** A workplace's bookings in the period; it has no target, so targetQuantity and remainingQuantity are null. */
-export async function getWorkplaceQuantitySummary(
-  db: Database,
-  workplaceId: string,
-  period: Period,
-  now: Date,
-): Promise<InPeriod<QuantitySummary>> {
-  const window = windowOf(period.startDate, period.endDate, now);
-  const workplace = await getWorkplace(db, workplaceId);
-  const bookings = await repository.listWorkplaceBookings(db, [workplace.id], window);
-  return { window, summary: quantitySummary(null, bookings) };
-}
+export const getWorkplaceQuantitySummary = (db: Database, workplaceId: string, period: Period, now: Date) =>
+  ofWorkplaceInPeriod(db, workplaceId, period, now, async (id, window) =>
+    quantitySummary(null, await repository.listWorkplaceBookings(db, [id], window)),
+  );
 
 export interface OeeQuery extends Period {
   workplaceId?: string | undefined;

@@ -5,7 +5,7 @@ import { findDevice } from '../db/repositories/devices.ts';
 import * as timeSeries from '../db/repositories/timeSeries.ts';
 import { checkRecordedTags, type Sample, type SampleInput } from '../domain/devices.ts';
 import { getDevice } from './devices.ts';
-import { found } from './writes.ts';
+import { found, gettingBelow } from './writes.ts';
 
 /**
  * Stores a batch of samples of one device in one transaction with one INSERT. Samples are
@@ -32,7 +32,4 @@ export async function listSamples(
   return timeSeries.listSamples(db, device.id, filter, request);
 }
 
-export async function getSample(db: Queryable, deviceId: string, sampleId: string): Promise<Sample> {
-  const device = await getDevice(db, deviceId);
-  return found(timeSeries.findSample(db, device.id, sampleId), 'sample', sampleId);
-}
+export const getSample = gettingBelow('sample', getDevice, timeSeries.findSample);

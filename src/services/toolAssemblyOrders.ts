@@ -10,7 +10,7 @@ import {
   TOOL_ASSEMBLY_ORDER_TRANSITIONS,
 } from '../domain/toolAssemblyOrderStates.ts';
 import type { Lifespan, Tool, ToolAssemblyOrder } from '../domain/tools.ts';
-import { recordEvents } from './eventLog.ts';
+import { recordEvent } from './eventLog.ts';
 import { checkReference, rethrowDuplicate } from './references.ts';
 import { checkLifespan, toolEventData } from './tools.ts';
 import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
@@ -99,23 +99,12 @@ export async function changeToolAssemblyOrderState(
       updatedAt: new Date(),
     };
     await orders.updateToolAssemblyOrderState(tx, after);
-    await recordEvents(
-      tx,
-      [
-        {
-          eventType: 'TOOL_ASSEMBLY_ORDER_STATE_CHANGED',
-          objectType: 'TOOL_ASSEMBLY_ORDER',
-          objectId: id,
-          data: {
-            toolAssemblyOrderId: id,
-            toolId: after.toolId,
-            currentToolAssemblyOrderState: requested,
-            previousToolAssemblyOrderState: current,
-          },
-        },
-      ],
-      after.updatedAt,
-    );
+    await recordEvent(tx, after.updatedAt, 'TOOL_ASSEMBLY_ORDER_STATE_CHANGED', id, {
+      toolAssemblyOrderId: id,
+      toolId: after.toolId,
+      currentToolAssemblyOrderState: requested,
+      previousToolAssemblyOrderState: current,
+    });
     return after;
   });
 }

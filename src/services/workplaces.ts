@@ -37,7 +37,7 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
   return { ...rest, ...resolved };
 }
 
-import { recordEvents } from './eventLog.ts';
+import { recordEvent, recordEvents } from './eventLog.ts';
 import { rethrowDuplicate, rethrowInUse } from './references.ts';
 import { obsoletedByOperatingState } from './scenarios.ts';
 import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
@@ -181,22 +181,11 @@ export async function changeOperatingState(
       startDate: now,
       endDate: null,
     });
-    await recordEvents(
-      tx,
-      [
-        {
-          eventType: 'WORKPLACE_OPERATING_STATE_CHANGED',
-          objectType: 'WORKPLACE',
-          objectId: id,
-          data: {
-            workplaceId: id,
-            currentOperatingState: operatingStateData(target),
-            previousOperatingState: operatingStateData(operatingStateById(before.operatingStateId)),
-          },
-        },
-      ],
-      now,
-    );
+    await recordEvent(tx, now, 'WORKPLACE_OPERATING_STATE_CHANGED', id, {
+      workplaceId: id,
+      currentOperatingState: operatingStateData(target),
+      previousOperatingState: operatingStateData(operatingStateById(before.operatingStateId)),
+    });
     // A downtime outdates the workplace's forecasts and malfunction predictions (docs/resources/planning.md).
     await recordEvents(tx, await obsoletedByOperatingState(tx, id, target, now), now);
     return after;

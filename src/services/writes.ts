@@ -16,6 +16,21 @@ export async function found<Item>(
   return item;
 }
 
+/**
+ * The read of a resource below an owner (a shift of a workplace): NOT_FOUND without the owner,
+ * which `getOwner` reads, or without the resource below it.
+ */
+export const gettingBelow =
+  <Item>(
+    resource: string,
+    getOwner: (db: Queryable, ownerId: string) => Promise<{ id: string }>,
+    find: (db: Queryable, ownerId: string, id: string) => Promise<Item | undefined>,
+  ) =>
+  async (db: Queryable, ownerId: string, id: string): Promise<Item> => {
+    const owner = await getOwner(db, ownerId);
+    return found(find(db, owner.id, id), resource, id);
+  };
+
 /** A read of one resource for a write: `find` with its row locked, NOT_FOUND without it. */
 export const locking =
   <Item>(
@@ -25,6 +40,23 @@ export const locking =
   (id: string) =>
   (tx: Queryable): Promise<Item> =>
     found(find(tx, id, true), resource, id);
+
+/**
+ * A read of a resource below an owner for a write (a shift of a workplace): `lockOwner` first
+ * (NOT_FOUND without the owner, and the writes below one owner take turns), then `find` with the
+ * resource's row locked, NOT_FOUND without it.
+ */
+export const lockingBelow =
+  <Item>(
+    resource: string,
+    lockOwner: (tx: Queryable, ownerId: string) => Promise<void>,
+    find: (tx: Queryable, ownerId: string, id: string, forUpdate: boolean) => Promise<Item | undefined>,
+  ) =>
+  (ownerId: string, id: string) =>
+  async (tx: Queryable): Promise<Item> => {
+    await lockOwner(tx, ownerId);
+    return found(find(tx, ownerId, id, true), resource, id);
+  };
 
 /**
  * Runs `write` in one transaction on the resource `read` gives there (`locking`), so concurrent

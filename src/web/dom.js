@@ -73,6 +73,16 @@ export function table(headers, rows, caption) {
   );
 }
 
+/** A section labelled by its heading: `id` names the heading (`<id>-title`). */
+export function section(id, title, ...content) {
+  return h(
+    'section',
+    { 'aria-labelledby': `${id}-title` },
+    h('h2', { id: `${id}-title` }, title),
+    ...content,
+  );
+}
+
 /** Replaces the children of `root`, leaving out null, undefined and false (no "null" text). */
 export function fill(root, ...nodes) {
   root.replaceChildren(

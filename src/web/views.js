@@ -2,7 +2,7 @@
 // returns a function that unsubscribes when the page is left.
 
 import { all, get, items, optional, queue, searchAll } from './api.js';
-import { fill, h, percent, stateChip, table, textOn, time } from './dom.js';
+import { fill, h, percent, section, stateChip, table, textOn, time } from './dom.js';
 import { subscribe } from './live.js';
 import uPlot from './vendor/uPlot.esm.js';
 
@@ -275,16 +275,26 @@ export async function workplacePage(root, id) {
     const present = staff.filter(
       (s) => !(s.absences ?? []).some((a) => Date.parse(a.startDate) <= now && Date.parse(a.endDate) >= now),
     );
-    const operationRows = (list) =>
-      list.map((o) => [
-        h('a', { href: `#/orders/${o.productionOrderId}` }, o.number),
-        o.description ?? '',
-        o.operationPhaseId,
-        o.targetQuantity === null || o.targetQuantity === undefined
-          ? '–'
-          : `${o.targetQuantity} ${o.quantityUnit ?? ''}`,
-        time(o.startDate),
-      ]);
+    /** A section of operations: their table, or `none` when there are none. */
+    const operationsSection = (id, title, list, none) =>
+      section(
+        id,
+        title,
+        list.length
+          ? table(
+              ['operation', 'description', 'phase', 'target', 'start'],
+              list.map((o) => [
+                h('a', { href: `#/orders/${o.productionOrderId}` }, o.number),
+                o.description ?? '',
+                o.operationPhaseId,
+                o.targetQuantity === null || o.targetQuantity === undefined
+                  ? '–'
+                  : `${o.targetQuantity} ${o.quantityUnit ?? ''}`,
+                time(o.startDate),
+              ]),
+            )
+          : h('p', { class: 'muted' }, none),
+      );
     for (const chart of charts.splice(0)) chart.destroy();
     const chartBox = h('div', { class: 'charts' });
     fill(
@@ -299,10 +309,9 @@ export async function workplacePage(root, id) {
             `OEE ${shift ? `this shift (${shift.name ?? ''})` : 'last 8 h'}: ${percent(oee.oee)} · availability ${percent(oee.availability)} · performance ${percent(oee.performance)} · quality ${percent(oee.quality)}`,
           )
         : null,
-      h(
-        'section',
-        { 'aria-labelledby': 'timeline-title' },
-        h('h2', { id: 'timeline-title' }, 'Operating states'),
+      section(
+        'timeline',
+        'Operating states',
         timeline(records),
         table(
           ['state', 'from', 'until'],
@@ -318,27 +327,12 @@ export async function workplacePage(root, id) {
       h(
         'div',
         { class: 'grid2' },
-        h(
-          'section',
-          { 'aria-labelledby': 'current-title' },
-          h('h2', { id: 'current-title' }, 'Current operations'),
-          current.length
-            ? table(['operation', 'description', 'phase', 'target', 'start'], operationRows(current))
-            : h('p', { class: 'muted' }, 'None in progress.'),
-        ),
-        h(
-          'section',
-          { 'aria-labelledby': 'next-title' },
-          h('h2', { id: 'next-title' }, 'Next operations'),
-          next.length
-            ? table(['operation', 'description', 'phase', 'target', 'start'], operationRows(next))
-            : h('p', { class: 'muted' }, 'None planned.'),
-        ),
+        operationsSection('current', 'Current operations', current, 'None in progress.'),
+        operationsSection('next', 'Next operations', next, 'None planned.'),
       ),
-      h(
-        'section',
-        { 'aria-labelledby': 'staff-title' },
-        h('h2', { id: 'staff-title' }, 'Staff present'),
+      section(
+        'staff',
+        'Staff present',
         present.length
           ? h(
               'ul',
@@ -347,12 +341,7 @@ export async function workplacePage(root, id) {
             )
           : h('p', { class: 'muted' }, 'Nobody assigned and present.'),
       ),
-      h(
-        'section',
-        { 'aria-labelledby': 'devices-title' },
-        h('h2', { id: 'devices-title' }, 'Devices'),
-        devices.length ? chartBox : h('p', { class: 'muted' }, 'No devices.'),
-      ),
+      section('devices', 'Devices', devices.length ? chartBox : h('p', { class: 'muted' }, 'No devices.')),
     );
     for (const device of devices) {
       for (const quantity of (device.recordedPhysicalQuantities ?? []).slice(0, 4)) {
@@ -454,10 +443,9 @@ export async function orderPage(root, id) {
         { class: 'muted' },
         `${o.description ?? ''} · target ${o.targetQuantity ?? '–'} ${o.quantityUnit ?? ''} · delivery ${time(o.deliveryDate)}`,
       ),
-      h(
-        'section',
-        { 'aria-labelledby': 'ops-title' },
-        h('h2', { id: 'ops-title' }, 'Operations'),
+      section(
+        'ops',
+        'Operations',
         table(['operation', 'description', 'phase', 'workplace', 'quantity', 'start', 'end'], rows),
       ),
     );

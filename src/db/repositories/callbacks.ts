@@ -1,9 +1,7 @@
 import type { Callback } from '../../domain/callbacks.ts';
 import { isUuid } from '../../domain/ids.ts';
-import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, offsetPageOf, type Table } from '../table.ts';
+import { offsetList, ownedBy, ownedFind, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -62,27 +60,9 @@ export async function insertCallback(db: Queryable, callback: Callback): Promise
 }
 
 /** Callbacks of one client only: another client's callback is simply not found. */
-export async function findCallback(
-  db: Queryable,
-  clientId: string,
-  id: string,
-): Promise<Callback | undefined> {
-  return findById(db, CALLBACKS, id, { owner: ['client_id', clientId] });
-}
+export const findCallback = ownedFind(CALLBACKS, 'client_id');
 
-export async function listCallbacks(
-  db: Queryable,
-  clientId: string,
-  page: OffsetRequest,
-): Promise<OffsetPage<Callback>> {
-  return offsetPageOf(
-    db,
-    CALLBACKS,
-    new Conditions(['client_id = $1'], [clientId]),
-    'creation_date, id',
-    page,
-  );
-}
+export const listCallbacks = offsetList(CALLBACKS, 'creation_date, id', ownedBy('client_id'));
 
 export async function deleteCallback(db: Queryable, clientId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;

@@ -1,8 +1,7 @@
 import type { Document, DocumentContent, DocumentVersion } from '../../domain/documents.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { firstItem, lockableFind, offsetList, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { firstItem, lockableFind, offsetList, ownedBy, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -17,8 +16,12 @@ interface Row {
   updated_at: Date;
 }
 
-const toDocument = (row: Row): Document => ({
-  id: row.id,
+/** The columns a version keeps of its document, as they were; it has the document's id besides. */
+type StateRow = Omit<Row, 'id' | 'updated_at'>;
+type VersionRow = StateRow & { document_id: string };
+
+/** The properties a document and its versions have alike, from the columns they share. */
+const sharedProperties = (row: StateRow) => ({
   name: row.name,
   folder: row.folder,
   description: row.description,
@@ -27,11 +30,13 @@ const toDocument = (row: Row): Document => ({
   sha256: row.sha256,
   version: row.version,
   createdAt: row.created_at,
-  updatedAt: row.updated_at,
 });
 
-/** A version keeps the document's columns as they were, under the document's id. */
-type VersionRow = Omit<Row, 'id' | 'updated_at'> & { document_id: string };
+const toDocument = (row: Row): Document => ({
+  id: row.id,
+  ...sharedProperties(row),
+  updatedAt: row.updated_at,
+});
 
 // Everything but the content, which only the file routes read.
 const VERSION_COLUMNS =
@@ -39,14 +44,7 @@ const VERSION_COLUMNS =
 
 const toVersion = (row: VersionRow): DocumentVersion => ({
   documentId: row.document_id,
-  version: row.version,
-  name: row.name,
-  folder: row.folder,
-  description: row.description,
-  contentType: row.content_type,
-  size: row.size,
-  sha256: row.sha256,
-  createdAt: row.created_at,
+  ...sharedProperties(row),
 });
 
 export interface DocumentFilter {
@@ -122,13 +120,7 @@ const VERSIONS: Table<VersionRow, DocumentVersion> = {
 };
 
 /** Versions of a document, newest first. */
-export async function listVersions(
-  db: Queryable,
-  documentId: string,
-  page: OffsetRequest,
-): Promise<OffsetPage<DocumentVersion>> {
-  return offsetPageOf(db, VERSIONS, new Conditions(['document_id = $1'], [documentId]), 'version DESC', page);
-}
+export const listVersions = offsetList(VERSIONS, 'version DESC', ownedBy('document_id'));
 
 export async function findVersion(
   db: Queryable,

@@ -1,8 +1,7 @@
 import type { ObjectType } from '../../domain/events.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { findById, type Table, timestampPageOf } from '../table.ts';
+import { findById, type Table, timestampList } from '../table.ts';
 
 /** An event as the log holds it. */
 export interface StoredEvent {
@@ -80,24 +79,16 @@ const eventConditions = (filter: EventFilter | undefined, fixed = new Conditions
     .equals('object_type', filter?.objectType)
     .equals('object_id', filter?.objectId);
 
-export async function listEvents(
-  db: Queryable,
-  filter: EventFilter,
-  request: KeysetRequest,
-): Promise<KeysetPage<StoredEvent>> {
-  return timestampPageOf(
-    db,
-    EVENTS,
-    eventConditions(filter),
-    {
-      timestampColumn: 'recorded_at',
-      timestampOf: (row) => row.recorded_at,
-      // EXTERNAL events carry data of their own: pages are bounded in bytes too.
-      sizeOf: 'octet_length(events::text)',
-    },
-    request,
-  );
-}
+export const listEvents = timestampList(
+  EVENTS,
+  {
+    timestampColumn: 'recorded_at',
+    timestampOf: (row) => row.recorded_at,
+    // EXTERNAL events carry data of their own: pages are bounded in bytes too.
+    sizeOf: 'octet_length(events::text)',
+  },
+  (filter: EventFilter) => eventConditions(filter),
+);
 
 export async function findEvent(db: Queryable, id: string): Promise<StoredEvent | undefined> {
   return findById(db, EVENTS, id);

@@ -9,8 +9,7 @@ import type {
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { forUpdate, lockableFind, rowWrites, type Table, timestampPageOf, typed } from '../table.ts';
+import { forUpdate, lockableFind, rowWrites, type Table, timestampList, typed } from '../table.ts';
 import { materialColumns, materialOf } from './productionOrders.ts';
 
 interface Row {
@@ -145,14 +144,11 @@ function conditions(filter: OperationFilter) {
   return conditions;
 }
 
-export async function listOperations(
-  db: Queryable,
-  filter: OperationFilter,
-  request: KeysetRequest,
-): Promise<KeysetPage<Operation>> {
-  const order = { timestampColumn: 'o.updated_at', timestampOf: (row: Row) => row.updated_at };
-  return timestampPageOf(db, OPERATIONS, conditions(filter), order, request);
-}
+export const listOperations = timestampList(
+  OPERATIONS,
+  { timestampColumn: 'o.updated_at', timestampOf: (row) => row.updated_at },
+  conditions,
+);
 
 /** The operations in progress at each of these workplaces (a workplace's currentOperations), newest change first. */
 export async function findCurrentOperations(
@@ -242,27 +238,16 @@ const toRecord = (row: RecordRow): RecordedOperationPhase => ({
   endDate: row.end_date,
 });
 
-/** Closes the open record of the operation (if any) and opens the new one. */
-export async function recordOperationPhase(db: Queryable, record: RecordedOperationPhase): Promise<void> {
-  await db.query(
-    'UPDATE recorded_operation_phases SET end_date = $2 WHERE operation_id = $1 AND end_date IS NULL',
-    [record.operationId, record.startDate],
-  );
-  await db.query(
-    `INSERT INTO recorded_operation_phases (id, operation_id, operation_phase_id, workplace_id, staff_member_id,
-       start_date, end_date)
-     VALUES ($1, $2, $3, $4, $5, $6, NULL)`,
-    [
-      record.id,
-      record.operationId,
-      record.operationPhaseId,
-      record.workplaceId,
-      record.staffMemberId,
-      record.startDate,
-    ],
-  );
-}
-
 const operationPhases = history('recorded_operation_phases', 'operation_id', toRecord);
 export const listRecordedOperationPhases = operationPhases.list;
 export const findRecordedOperationPhase = operationPhases.find;
+
+/** Closes the open record of the operation (if any) and opens the new one. */
+export async function recordOperationPhase(db: Queryable, record: RecordedOperationPhase): Promise<void> {
+  await operationPhases.open(db, record.operationId, record.startDate, {
+    id: record.id,
+    operation_phase_id: record.operationPhaseId,
+    workplace_id: record.workplaceId,
+    staff_member_id: record.staffMemberId,
+  });
+}

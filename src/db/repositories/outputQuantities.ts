@@ -1,8 +1,6 @@
 import type { QuantityType, RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
-import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { findById, insertRow, type Table, timestampPageOf } from '../table.ts';
+import { BY_TIMESTAMP, insertRow, ownedBy, ownedFind, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
@@ -42,19 +40,6 @@ export async function insertOutputQuantity(db: Queryable, record: RecordedOutput
 }
 
 /** A timestamp-mode page of an operation's output quantities, newest first by (timestamp, id). */
-export async function listOutputQuantities(
-  db: Queryable,
-  operationId: string,
-  request: KeysetRequest,
-): Promise<KeysetPage<RecordedOutputQuantity>> {
-  const order = { timestampColumn: '"timestamp"', timestampOf: (row: Row) => row.timestamp };
-  return timestampPageOf(db, RECORDS, new Conditions(['operation_id = $1'], [operationId]), order, request);
-}
+export const listOutputQuantities = timestampList(RECORDS, BY_TIMESTAMP, ownedBy('operation_id'));
 
-export async function findOutputQuantity(
-  db: Queryable,
-  operationId: string,
-  id: string,
-): Promise<RecordedOutputQuantity | undefined> {
-  return findById(db, RECORDS, id, { owner: ['operation_id', operationId] });
-}
+export const findOutputQuantity = ownedFind(RECORDS, 'operation_id');

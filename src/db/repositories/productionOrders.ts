@@ -1,8 +1,7 @@
 import type { Material, ProductionOrder, ProductionOrderFilter } from '../../domain/productionOrders.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { BY_UPDATED_AT, findByIds, lockableFind, rowWrites, type Table, timestampPageOf } from '../table.ts';
+import { BY_UPDATED_AT, findByIds, lockableFind, rowWrites, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
@@ -75,13 +74,7 @@ function conditions(filter: ProductionOrderFilter) {
   return conditions;
 }
 
-export async function listProductionOrders(
-  db: Queryable,
-  filter: ProductionOrderFilter,
-  request: KeysetRequest,
-): Promise<KeysetPage<ProductionOrder>> {
-  return timestampPageOf(db, ORDERS, conditions(filter), BY_UPDATED_AT, request);
-}
+export const listProductionOrders = timestampList(ORDERS, BY_UPDATED_AT, conditions);
 
 export const findProductionOrder = lockableFind(ORDERS);
 

@@ -8,7 +8,7 @@ import {
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, insertRow, offsetPageOf, type Table } from '../table.ts';
+import { findById, insertRow, offsetList, offsetPageOf, ownedBy, ownedFind, type Table } from '../table.ts';
 
 /** A scenario element as stored in jsonb: times as ISO text, the owner under its API name. */
 type StoredElement = Record<string, string | boolean | null>;
@@ -82,35 +82,28 @@ export async function insertPlanningScenario(db: Queryable, scenario: PlanningSc
   });
 }
 
-/** Newest first. */
-export async function listPlanningScenarios(
-  db: Queryable,
-  kind: ScenarioKind,
-  page: OffsetRequest,
-): Promise<OffsetPage<PlanningScenario>> {
-  return offsetPageOf(db, PLANNING_SCENARIOS, new Conditions(['kind = $1'], [kind]), NEWEST_FIRST, page);
-}
+/** The scenarios of one kind, newest first. */
+export const listPlanningScenarios = offsetList(PLANNING_SCENARIOS, NEWEST_FIRST, ownedBy('kind'));
 
-export async function findPlanningScenario(
-  db: Queryable,
-  kind: ScenarioKind,
-  id: string,
-): Promise<PlanningScenario | undefined> {
-  return findById(db, PLANNING_SCENARIOS, id, { owner: ['kind', kind] });
-}
+export const findPlanningScenario = ownedFind(PLANNING_SCENARIOS, 'kind');
 
-/** Marks every current scenario of the kind obsolete; returns their ids (oldest first). */
-export async function obsoletePlanningScenarios(
+/** Marks the current scenarios in `table` whose `column` is `value` obsolete; returns their ids (oldest first). */
+async function markObsolete(
   db: Queryable,
-  kind: ScenarioKind,
+  table: string,
+  [column, value]: readonly [column: string, value: string],
   at: Date,
 ): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
-    `UPDATE planning_scenarios SET obsolete_since = $2 WHERE kind = $1 AND obsolete_since IS NULL RETURNING id`,
-    [kind, at],
+    `UPDATE ${table} SET obsolete_since = $2 WHERE ${column} = $1 AND obsolete_since IS NULL RETURNING id`,
+    [value, at],
   );
   return rows.map((row) => row.id).sort();
 }
+
+/** Marks every current scenario of the kind obsolete; returns their ids (oldest first). */
+export const obsoletePlanningScenarios = (db: Queryable, kind: ScenarioKind, at: Date) =>
+  markObsolete(db, 'planning_scenarios', ['kind', kind], at);
 
 interface MalfunctionRow {
   id: string;
@@ -178,15 +171,5 @@ export async function findMalfunctionScenario(
 }
 
 /** Marks the workplace's current predictions obsolete; returns their ids (oldest first). */
-export async function obsoleteMalfunctionScenarios(
-  db: Queryable,
-  workplaceId: string,
-  at: Date,
-): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
-    `UPDATE predicted_malfunction_scenarios SET obsolete_since = $2
-     WHERE workplace_id = $1 AND obsolete_since IS NULL RETURNING id`,
-    [workplaceId, at],
-  );
-  return rows.map((row) => row.id).sort();
-}
+export const obsoleteMalfunctionScenarios = (db: Queryable, workplaceId: string, at: Date) =>
+  markObsolete(db, 'predicted_malfunction_scenarios', ['workplace_id', workplaceId], at);

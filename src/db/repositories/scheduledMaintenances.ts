@@ -2,7 +2,7 @@ import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { addPeriodConditions, type OffsetPage, type OffsetRequest, type PeriodFilter } from '../paging.ts';
-import { findById, forUpdate, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { offsetPageOf, ownedFind, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -42,14 +42,7 @@ export async function listScheduledMaintenances(
   return offsetPageOf(db, MAINTENANCES, conditions, 'start_date, id', page);
 }
 
-export async function findScheduledMaintenance(
-  db: Queryable,
-  workplaceId: string,
-  id: string,
-  lock = false,
-): Promise<ScheduledMaintenance | undefined> {
-  return findById(db, MAINTENANCES, id, { owner: ['workplace_id', workplaceId], lock: forUpdate(lock) });
-}
+export const findScheduledMaintenance = ownedFind(MAINTENANCES, 'workplace_id');
 
 const values = (task: ScheduledMaintenance) => ({
   id: task.id,

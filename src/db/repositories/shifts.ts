@@ -2,15 +2,7 @@ import type { Shift } from '../../domain/shifts.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { addPeriodConditions, type KeysetPage, type KeysetRequest, type PeriodFilter } from '../paging.ts';
-import {
-  byStartDate,
-  findById,
-  firstItem,
-  forUpdate,
-  rowWrites,
-  type Table,
-  timestampPageOf,
-} from '../table.ts';
+import { byStartDate, firstItem, ownedFind, rowWrites, type Table, timestampPageOf } from '../table.ts';
 
 interface Row {
   id: string;
@@ -51,14 +43,7 @@ export async function listShifts(
   return timestampPageOf(db, SHIFTS, conditions, byStartDate<Row>(), request);
 }
 
-export async function findShift(
-  db: Queryable,
-  workplaceId: string,
-  id: string,
-  lock = false,
-): Promise<Shift | undefined> {
-  return findById(db, SHIFTS, id, { owner: ['workplace_id', workplaceId], lock: forUpdate(lock) });
-}
+export const findShift = ownedFind(SHIFTS, 'workplace_id');
 
 /** The workplace's shifts starting within [startDate, endDate), by start, locked for a bulk replace. */
 export async function lockShiftsStartingIn(

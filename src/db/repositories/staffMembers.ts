@@ -3,14 +3,13 @@ import type { Absence, EndActivity, RecordedActivity, StaffMember } from '../../
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import type { OffsetPage, OffsetRequest } from '../paging.ts';
 import {
   deleteById,
   except,
   findById,
   insertRow,
   offsetList,
-  offsetPageOf,
+  ownedBy,
   type Table,
   typed,
   updateById,
@@ -237,22 +236,11 @@ const activities = history('recorded_staff_activities', 'staff_member_id', toAct
 export const listActivities = activities.list;
 export const findActivity = activities.find;
 
+const ASSIGNMENTS: Table<{ workplace_id: string }, string> = {
+  from: 'staff_member_workplaces',
+  select: 'workplace_id',
+  toItem: (row) => row.workplace_id,
+};
+
 /** The assigned workplaces of a staff member, a page in assignment order. */
-export async function listAssignedWorkplaceIds(
-  db: Queryable,
-  staffMemberId: string,
-  page: OffsetRequest,
-): Promise<OffsetPage<string>> {
-  const assignments: Table<{ workplace_id: string }, string> = {
-    from: 'staff_member_workplaces',
-    select: 'workplace_id',
-    toItem: (row) => row.workplace_id,
-  };
-  return offsetPageOf(
-    db,
-    assignments,
-    new Conditions(['staff_member_id = $1'], [staffMemberId]),
-    'position',
-    page,
-  );
-}
+export const listAssignedWorkplaceIds = offsetList(ASSIGNMENTS, 'position', ownedBy('staff_member_id'));

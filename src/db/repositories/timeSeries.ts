@@ -2,7 +2,7 @@ import type { Sample } from '../../domain/devices.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { findById, type Table, type TimestampOrder, timestampPageOf } from '../table.ts';
+import { BY_TIMESTAMP, ownedFind, type Table, timestampPageOf } from '../table.ts';
 
 interface Row {
   id: string;
@@ -55,12 +55,6 @@ const SAMPLES: Table<Row, Sample> = {
   toItem: toSample,
 };
 
-/** Newest first by their `"timestamp"` column. */
-const BY_TIMESTAMP: TimestampOrder<Row> = {
-  timestampColumn: '"timestamp"',
-  timestampOf: (row) => row.timestamp,
-};
-
 /** A timestamp-mode page of one device's samples, newest first by (timestamp, id). */
 export async function listSamples(
   db: Queryable,
@@ -75,6 +69,4 @@ export async function listSamples(
   return timestampPageOf(db, SAMPLES, conditions, BY_TIMESTAMP, request);
 }
 
-export async function findSample(db: Queryable, deviceId: string, id: string): Promise<Sample | undefined> {
-  return findById(db, SAMPLES, id, { owner: ['device_id', deviceId] });
-}
+export const findSample = ownedFind(SAMPLES, 'device_id');

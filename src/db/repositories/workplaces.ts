@@ -107,19 +107,14 @@ const toRecord = (row: RecordRow): RecordedOperatingState => ({
   endDate: row.end_date,
 });
 
-/** Closes the open record of the workplace (if any) and opens the new one. */
-export async function recordOperatingState(db: Queryable, record: RecordedOperatingState): Promise<void> {
-  await db.query(
-    'UPDATE recorded_operating_states SET end_date = $2 WHERE workplace_id = $1 AND end_date IS NULL',
-    [record.workplaceId, record.startDate],
-  );
-  await db.query(
-    `INSERT INTO recorded_operating_states (id, workplace_id, operating_state_id, start_date, end_date)
-     VALUES ($1, $2, $3, $4, NULL)`,
-    [record.id, record.workplaceId, record.operatingStateId, record.startDate],
-  );
-}
-
 const operatingStates = history('recorded_operating_states', 'workplace_id', toRecord);
 export const listRecordedOperatingStates = operatingStates.list;
 export const findRecordedOperatingState = operatingStates.find;
+
+/** Closes the open record of the workplace (if any) and opens the new one. */
+export async function recordOperatingState(db: Queryable, record: RecordedOperatingState): Promise<void> {
+  await operatingStates.open(db, record.workplaceId, record.startDate, {
+    id: record.id,
+    operating_state_id: record.operatingStateId,
+  });
+}

@@ -1,4 +1,4 @@
-import type { Document, DocumentVersion } from '../../domain/documents.ts';
+import { type Document, type DocumentVersion, metadataAndFile } from '../../domain/documents.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { DOCUMENTS_PATH } from '../paths.ts';
@@ -8,11 +8,7 @@ export function presentDocument(document: Document, hrefs: Hrefs, canWrite: bool
   return resource(
     {
       id: document.id,
-      name: document.name,
-      folder: document.folder,
-      description: document.description,
-      contentType: document.contentType,
-      size: document.size,
+      ...metadataAndFile(document),
       version: document.version,
       createdAt: document.createdAt.toISOString(),
       updatedAt: document.updatedAt.toISOString(),
@@ -34,11 +30,7 @@ export function presentDocumentVersion(version: DocumentVersion, hrefs: Hrefs): 
     {
       documentId: version.documentId,
       version: version.version,
-      name: version.name,
-      folder: version.folder,
-      description: version.description,
-      contentType: version.contentType,
-      size: version.size,
+      ...metadataAndFile(version),
       createdAt: version.createdAt.toISOString(),
     },
     {

@@ -36,7 +36,7 @@ export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): voi
   });
   tasks.get({
     summary: 'One scheduled maintenance task',
-    load: async (at) => service.getScheduledMaintenance(db, (await getWorkplace(db, at.id)).id, at.itemId),
+    load: (at) => service.getScheduledMaintenance(db, at.id, at.itemId),
   });
   tasks.create({
     summary: 'Plan a maintenance task (emits SCHEDULED_MAINTENANCE_CREATED)',

@@ -77,10 +77,7 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
     },
   );
 
-  shifts.get({
-    summary: 'One shift of a workplace',
-    load: async (at) => service.getShift(db, (await getWorkplace(db, at.id)).id, at.itemId),
-  });
+  shifts.get({ summary: 'One shift of a workplace', load: (at) => service.getShift(db, at.id, at.itemId) });
   shifts.create({
     summary: 'Add a shift (emits WORKPLACE_SHIFTS_UPDATED); it must not overlap the workplace’s other shifts',
     body: CreateShiftBody,

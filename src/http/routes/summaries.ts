@@ -1,5 +1,6 @@
 // Summaries of operations and workplaces and the OEE report (docs/resources/reports.md): read
 // scope, one resource each (no collection), computed on every request on the app's clock.
+import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { OperatingState } from '../../domain/masterData.ts';
 import { targetProcessingTime } from '../../domain/operations.ts';
@@ -20,6 +21,9 @@ import {
   QuantitySummarySchema,
   SpecificationSchema,
 } from '../schemas/summaries.ts';
+
+/** The period a summary is asked for, as the query sends it. */
+type PeriodValues = QueryValues & { startDate?: string; endDate?: string };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const windowProperties = (window: Span) => ({ startDate: iso(window.start), endDate: iso(window.end) });
@@ -98,104 +102,90 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     },
   );
 
-  api.get(
-    `${OPERATIONS_PATH}/:id/quantitySummary`,
-    {
-      schema: schemaOf(
-        ['operations'],
-        'Output quantities booked on the operation',
-        QuantitySummarySchema,
-        'The first element is the total over all workplaces (workplaceId null), then one per workplace.',
-      ),
-    },
-    async (request) => {
-      const { id } = request.params;
-      const summary = await service.getOperationQuantitySummary(db, id);
-      return resource(quantityProperties(summary), {
-        self: link(request.hrefs.api(`${OPERATIONS_PATH}/${id}/quantitySummary`)),
-        operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${id}`)),
-      });
-    },
-  );
+  /**
+   * GET <owner>/:id/<name>: a summary of the owner, linked to itself and to its owner. A summary
+   * of a period takes startDate and endDate (its self link keeps them) and shows its window.
+   */
+  const summaryRoute = (
+    owner: { path: string; rel: string },
+    name: string,
+    schema: ReturnType<typeof schemaOf>,
+    properties: (
+      id: string,
+      request: FastifyRequest,
+      period: PeriodValues,
+    ) => Promise<Record<string, unknown>>,
+    period = false,
+  ) =>
+    api.get(
+      `${owner.path}/:id/${name}`,
+      { schema: period ? { ...schema, querystring: PeriodQuery } : schema },
+      async (request) => {
+        const { id } = request.params as { id: string };
+        const query = period ? (request.query as PeriodValues) : {};
+        return resource(await properties(id, request, query), {
+          self: link(request.hrefs.api(`${owner.path}/${id}/${name}`, query)),
+          [owner.rel]: link(request.hrefs.api(`${owner.path}/${id}`)),
+        });
+      },
+    );
+  const operation = { path: OPERATIONS_PATH, rel: 'operation' };
+  const workplace = { path: WORKPLACES_PATH, rel: 'workplace' };
+  const states = (summary: OperatingStateSummary, request: FastifyRequest) =>
+    stateProperties(summary, (state) => operatingStateProperty(state, request.locale));
 
-  api.get(
-    `${OPERATIONS_PATH}/:id/operatingStateSummary`,
-    {
-      schema: schemaOf(
-        ['operations'],
-        'Time of the operation by phase, and by operating state of its workplace while it ran',
-        OperatingStateSummarySchema,
-      ),
-    },
-    async (request) => {
-      const { id } = request.params;
-      const summary = await service.getOperationStateSummary(db, id, now());
-      return resource(
-        stateProperties(summary, (state) => operatingStateProperty(state, request.locale)),
-        {
-          self: link(request.hrefs.api(`${OPERATIONS_PATH}/${id}/operatingStateSummary`)),
-          operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${id}`)),
-        },
-      );
-    },
+  summaryRoute(
+    operation,
+    'quantitySummary',
+    schemaOf(
+      ['operations'],
+      'Output quantities booked on the operation',
+      QuantitySummarySchema,
+      'The first element is the total over all workplaces (workplaceId null), then one per workplace.',
+    ),
+    async (id) => quantityProperties(await service.getOperationQuantitySummary(db, id)),
+  );
+  summaryRoute(
+    operation,
+    'operatingStateSummary',
+    schemaOf(
+      ['operations'],
+      'Time of the operation by phase, and by operating state of its workplace while it ran',
+      OperatingStateSummarySchema,
+    ),
+    async (id, request) => states(await service.getOperationStateSummary(db, id, now()), request),
   );
 
   const periodDescription = 'startDate/endDate: default the 24 hours up to now; at most 366 days.';
-  api.get(
-    `${WORKPLACES_PATH}/:id/operatingStateSummary`,
-    {
-      schema: {
-        ...schemaOf(
-          ['workplaces'],
-          'Time at the workplace by phase and by operating state in a period',
-          OperatingStateSummarySchema,
-          periodDescription,
-        ),
-        querystring: PeriodQuery,
-      },
-    },
-    async (request) => {
-      const { id } = request.params;
-      const query = request.query as QueryValues & { startDate?: string; endDate?: string };
+  summaryRoute(
+    workplace,
+    'operatingStateSummary',
+    schemaOf(
+      ['workplaces'],
+      'Time at the workplace by phase and by operating state in a period',
+      OperatingStateSummarySchema,
+      periodDescription,
+    ),
+    async (id, request, query) => {
       const { window, summary } = await service.getWorkplaceStateSummary(db, id, periodOf(query), now());
-      return resource(
-        {
-          ...windowProperties(window),
-          ...stateProperties(summary, (state) => operatingStateProperty(state, request.locale)),
-        },
-        {
-          self: link(request.hrefs.api(`${WORKPLACES_PATH}/${id}/operatingStateSummary`, query)),
-          workplace: link(request.hrefs.api(`${WORKPLACES_PATH}/${id}`)),
-        },
-      );
+      return { ...windowProperties(window), ...states(summary, request) };
     },
+    true,
   );
-
-  api.get(
-    `${WORKPLACES_PATH}/:id/quantitySummary`,
-    {
-      schema: {
-        ...schemaOf(
-          ['workplaces'],
-          'Output quantities booked at the workplace in a period',
-          QuantitySummarySchema,
-          `${periodDescription} targetQuantity and remainingQuantity are null (a workplace has no target).`,
-        ),
-        querystring: PeriodQuery,
-      },
-    },
-    async (request) => {
-      const { id } = request.params;
-      const query = request.query as QueryValues & { startDate?: string; endDate?: string };
+  summaryRoute(
+    workplace,
+    'quantitySummary',
+    schemaOf(
+      ['workplaces'],
+      'Output quantities booked at the workplace in a period',
+      QuantitySummarySchema,
+      `${periodDescription} targetQuantity and remainingQuantity are null (a workplace has no target).`,
+    ),
+    async (id, _request, query) => {
       const { window, summary } = await service.getWorkplaceQuantitySummary(db, id, periodOf(query), now());
-      return resource(
-        { ...windowProperties(window), ...quantityProperties(summary) },
-        {
-          self: link(request.hrefs.api(`${WORKPLACES_PATH}/${id}/quantitySummary`, query)),
-          workplace: link(request.hrefs.api(`${WORKPLACES_PATH}/${id}`)),
-        },
-      );
+      return { ...windowProperties(window), ...quantityProperties(summary) };
     },
+    true,
   );
 
   api.get(
