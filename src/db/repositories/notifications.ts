@@ -124,27 +124,44 @@ interface ClaimRow {
 }
 
 /**
- * Claims due notifications for sending: at most `perCallback` in flight per callback (so a slow
- * receiver cannot take every slot), locked for `lockMs` so a crashed sender's claims come back.
+ * Claims due notifications for sending, locked for `lockMs` so a crashed sender's claims come
+ * back. The free slots (`limit`) go round-robin over the callbacks with due work, counting the
+ * sends each already has in flight: every callback gets its next slot before any callback gets
+ * one more (docs/architecture.md, "Fair delivery"). A callback has at most its cap in flight:
+ * `reducedCaps` for those listed, 1 for one never sent to (a first send is a probe), else
+ * `perCallback`.
  */
 export async function claimDue(
   tx: Queryable,
-  options: { limit: number; perCallback: number; lockMs: number; now: Date },
+  options: {
+    limit: number;
+    perCallback: number;
+    /** Callback id -> cap below perCallback (receivers that stopped answering). */
+    reducedCaps: ReadonlyMap<string, number>;
+    lockMs: number;
+    now: Date;
+  },
 ): Promise<ClaimedNotification[]> {
   const lockedUntil = new Date(options.now.getTime() + options.lockMs);
   const rows = await tx.query<ClaimRow>(
-    // Per callback, the oldest due rows up to its free slots (perCallback minus those in flight):
-    // index scans per callback, so a long backlog costs no more than a short one.
-    `WITH candidates AS (
-       SELECT due.id FROM callbacks c
+    // Per callback, the oldest due rows up to its free slots (its cap minus those in flight):
+    // index scans per callback, so a long backlog costs no more than a short one. Each row's turn
+    // is its place in its callback's line counting the sends in flight; turns are served lowest
+    // first over all callbacks, so a few callbacks with long queues cannot fill the instance-wide
+    // limit while others wait.
+    `WITH capped AS (
+       SELECT c.id, least($3, CASE WHEN c.last_triggered_date IS NULL THEN 1 ELSE coalesce(r.cap, $3) END) AS cap,
+         (SELECT count(*) FROM notifications f WHERE f.callback_id = c.id AND f.locked_until > $1) AS in_flight
+       FROM callbacks c LEFT JOIN unnest($5::uuid[], $6::int[]) AS r (callback_id, cap) ON r.callback_id = c.id
+     ), candidates AS (
+       SELECT due.id FROM capped c
        CROSS JOIN LATERAL (
-         SELECT n.id FROM notifications n
+         SELECT n.id, c.in_flight + row_number() OVER (ORDER BY n.id) AS turn FROM notifications n
          WHERE n.callback_id = c.id AND n.next_attempt_at <= $1 AND (n.locked_until IS NULL OR n.locked_until <= $1)
          ORDER BY n.id
-         LIMIT greatest(0, $3 - (SELECT count(*) FROM notifications f
-                                 WHERE f.callback_id = c.id AND f.locked_until > $1))
+         LIMIT greatest(0, c.cap - c.in_flight)
        ) due
-       ORDER BY due.id LIMIT $2
+       ORDER BY due.turn, due.id LIMIT $2
      ), locked AS (
        -- The due/unlocked test again: a row another instance claimed (or rescheduled) and committed
        -- after this statement's snapshot is re-read by FOR UPDATE and must drop out here.
@@ -162,7 +179,14 @@ export async function claimDue(
        e.id AS event_id, e.event_type, e.event_name AS event_event_name, e.object_type, e.object_id, e.data, e."timestamp"
      FROM claimed JOIN callbacks c ON c.id = claimed.callback_id JOIN events e ON e.id = claimed.event_id
      ORDER BY claimed.id`,
-    [options.now, options.limit, options.perCallback, lockedUntil],
+    [
+      options.now,
+      options.limit,
+      options.perCallback,
+      lockedUntil,
+      [...options.reducedCaps.keys()],
+      [...options.reducedCaps.values()],
+    ],
   );
   return rows.map((row) => ({
     id: String(row.id),
@@ -290,6 +314,14 @@ export async function recordAttempts(
       now,
     ],
   );
+}
+
+/** Which of these callbacks still exist. */
+export async function existingCallbacks(db: Queryable, callbackIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM callbacks WHERE id = ANY ($1::uuid[])', [
+    callbackIds,
+  ]);
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Keeps the attempt history bounded: the newest `keep` per callback. */
