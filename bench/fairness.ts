@@ -1,44 +1,46 @@
 // P6 and R9 isolation benchmark (docs/quality.md): `npm run bench:fairness`.
 //
-// A healthy callback's delivery latency (event write -> receipt at a real HTTP receiver) with no
-// stuck receiver and with STUCK receivers that take each delivery and never answer, against the
-// same service in the same run. Ratio = p99 with them / mean p99 of the two runs without
-// (target <= 1.2).
+// A healthy callback's delivery latency (event write -> receipt at a real HTTP receiver) without
+// and with STUCK receivers that take each delivery and never answer, against the same service in
+// the same run. Ratio = median p99 with them / median p99 without (target <= 1.2).
 //
 // The service runs as `bridge start` in a child process with the delivery settings as shipped
 // (1000 in flight, 100 per callback, 5 s timeout, 10 s retry) on a fresh seeded database. The
 // healthy receiver is bench/deliveryReceiver.ts in a child process; the stuck receivers are
 // node:http servers in this process that count the requests they hold and never answer. Load:
 // operating-state changes at a fixed rate (open loop: one every 1000/RATE ms whatever the
-// answers; the workplaces in turn), WARMUP + DURATION s per phase:
-//   1. one callback on WORKPLACE_OPERATING_STATE_CHANGED, to the healthy receiver
-//   2. the same callback, plus STUCK callbacks on the same events to the stuck receivers
-//   3. the healthy callback alone again (the stuck ones deleted): the two bracket 2 against drift
-//      and the service warming up
-// With BENCH_CONTROL=1 a control phase comes before 2: STUCK callbacks to receivers that answer,
-// the cost of fanning every event out STUCK + 1 times without a stuck receiver (on PGlite this
-// is more deliveries than it keeps up with at the default rate).
+// answers; the workplaces in turn), WARMUP + DURATION s per phase. One callback on
+// WORKPLACE_OPERATING_STATE_CHANGED goes to the healthy receiver throughout; ROUNDS rounds of two
+// phases, in turns first and second (the machine is shared: single runs vary a lot):
+//   alone   only the healthy callback
+//   stuck   STUCK more callbacks on the same events, one per stuck receiver (registered for the
+//           phase, deleted after it)
+// With BENCH_CONTROL=1 each round also has a control phase: STUCK callbacks to receivers that
+// answer, the cost of fanning every event out STUCK + 1 times without a stuck receiver (on PGlite
+// that is more deliveries than it keeps up with at the default rate).
 // Each phase waits until every change has reached the healthy receiver (or none has for 30 s).
 // Latency = first receipt - the event's timestamp, for events written in the measured window.
 //
 // Settings (environment): BENCH_BACKEND ("pglite" or "postgres"; pglite), BENCH_RATE (changes/s,
-// 20), BENCH_DURATION (s, 30), BENCH_WARMUP (s, 3), BENCH_STUCK (20), BENCH_WORKPLACES (50),
-// BENCH_CONTROL ("0"), BENCH_LOG_LEVEL (service log level, "error"), BENCH_ADMIN_URL.
+// 20), BENCH_DURATION (s, 20), BENCH_WARMUP (s, 3), BENCH_ROUNDS (3), BENCH_STUCK (20),
+// BENCH_WORKPLACES (50), BENCH_CONTROL ("0"), BENCH_LOG_LEVEL (service log level, "error"),
+// BENCH_ADMIN_URL.
 // Results: printed (ratio last) and bench/results/fairness-<backend>-latest.json.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { drain, Receiver } from './receiverProcess.ts';
 import { revision, type Service, startService } from './service.ts';
-import { type Backend, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
+import { type Backend, machineInfo, median, percentile, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
 const BACKEND = (env.BENCH_BACKEND ?? 'pglite') as Backend;
 const RATE = Number(env.BENCH_RATE ?? 20);
-const DURATION_S = Number(env.BENCH_DURATION ?? 30);
+const DURATION_S = Number(env.BENCH_DURATION ?? 20);
 const WARMUP_S = Number(env.BENCH_WARMUP ?? 3);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
 const STUCK = Number(env.BENCH_STUCK ?? 20);
 const WORKPLACES = Number(env.BENCH_WORKPLACES ?? 50);
 const CONTROL = env.BENCH_CONTROL === '1';
@@ -50,37 +52,46 @@ const GROUP = 'p6';
 const STALL_MS = 30_000;
 const TARGET_P99_RATIO = 1.2;
 
-/** Receivers that take a request and never answer; each counts the requests it holds. */
+/**
+ * Receivers that take a request and never answer. They count the requests they hold per path:
+ * each phase's callbacks get a path of their own, since the sends of the previous phase's
+ * (deleted) callbacks are still held until they time out.
+ */
 class StuckReceivers {
   readonly #servers: Server[] = [];
-  readonly held: number[] = [];
-  readonly maxHeld: number[] = [];
-  readonly received: number[] = [];
+  readonly #held = new Map<string, number>();
+  /** The most requests held at once for one callback. */
+  maxHeld = 0;
+  received = 0;
 
   static async start(count: number): Promise<StuckReceivers> {
     const receivers = new StuckReceivers();
     for (let index = 0; index < count; index += 1) {
-      receivers.held.push(0);
-      receivers.maxHeld.push(0);
-      receivers.received.push(0);
-      const server = createServer((request) => {
-        receivers.received[index] = (receivers.received[index] ?? 0) + 1;
-        const held = (receivers.held[index] ?? 0) + 1;
-        receivers.held[index] = held;
-        receivers.maxHeld[index] = Math.max(receivers.maxHeld[index] ?? 0, held);
-        request.resume();
-        request.socket.once('close', () => {
-          receivers.held[index] = (receivers.held[index] ?? 1) - 1;
-        });
-      });
+      const server = createServer((request) => receivers.#hold(`${index} ${request.url}`, request));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       receivers.#servers.push(server);
     }
     return receivers;
   }
 
-  urls(): string[] {
-    return this.#servers.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/stuck`);
+  #hold(key: string, request: IncomingMessage): void {
+    this.received += 1;
+    const held = (this.#held.get(key) ?? 0) + 1;
+    this.#held.set(key, held);
+    this.maxHeld = Math.max(this.maxHeld, held);
+    request.resume();
+    // Given up by the service: 'end' as soon as it closes its side ('close' comes a loop phase later).
+    let given = false;
+    const givenUp = () => {
+      if (given) return;
+      given = true;
+      this.#held.set(key, (this.#held.get(key) ?? 1) - 1);
+    };
+    request.socket.once('end', givenUp).once('error', givenUp).once('close', givenUp);
+  }
+
+  urls(path: string): string[] {
+    return this.#servers.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
   }
 
   async stop(): Promise<void> {
@@ -207,16 +218,11 @@ async function main(): Promise<void> {
   const seeded = await seedDatabase(BACKEND, 'fairness', WORKPLACES);
   const receiver = await Receiver.start();
   const stuckReceivers = await StuckReceivers.start(STUCK);
-  type Phase = Awaited<ReturnType<typeof phase>>;
+  type Phase = Awaited<ReturnType<typeof phase>> & { kind: string; round: number };
   const phases: Phase[] = [];
   try {
     const service = await startService(BACKEND, seeded.target, { logLevel: LOG_LEVEL });
     try {
-      const run = async (name: string) => {
-        const result = await phase(service, receiver, seeded.workplaceIds, name);
-        phases.push(result);
-        return result;
-      };
       /** Callbacks on the same events to these receivers; returns a function that deletes them. */
       const subscribe = async (urls: string[]) => {
         const ids: string[] = [];
@@ -226,19 +232,22 @@ async function main(): Promise<void> {
         };
       };
       const healthy = await createCallback(service, `${receiver.url}/${GROUP}`);
-      await run('alone');
-      if (CONTROL) {
-        const unsubscribe = await subscribe(
-          Array.from({ length: STUCK }, (_, index) => `${receiver.url}/control/${index}`),
-        );
-        await run(`${STUCK} answering (control)`);
-        await unsubscribe();
+      const phaseWith = async (kind: 'alone' | 'control' | 'stuck', round: number) => {
+        const urls =
+          kind === 'alone'
+            ? []
+            : kind === 'stuck'
+              ? stuckReceivers.urls(`/stuck/${round}`)
+              : Array.from({ length: STUCK }, (_, index) => `${receiver.url}/control/${index}`);
+        const unsubscribe = await subscribe(urls);
+        const measured = await phase(service, receiver, seeded.workplaceIds, `${kind} (round ${round})`);
+        phases.push({ kind, round, ...measured });
+        await unsubscribe(); // before the stuck receivers go away, so nothing more is sent to them
+      };
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        const kinds = ['alone', ...(CONTROL ? ['control' as const] : []), 'stuck'] as const;
+        for (const kind of round % 2 === 1 ? kinds : [...kinds].reverse()) await phaseWith(kind, round);
       }
-      // Deleted before the receivers go away, so nothing more is sent to them.
-      const unsubscribe = await subscribe(stuckReceivers.urls());
-      await run(`${STUCK} stuck`);
-      await unsubscribe();
-      await run('alone again');
       await deleteCallback(service, healthy);
     } finally {
       await stuckReceivers.stop(); // cut the held requests: the service stops without waiting for them
@@ -248,16 +257,18 @@ async function main(): Promise<void> {
     receiver.stop();
     await seeded.drop();
   }
-  const byName = (name: string) => phases.find((p) => p.name === name) as Phase;
-  const alone = [byName('alone'), byName('alone again')];
-  const beside = byName(`${STUCK} stuck`);
-  const control = CONTROL ? byName(`${STUCK} answering (control)`) : undefined;
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const stuckRequests = stuckReceivers.received.reduce((sum, n) => sum + n, 0);
-  const stuckMaxHeld = Math.max(...stuckReceivers.maxHeld);
+  const of = (kind: string) => phases.filter((p) => p.kind === kind);
+  const medians = (kind: string) => ({
+    p50Ms: median(of(kind).map((p) => p.p50Ms)),
+    p99Ms: median(of(kind).map((p) => p.p99Ms)),
+  });
+  const alone = medians('alone');
+  const beside = medians('stuck');
+  const control = CONTROL ? medians('control') : undefined;
+  const { received: stuckRequests, maxHeld: stuckMaxHeld } = stuckReceivers;
   const ratio = {
-    p50: beside.p50Ms / mean(alone.map((p) => p.p50Ms)),
-    p99: beside.p99Ms / mean(alone.map((p) => p.p99Ms)),
+    p50: beside.p50Ms / alone.p50Ms,
+    p99: beside.p99Ms / alone.p99Ms,
     ...(control ? { p99OverControl: beside.p99Ms / control.p99Ms } : {}),
   };
   const everyOne = phases.every((p) => p.delivered === p.changes);
@@ -266,9 +277,10 @@ async function main(): Promise<void> {
   const binding = BACKEND === 'postgres';
   const verdict =
     `P6 ${BACKEND}: healthy callback p99 with ${STUCK} stuck receivers / without = ${ratio.p99.toFixed(2)} ` +
-    `(p50 ${ratio.p50.toFixed(2)}${ratio.p99OverControl === undefined ? '' : `; over ${STUCK} answering ones instead ${ratio.p99OverControl.toFixed(2)}`}), ` +
+    `(medians of ${ROUNDS} rounds: ${beside.p99Ms.toFixed(0)} / ${alone.p99Ms.toFixed(0)} ms; ` +
+    `p50 ${beside.p50Ms.toFixed(0)} / ${alone.p50Ms.toFixed(0)} ms = ${ratio.p50.toFixed(2)}${ratio.p99OverControl === undefined ? '' : `; over ${STUCK} answering ones instead ${ratio.p99OverControl.toFixed(2)}`}), ` +
     `${everyOne ? 'every change delivered' : 'NOT every change delivered'}; ` +
-    `the stuck receivers held at most ${stuckMaxHeld} request(s) each, ${stuckRequests} in all ` +
+    `a stuck callback had at most ${stuckMaxHeld} request(s) held at once, ${stuckRequests} in all ` +
     `(target <= ${TARGET_P99_RATIO}: ${binding ? (met ? 'MET' : 'NOT MET') : `${met ? 'met' : 'not met'}, info only`})`;
   console.log(`\n${verdict}`);
   writeResults(RESULTS_FILE, {
@@ -280,6 +292,7 @@ async function main(): Promise<void> {
       ratePerS: RATE,
       durationS: DURATION_S,
       warmupS: WARMUP_S,
+      rounds: ROUNDS,
       stuck: STUCK,
       workplaces: WORKPLACES,
       control: CONTROL,
@@ -287,6 +300,7 @@ async function main(): Promise<void> {
     },
     target: { p99Ratio: TARGET_P99_RATIO },
     phases,
+    medians: { alone, stuck: beside, ...(control ? { control } : {}) },
     stuckReceivers: { requests: stuckRequests, maxHeld: stuckMaxHeld },
     ratio,
     binding,
