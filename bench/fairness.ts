@@ -185,9 +185,13 @@ async function phase(service: Service, receiver: Receiver, workplaceIds: string[
   await drain(receiver, GROUP, load.accepted, STALL_MS);
   const report = await receiver.report(GROUP);
   const events = Object.values(report.events);
-  const latencies = events
-    .filter(([eventAt]) => eventAt >= load.window.from && eventAt < load.window.to)
-    .map(([eventAt, first]) => first - eventAt);
+  const measured = events.filter(([eventAt]) => eventAt >= load.window.from && eventAt < load.window.to);
+  const latencies = measured.map(([eventAt, first]) => first - eventAt);
+  // When the slowest ones were written (s into the window): periodic or scattered.
+  const slowest = measured
+    .map(([eventAt, first]) => ({ atS: (eventAt - load.window.from) / 1000, latencyMs: first - eventAt }))
+    .sort((a, b) => b.latencyMs - a.latencyMs)
+    .slice(0, 8);
   const delivered = events.length;
   const result = {
     name,
@@ -200,6 +204,7 @@ async function phase(service: Service, receiver: Receiver, workplaceIds: string[
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs: Math.max(...latencies),
+    slowest,
   };
   console.log(
     `[${BACKEND}] ${name.padEnd(22)} ${result.changes} changes, ${delivered} delivered, ` +
