@@ -22,7 +22,7 @@
 // Latency = first receipt - the event's timestamp, for events written in the measured window.
 //
 // Settings (environment): BENCH_BACKEND ("pglite" or "postgres"; pglite), BENCH_RATE (changes/s,
-// 20), BENCH_DURATION (s, 20), BENCH_WARMUP (s, 3), BENCH_ROUNDS (3), BENCH_STUCK (20),
+// 20), BENCH_DURATION (s, 20), BENCH_WARMUP (s, 3), BENCH_ROUNDS (5), BENCH_STUCK (20),
 // BENCH_WORKPLACES (50), BENCH_CONTROL ("0"), BENCH_LOG_LEVEL (service log level, "error"),
 // BENCH_ADMIN_URL.
 // Results: printed (ratio last) and bench/results/fairness-<backend>-latest.json.
@@ -40,7 +40,7 @@ const BACKEND = (env.BENCH_BACKEND ?? 'pglite') as Backend;
 const RATE = Number(env.BENCH_RATE ?? 20);
 const DURATION_S = Number(env.BENCH_DURATION ?? 20);
 const WARMUP_S = Number(env.BENCH_WARMUP ?? 3);
-const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 5);
 const STUCK = Number(env.BENCH_STUCK ?? 20);
 const WORKPLACES = Number(env.BENCH_WORKPLACES ?? 50);
 const CONTROL = env.BENCH_CONTROL === '1';
