@@ -10,7 +10,7 @@
 // In this instance's memory, not in the database: each instance only limits its own claims, so
 // nothing needs sharing; keeping it costs no writes on the delivery path; and what is lost with a
 // restart is learnt again from one timeout. The claim counts sends in flight across instances,
-// so a callback cut by every instance has about one probe out per instance at most.
+// so a callback cut by every instance has one probe out in all.
 import type { SendResult } from './transport.ts';
 
 /** The receiver answered: an HTTP status of any kind, or a PUBACK. */
