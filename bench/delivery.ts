@@ -21,11 +21,10 @@
 //   BENCH_ADMIN_URL     PostgreSQL to create the benchmark database in
 //   BENCH_CPU_PROF      "1": .cpuprofile of the service children in .tmp/bench-profiles/
 // The service's own settings pass through: e.g. BRIDGE_DELIVERY_PER_CALLBACK=200 npm run bench:delivery
-import { type ChildProcess, fork } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, Pool, request } from 'undici';
-import type { ReceiverMessage, Report } from './deliveryReceiver.ts';
+import type { Report } from './deliveryReceiver.ts';
+import { drain as drainGroup, Receiver } from './receiverProcess.ts';
 import { readRss, revision, type Service, startService } from './service.ts';
 import { type Backend, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
 
@@ -42,73 +41,15 @@ const BACKENDS = (env.BENCH_BACKENDS ?? 'postgres,pglite').split(',') as Backend
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'warn';
 const PROFILE_DIR =
   env.BENCH_CPU_PROF === '1' ? new URL('../.tmp/bench-profiles/', import.meta.url) : undefined;
-const RECEIVER_SCRIPT = new URL('./deliveryReceiver.ts', import.meta.url);
 const RESULTS_FILE = new URL('./results/delivery-latest.json', import.meta.url);
 const EVENT_TYPE = 'WORKPLACE_OPERATING_STATE_CHANGED';
 /** How long deliveries may make no progress after the load before a run gives up waiting. */
 const STALL_MS = 30_000;
 
+const drain = (receiver: Receiver, group: string, expected: number) =>
+  drainGroup(receiver, group, expected, STALL_MS);
+
 const TARGETS = { p3Rate: 1000, p3P99Ms: 100, p4Ratio: 0.5, p8RssMiB: 300 };
-
-/** The receiver child and its IPC: 'complete' messages go to onComplete, replies to the asker. */
-class Receiver {
-  readonly url: string;
-  onComplete = () => {};
-  readonly #child: ChildProcess;
-  #reply: ((message: unknown) => void) | undefined;
-
-  private constructor(child: ChildProcess, port: number) {
-    this.#child = child;
-    this.url = `http://127.0.0.1:${port}`;
-    child.on('message', (message: { type: string }) => {
-      if (message.type === 'complete') this.onComplete();
-      else this.#reply?.(message);
-    });
-  }
-
-  static async start(): Promise<Receiver> {
-    const child = fork(RECEIVER_SCRIPT, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const port = await new Promise<number>((resolve, reject) => {
-      child.once('message', (message) => resolve((message as { port: number }).port));
-      child.once('exit', (code) => reject(new Error(`receiver exited early: ${code}`)));
-    });
-    return new Receiver(child, port);
-  }
-
-  send(message: ReceiverMessage): void {
-    this.#child.send(message);
-  }
-
-  #ask<T>(message: ReceiverMessage): Promise<T> {
-    return new Promise((resolve) => {
-      this.#reply = resolve as (message: unknown) => void;
-      this.#child.send(message);
-    });
-  }
-
-  count = (group: string) => this.#ask<{ deliveries: number; requests: number }>({ type: 'count', group });
-  report = (group: string) => this.#ask<Report>({ type: 'report', group });
-
-  stop(): void {
-    this.#child.disconnect();
-  }
-}
-
-/** Resolves when `group` has `expected` distinct deliveries, or when they stop coming for STALL_MS. */
-async function drain(receiver: Receiver, group: string, expected: number): Promise<void> {
-  let last = -1;
-  let since = Date.now();
-  for (;;) {
-    const { deliveries } = await receiver.count(group);
-    if (deliveries >= expected) return;
-    if (deliveries !== last) [last, since] = [deliveries, Date.now()];
-    if (Date.now() - since > STALL_MS) {
-      console.log(`  ${group}: ${deliveries} of ${expected} delivered; none for ${STALL_MS / 1000} s`);
-      return;
-    }
-    await sleep(100);
-  }
-}
 
 /** RSS of a process every second until stopped. */
 function sampleRss(pid: number) {

@@ -50,6 +50,28 @@ function delivery(result: Json): string[] {
   ];
 }
 
+/** One block for the runs on both backends (bench/results/fairness-<backend>-latest.json). */
+function fairness(results: Json[]): string[] {
+  const first = results[0].settings;
+  const lines = [
+    `**Isolation, P6 and R9** (\`npm run bench:fairness\`): a healthy callback's event -> receipt at ${first.ratePerS} changes/s, alone and beside ${first.stuck} callbacks whose receivers never answer; medians of the rounds.`,
+    '',
+    '| backend | run | p50 alone | p50 beside stuck | p99 alone | p99 beside stuck | p99 ratio | goal | most held per stuck callback |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const result of results) {
+    const { alone, stuck } = result.medians;
+    const goal = `<= ${result.target.p99Ratio}${result.binding ? (result.met ? ': met' : ': not met') : ' (information)'}`;
+    const delivered = result.phases.every((p: Json) => p.delivered === p.changes)
+      ? ''
+      : ' (NOT every change delivered)';
+    lines.push(
+      `| ${result.settings.backend} | ${stamp(result)}, ${result.settings.rounds} rounds | ${fixed(alone.p50Ms, 0)} ms | ${fixed(stuck.p50Ms, 0)} ms | ${fixed(alone.p99Ms, 0)} ms | ${fixed(stuck.p99Ms, 0)} ms | ${fixed(result.ratio.p99)} | ${goal}${delivered} | ${result.stuckReceivers.maxHeld} |`,
+    );
+  }
+  return lines;
+}
+
 function operations(result: Json): string[] {
   const lines = [
     `**Scale, P7** (\`npm run bench:operations\`; ${stamp(result)}): time at the largest size over time at the smallest.`,
@@ -97,21 +119,29 @@ function connectors(result: Json): string[] {
   ];
 }
 
-const SECTIONS: [file: string, render: (result: Json) => string[]][] = [
-  ['api-latest.json', apiReads],
-  ['delivery-latest.json', delivery],
-  ['operations-latest.json', operations],
-  ['soak-latest.json', soak],
-  ['token-flood-latest.json', tokenFlood],
-  ['connectors-latest.json', connectors],
+/** Renders the results of one file. */
+const one =
+  (render: (result: Json) => string[]) =>
+  ([result]: Json[]): string[] =>
+    render(result);
+
+/** Per block: the results files it shows (those present) and how. */
+const SECTIONS: [files: string[], render: (results: Json[]) => string[]][] = [
+  [['api-latest.json'], one(apiReads)],
+  [['delivery-latest.json'], one(delivery)],
+  [['fairness-postgres-latest.json', 'fairness-pglite-latest.json'], fairness],
+  [['operations-latest.json'], one(operations)],
+  [['soak-latest.json'], one(soak)],
+  [['token-flood-latest.json'], one(tokenFlood)],
+  [['connectors-latest.json'], one(connectors)],
 ];
 
 /** The block between the markers, from the results files present now. */
 export function renderFigures(): string {
   const parts: string[] = [];
-  for (const [file, render] of SECTIONS) {
-    const result = load(file);
-    if (result !== undefined) parts.push(render(result).join('\n'));
+  for (const [files, render] of SECTIONS) {
+    const results = files.map(load).filter((result) => result !== undefined);
+    if (results.length > 0) parts.push(render(results).join('\n'));
   }
   return `${BEGIN}\n${parts.join('\n\n')}\n${END}`;
 }

@@ -3,7 +3,31 @@
 // answer is a failed attempt, so a receiver cannot send the bridge on to another address.
 import { Agent, request } from 'undici';
 import type { AddressPolicy } from './addressPolicy.ts';
-import { failure, type SendResult, type Transport } from './transport.ts';
+import { failure, noAnswer, type SendResult, type Transport } from './transport.ts';
+
+/**
+ * Errors that mean the receiver did not answer: no connection (refused, reset, unreachable, no
+ * address) or no answer within the timeout. A refusal of the address policy is not one of them.
+ */
+const NO_ANSWER_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+const isNoAnswer = (error: unknown): boolean =>
+  error instanceof Error &&
+  // AbortSignal.timeout() rejects with a DOMException named TimeoutError.
+  (error.name === 'TimeoutError' || NO_ANSWER_CODES.has(String((error as { code?: unknown }).code)));
 
 export class HttpTransport implements Transport {
   readonly #agent: Agent;
@@ -50,9 +74,14 @@ export class HttpTransport implements Transport {
       });
       await response.body.dump();
       const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { ok, statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}` };
+      return {
+        ok,
+        statusCode: response.statusCode,
+        error: ok ? null : `HTTP ${response.statusCode}`,
+        unresponsive: false,
+      };
     } catch (error) {
-      return failure(error);
+      return isNoAnswer(error) ? noAnswer(error) : failure(error);
     }
   }
 

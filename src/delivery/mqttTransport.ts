@@ -5,7 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { MqttClient } from 'mqtt';
 import { mqttTopic } from '../domain/callbacks.ts';
 import { type AddressPolicy, literalAddress } from './addressPolicy.ts';
-import { failure, type SendResult, type Transport } from './transport.ts';
+import { failure, noAnswer, type SendResult, type Transport } from './transport.ts';
+
+/** The broker took the publish but did not confirm it in time. */
+class PubackTimeout extends Error {}
 
 export class MqttTransport implements Transport {
   readonly #clients = new Map<string, Promise<MqttClient>>();
@@ -24,7 +27,7 @@ export class MqttTransport implements Transport {
       const client = await this.#client(url);
       if (!client.connected) {
         const reason = this.#lastError.get(client);
-        return failure(`MQTT broker not connected${reason ? ` (${reason})` : ''}`);
+        return noAnswer(`MQTT broker not connected${reason ? ` (${reason})` : ''}`);
       }
       await withTimeout(
         client.publishAsync(mqttTopic(url), body, {
@@ -35,9 +38,9 @@ export class MqttTransport implements Transport {
         }),
         this.#timeoutMs,
       );
-      return { ok: true, statusCode: null, error: null };
+      return { ok: true, statusCode: null, error: null, unresponsive: false };
     } catch (error) {
-      return failure(error);
+      return error instanceof PubackTimeout ? noAnswer(error) : failure(error);
     }
   }
 
@@ -124,7 +127,7 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no PUBACK within ${ms} ms`)), ms);
+        timer = setTimeout(() => reject(new PubackTimeout(`no PUBACK within ${ms} ms`)), ms);
       }),
     ]);
   } finally {

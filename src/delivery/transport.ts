@@ -1,8 +1,14 @@
 /** The result of handing one notification to a receiver. */
 export interface SendResult {
   ok: boolean;
+  /** The receiver's HTTP status; null when it gave none (and always for MQTT). */
   statusCode: number | null;
   error: string | null;
+  /**
+   * The receiver did not answer: the attempt timed out or no connection could be made. Such a
+   * callback gets fewer sends in flight (src/delivery/inFlightCaps.ts).
+   */
+  unresponsive: boolean;
 }
 
 /** Delivers a JSON body to a callback URL; never throws, the result says what happened. */
@@ -15,4 +21,8 @@ export const failure = (error: unknown, statusCode: number | null = null): SendR
   ok: false,
   statusCode,
   error: error instanceof Error ? error.message : String(error),
+  unresponsive: false,
 });
+
+/** A failure because the receiver could not be reached or did not answer in time. */
+export const noAnswer = (error: unknown): SendResult => ({ ...failure(error), unresponsive: true });

@@ -9,12 +9,14 @@ import {
   type Attempt,
   type ClaimedNotification,
   claimDue,
+  existingCallbacks,
   fanOut,
   pruneAttempts,
   recordAttempts,
 } from '../db/repositories/notifications.ts';
 import { attemptResult, claimLockMs, nextAttemptAt } from '../domain/delivery.ts';
 import { logAttempts } from './failureLog.ts';
+import { InFlightCaps } from './inFlightCaps.ts';
 import { deliveryBody, deliveryHeaders } from './payload.ts';
 import { failure, type SendResult, type Transport } from './transport.ts';
 
@@ -24,7 +26,10 @@ export interface DeliveryOptions {
   pollMs: number;
   /** Sends in flight at once, over all callbacks. */
   maxInFlight: number;
-  /** Sends in flight at once for one callback: a slow receiver cannot take every slot. */
+  /**
+   * Sends in flight at once for one callback; one while its receiver does not answer
+   * (docs/architecture.md, "Fair delivery").
+   */
   perCallback: number;
   callbackHref: (callbackId: string) => string;
   /** The time of claims, retries and headers. */
@@ -47,6 +52,7 @@ export class DeliveryWorker {
   readonly #clock: Clock;
   readonly #loop: PollingLoop;
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #caps: InFlightCaps;
   #lastClaimed = 0;
   #lastPrune = 0;
   #stopped: Promise<void> | undefined;
@@ -64,6 +70,7 @@ export class DeliveryWorker {
     this.#options = options;
     this.#log = log;
     this.#clock = options.clock;
+    this.#caps = new InFlightCaps(options.perCallback);
     this.#loop = new PollingLoop({
       name: 'delivery',
       intervalMs: options.pollMs,
@@ -127,6 +134,7 @@ export class DeliveryWorker {
         claimDue(tx, {
           limit: free,
           perCallback: this.#options.perCallback,
+          reducedCaps: this.#caps.reduced(),
           lockMs: claimLockMs(this.#options.timeoutMs),
           now: this.#clock.now(),
         }),
@@ -138,6 +146,7 @@ export class DeliveryWorker {
     if (now - this.#lastPrune > PRUNE_EVERY_MS) {
       this.#lastPrune = now;
       await pruneAttempts(this.#db, ATTEMPTS_KEPT);
+      await this.#caps.forgetDeleted((ids) => existingCallbacks(this.#db, ids));
     }
   }
 
@@ -161,6 +170,7 @@ export class DeliveryWorker {
       // Transports never throw; anything else that does is this attempt's failure, not a crash.
       result = failure(error);
     }
+    this.#caps.learn(notification.callbackId, result); // at once: the next claim may come before the record
     this.#unrecorded.push({ notification, outcome: { ...result, durationMs: performance.now() - started } });
     await this.#record();
   }

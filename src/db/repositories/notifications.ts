@@ -9,6 +9,10 @@ import type { Queryable } from '../database.ts';
  * callback, then trims each touched callback's queue to its maxUnconfirmedMessages (oldest
  * dropped first). Concurrent instances split the events between them (SKIP LOCKED).
  * Returns how many events were dispatched.
+ *
+ * A fixed number of statements however many callbacks match: every matching callback, a dead
+ * receiver's too, would otherwise add its own round trips to every event's way out
+ * (docs/architecture.md, "Fair delivery").
  */
 export async function fanOut(tx: Queryable, batchSize: number, now: Date): Promise<number> {
   const events = await tx.query<{ id: string }>(
@@ -32,18 +36,39 @@ export async function fanOut(tx: Queryable, batchSize: number, now: Date): Promi
     list.push(match.event_id);
     byCallback.set(match.callback_id, list);
   }
-  for (const [callbackId, callbackEvents] of byCallback) {
-    const [numbered] = await tx.query<{ last_sequence: string }>(
-      'UPDATE callbacks SET last_sequence = last_sequence + $2 WHERE id = $1 RETURNING last_sequence',
-      [callbackId, callbackEvents.length],
+  if (byCallback.size > 0) {
+    const callbackIds = [...byCallback.keys()];
+    // Callback rows locked in id order, as recordAttempts and DELETE /callbacks do: never a deadlock.
+    await tx.query('SELECT 1 FROM callbacks WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE', [
+      callbackIds,
+    ]);
+    const numbered = await tx.query<{ id: string; last_sequence: string }>(
+      `UPDATE callbacks c SET last_sequence = c.last_sequence + u.added
+       FROM unnest($1::uuid[], $2::int[]) AS u (id, added) WHERE c.id = u.id
+       RETURNING c.id, c.last_sequence`,
+      [callbackIds, callbackIds.map((id) => byCallback.get(id)?.length ?? 0)],
     );
-    const first = Number(numbered?.last_sequence) - callbackEvents.length + 1;
+    const lastSequence = new Map(numbered.map((row) => [row.id, Number(row.last_sequence)]));
+    const rows = { callbackIds: [] as string[], eventIds: [] as string[], sequences: [] as number[] };
+    for (const [callbackId, callbackEvents] of byCallback) {
+      const last = lastSequence.get(callbackId);
+      if (last === undefined) continue; // deleted since the match: nothing to notify
+      const first = last - callbackEvents.length + 1;
+      callbackEvents.forEach((eventId, index) => {
+        rows.callbackIds.push(callbackId);
+        rows.eventIds.push(eventId);
+        rows.sequences.push(first + index);
+      });
+    }
+    // In callback and event order, as one callback at a time would number them.
     await tx.query(
       `INSERT INTO notifications (callback_id, event_id, sequence, next_attempt_at)
-       SELECT $1, event_id, $3 + ordinality - 1, $4 FROM unnest($2::uuid[]) WITH ORDINALITY AS t (event_id, ordinality)`,
-      [callbackId, callbackEvents, first, now],
+       SELECT callback_id, event_id, sequence, $4
+       FROM unnest($1::uuid[], $2::uuid[], $3::bigint[]) WITH ORDINALITY AS t (callback_id, event_id, sequence, ordinality)
+       ORDER BY ordinality`,
+      [rows.callbackIds, rows.eventIds, rows.sequences, now],
     );
-    await trimQueue(tx, callbackId, now);
+    await trimQueues(tx, callbackIds, now);
   }
   await tx.query('UPDATE events SET dispatched_at = $2 WHERE id = ANY ($1::uuid[])', [eventIds, now]);
   return events.length;
@@ -53,30 +78,45 @@ export async function fanOut(tx: Queryable, batchSize: number, now: Date): Promi
  * Past maxUnconfirmedMessages the oldest notifications are discarded, retries or not
  * (docs/api.md, "Callbacks (event delivery)").
  */
-async function trimQueue(tx: Queryable, callbackId: string, now: Date): Promise<void> {
-  const dropped = await tx.query<{ event_id: string; sequence: string; attempts: number }>(
+async function trimQueues(tx: Queryable, callbackIds: string[], now: Date): Promise<void> {
+  // A callback's rows are numbered in id order, so when its oldest row is among the newest
+  // maxUnconfirmedMessages sequence numbers it cannot hold more: one index entry read instead of
+  // walking a long queue (a receiver that is down) on every fan-out.
+  const dropped = await tx.query<{
+    callback_id: string;
+    event_id: string;
+    sequence: string;
+    attempts: number;
+  }>(
     `DELETE FROM notifications WHERE id IN (
-       SELECT n.id FROM notifications n JOIN callbacks c ON c.id = n.callback_id
-       WHERE n.callback_id = $1 ORDER BY n.id DESC OFFSET (SELECT max_unconfirmed_messages FROM callbacks WHERE id = $1))
-     RETURNING event_id, sequence, attempts`,
-    [callbackId],
+       SELECT beyond.id FROM callbacks c CROSS JOIN LATERAL (
+         SELECT n.id FROM notifications n WHERE n.callback_id = c.id
+         ORDER BY n.id DESC OFFSET c.max_unconfirmed_messages) beyond
+       WHERE c.id = ANY ($1::uuid[])
+         AND (SELECT o.sequence FROM notifications o WHERE o.callback_id = c.id ORDER BY o.id LIMIT 1)
+             <= c.last_sequence - c.max_unconfirmed_messages)
+     RETURNING callback_id, event_id, sequence, attempts`,
+    [callbackIds],
   );
   if (dropped.length === 0) return;
+  const counts = new Map<string, number>();
+  for (const row of dropped) counts.set(row.callback_id, (counts.get(row.callback_id) ?? 0) + 1);
   await tx.query(
-    `UPDATE callbacks SET discarded_notifications = discarded_notifications + $2,
-       discarded_since_success = discarded_since_success + $2 WHERE id = $1`,
-    [callbackId, dropped.length],
+    `UPDATE callbacks c SET discarded_notifications = c.discarded_notifications + u.dropped,
+       discarded_since_success = c.discarded_since_success + u.dropped
+     FROM unnest($1::uuid[], $2::int[]) AS u (id, dropped) WHERE c.id = u.id`,
+    [[...counts.keys()], [...counts.values()]],
   );
   await tx.query(
     `INSERT INTO delivery_attempts (callback_id, event_id, sequence, attempt, attempted_at, outcome, error, duration_ms)
-     SELECT $1, event_id, sequence, attempts, $4, 'DISCARDED', 'more than maxUnconfirmedMessages pending', 0
-     FROM unnest($2::uuid[], $3::bigint[], $5::int[]) AS t (event_id, sequence, attempts)`,
+     SELECT callback_id, event_id, sequence, attempts, $5, 'DISCARDED', 'more than maxUnconfirmedMessages pending', 0
+     FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::int[]) AS t (callback_id, event_id, sequence, attempts)`,
     [
-      callbackId,
+      dropped.map((d) => d.callback_id),
       dropped.map((d) => d.event_id),
       dropped.map((d) => d.sequence),
-      now,
       dropped.map((d) => d.attempts),
+      now,
     ],
   );
 }
@@ -124,27 +164,44 @@ interface ClaimRow {
 }
 
 /**
- * Claims due notifications for sending: at most `perCallback` in flight per callback (so a slow
- * receiver cannot take every slot), locked for `lockMs` so a crashed sender's claims come back.
+ * Claims due notifications for sending, locked for `lockMs` so a crashed sender's claims come
+ * back. The free slots (`limit`) go round-robin over the callbacks with due work, counting the
+ * sends each already has in flight: every callback gets its next slot before any callback gets
+ * one more (docs/architecture.md, "Fair delivery"). A callback has at most its cap in flight:
+ * `reducedCaps` for those listed, 1 for one never sent to (a first send is a probe), else
+ * `perCallback`.
  */
 export async function claimDue(
   tx: Queryable,
-  options: { limit: number; perCallback: number; lockMs: number; now: Date },
+  options: {
+    limit: number;
+    perCallback: number;
+    /** Callback id -> cap below perCallback (receivers that stopped answering). */
+    reducedCaps: ReadonlyMap<string, number>;
+    lockMs: number;
+    now: Date;
+  },
 ): Promise<ClaimedNotification[]> {
   const lockedUntil = new Date(options.now.getTime() + options.lockMs);
   const rows = await tx.query<ClaimRow>(
-    // Per callback, the oldest due rows up to its free slots (perCallback minus those in flight):
-    // index scans per callback, so a long backlog costs no more than a short one.
-    `WITH candidates AS (
-       SELECT due.id FROM callbacks c
+    // Per callback, the oldest due rows up to its free slots (its cap minus those in flight):
+    // index scans per callback, so a long backlog costs no more than a short one. Each row's turn
+    // is its place in its callback's line counting the sends in flight; turns are served lowest
+    // first over all callbacks, so a few callbacks with long queues cannot fill the instance-wide
+    // limit while others wait.
+    `WITH capped AS (
+       SELECT c.id, least($3, CASE WHEN c.last_triggered_date IS NULL THEN 1 ELSE coalesce(r.cap, $3) END) AS cap,
+         (SELECT count(*) FROM notifications f WHERE f.callback_id = c.id AND f.locked_until > $1) AS in_flight
+       FROM callbacks c LEFT JOIN unnest($5::uuid[], $6::int[]) AS r (callback_id, cap) ON r.callback_id = c.id
+     ), candidates AS (
+       SELECT due.id FROM capped c
        CROSS JOIN LATERAL (
-         SELECT n.id FROM notifications n
+         SELECT n.id, c.in_flight + row_number() OVER (ORDER BY n.id) AS turn FROM notifications n
          WHERE n.callback_id = c.id AND n.next_attempt_at <= $1 AND (n.locked_until IS NULL OR n.locked_until <= $1)
          ORDER BY n.id
-         LIMIT greatest(0, $3 - (SELECT count(*) FROM notifications f
-                                 WHERE f.callback_id = c.id AND f.locked_until > $1))
+         LIMIT greatest(0, c.cap - c.in_flight)
        ) due
-       ORDER BY due.id LIMIT $2
+       ORDER BY due.turn, due.id LIMIT $2
      ), locked AS (
        -- The due/unlocked test again: a row another instance claimed (or rescheduled) and committed
        -- after this statement's snapshot is re-read by FOR UPDATE and must drop out here.
@@ -162,7 +219,14 @@ export async function claimDue(
        e.id AS event_id, e.event_type, e.event_name AS event_event_name, e.object_type, e.object_id, e.data, e."timestamp"
      FROM claimed JOIN callbacks c ON c.id = claimed.callback_id JOIN events e ON e.id = claimed.event_id
      ORDER BY claimed.id`,
-    [options.now, options.limit, options.perCallback, lockedUntil],
+    [
+      options.now,
+      options.limit,
+      options.perCallback,
+      lockedUntil,
+      [...options.reducedCaps.keys()],
+      [...options.reducedCaps.values()],
+    ],
   );
   return rows.map((row) => ({
     id: String(row.id),
@@ -290,6 +354,14 @@ export async function recordAttempts(
       now,
     ],
   );
+}
+
+/** Which of these callbacks still exist. */
+export async function existingCallbacks(db: Queryable, callbackIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM callbacks WHERE id = ANY ($1::uuid[])', [
+    callbackIds,
+  ]);
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Keeps the attempt history bounded: the newest `keep` per callback. */
