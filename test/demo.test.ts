@@ -4,7 +4,7 @@
 // shows the first client it created, as a first start does.
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
-import { BACKENDS, freshDatabase } from './support/databases.ts';
+import { BACKENDS, freshDatabase, migratedDataDir } from './support/databases.ts';
 import {
   type BridgeProcess,
   killAll,
@@ -127,6 +127,8 @@ describe('first-start demo', () => {
 describe('bridge seed on a new database', () => {
   it('shows the first client it created, and that client gets a token from the service', async () => {
     const dataDir = tempDir('seed');
+    // Migrated, without clients or data: what the seed finds on a new database.
+    await migratedDataDir(dataDir);
     const seed = await runBridge({ BRIDGE_DATA_DIR: dataDir }, 'seed', '--size', '1', '--concurrency', '8');
     const printed = { stdout: seed.stdout, output: `${seed.stdout}\n${seed.stderr}` };
     assert.equal(seed.code, 0, printed.output);

@@ -13,7 +13,7 @@ import {
 import { type SeedCounts, seedPlant } from '../src/simulator/seed.ts';
 import { startTestApp, TEST_CLIENT, type TestApp } from './support/app.ts';
 
-const SIZE = 40;
+const SIZE = 16;
 const NOW = new Date('2026-03-02T11:00:00.000Z');
 
 /** The seeder's client, and GET of a path or href for the checks (HAL bodies read by name). */
