@@ -1,5 +1,6 @@
 // Offset pages and keyset ("timestamp mode") pages over any table (docs/api.md, "Collections").
 import type { Queryable } from './database.ts';
+import { countedScope, readCount } from './rowCounts.ts';
 
 export interface OffsetRequest {
   limit: number;
@@ -155,12 +156,15 @@ export function addPeriodConditions(filter: PeriodFilter, where: string[], param
   }
 }
 
+/** How many rows pass `where`: a maintained count where one answers it (rowCounts.ts), else count(*). */
 export async function countRows(
   db: Queryable,
   from: string,
   where: string[],
   params: unknown[],
 ): Promise<number> {
+  const counted = countedScope(from, where, params);
+  if (counted !== undefined) return readCount(db, counted);
   const [row] = await db.query<{ total: number }>(
     `SELECT count(*)::int AS total FROM ${from} ${whereClause(where)}`,
     params,
