@@ -140,10 +140,13 @@ export async function statementsOf(
   return sent;
 }
 
-/** What a keyset page statement is for: the page itself, the `total` count, or the "anything behind?" probe. */
+/**
+ * What a keyset page statement is for: the page itself, the `total` (counted, or read from the
+ * maintained `row_counts`), or the "anything behind?" probe.
+ */
 export type StatementKind = 'page' | 'count' | 'behind';
 export const statementKind = (sql: string): StatementKind =>
-  sql.includes('count(*)') ? 'count' : sql.includes('SELECT 1') ? 'behind' : 'page';
+  sql.includes('count(*)') || sql.includes('row_counts') ? 'count' : sql.includes('SELECT 1') ? 'behind' : 'page';
 
 /** Nearest-rank percentile (p in 0..100) of unsorted values; NaN for none. */
 export const percentile = (values: number[], p: number) => {
