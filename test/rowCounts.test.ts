@@ -293,6 +293,15 @@ describeEachBackend('totals from maintained counts', (t) => {
     const events = await countStar(t().app.db, 'events');
     assert.equal(await total('/api/v2/events?limit=1'), events);
 
+    // A command whose writes go out as one statement (src/db/oneStatement.ts) counts them too.
+    for (const code of ['110', '000', '110']) {
+      const changed = await t().request({
+        method: 'POST',
+        url: `/api/v2/workplaces/${workplaceId}/operatingState/${code}`,
+      });
+      assert.equal(changed.statusCode, 200, changed.body);
+    }
+    assert.equal(await total(`/api/v2/workplaces/${workplaceId}/recordedOperatingStates?limit=1`), 4);
     await t().request({ method: 'DELETE', url: `${DEVICES}/${other}` });
     await assertCountsExact(t().app.db, 'recorded_time_series');
     await assertCountsExact(t().app.db, 'events');

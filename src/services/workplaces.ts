@@ -1,8 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
+import { inOneStatement } from '../db/oneStatement.ts';
 import { findWorkplaceGroup } from '../db/repositories/workplaceGroups.ts';
 import * as workplaces from '../db/repositories/workplaces.ts';
 import { AppError, notFound } from '../domain/errors.ts';
+import { catalogueEvent } from '../domain/events.ts';
 import {
   findOperatingState,
   INITIAL_OPERATING_STATE_CODE,
@@ -37,7 +39,7 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
   return { ...rest, ...resolved };
 }
 
-import { recordEvent, recordEvents } from './eventLog.ts';
+import { recordEvents } from './eventLog.ts';
 import { rethrowDuplicate, rethrowInUse } from './references.ts';
 import { obsoletedByOperatingState } from './scenarios.ts';
 import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
@@ -173,21 +175,25 @@ export async function changeOperatingState(
     if (before.operatingStateId === target.id) return before;
     const now = new Date();
     const after: Workplace = { ...before, operatingStateId: target.id, updatedAt: now };
-    await workplaces.updateWorkplace(tx, after);
-    await workplaces.recordOperatingState(tx, {
-      id: uuidv7(),
-      workplaceId: id,
-      operatingStateId: target.id,
-      startDate: now,
-      endDate: null,
-    });
-    await recordEvent(tx, now, 'WORKPLACE_OPERATING_STATE_CHANGED', id, {
-      workplaceId: id,
-      currentOperatingState: operatingStateData(target),
-      previousOperatingState: operatingStateData(operatingStateById(before.operatingStateId)),
-    });
     // A downtime outdates the workplace's forecasts and malfunction predictions (docs/resources/planning.md).
-    await recordEvents(tx, await obsoletedByOperatingState(tx, id, target, now), now);
+    const obsoleted = await obsoletedByOperatingState(tx, id, target, now);
+    // The command's hot path: its writes in one round trip (src/db/oneStatement.ts).
+    await inOneStatement(tx, async (batch) => {
+      await workplaces.updateWorkplace(batch, after);
+      await workplaces.recordOperatingState(batch, {
+        id: uuidv7(),
+        workplaceId: id,
+        operatingStateId: target.id,
+        startDate: now,
+        endDate: null,
+      });
+      const changed = catalogueEvent('WORKPLACE_OPERATING_STATE_CHANGED', id, {
+        workplaceId: id,
+        currentOperatingState: operatingStateData(target),
+        previousOperatingState: operatingStateData(operatingStateById(before.operatingStateId)),
+      });
+      await recordEvents(batch, [changed, ...obsoleted], now);
+    });
     return after;
   });
 }

@@ -47,21 +47,47 @@ const toEvent = (row: Row): StoredEvent => ({
   publishedBy: row.published_by,
 });
 
-/** Appends events to the log; called inside the transaction of the change that caused them. */
+/**
+ * Appends events to the log in one statement; called inside the transaction of the change that
+ * caused them. Their log positions (`sequence`) follow the order given.
+ */
 export async function appendEvents(db: Queryable, events: readonly StoredEvent[]): Promise<void> {
-  for (const event of events) {
+  const [only] = events;
+  if (only === undefined) return;
+  if (events.length === 1) {
     await db.query(`INSERT INTO events (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
-      event.id,
-      event.eventType,
-      event.eventName,
-      event.objectType,
-      event.objectId,
-      JSON.stringify(event.data),
-      event.timestamp,
-      event.recordedAt,
-      event.publishedBy,
+      only.id,
+      only.eventType,
+      only.eventName,
+      only.objectType,
+      only.objectId,
+      JSON.stringify(only.data),
+      only.timestamp,
+      only.recordedAt,
+      only.publishedBy,
     ]);
+    return;
   }
+  // Rows come out of unnest in array order, and the identity numbers them as they come.
+  await db.query(
+    `INSERT INTO events (${COLUMNS})
+     SELECT id, event_type, event_name, object_type, object_id, data::jsonb, "timestamp", recorded_at, published_by
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
+                 $8::timestamptz[], $9::text[]) WITH ORDINALITY
+       AS e (id, event_type, event_name, object_type, object_id, data, "timestamp", recorded_at, published_by, position)
+     ORDER BY position`,
+    [
+      events.map((event) => event.id),
+      events.map((event) => event.eventType),
+      events.map((event) => event.eventName),
+      events.map((event) => event.objectType),
+      events.map((event) => event.objectId),
+      events.map((event) => JSON.stringify(event.data)),
+      events.map((event) => event.timestamp),
+      events.map((event) => event.recordedAt),
+      events.map((event) => event.publishedBy),
+    ],
+  );
 }
 
 export interface EventFilter {
