@@ -15,6 +15,7 @@ import { Hrefs, instanceRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
 import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
 import { EventStreamHub } from './services/eventStream.ts';
+import { Retention } from './services/retention.ts';
 import { ShiftClock } from './services/shiftClock.ts';
 
 export interface App {
@@ -24,11 +25,13 @@ export interface App {
   /** Sends events to callbacks; undefined when BRIDGE_DELIVERY_ENABLED=false. */
   delivery: DeliveryWorker | undefined;
   shiftClock: ShiftClock;
+  /** Deletes events and device samples past their retention (BRIDGE_RETENTION_*). */
+  retention: Retention;
   /** Runs the connectors whose lease this instance holds; undefined when BRIDGE_CONNECTORS_ENABLED=false. */
   connectors: ConnectorManager | undefined;
   /** Feeds GET /events/stream. */
   eventStream: EventStreamHub;
-  /** The time background work (delivery, shift clock) runs on. */
+  /** The time background work (delivery, shift clock, retention) runs on. */
   clock: Clock;
   /** Credentials of a client created at this start (first start without bootstrap settings). */
   createdClient: NewClientCredentials | undefined;
@@ -91,6 +94,15 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
     const shiftClock = new ShiftClock(database, config.shiftClockPollMs, server.log, clock);
     server.addHook('onClose', () => shiftClock.stop());
     shiftClock.start();
+    // Every instance runs it; its batches skip the rows another instance is deleting.
+    const retention = new Retention(database, {
+      ...config.retention,
+      clock,
+      log: server.log,
+      onDeleted: (table, rows) => metrics.retentionDeleted(table, rows),
+    });
+    server.addHook('onClose', () => retention.stop());
+    retention.start();
     const connectors = config.connectorsEnabled
       ? createConnectors(config, database, server, clock)
       : undefined;
@@ -101,6 +113,7 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       tokens,
       delivery,
       shiftClock,
+      retention,
       connectors,
       eventStream,
       clock,

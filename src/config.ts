@@ -39,6 +39,8 @@ export interface Config {
   };
   /** How often the shift clock looks for shifts that started or ended. */
   shiftClockPollMs: number;
+  /** Days events and device samples are kept, by their time; 0 keeps them forever (docs/settings.md). */
+  retention: { eventsDays: number; samplesDays: number };
   /** Whether this instance runs connectors (those whose lease it holds). */
   connectorsEnabled: boolean;
   callbackMqttPort: number;
@@ -248,6 +250,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     delivery,
     shiftClockPollMs: integer('BRIDGE_SHIFT_CLOCK_POLL_MS', 1000, 10, 60_000),
+    retention: {
+      eventsDays: integer('BRIDGE_RETENTION_EVENTS_DAYS', 30, 0, 36_500),
+      samplesDays: integer('BRIDGE_RETENTION_SAMPLES_DAYS', 90, 0, 36_500),
+    },
     connectorsEnabled: choice('BRIDGE_CONNECTORS_ENABLED', ['true', 'false'], 'true') === 'true',
     callbackMqttPort: integer('BRIDGE_CALLBACK_MQTT_PORT', 1883, 1, 65535),
     callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS', '0.0.0.0/0 ::/0'),

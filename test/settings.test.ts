@@ -67,6 +67,18 @@ const DOCUMENTED_DEFAULTS: {
     expected: 1_048_576,
   },
   { variable: 'BRIDGE_LOG_LEVEL', docs: 'info', value: (c) => c.logLevel, expected: 'info' },
+  {
+    variable: 'BRIDGE_RETENTION_EVENTS_DAYS',
+    docs: '30',
+    value: (c) => c.retention.eventsDays,
+    expected: 30,
+  },
+  {
+    variable: 'BRIDGE_RETENTION_SAMPLES_DAYS',
+    docs: '90',
+    value: (c) => c.retention.samplesDays,
+    expected: 90,
+  },
   // Token endpoint limits and HTTP server limits (docs/api.md, Limits).
   ...(
     [
@@ -269,6 +281,16 @@ describe('settings: invalid values are refused with a message naming the variabl
     assertOneProblem({ BRIDGE_DB_POOL_SIZE: '201' }, 'BRIDGE_DB_POOL_SIZE', /"201".*1 to 200/);
     assertOneProblem({ BRIDGE_LOG_LEVEL: 'verbose' }, 'BRIDGE_LOG_LEVEL', /"verbose".*info/);
     assertOneProblem({ BRIDGE_DELIVERY_ENABLED: 'yes' }, 'BRIDGE_DELIVERY_ENABLED', /"yes".*true, false/);
+  });
+
+  test('retention is a whole number of days from 0 (keep forever) to 36500', () => {
+    for (const variable of ['BRIDGE_RETENTION_EVENTS_DAYS', 'BRIDGE_RETENTION_SAMPLES_DAYS']) {
+      for (const value of ['-1', '1.5', '30d', 'forever', '36501']) {
+        assertOneProblem({ [variable]: value }, variable, new RegExp(`"${value}".*0 to 36500`));
+      }
+    }
+    const config = loadConfig({ BRIDGE_RETENTION_EVENTS_DAYS: '0', BRIDGE_RETENTION_SAMPLES_DAYS: '36500' });
+    assert.deepEqual(config.retention, { eventsDays: 0, samplesDays: 36_500 });
   });
 
   test('several problems are reported at once, in one message', () => {

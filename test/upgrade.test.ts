@@ -89,8 +89,15 @@ const FILL = [
   `INSERT INTO recorded_time_series VALUES ('${ID.event}', '${ID.device}', 't', '${AT}', 21.5)`,
 ];
 
+// Retention off: the rows carry a fixed date, and every row must be found intact.
 const configFor = (env: Record<string, string>) =>
-  loadConfig({ BRIDGE_LOG_LEVEL: 'silent', BRIDGE_DELIVERY_ENABLED: 'false', ...env });
+  loadConfig({
+    BRIDGE_LOG_LEVEL: 'silent',
+    BRIDGE_DELIVERY_ENABLED: 'false',
+    BRIDGE_RETENTION_EVENTS_DAYS: '0',
+    BRIDGE_RETENTION_SAMPLES_DAYS: '0',
+    ...env,
+  });
 
 /** Today's schema, from a database the current migrations made. */
 async function currentSchema(backend: Backend) {

@@ -109,6 +109,12 @@ export class Metrics {
     labelNames: ['callback'] as const,
     registers: [this.registry],
   });
+  readonly #retained = new Counter({
+    name: 'bridge_retention_deleted_rows_total',
+    help: 'Rows this instance deleted as older than their retention setting, by table',
+    labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
   readonly #cycleAge = new Gauge({
     name: 'bridge_delivery_last_cycle_age_seconds',
     help: "Time since this instance's delivery loop last finished a cycle (absent without delivery)",
@@ -154,6 +160,11 @@ export class Metrics {
     if (this.#lastCycleAt === undefined) return undefined;
     const age = Date.now() - this.#lastCycleAt;
     return { stalledForMs: age > this.#options.deliveryStallMs ? age : undefined };
+  }
+
+  /** Rows the retention loop deleted from `table`. */
+  retentionDeleted(table: 'events' | 'recorded_time_series', rows: number): void {
+    this.#retained.inc({ table }, rows);
   }
 
   dbCall(call: 'query' | 'exec' | 'transaction'): void {

@@ -42,6 +42,10 @@ export async function startTestApp(
     BRIDGE_HTTP_SHUTDOWN_GRACE_MS: '200',
     BRIDGE_BOOTSTRAP_CLIENT_ID: TEST_CLIENT.id,
     BRIDGE_BOOTSTRAP_CLIENT_SECRET: TEST_CLIENT.secret,
+    // Fixtures carry fixed dates (samples of 2024) that retention would delete mid-file;
+    // test/retention.test.ts turns it on.
+    BRIDGE_RETENTION_EVENTS_DAYS: '0',
+    BRIDGE_RETENTION_SAMPLES_DAYS: '0',
     ...env,
   });
   // The database timeout applies when BRIDGE_DB_TIMEOUT_MS is given (504 tests).

@@ -167,3 +167,29 @@ export async function findEventsBySequence(
   );
   return rows.map(toSequenced);
 }
+
+/**
+ * Retention: deletes up to `limit` events recorded before `before`, oldest first, that delivery
+ * no longer needs: fanned out (`dispatched_at`) and without a notification still referring to
+ * them. The newest event stays, so the log's position (`max(sequence)`: a new callback's start,
+ * the event stream's, the metrics') never falls back to 0. Rows another instance is deleting are
+ * skipped. Returns how many were deleted.
+ */
+export async function pruneEvents(db: Queryable, before: Date, limit: number): Promise<number> {
+  // ARRAY(...) keeps both halves index scans (events_log, the primary key) however large the log;
+  // `id <>` rather than `sequence <` so the planner does not walk the sequence index instead.
+  const [row] = await db.query<{ deleted: number }>(
+    `WITH deleted AS (
+       DELETE FROM events WHERE id = ANY (ARRAY(
+         SELECT e.id FROM events e
+         WHERE e.recorded_at < $1 AND e.dispatched_at IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id)
+           AND e.id <> (SELECT id FROM events ORDER BY sequence DESC LIMIT 1)
+         ORDER BY e.recorded_at LIMIT $2
+         FOR UPDATE OF e SKIP LOCKED))
+       RETURNING 1)
+     SELECT count(*)::int AS deleted FROM deleted`,
+    [before, limit],
+  );
+  return row?.deleted ?? 0;
+}

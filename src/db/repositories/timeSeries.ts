@@ -70,3 +70,22 @@ export async function listSamples(
 }
 
 export const findSample = ownedFind(SAMPLES, 'device_id');
+
+/**
+ * Retention: deletes up to `limit` samples of any device whose own time is before `before`,
+ * oldest first (index recorded_time_series_by_time; ARRAY(...) keeps the delete on the primary
+ * key). Rows another instance is deleting are skipped. Returns how many were deleted.
+ */
+export async function pruneSamples(db: Queryable, before: Date, limit: number): Promise<number> {
+  const [row] = await db.query<{ deleted: number }>(
+    `WITH deleted AS (
+       DELETE FROM recorded_time_series WHERE id = ANY (ARRAY(
+         SELECT id FROM recorded_time_series WHERE "timestamp" < $1
+         ORDER BY "timestamp" LIMIT $2
+         FOR UPDATE SKIP LOCKED))
+       RETURNING 1)
+     SELECT count(*)::int AS deleted FROM deleted`,
+    [before, limit],
+  );
+  return row?.deleted ?? 0;
+}
