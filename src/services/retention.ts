@@ -3,10 +3,13 @@
 // every instance. Each statement deletes one batch of the oldest rows and commits on its own, so
 // no transaction stays open long on either backend; rows another instance is deleting are skipped
 // (SKIP LOCKED), so several instances on one PostgreSQL share the work, and a delete is idempotent.
+// The same upkeep of growing tables folds the maintained counts of closed connections
+// (src/db/rowCounts.ts), whatever the retention settings.
 import { type Clock, systemClock } from '../background/clock.ts';
 import { type LoopLogger, PollingLoop } from '../background/pollingLoop.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { pruneEvents } from '../db/repositories/events.ts';
+import { foldCounts } from '../db/rowCounts.ts';
 import { pruneSamples } from '../db/repositories/timeSeries.ts';
 
 /** How often each instance looks for rows past their retention. */
@@ -65,6 +68,7 @@ export class Retention {
           }
           if (deleted > 0) options.log.info({ table, rows: deleted, before }, 'retention deleted old rows');
         }
+        await db.transaction((tx) => foldCounts(tx));
       },
     });
   }
