@@ -122,23 +122,19 @@ export class DeliveryWorker {
   }
 
   async #cycle(): Promise<void> {
-    while (
-      (await this.#db.transaction((tx) => fanOut(tx, FAN_OUT_BATCH, this.#clock.now()))) === FAN_OUT_BATCH
-    ) {
+    while ((await fanOut(this.#db, FAN_OUT_BATCH, this.#clock.now())) === FAN_OUT_BATCH) {
       // a full batch: more events are waiting
     }
     const free = this.#options.maxInFlight - this.#inFlight.size;
     this.#lastClaimed = 0;
     if (free > 0) {
-      const claimed = await this.#db.transaction((tx) =>
-        claimDue(tx, {
-          limit: free,
-          perCallback: this.#options.perCallback,
-          reducedCaps: this.#caps.reduced(),
-          lockMs: claimLockMs(this.#options.timeoutMs),
-          now: this.#clock.now(),
-        }),
-      );
+      const claimed = await claimDue(this.#db, {
+        limit: free,
+        perCallback: this.#options.perCallback,
+        reducedCaps: this.#caps.reduced(),
+        lockMs: claimLockMs(this.#options.timeoutMs),
+        now: this.#clock.now(),
+      });
       this.#lastClaimed = claimed.length;
       for (const notification of claimed) this.#track(this.#deliver(notification));
     }
@@ -195,7 +191,7 @@ export class DeliveryWorker {
         const results = batch.map(({ notification, outcome }) =>
           attemptResult(outcome.ok, notification.attempt, notification.maxRedeliverAttempts),
         );
-        await this.#db.transaction((tx) => recordAttempts(tx, batch, results, options));
+        await recordAttempts(this.#db, batch, results, options);
         logAttempts(this.#log, batch, results); // failures summarized per callback (failureLog.ts)
         for (const result of results) this.#options.onOutcome?.(result);
       } catch (error) {

@@ -9,8 +9,8 @@ import { type Clock, systemClock } from '../background/clock.ts';
 import { type LoopLogger, PollingLoop } from '../background/pollingLoop.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { pruneEvents } from '../db/repositories/events.ts';
-import { foldCounts } from '../db/rowCounts.ts';
 import { pruneSamples } from '../db/repositories/timeSeries.ts';
+import { foldCounts } from '../db/rowCounts.ts';
 
 /** How often each instance looks for rows past their retention. */
 export const RETENTION_INTERVAL_MS = 5 * 60_000;
