@@ -183,6 +183,11 @@ export async function claimDue(
   },
 ): Promise<ClaimedNotification[]> {
   const lockedUntil = new Date(options.now.getTime() + options.lockMs);
+  // No JIT for the claim (PostgreSQL compiles above jit_above_cost, 100,000 by default): with a
+  // backlog, the estimate for a callbacks table never analyzed (a few rows, taken for hundreds)
+  // times its lateral index scans passes that cost, and compiling ~80 functions took 20-30 ms of
+  // a claim that runs in 3-5 ms, on every claim (bench/mqttDelivery.ts). Only this transaction.
+  await tx.query('SET LOCAL jit = off');
   const rows = await tx.query<ClaimRow>(
     // Per callback, the oldest due rows up to its free slots (its cap minus those in flight):
     // index scans per callback, so a long backlog costs no more than a short one. Each row's turn
