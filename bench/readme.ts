@@ -72,6 +72,31 @@ function fairness(results: Json[]): string[] {
   return lines;
 }
 
+function mqtt(result: Json): string[] {
+  const s = result.settings;
+  const [window = 0, wide = window] = s.rawWindows as number[];
+  const rates = (runs: Json[], size: number) =>
+    runs
+      .filter((run) => run.window === size)
+      .map((run) => fixed(run.pubackedPerS, 0))
+      .join(' / ');
+  const lines = [
+    `**MQTT delivery, P5** (\`npm run bench:mqtt\`; ${stamp(result)}): one MQTT callback on the local Mosquitto, ${s.delivery.perCallback} sends in flight per callback; a backlog of ${s.events} events drained, against raw mqtt.js QoS 1 publishes of the same delivery with the same window, before / after (msgs/s).`,
+    '',
+    `| backend | raw, window ${window} | raw, window ${wide} | service, backlog | ratio to window ${window} | goal | live: events/s written, deliveries/s, p50 / p99 |`,
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of result.results as Json[]) {
+    const runs = [...r.raw.before, ...r.raw.after];
+    const goal = `>= ${result.target.ratio}${r.binding ? (r.met ? ': met' : ': not met') : ' (information)'}`;
+    const live = r.live;
+    lines.push(
+      `| ${r.backend} | ${rates(runs, window)} | ${rates(runs, wide)} | ${fixed(r.backlog.delivery.deliveriesPerS, 0)}/s | ${fixed(r.ratio)} | ${goal} | ${fixed(live.events.perS, 0)}, ${fixed(live.delivery.deliveriesPerS, 0)}, ${fixed(live.delivery.p50Ms, 0)} / ${fixed(live.delivery.p99Ms, 0)} ms |`,
+    );
+  }
+  return lines;
+}
+
 function operations(result: Json): string[] {
   const lines = [
     `**Scale, P7** (\`npm run bench:operations\`; ${stamp(result)}): time at the largest size over time at the smallest.`,
@@ -129,6 +154,7 @@ const one =
 const SECTIONS: [files: string[], render: (results: Json[]) => string[]][] = [
   [['api-latest.json'], one(apiReads)],
   [['delivery-latest.json'], one(delivery)],
+  [['mqtt-latest.json'], one(mqtt)],
   [['fairness-postgres-latest.json', 'fairness-pglite-latest.json'], fairness],
   [['operations-latest.json'], one(operations)],
   [['soak-latest.json'], one(soak)],

@@ -1,5 +1,6 @@
 // The parent's side of bench/deliveryReceiver.ts: starts the receiver as a child process and asks
-// it over IPC (bench/delivery.ts, bench/fairness.ts).
+// it over IPC (bench/delivery.ts, bench/fairness.ts). bench/mqttSubscriber.ts speaks the same IPC
+// for MQTT deliveries (bench/mqttDelivery.ts).
 import { type ChildProcess, fork } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReceiverMessage, Report } from './deliveryReceiver.ts';
@@ -13,22 +14,29 @@ export class Receiver {
   readonly #child: ChildProcess;
   #reply: ((message: unknown) => void) | undefined;
 
-  private constructor(child: ChildProcess, port: number) {
+  private constructor(child: ChildProcess, url: string) {
     this.#child = child;
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = url;
     child.on('message', (message: { type: string }) => {
       if (message.type === 'complete') this.onComplete();
       else this.#reply?.(message);
     });
   }
 
-  static async start(): Promise<Receiver> {
-    const child = fork(RECEIVER_SCRIPT, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const port = await new Promise<number>((resolve, reject) => {
-      child.once('message', (message) => resolve((message as { port: number }).port));
+  /**
+   * Starts `script` (the HTTP receiver unless told) with `args`; resolves once it reports ready:
+   * `{port}` (HTTP on 127.0.0.1) or `{url}`.
+   */
+  static async start(script = RECEIVER_SCRIPT, args: string[] = []): Promise<Receiver> {
+    const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once('message', (message) => {
+        const ready = message as { port?: number; url?: string };
+        resolve(ready.url ?? `http://127.0.0.1:${ready.port}`);
+      });
       child.once('exit', (code) => reject(new Error(`receiver exited early: ${code}`)));
     });
-    return new Receiver(child, port);
+    return new Receiver(child, url);
   }
 
   send(message: ReceiverMessage): void {
