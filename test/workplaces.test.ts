@@ -210,6 +210,39 @@ describeEachBackend('workplaces', (t) => {
     );
   });
 
+  test('the groups shown are those of now: after a move to other groups, after a group is renamed', async () => {
+    const first = await createGroup(t(), 'MOVE-CG1');
+    const second = await createGroup(t(), 'MOVE-CG2');
+    const line = await createGroup(t(), 'MOVE-PL', 'PRODUCTION_LINE');
+    const workplace = await createWorkplace(t(), { number: 'MOVE-1', capacityGroupId: first.id });
+    const groupsShown = (body: Body) => [
+      body.properties.capacityGroup?.number,
+      body.properties.productionLine?.number,
+    ];
+    const moved = await t().request({
+      method: 'PUT',
+      url: `${BASE}/${workplace.id}`,
+      body: { number: 'MOVE-1', capacityGroupId: second.id, productionLineId: line.id },
+    });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual(groupsShown(json(moved)), ['MOVE-CG2', 'MOVE-PL']);
+    // A command answers with the workplace it changed: its groups as they are.
+    const changed = await t().request({ method: 'POST', url: `${BASE}/${workplace.id}/operatingState/110` });
+    assert.deepEqual(groupsShown(json(changed)), ['MOVE-CG2', 'MOVE-PL']);
+    const renamed = await t().request({
+      method: 'PUT',
+      url: `${GROUPS}/${second.id}`,
+      body: { number: 'MOVE-CG2-RENAMED', type: 'CAPACITY_GROUP' },
+    });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    assert.deepEqual(groupsShown(json(await t().request({ url: `${BASE}/${workplace.id}` }))), [
+      'MOVE-CG2-RENAMED',
+      'MOVE-PL',
+    ]);
+    const page = json(await t().request({ url: `${BASE}?workplaceNumber=MOVE-1` }));
+    assert.deepEqual(groupsShown(page._embedded.workplaces[0]), ['MOVE-CG2-RENAMED', 'MOVE-PL']);
+  });
+
   test('field names are exactly those of docs/api.md "Resources"', async () => {
     const capacity = await createGroup(t(), 'NAMES-CG');
     const line = await createGroup(t(), 'NAMES-PL', 'PRODUCTION_LINE');

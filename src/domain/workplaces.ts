@@ -57,6 +57,12 @@ export function resolveWorkplaceType(
 
 export interface Workplace extends WorkplaceInput, Stored {
   operatingStateId: string;
+  /**
+   * Its capacity group and production line as read in the same statement, when they were: what
+   * shows a workplace then needs no query of its own for them. Only these ids count: after a
+   * change of a group id the reader looks the new group up.
+   */
+  readGroups?: readonly WorkplaceGroup[];
 }
 
 export interface RecordedOperatingState {

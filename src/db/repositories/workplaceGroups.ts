@@ -24,6 +24,12 @@ const toGroup = (row: Row): WorkplaceGroup => ({
   updatedAt: row.updated_at,
 });
 
+/** A group as `to_jsonb(workplace_groups)` gives it: the row's columns, times as text. */
+export const groupFromJson = (
+  json: Row & { created_at: Date | string; updated_at: Date | string },
+): WorkplaceGroup =>
+  toGroup({ ...json, created_at: new Date(json.created_at), updated_at: new Date(json.updated_at) });
+
 export interface WorkplaceGroupFilter {
   type?: WorkplaceGroupType;
 }

@@ -3,6 +3,7 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import { findByIds, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
+import { groupFromJson } from './workplaceGroups.ts';
 
 interface Row {
   id: string;
@@ -16,6 +17,8 @@ interface Row {
   production_line_id: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Its capacity group and production line (`GROUPS_OF_WORKPLACE`); PGlite hands jsonb back parsed. */
+  read_groups: Parameters<typeof groupFromJson>[0][] | string;
 }
 
 const toWorkplace = (row: Row): Workplace => ({
@@ -30,7 +33,17 @@ const toWorkplace = (row: Row): Workplace => ({
   productionLineId: row.production_line_id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  readGroups: (typeof row.read_groups === 'string' ? JSON.parse(row.read_groups) : row.read_groups).map(
+    groupFromJson,
+  ),
 });
+
+/**
+ * A workplace is read with its groups in the same statement: showing it needs them, and a second
+ * query for them was a second round trip on every read of a workplace and every command's answer.
+ */
+const GROUPS_OF_WORKPLACE = `(SELECT coalesce(jsonb_agg(to_jsonb(g)), '[]') FROM workplace_groups g
+  WHERE g.id = w.capacity_group_id OR g.id = w.production_line_id) AS read_groups`;
 
 export interface WorkplaceFilter {
   workplaceGroupNumber?: string;
@@ -41,7 +54,11 @@ export interface WorkplaceFilter {
   workplaceGroupId?: string;
 }
 
-const WORKPLACES: Table<Row, Workplace> = { from: 'workplaces w', select: 'w.*', toItem: toWorkplace };
+const WORKPLACES: Table<Row, Workplace> = {
+  from: 'workplaces w',
+  select: `w.*, ${GROUPS_OF_WORKPLACE}`,
+  toItem: toWorkplace,
+};
 
 export const listWorkplaces = offsetList(WORKPLACES, 'w.number, w.id', (filter: WorkplaceFilter) => {
   const conditions = new Conditions()

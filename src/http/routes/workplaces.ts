@@ -45,17 +45,26 @@ const workplaceBody = (body: Static<typeof ReplaceWorkplaceBody>): service.Workp
   productionLineId: body.productionLineId ?? null,
 });
 
-/** The capacity groups and production lines of these workplaces, by id, in one query. */
+/**
+ * The capacity groups and production lines of these workplaces, by id: those read with the
+ * workplaces, the others (a group id changed since) in one query.
+ */
 export async function workplaceGroupsOf(
   db: Queryable,
   workplaces: readonly Workplace[],
 ): Promise<Map<string, WorkplaceGroup>> {
-  const ids = new Set<string>();
+  const groups = new Map<string, WorkplaceGroup>();
+  for (const workplace of workplaces)
+    for (const group of workplace.readGroups ?? []) groups.set(group.id, group);
+  const missing = new Set<string>();
   for (const workplace of workplaces) {
-    ids.add(workplace.capacityGroupId);
-    if (workplace.productionLineId) ids.add(workplace.productionLineId);
+    for (const id of [workplace.capacityGroupId, workplace.productionLineId]) {
+      if (id !== null && !groups.has(id)) missing.add(id);
+    }
   }
-  return new Map((await findWorkplaceGroups(db, [...ids])).map((group) => [group.id, group]));
+  if (missing.size > 0)
+    for (const group of await findWorkplaceGroups(db, [...missing])) groups.set(group.id, group);
+  return groups;
 }
 
 export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
