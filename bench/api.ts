@@ -12,7 +12,7 @@
 //   BENCH_BACKENDS ("postgres,pglite"), BENCH_SCENARIOS ("P1,P2")
 //   BENCH_LOG_LEVEL     service log level, "info" as shipped (the log itself goes to /dev/null)
 //   BENCH_ADMIN_URL     PostgreSQL to create the benchmark database in
-//   BENCH_BASELINE_SQL  "service": diagnosis, the baseline uses the service's point select
+//   BENCH_BASELINE_SQL  "bare": diagnosis, the baseline reads no groups (its bodies show none)
 //   BENCH_CPU_PROF      "1": .cpuprofile files of the service children in .tmp/bench-profiles/
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -206,7 +206,8 @@ async function main(): Promise<void> {
     repeats: REPEATS,
     connections: CONNECTIONS,
     serviceLogLevel: LOG_LEVEL,
-    baselinePointSelect: env.BENCH_BASELINE_SQL === 'service' ? 'service (id::text = $1)' : 'id = $1',
+    baselineSql:
+      env.BENCH_BASELINE_SQL === 'bare' ? 'bare (no groups)' : "the service's (workplace with its groups)",
     workplaces: WORKPLACES,
   };
   const machine = machineInfo(loadBefore);

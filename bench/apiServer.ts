@@ -8,19 +8,32 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { GROUPS_OF_WORKPLACE } from '../src/db/repositories/workplaces.ts';
 import { operatingStateById } from '../src/domain/masterData.ts';
 import type { Backend } from './support.ts';
 
 export type ServerKind = 'service' | 'baseline';
+
+interface Group {
+  id: string;
+  number: string;
+  description: string | null;
+  type: string;
+  erp_context_id: string | null;
+}
 
 interface Row {
   id: string;
   number: string;
   description: string | null;
   is_manual_workplace: boolean;
+  workplace_type: string;
+  erp_context_id: string | null;
   operating_state_id: string;
   capacity_group_id: string;
   production_line_id: string | null;
+  capacity_group: Group | string | null;
+  production_line: Group | string | null;
 }
 
 /** The baseline's storage: the two queries, straight on the driver. */
@@ -30,14 +43,13 @@ interface Queries {
   close(): Promise<void>;
 }
 
-// The natural point select (primary-key index) and the service's own page and count queries.
-// BENCH_BASELINE_SQL=service makes the baseline use the service's point select (`id::text = $1`,
-// which cannot use the primary-key index), to tell the query's cost from the rest of the service.
-const ONE_SQL =
-  process.env.BENCH_BASELINE_SQL === 'service'
-    ? 'SELECT * FROM workplaces WHERE id::text = $1'
-    : 'SELECT * FROM workplaces WHERE id = $1';
-const PAGE_SQL = 'SELECT w.* FROM workplaces w ORDER BY w.number, w.id LIMIT $1 OFFSET $2';
+// The service's own statements: the point select by primary key and the page, each with the
+// workplace's groups (src/db/repositories/workplaces.ts, GROUPS_OF_WORKPLACE), and the count.
+// BENCH_BASELINE_SQL=bare drops the groups from the baseline's selects (and the group properties
+// from its bodies), to tell the groups' cost from the rest of the service.
+const GROUPS = process.env.BENCH_BASELINE_SQL === 'bare' ? '' : `, ${GROUPS_OF_WORKPLACE}`;
+const ONE_SQL = `SELECT w.*${GROUPS} FROM workplaces w WHERE id = $1`;
+const PAGE_SQL = `SELECT w.*${GROUPS} FROM workplaces w ORDER BY w.number, w.id LIMIT $1 OFFSET $2`;
 const COUNT_SQL = 'SELECT count(*)::int AS total FROM workplaces w';
 
 async function postgresQueries(url: string): Promise<Queries> {
@@ -71,9 +83,25 @@ async function pgliteQueries(dataDir: string): Promise<Queries> {
 const API = '/api/v2';
 const link = (href: string, method = 'GET', embeddable = false) => ({ href, method, embeddable });
 
-/** A workplace HAL object of the service's shape and size, written by hand. */
-function workplaceHal(row: Row) {
-  const self = `${API}/workplaces/${row.id}`;
+const groupOf = (group: Group | string | null | undefined) => {
+  if (group === null || group === undefined) return null;
+  const g: Group = typeof group === 'string' ? JSON.parse(group) : group;
+  return {
+    id: g.id,
+    number: g.number,
+    description: g.description,
+    type: g.type,
+    erpContextId: g.erp_context_id,
+  };
+};
+
+/**
+ * A workplace HAL object of the service's shape and size, written by hand: the same properties
+ * and links, absolute hrefs on the request's host as the service writes them.
+ */
+function workplaceHal(row: Row, origin: string) {
+  const api = `${origin}${API}`;
+  const self = `${api}/workplaces/${row.id}`;
   const state = operatingStateById(row.operating_state_id);
   return {
     properties: {
@@ -81,6 +109,8 @@ function workplaceHal(row: Row) {
       number: row.number,
       description: row.description,
       isManualWorkplace: row.is_manual_workplace,
+      workplaceType: row.workplace_type,
+      erpContextId: row.erp_context_id,
       operatingState: {
         id: state.id,
         code: state.code,
@@ -88,13 +118,23 @@ function workplaceHal(row: Row) {
         workplaceStateId: state.workplaceStateId,
       },
       capacityGroupId: row.capacity_group_id,
+      capacityGroup: groupOf(row.capacity_group),
       productionLineId: row.production_line_id,
+      productionLine: groupOf(row.production_line),
     },
     _links: {
       self: link(self),
-      capacityGroup: link(`${API}/workplaceGroups/${row.capacity_group_id}`, 'GET', true),
-      operatingState: link(`${API}/masterData/operatingStates/${row.operating_state_id}`),
+      capacityGroup: link(`${api}/workplaceGroups/${row.capacity_group_id}`, 'GET', true),
+      operatingState: link(`${api}/masterData/operatingStates/${row.operating_state_id}`),
+      currentOperations: link(`${api}/operations?isInProgress=true&workplaceId=${row.id}`, 'GET', true),
+      currentStaffMembers: link(`${self}?embed=currentStaffMembers`, 'GET', true),
       recordedOperatingStates: link(`${self}/recordedOperatingStates`),
+      devices: link(`${self}/devices`),
+      shifts: link(`${self}/shifts`),
+      scheduledMaintenances: link(`${self}/scheduledMaintenances`),
+      predictedMalfunctionScenarios: link(
+        `${api}/workplaces/predictedMalfunctionScenarios?workplaceId=${row.id}`,
+      ),
       changeOperatingState: { ...link(`${self}/operatingState/{operatingStateId}`, 'POST'), templated: true },
     },
   };
@@ -110,23 +150,24 @@ function baseline(queries: Queries): Running {
   const app = Fastify();
   app.get<{ Params: { id: string } }>(`${API}/workplaces/:id`, async (request, reply) => {
     const row = await queries.one(request.params.id);
-    return row ? workplaceHal(row) : reply.code(404).send({ status: 404 });
+    return row ? workplaceHal(row, `http://${request.headers.host}`) : reply.code(404).send({ status: 404 });
   });
   app.get<{ Querystring: { limit?: string; offset?: string } }>(`${API}/workplaces`, async (request) => {
     const limit = Number(request.query.limit ?? 100);
     const offset = Number(request.query.offset ?? 0);
     const { rows, total } = await queries.page(limit, offset);
-    const at = (value: number) => link(`${API}/workplaces?limit=${limit}&offset=${value}`);
+    const origin = `http://${request.headers.host}`;
+    const at = (value: number) => link(`${origin}${API}/workplaces?limit=${limit}&offset=${value}`);
     return {
       pagination: { limit, count: rows.length, offset, total },
-      _embedded: { workplaces: rows.map(workplaceHal) },
+      _embedded: { workplaces: rows.map((row) => workplaceHal(row, origin)) },
       _links: {
         self: at(offset),
         current: at(offset),
         first: at(0),
         ...(offset + rows.length < total ? { next: at(offset + limit) } : {}),
         last: at(Math.floor((total - 1) / limit) * limit),
-        createWorkplace: link(`${API}/workplaces`, 'POST'),
+        createWorkplace: link(`${origin}${API}/workplaces`, 'POST'),
       },
     };
   });

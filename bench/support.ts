@@ -146,7 +146,11 @@ export async function statementsOf(
  */
 export type StatementKind = 'page' | 'count' | 'behind';
 export const statementKind = (sql: string): StatementKind =>
-  sql.includes('count(*)') || sql.includes('row_counts') ? 'count' : sql.includes('SELECT 1') ? 'behind' : 'page';
+  sql.includes('count(*)') || sql.includes('row_counts')
+    ? 'count'
+    : sql.includes('SELECT 1')
+      ? 'behind'
+      : 'page';
 
 /** Nearest-rank percentile (p in 0..100) of unsorted values; NaN for none. */
 export const percentile = (values: number[], p: number) => {

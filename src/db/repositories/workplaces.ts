@@ -18,7 +18,8 @@ interface Row {
   created_at: Date;
   updated_at: Date;
   /** Its capacity group and production line (`GROUPS_OF_WORKPLACE`); PGlite hands jsonb back parsed. */
-  read_groups: Parameters<typeof groupFromJson>[0][] | string;
+  capacity_group: GroupJson | string | null;
+  production_line: GroupJson | string | null;
 }
 
 const toWorkplace = (row: Row): Workplace => ({
@@ -33,17 +34,20 @@ const toWorkplace = (row: Row): Workplace => ({
   productionLineId: row.production_line_id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
-  readGroups: (typeof row.read_groups === 'string' ? JSON.parse(row.read_groups) : row.read_groups).map(
-    groupFromJson,
+  readGroups: [row.capacity_group, row.production_line].flatMap((group) =>
+    group === null ? [] : [groupFromJson(typeof group === 'string' ? JSON.parse(group) : group)],
   ),
 });
+
+type GroupJson = Parameters<typeof groupFromJson>[0];
 
 /**
  * A workplace is read with its groups in the same statement: showing it needs them, and a second
  * query for them was a second round trip on every read of a workplace and every command's answer.
+ * Scalar subqueries, not joins: a lock (`FOR UPDATE`) stays on the workplace row alone.
  */
-const GROUPS_OF_WORKPLACE = `(SELECT coalesce(jsonb_agg(to_jsonb(g)), '[]') FROM workplace_groups g
-  WHERE g.id = w.capacity_group_id OR g.id = w.production_line_id) AS read_groups`;
+export const GROUPS_OF_WORKPLACE = `(SELECT to_jsonb(g) FROM workplace_groups g WHERE g.id = w.capacity_group_id) AS capacity_group,
+  (SELECT to_jsonb(g) FROM workplace_groups g WHERE g.id = w.production_line_id) AS production_line`;
 
 export interface WorkplaceFilter {
   workplaceGroupNumber?: string;
