@@ -17,6 +17,7 @@
 // Settings (environment):
 //   BENCH_DURATION (s, 15), BENCH_WARMUP (s, 3), BENCH_CONCURRENCY (20), BENCH_WORKPLACES (50)
 //   BENCH_P4_DURATION (s, 10), BENCH_P4_CALLBACKS (100), BENCH_P4_WINDOW (1), BENCH_P4_CONNECTIONS (16)
+//   BENCH_P8_MINUTES (0): minutes of the P3 load with 1 callback after P4, RSS every 10 s and its trend
 //   BENCH_BACKENDS ("postgres,pglite"), BENCH_LOG_LEVEL (service log level, "warn")
 //   BENCH_ADMIN_URL     PostgreSQL to create the benchmark database in
 //   BENCH_CPU_PROF      "1": .cpuprofile of the service children in .tmp/bench-profiles/
@@ -25,7 +26,7 @@ import { loadavg } from 'node:os';
 import { Agent, Pool, request } from 'undici';
 import type { Report } from './deliveryReceiver.ts';
 import { drain as drainGroup, Receiver } from './receiverProcess.ts';
-import { readRss, revision, type Service, startService } from './service.ts';
+import { readRss, revision, type Service, sampleRss, startService } from './service.ts';
 import { type Backend, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
@@ -34,6 +35,8 @@ const WARMUP_S = Number(env.BENCH_WARMUP ?? 3);
 const CONCURRENCY = Number(env.BENCH_CONCURRENCY ?? 20);
 const WORKPLACES = Number(env.BENCH_WORKPLACES ?? 50);
 const P4_DURATION_S = Number(env.BENCH_P4_DURATION ?? 10);
+/** P8 over time: minutes of the P3 load with one callback, RSS every 10 s (0: not run). */
+const P8_MINUTES = Number(env.BENCH_P8_MINUTES ?? 0);
 const P4_CALLBACKS = Number(env.BENCH_P4_CALLBACKS ?? 100);
 const P4_WINDOW = Number(env.BENCH_P4_WINDOW ?? 1);
 const P4_CONNECTIONS = Number(env.BENCH_P4_CONNECTIONS ?? 16); // the HTTP transport's Agent
@@ -50,20 +53,6 @@ const drain = (receiver: Receiver, group: string, expected: number) =>
   drainGroup(receiver, group, expected, STALL_MS);
 
 const TARGETS = { p3Rate: 1000, p3P99Ms: 100, p4Ratio: 0.5, p8RssMiB: 300 };
-
-/** RSS of a process every second until stopped. */
-function sampleRss(pid: number) {
-  const samples: number[] = [];
-  const read = () => samples.push(readRss(pid));
-  read();
-  const timer = setInterval(read, 1000);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return { first: samples[0] ?? 0, last: samples.at(-1) ?? 0, max: Math.max(...samples), samples };
-    },
-  };
-}
 
 interface Window {
   /** ms since the epoch: the measured window, after the warm-up. */
@@ -90,10 +79,14 @@ interface ChangeRun extends Window {
 }
 
 /** Operating-state changes from CONCURRENCY loops for WARMUP + DURATION s. */
-async function changeLoad(service: Service, workplaceIds: string[]): Promise<ChangeRun> {
+async function changeLoad(
+  service: Service,
+  workplaceIds: string[],
+  durationS = DURATION_S,
+): Promise<ChangeRun> {
   const pool = new Pool(service.url, { connections: CONCURRENCY });
   const headers = { authorization: `Bearer ${service.token}` };
-  const window = windowFor(DURATION_S);
+  const window = windowFor(durationS);
   const latencies: number[] = [];
   let accepted = 0;
   let errors = 0;
@@ -124,7 +117,7 @@ async function changeLoad(service: Service, workplaceIds: string[]): Promise<Cha
     ...window,
     accepted,
     errors,
-    changesPerS: latencies.length / DURATION_S,
+    changesPerS: latencies.length / durationS,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
   };
@@ -275,7 +268,7 @@ async function benchBackend(backend: Backend, receiver: Receiver) {
 
       const callbackId = await createCallback(service, `${receiver.url}/p3`);
       receiver.send({ type: 'reset' });
-      const rss = sampleRss(service.pid);
+      const rss = sampleRss(service.pid, { sampleS: 1, warmupS: 0 });
       const p3 = await changeLoad(service, ids);
       await drain(receiver, 'p3', p3.accepted);
       const memory = rss.stop();
@@ -329,9 +322,10 @@ async function benchBackend(backend: Backend, receiver: Receiver) {
           atStart: rssAtStart,
           first: memory.first,
           last: memory.last,
-          max: memory.max,
-          samples: memory.samples,
+          max: memory.maxMiB,
+          samples: memory.samples.map((sample) => sample.rssMiB),
         },
+        p8: P8_MINUTES > 0 ? await memoryOverTime(backend, service, receiver, ids) : undefined,
       };
     } finally {
       await service.stop();
@@ -339,6 +333,25 @@ async function benchBackend(backend: Backend, receiver: Receiver) {
   } finally {
     await seeded.drop();
   }
+}
+
+/**
+ * P8 over time: the P3 load with one callback for P8_MINUTES, RSS every 10 s; the trend leaves
+ * out the first minute (start-up and the heap growing to its working size).
+ */
+async function memoryOverTime(backend: Backend, service: Service, receiver: Receiver, ids: string[]) {
+  console.log(`[${backend}] P8 ${P8_MINUTES} min of the P3 load with 1 callback...`);
+  const callbackId = await createCallback(service, `${receiver.url}/p8`);
+  receiver.send({ type: 'reset' });
+  const rss = sampleRss(service.pid, { sampleS: 10, warmupS: 60 });
+  const run = await changeLoad(service, ids, P8_MINUTES * 60);
+  const memory = rss.stop();
+  await drain(receiver, 'p8', run.accepted);
+  const delivery = {
+    ...deliveries(await receiver.report('p8'), run, run.accepted, 1),
+    ...(await deleteCallbacks(service, [callbackId])),
+  };
+  return { minutes: P8_MINUTES, changesPerS: run.changesPerS, delivery, rss: memory };
 }
 
 type Result = Awaited<ReturnType<typeof benchBackend>>;
@@ -428,7 +441,11 @@ function report(results: Result[]) {
         `(target >= ${TARGETS.p4Ratio}: ${verdict(binding, r.p4.ratio >= TARGETS.p4Ratio && r.p4.delivery.allDelivered)})`,
       `P8 ${r.backend.padEnd(8)} service RSS under P3 max ${r.rss.max} MiB (first ${r.rss.first}, last ${r.rss.last}; ` +
         `${r.rss.atStart} after start) ` +
-        `(target <= ${TARGETS.p8RssMiB} MiB: ${verdict(binding, r.rss.max <= TARGETS.p8RssMiB)}; flatness over 10 min not measured)`,
+        `(target <= ${TARGETS.p8RssMiB} MiB: ${verdict(binding, r.rss.max <= TARGETS.p8RssMiB)}; ${
+          r.p8 === undefined
+            ? 'flatness over 10 min not measured'
+            : `over ${r.p8.minutes} min at ${rate(r.p8.changesPerS)} changes/s: max ${r.p8.rss.maxMiB} MiB, mean ${r.p8.rss.meanMiB}, trend ${r.p8.rss.slopeMiBPer10Min} MiB per 10 min, ${r.p8.rss.flat ? 'flat' : 'growing'}, ${r.p8.delivery.delivered} of ${r.p8.delivery.expected} delivered`
+        })`,
     ];
   });
   for (const line of lines) console.log(line);

@@ -97,6 +97,43 @@ export async function startService(
 export const readRss = (pid: number) =>
   Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024);
 
+/**
+ * RSS of a process every `sampleS` s until stopped: max, mean and the trend (least-squares slope)
+ * of the samples from `warmupS` s on, in MiB per 10 minutes; flat when it adds less than 5 % of
+ * the mean per 10 minutes.
+ */
+export function sampleRss(pid: number, { sampleS, warmupS }: { sampleS: number; warmupS: number }) {
+  const startedAt = Date.now();
+  const samples: { atS: number; rssMiB: number }[] = [];
+  const read = () => samples.push({ atS: Math.round((Date.now() - startedAt) / 1000), rssMiB: readRss(pid) });
+  read();
+  const timer = setInterval(read, sampleS * 1000);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      const steady = samples.filter((sample) => sample.atS >= warmupS);
+      const n = steady.length;
+      const meanX = steady.reduce((sum, s) => sum + s.atS, 0) / n;
+      const meanY = steady.reduce((sum, s) => sum + s.rssMiB, 0) / n;
+      const covariance = steady.reduce((sum, s) => sum + (s.atS - meanX) * (s.rssMiB - meanY), 0);
+      const variance = steady.reduce((sum, s) => sum + (s.atS - meanX) ** 2, 0);
+      const slopePerS = n >= 2 && variance > 0 ? covariance / variance : 0;
+      const slopeMiBPer10Min = Number((slopePerS * 600).toFixed(1));
+      const meanMiB = Math.round(meanY);
+      return {
+        samples,
+        first: samples[0]?.rssMiB ?? 0,
+        last: samples.at(-1)?.rssMiB ?? 0,
+        maxMiB: Math.max(...samples.map((sample) => sample.rssMiB)),
+        meanMiB,
+        slopeMiBPer10Min,
+        flat: slopeMiBPer10Min < 0.05 * meanMiB,
+      };
+    },
+  };
+}
+
 /** The code measured: HEAD, and whether (and how) src/ differs from it. */
 export function revision() {
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();

@@ -18,7 +18,7 @@ import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { readRss, revision, type Service, startService } from './service.ts';
+import { readRss, revision, type Service, sampleRss, startService } from './service.ts';
 import { type Backend, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
@@ -149,33 +149,6 @@ async function client(service: Service, workplaceId: string, until: number, tall
   }
 }
 
-/** RSS every SAMPLE_S s; the slope (least squares) of the samples after the warm-up. */
-function sampleRss(pid: number, startedAt: number) {
-  const samples: { atS: number; rssMiB: number }[] = [];
-  const read = () => samples.push({ atS: Math.round((Date.now() - startedAt) / 1000), rssMiB: readRss(pid) });
-  read();
-  const timer = setInterval(read, SAMPLE_S * 1000);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      read();
-      const steady = samples.filter((sample) => sample.atS >= WARMUP_S);
-      const n = steady.length;
-      const meanX = steady.reduce((sum, s) => sum + s.atS, 0) / n;
-      const meanY = steady.reduce((sum, s) => sum + s.rssMiB, 0) / n;
-      const covariance = steady.reduce((sum, s) => sum + (s.atS - meanX) * (s.rssMiB - meanY), 0);
-      const variance = steady.reduce((sum, s) => sum + (s.atS - meanX) ** 2, 0);
-      const slopePerS = n >= 2 && variance > 0 ? covariance / variance : 0;
-      return {
-        samples,
-        maxMiB: Math.max(...samples.map((sample) => sample.rssMiB)),
-        meanMiB: Math.round(meanY),
-        slopeMiBPer10Min: Number((slopePerS * 600).toFixed(1)),
-      };
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const loadBefore = loadavg();
   const code = revision();
@@ -210,7 +183,7 @@ async function main(): Promise<void> {
       byKind: { read: 0, stateChange: 0, external: 0, order: 0 },
     };
     const startedAt = Date.now();
-    const rss = sampleRss(service.pid, startedAt);
+    const rss = sampleRss(service.pid, { sampleS: SAMPLE_S, warmupS: WARMUP_S });
     const progress = setInterval(() => {
       const elapsed = Math.round((Date.now() - startedAt) / 1000);
       console.log(
@@ -260,7 +233,7 @@ async function main(): Promise<void> {
     };
     // Flat: what the trend adds over 10 minutes is under 5 % of the steady RSS. The heap saw-tooths
     // with garbage collection; a falling trend is no growth.
-    const flat = memory.slopeMiBPer10Min < 0.05 * memory.meanMiB;
+    const { flat } = memory;
     const holds = result.errors === 0 && result.allDelivered && flat;
     console.log(
       [

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import type { Queryable } from '../src/db/database.ts';
 import { countedScope, foldCounts, MAINTAINED_COUNTS, readCount } from '../src/db/rowCounts.ts';
-import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
+import { createOperation, createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { BACKENDS, freshDatabase, type TestDatabase } from './support/databases.ts';
 
 const DEVICES = '/api/v2/devices';
@@ -42,19 +42,26 @@ async function countStar(db: Queryable, table: string, where = '', params: unkno
   return row?.n ?? 0;
 }
 
-/** Every maintained count of the table (whole and per owner) against count(*). */
+/** Every maintained count of the table (whole, per owner, per filter value) against count(*). */
 async function assertCountsExact(db: Queryable, table: string): Promise<void> {
   assert.equal(await readCount(db, { table, scope: '' }), await countStar(db, table), `${table} total`);
-  const owner = MAINTAINED_COUNTS[table];
-  if (owner === null || owner === undefined) return;
+  const { owner, filters = [] } = MAINTAINED_COUNTS[table] ?? {};
   const counted = await db.query<{ scope: string; n: number }>(
     `SELECT scope, sum(n)::int AS n FROM row_counts WHERE table_name = $1 AND scope <> '' GROUP BY scope HAVING sum(n) <> 0 ORDER BY scope`,
     [table],
   );
-  const actual = await db.query<{ scope: string; n: number }>(
-    `SELECT ${owner}::text AS scope, count(*)::int AS n FROM ${table} GROUP BY 1 ORDER BY 1`,
-  );
-  assert.deepEqual(counted, actual, `${table} per ${owner}`);
+  const scopes = [
+    ...(owner === undefined ? [] : [`${owner}::text`]),
+    ...filters.map((column) => `'${column}=' || ${column}::text`),
+  ];
+  const actual =
+    scopes.length === 0
+      ? []
+      : await db.query<{ scope: string; n: number }>(
+          `SELECT scope, count(*)::int AS n FROM (${scopes.map((scope) => `SELECT ${scope} AS scope FROM ${table}`).join(' UNION ALL ')}) s
+     WHERE scope IS NOT NULL GROUP BY 1 ORDER BY 1`,
+        );
+  assert.deepEqual(counted, actual, `${table} per ${[owner, ...filters].join(', ')}`);
 }
 
 describe('which counts answer a total', () => {
@@ -74,6 +81,21 @@ describe('which counts answer a total', () => {
     assert.equal(countedScope('recorded_time_series', ['tag = $1'], ['T']), undefined);
     assert.equal(countedScope('events', ['event_type = $1'], ['X']), undefined);
     assert.equal(countedScope('workplaces w', [], []), undefined);
+    // The operations' common filters, as their conditions are written.
+    assert.deepEqual(countedScope('operations o', ['o.operation_phase_id = $1::text'], ['PROCESSING']), {
+      table: 'operations',
+      scope: 'operation_phase_id=PROCESSING',
+    });
+    assert.deepEqual(countedScope('operations o', ['o.workplace_id = $1::uuid'], [device]), {
+      table: 'operations',
+      scope: `workplace_id=${device.toLowerCase()}`,
+    });
+    assert.equal(
+      countedScope('operations o', ['o.operation_phase_id = ANY($1::text[])'], [['A', 'B']]),
+      undefined,
+    );
+    assert.equal(countedScope('operations o', ['o.material_number = $1::text'], ['M']), undefined);
+    assert.equal(countedScope('operations o', ['x.workplace_id = $1::uuid'], [device]), undefined);
     assert.equal(countedScope('tools t JOIN tool_assembly_orders o ON o.tool_id = t.id', [], []), undefined);
   });
 });
@@ -88,18 +110,27 @@ for (const backend of BACKENDS) {
       await database.drop();
     });
 
-    test('every counted table has its triggers, with its owner column, and no other table has them', async () => {
+    test('every counted table has its triggers, with its counted columns, and no other table has them', async () => {
       const rows = await database.db.query<{ table: string; trigger: string; args: string }>(
         `SELECT c.relname AS table, t.tgname AS trigger, encode(t.tgargs, 'escape') AS args
          FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
-         WHERE p.proname = 'count_changed_rows' ORDER BY 1, 2`,
+         WHERE p.proname IN ('count_changed_rows', 'count_rows_by') ORDER BY 1, 2`,
       );
       const expected = Object.entries(MAINTAINED_COUNTS)
-        .flatMap(([table, owner]) =>
-          ['deletes', 'inserts', 'truncates'].map((kind) => ({
+        .flatMap(([table, { owner, filters }]) =>
+          [
+            ...(filters
+              ? ['deletes', 'inserts', 'truncates', 'updates']
+              : ['deletes', 'inserts', 'truncates']),
+          ].map((kind) => ({
             table,
             trigger: `${table}_counted_${kind}`,
-            args: owner !== null && kind !== 'truncates' ? `${owner}\\000` : '',
+            args:
+              kind === 'truncates'
+                ? ''
+                : [...(owner === undefined ? [] : [owner]), ...(filters ?? [])]
+                    .map((column) => `${column}\\000`)
+                    .join(''),
           })),
         )
         .sort((a, b) =>
@@ -306,5 +337,50 @@ describeEachBackend('totals from maintained counts', (t) => {
     await assertCountsExact(t().app.db, 'recorded_time_series');
     await assertCountsExact(t().app.db, 'events');
     await assertCountsExact(t().app.db, 'recorded_operating_states');
+  });
+});
+
+describeEachBackend('operations: totals of the common filters from maintained counts', (t) => {
+  test('by phase and by workplace: follow creates, phase changes, moves and deletes', async () => {
+    const [first, second] = [await createWorkplace(t(), 'RC-OPS-1'), await createWorkplace(t(), 'RC-OPS-2')];
+    const ids = [];
+    for (let i = 0; i < 4; i += 1)
+      ids.push(await createOperation(t(), `RC-OP-${i}`, { workplaceId: i < 3 ? first : second }));
+    ids.push(await createOperation(t(), 'RC-OP-none'));
+    const total = async (query: string) =>
+      json(await t().request({ url: `/api/v2/operations?limit=1&${query}` })).pagination.total;
+    const move = async (id: string | undefined, phase: string) => {
+      const changed = await t().request({ method: 'POST', url: `/api/v2/operations/${id}/${phase}` });
+      assert.equal(changed.statusCode, 200, changed.body);
+    };
+    await move(ids[0], 'SETUP');
+    await move(ids[0], 'PROCESSING');
+    await move(ids[1], 'SETUP');
+    const moved = await t().request({ method: 'GET', url: `/api/v2/operations/${ids[2]}` });
+    const replaced = await t().request({
+      method: 'PUT',
+      url: `/api/v2/operations/${ids[2]}`,
+      body: { ...json(moved).properties, workplaceId: second },
+    });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    await assertCountsExact(t().app.db, 'operations');
+    const stored = async (where: string, params: unknown[]) =>
+      (
+        await t().app.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM operations WHERE ${where}`,
+          params,
+        )
+      )[0]?.n;
+    assert.equal(
+      await total('operationPhaseId=PROCESSING'),
+      await stored("operation_phase_id = 'PROCESSING'", []),
+    );
+    assert.equal(await total('operationPhaseId=SETUP'), 1);
+    assert.equal(await total(`workplaceId=${first}`), await stored('workplace_id = $1', [first]));
+    assert.equal(await total(`workplaceId=${second}`), await stored('workplace_id = $1', [second]));
+    const deleted = await t().request({ method: 'DELETE', url: `/api/v2/operations/${ids[3]}` });
+    assert.equal(deleted.statusCode, 204, deleted.body);
+    await assertCountsExact(t().app.db, 'operations');
+    assert.equal(await total(`workplaceId=${second}`), await stored('workplace_id = $1', [second]));
   });
 });

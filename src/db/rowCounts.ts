@@ -4,45 +4,51 @@
 import type { Queryable } from './database.ts';
 
 /**
- * The tables with maintained counts, and the owner column whose per-value counts are kept too
- * (null: the whole table only). Must agree with the triggers of migration 016 (a test checks).
+ * The tables with maintained counts: `owner`, the owner column whose per-value counts are kept
+ * (scope: the owner's id; migration 016), and `filters`, columns whose per-value counts are kept
+ * (scope: `column=value`; migration 020). Must agree with the triggers (a test checks).
  */
-export const MAINTAINED_COUNTS: Readonly<Record<string, string | null>> = {
-  events: null,
-  production_orders: null,
-  operations: null,
-  recorded_time_series: 'device_id',
-  recorded_output_quantities: 'operation_id',
-  recorded_operating_states: 'workplace_id',
-  recorded_operation_phases: 'operation_id',
-  recorded_staff_activities: 'staff_member_id',
+export const MAINTAINED_COUNTS: Readonly<Record<string, { owner?: string; filters?: readonly string[] }>> = {
+  events: {},
+  production_orders: {},
+  operations: { filters: ['operation_phase_id', 'workplace_id'] },
+  recorded_time_series: { owner: 'device_id' },
+  recorded_output_quantities: { owner: 'operation_id' },
+  recorded_operating_states: { owner: 'workplace_id' },
+  recorded_operation_phases: { owner: 'operation_id' },
+  recorded_staff_activities: { owner: 'staff_member_id' },
 };
 
 export interface CountedScope {
   table: string;
-  /** '' for the whole table, else the owner's id. */
+  /** '' for the whole table, the owner's id, or `column=value`. */
   scope: string;
 }
 
+/** `column = $1`, with or without the table's alias and a cast of the parameter. */
+const equalsFirst = (condition: string, alias: string | undefined) => {
+  const match = /^(?:(\w+)\.)?(\w+) = \$1(?:::\w+)?$/.exec(condition);
+  if (!match || (match[1] !== undefined && match[1] !== alias)) return undefined;
+  return match[2];
+};
+
 /**
  * The maintained count that answers `SELECT count(*) FROM <from> WHERE <where>`, if there is one:
- * no condition on a counted table, or only its owner column equal to `$1`.
+ * no condition on a counted table, or only one of its counted columns equal to `$1`.
  */
-export function countedScope(
-  from: string,
-  where: readonly string[],
-  params: readonly unknown[],
-): CountedScope | undefined {
+export function countedScope(from: string, where: readonly string[], params: readonly unknown[]): CountedScope | undefined {
   const [table, alias, ...rest] = from.trim().split(/\s+/);
   if (table === undefined || rest.length > 0 || !Object.hasOwn(MAINTAINED_COUNTS, table)) return undefined;
   if (where.length === 0) return { table, scope: '' };
-  const owner = MAINTAINED_COUNTS[table];
   const [condition] = where;
-  const ownerEquals = [`${owner} = $1`, `${alias}.${owner} = $1`];
-  if (owner === null || where.length > 1 || condition === undefined || !ownerEquals.includes(condition))
-    return undefined;
-  // Owner ids are uuids, stored in their lower-case text form.
-  return { table, scope: String(params[0]).toLowerCase() };
+  const column = where.length === 1 && condition !== undefined ? equalsFirst(condition, alias) : undefined;
+  const counted = MAINTAINED_COUNTS[table];
+  if (column === undefined || counted === undefined || typeof params[0] !== 'string') return undefined;
+  // Ids are uuids, stored in their lower-case text form; other values as they are.
+  if (column === counted.owner) return { table, scope: params[0].toLowerCase() };
+  if (!counted.filters?.includes(column)) return undefined;
+  const value = column.endsWith('_id') && /^[0-9a-f-]{36}$/i.test(params[0]) ? params[0].toLowerCase() : params[0];
+  return { table, scope: `${column}=${value}` };
 }
 
 /** The sum of a count's shards. */
