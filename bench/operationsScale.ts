@@ -9,7 +9,9 @@
 // 2,000 operations at both sizes; ids are UUIDv7 of the creation time, as the service makes them;
 // 40 % of the operations are still RELEASED (updated_at = creation, shared by the order's operations),
 // the others changed phase up to 7 days later (phases, workplaces and changes spread by a hash of the
-// row number, so every run loads the same data). VACUUM ANALYZE brings the tables to the state
+// row number, so every run loads the same data). The load runs without triggers, so the maintained counts
+// behind `total` are then written as the migrations write them and checked against count(*). VACUUM
+// ANALYZE brings the tables to the state
 // autovacuum keeps them in. Then the service (`createApp` as shipped, bench/apiServer.ts) starts in a
 // child process and this process times one request at a time over HTTP (undici, keep-alive):
 //   first      GET  /operations?limit=100
@@ -103,6 +105,24 @@ FROM w, generate_series(0, $1::int - 1) AS i,
 
 const START = '2024-01-01T00:00:00Z';
 
+const RECOUNT_SQL = `
+DELETE FROM row_counts WHERE table_name IN ('operations', 'production_orders');
+INSERT INTO row_counts (table_name, scope, shard, n)
+SELECT 'production_orders', '', 0, count(*) FROM production_orders
+UNION ALL SELECT 'operations', '', 0, count(*) FROM operations
+UNION ALL SELECT 'operations', 'operation_phase_id=' || operation_phase_id, 0, count(*) FROM operations GROUP BY operation_phase_id
+UNION ALL SELECT 'operations', 'workplace_id=' || workplace_id, 0, count(*) FROM operations WHERE workplace_id IS NOT NULL GROUP BY workplace_id`;
+
+/** Counts whose sum of shards is not what count(*) finds: none, or the benchmark stops. */
+const CHECK_COUNTS_SQL = `
+WITH actual AS (
+  SELECT '' AS scope, count(*) AS n FROM operations
+  UNION ALL SELECT 'operation_phase_id=' || operation_phase_id, count(*) FROM operations GROUP BY operation_phase_id
+  UNION ALL SELECT 'workplace_id=' || workplace_id, count(*) FROM operations WHERE workplace_id IS NOT NULL GROUP BY workplace_id),
+counted AS (SELECT scope, sum(n) AS n FROM row_counts WHERE table_name = 'operations' GROUP BY scope)
+SELECT coalesce(a.scope, c.scope) AS scope, a.n AS actual, c.n AS counted
+FROM actual a FULL JOIN counted c ON c.scope = a.scope WHERE a.n IS DISTINCT FROM c.n AND coalesce(a.n, c.n) <> 0`;
+
 async function load(client: pg.Client, operations: number): Promise<{ seconds: number; sizeMiB: number }> {
   const started = performance.now();
   const orders = Math.ceil(operations / OPS_PER_ORDER);
@@ -115,6 +135,11 @@ async function load(client: pg.Client, operations: number): Promise<{ seconds: n
   } finally {
     await client.query('SET session_replication_role = DEFAULT');
   }
+  // The load ran without triggers, the maintained counts' too (migrations 016 and 020): count
+  // what it wrote as the migrations count existing rows, then check them against count(*).
+  await client.query(RECOUNT_SQL);
+  const { rows: wrong } = await client.query(CHECK_COUNTS_SQL);
+  if (wrong.length > 0) throw new Error(`maintained counts disagree with count(*): ${JSON.stringify(wrong)}`);
   await client.query('VACUUM ANALYZE production_orders');
   await client.query('VACUUM ANALYZE operations');
   const seconds = (performance.now() - started) / 1000;
