@@ -27,7 +27,7 @@ import { Agent, Pool, request } from 'undici';
 import type { Report } from './deliveryReceiver.ts';
 import { drain as drainGroup, Receiver } from './receiverProcess.ts';
 import { readRss, revision, type Service, sampleRss, startService } from './service.ts';
-import { type Backend, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
+import { type Backend, largest, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
 const DURATION_S = Number(env.BENCH_DURATION ?? 15);
@@ -186,9 +186,9 @@ function deliveries(report: Report, window: Window, expectedEvents: number, perE
     allDelivered: delivered === expectedEvents * perEvent && events.length === expectedEvents,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
-    maxMs: Math.max(...latencies),
+    maxMs: largest(latencies),
     /** Time from the end of the load to the last receipt: the backlog left. */
-    drainMs: Math.max(0, Math.max(...report.receipts) - window.to),
+    drainMs: Math.max(0, largest(report.receipts) - window.to),
   };
 }
 

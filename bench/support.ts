@@ -152,6 +152,10 @@ export const statementKind = (sql: string): StatementKind =>
       ? 'behind'
       : 'page';
 
+/** The largest of any number of values (spreading 500,000 into Math.max overflows the stack); -Infinity for none. */
+export const largest = (values: readonly number[]) =>
+  values.reduce((max, value) => Math.max(max, value), -Infinity);
+
 /** Nearest-rank percentile (p in 0..100) of unsorted values; NaN for none. */
 export const percentile = (values: number[], p: number) => {
   if (values.length === 0) return Number.NaN;
