@@ -36,7 +36,11 @@ const equalsFirst = (condition: string, alias: string | undefined) => {
  * The maintained count that answers `SELECT count(*) FROM <from> WHERE <where>`, if there is one:
  * no condition on a counted table, or only one of its counted columns equal to `$1`.
  */
-export function countedScope(from: string, where: readonly string[], params: readonly unknown[]): CountedScope | undefined {
+export function countedScope(
+  from: string,
+  where: readonly string[],
+  params: readonly unknown[],
+): CountedScope | undefined {
   const [table, alias, ...rest] = from.trim().split(/\s+/);
   if (table === undefined || rest.length > 0 || !Object.hasOwn(MAINTAINED_COUNTS, table)) return undefined;
   if (where.length === 0) return { table, scope: '' };
@@ -47,7 +51,8 @@ export function countedScope(from: string, where: readonly string[], params: rea
   // Ids are uuids, stored in their lower-case text form; other values as they are.
   if (column === counted.owner) return { table, scope: params[0].toLowerCase() };
   if (!counted.filters?.includes(column)) return undefined;
-  const value = column.endsWith('_id') && /^[0-9a-f-]{36}$/i.test(params[0]) ? params[0].toLowerCase() : params[0];
+  const value =
+    column.endsWith('_id') && /^[0-9a-f-]{36}$/i.test(params[0]) ? params[0].toLowerCase() : params[0];
   return { table, scope: `${column}=${value}` };
 }
 
