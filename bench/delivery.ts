@@ -27,7 +27,15 @@ import { Agent, Pool, request } from 'undici';
 import type { Report } from './deliveryReceiver.ts';
 import { drain as drainGroup, Receiver } from './receiverProcess.ts';
 import { readRss, revision, type Service, sampleRss, startService } from './service.ts';
-import { type Backend, largest, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
+import {
+  type Backend,
+  largest,
+  machineInfo,
+  percentile,
+  seedDatabase,
+  textTable,
+  writeResults,
+} from './support.ts';
 
 const env = process.env;
 const DURATION_S = Number(env.BENCH_DURATION ?? 15);
@@ -371,15 +379,10 @@ const COLUMNS: [string, number][] = [
   ['p99 ms', 7],
   ['drain ms', 8],
 ];
-const tableRow = (cells: string[]) =>
-  COLUMNS.map(([, width], i) =>
-    width < 0 ? (cells[i] ?? '').padEnd(-width) : (cells[i] ?? '').padStart(width),
-  )
-    .join('  ')
-    .trimEnd();
+const table = textTable(COLUMNS);
 
 function report(results: Result[]) {
-  console.log(`\n${tableRow(COLUMNS.map(([title]) => title))}`);
+  console.log(`\n${table.header()}`);
   for (const r of results) {
     const [base1, base2] = r.p3.baselines as [ChangeRun, ChangeRun];
     const [raw1, raw2] = r.p4.rawPostsPerS as [number, number];
@@ -421,7 +424,7 @@ function report(results: Result[]) {
       ],
       raw(raw2),
     ];
-    for (const row of rows) console.log(tableRow(row));
+    for (const row of rows) console.log(table.row(row));
   }
   console.log(
     '(latency: API answer without callback; change -> receipt in P3; event -> last of its 100 receipts in P4)\n',

@@ -40,7 +40,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Report } from './deliveryReceiver.ts';
 import { drain, Receiver } from './receiverProcess.ts';
 import { revision, type Service, type StartOptions, startService } from './service.ts';
-import { type Backend, machineInfo, percentile, seedDatabase, writeResults } from './support.ts';
+import { type Backend, machineInfo, percentile, seedDatabase, textTable, writeResults } from './support.ts';
 
 const env = process.env;
 const SOURCE = (env.BENCH_SOURCE ?? 'external') as 'external' | 'state';
@@ -369,15 +369,10 @@ const COLUMNS: [string, number][] = [
   ['p99 ms', 7],
   ['drain ms', 8],
 ];
-const tableRow = (cells: string[]) =>
-  COLUMNS.map(([, width], i) =>
-    width < 0 ? (cells[i] ?? '').padEnd(-width) : (cells[i] ?? '').padStart(width),
-  )
-    .join('  ')
-    .trimEnd();
+const table = textTable(COLUMNS);
 
 function report(results: Result[]) {
-  console.log(`\n${tableRow(COLUMNS.map(([title]) => title))}`);
+  console.log(`\n${table.header()}`);
   for (const r of results) {
     const raw = (when: string) => (run: Raw) => [
       r.backend,
@@ -408,7 +403,7 @@ function report(results: Result[]) {
       ],
       ...r.raw.after.map(raw('after')),
     ];
-    for (const row of rows) console.log(tableRow(row));
+    for (const row of rows) console.log(table.row(row));
   }
   console.log(
     `(raw: PUBACKs/s in the measured window, the subscriber's receipts beside; service: distinct deliveries/s; ` +

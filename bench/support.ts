@@ -152,6 +152,19 @@ export const statementKind = (sql: string): StatementKind =>
       ? 'behind'
       : 'page';
 
+/**
+ * A text table's row formatter: `columns` are [title, width], a negative width aligning left.
+ * `header()` is the titles' row.
+ */
+export function textTable(columns: readonly [string, number][]) {
+  const row = (cells: readonly string[]) =>
+    columns
+      .map(([, width], i) => (width < 0 ? (cells[i] ?? '').padEnd(-width) : (cells[i] ?? '').padStart(width)))
+      .join('  ')
+      .trimEnd();
+  return { row, header: () => row(columns.map(([title]) => title)) };
+}
+
 /** The largest of any number of values (spreading 500,000 into Math.max overflows the stack); -Infinity for none. */
 export const largest = (values: readonly number[]) =>
   values.reduce((max, value) => Math.max(max, value), -Infinity);
