@@ -29,11 +29,16 @@ import { drain as drainGroup, Receiver } from './receiverProcess.ts';
 import { readRss, revision, type Service, sampleRss, startService } from './service.ts';
 import {
   type Backend,
+  inWindow,
   largest,
   machineInfo,
+  ms,
   percentile,
+  rate,
   seedDatabase,
   textTable,
+  type Window,
+  windowAfter,
   writeResults,
 } from './support.ts';
 
@@ -62,16 +67,7 @@ const drain = (receiver: Receiver, group: string, expected: number) =>
 
 const TARGETS = { p3Rate: 1000, p3P99Ms: 100, p4Ratio: 0.5, p8RssMiB: 300 };
 
-interface Window {
-  /** ms since the epoch: the measured window, after the warm-up. */
-  from: number;
-  to: number;
-}
-const inWindow = (time: number, { from, to }: Window) => time >= from && time < to;
-const windowFor = (seconds: number): Window => {
-  const from = Date.now() + WARMUP_S * 1000;
-  return { from, to: from + seconds * 1000 };
-};
+const windowFor = (seconds: number) => windowAfter(WARMUP_S, seconds);
 
 /** The last state set per workplace ('999' as seeded); the next change flips 110 <-> 000. */
 const states = new Map<string, string>();
@@ -364,8 +360,6 @@ async function memoryOverTime(backend: Backend, service: Service, receiver: Rece
 
 type Result = Awaited<ReturnType<typeof benchBackend>>;
 
-const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '-');
-const rate = (value: number) => value.toFixed(0);
 const verdict = (binding: boolean, met: boolean) => (binding ? (met ? 'MET' : 'NOT MET') : 'info only');
 
 /** The table: [title, width] per column; a negative width aligns left. */

@@ -11,6 +11,7 @@
 //   {type: 'reset'}                      forget everything
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { receiptLog } from './receiptLog.ts';
 
 /** One event (webhook-id) of a group: [eventAt, first receipt, last receipt, distinct deliveries]. */
 export type EventRecord = [eventAt: number, first: number, last: number, deliveries: number];
@@ -31,21 +32,7 @@ export type ReceiverMessage =
   | { type: 'count' | 'report'; group: string }
   | { type: 'reset' };
 
-interface Group extends Report {
-  seen: Set<string>;
-}
-
-let groups = new Map<string, Group>();
-const expected = new Map<string, number>();
-
-function group(name: string): Group {
-  let entry = groups.get(name);
-  if (!entry) {
-    entry = { requests: 0, duplicates: 0, events: {}, receipts: [], sample: undefined, seen: new Set() };
-    groups.set(name, entry);
-  }
-  return entry;
-}
+const log = receiptLog();
 
 const server = createServer((request, response) => {
   const receivedAt = Date.now();
@@ -55,52 +42,18 @@ const server = createServer((request, response) => {
     response.writeHead(200, { 'content-length': '0' });
     response.end();
     const path = request.url ?? '/';
-    const name = path.split('/')[1] ?? '';
-    const entry = group(name);
-    const body = Buffer.concat(chunks).toString();
     const id = String(request.headers['webhook-id']);
-    entry.requests += 1;
-    entry.receipts.push(receivedAt);
-    entry.sample = { body, headers: request.headers as Record<string, string> };
-    if (entry.seen.has(`${path} ${id}`)) {
-      entry.duplicates += 1;
-      return;
-    }
-    entry.seen.add(`${path} ${id}`);
-    let eventAt = Number.NaN;
-    try {
-      eventAt = Date.parse(JSON.parse(body).properties.timestamp);
-    } catch {
-      // not a delivery body: no event time
-    }
-    const event = entry.events[id];
-    if (!event) entry.events[id] = [eventAt, receivedAt, receivedAt, 1];
-    else {
-      event[2] = receivedAt;
-      event[3] += 1;
-    }
-    if ((event?.[3] ?? 1) === expected.get(name)) {
-      process.send?.({ type: 'complete' });
-    }
+    log.record({
+      group: path.split('/')[1] ?? '',
+      id,
+      dedupeKey: `${path} ${id}`,
+      body: Buffer.concat(chunks).toString(),
+      headers: request.headers as Record<string, string>,
+      receivedAt,
+    });
   });
 });
 server.keepAliveTimeout = 60_000; // the service's and the baseline's pools keep connections 30 s
-
-process.on('message', (message: ReceiverMessage) => {
-  if (message.type === 'reset') {
-    groups = new Map();
-    expected.clear();
-  } else if (message.type === 'expect') {
-    expected.set(message.group, message.deliveries);
-  } else if (message.type === 'count') {
-    const entry = group(message.group);
-    process.send?.({ type: 'count', deliveries: entry.seen.size, requests: entry.requests });
-  } else {
-    const { seen: _, ...report } = group(message.group);
-    process.send?.({ type: 'report', ...report });
-  }
-});
-process.on('disconnect', () => process.exit(0)); // the parent ended (or died): do not linger
 
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ port: (server.address() as AddressInfo).port });

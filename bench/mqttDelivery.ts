@@ -40,7 +40,19 @@ import { loadConfig } from '../src/config.ts';
 import type { Report } from './deliveryReceiver.ts';
 import { drain, Receiver } from './receiverProcess.ts';
 import { revision, type Service, type StartOptions, startService } from './service.ts';
-import { type Backend, machineInfo, percentile, seedDatabase, textTable, writeResults } from './support.ts';
+import {
+  type Backend,
+  inWindow,
+  machineInfo,
+  ms,
+  percentile,
+  rate,
+  seedDatabase,
+  textTable,
+  type Window,
+  windowAfter,
+  writeResults,
+} from './support.ts';
 
 const env = process.env;
 const SOURCE = (env.BENCH_SOURCE ?? 'external') as 'external' | 'state';
@@ -66,16 +78,7 @@ const TARGET_RATIO = 0.5;
 const SERVICE = loadConfig(env).delivery;
 const WINDOW = Math.min(SERVICE.perCallback, SERVICE.maxInFlight);
 
-interface Window {
-  /** ms since the epoch: the measured window, after the warm-up. */
-  from: number;
-  to: number;
-}
-const inWindow = (time: number, { from, to }: Window) => time >= from && time < to;
-const windowFor = (seconds: number): Window => {
-  const from = Date.now() + WARMUP_S * 1000;
-  return { from, to: from + seconds * 1000 };
-};
+const windowFor = (seconds: number) => windowAfter(WARMUP_S, seconds);
 
 /** Until `count` stops changing for `quietMs` (the subscriber has what the broker will send). */
 async function settled(count: () => Promise<number>, quietMs = 500): Promise<void> {
@@ -354,9 +357,6 @@ async function benchBackend(backend: Backend, subscriber: Receiver) {
 }
 
 type Result = Awaited<ReturnType<typeof benchBackend>>;
-
-const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '-');
-const rate = (value: number) => value.toFixed(0);
 
 /** The table: [title, width] per column; a negative width aligns left. */
 const COLUMNS: [string, number][] = [

@@ -152,6 +152,22 @@ export const statementKind = (sql: string): StatementKind =>
       ? 'behind'
       : 'page';
 
+/** A measured window in ms since the epoch: what comes after the warm-up. */
+export interface Window {
+  from: number;
+  to: number;
+}
+export const inWindow = (time: number, { from, to }: Window) => time >= from && time < to;
+/** The window of `seconds` that starts once `warmupS` from now have passed. */
+export const windowAfter = (warmupS: number, seconds: number): Window => {
+  const from = Date.now() + warmupS * 1000;
+  return { from, to: from + seconds * 1000 };
+};
+
+/** Milliseconds with one decimal ('-' when there is no figure) and rates as whole numbers, for tables. */
+export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+export const rate = (value: number) => value.toFixed(0);
+
 /**
  * A text table's row formatter: `columns` are [title, width], a negative width aligning left.
  * `header()` is the titles' row.
