@@ -33,7 +33,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { drain, Receiver } from './receiverProcess.ts';
 import { revision, type Service, startService } from './service.ts';
-import { type Backend, machineInfo, median, percentile, seedDatabase, writeResults } from './support.ts';
+import {
+  type Backend,
+  inWindow,
+  machineInfo,
+  median,
+  percentile,
+  seedDatabase,
+  windowAfter,
+  writeResults,
+} from './support.ts';
 
 const env = process.env;
 const BACKEND = (env.BENCH_BACKEND ?? 'pglite') as Backend;
@@ -105,12 +114,6 @@ class StuckReceivers {
   }
 }
 
-interface Window {
-  /** ms since the epoch: the measured window, after the warm-up. */
-  from: number;
-  to: number;
-}
-
 /** The last state set per workplace ('999' as seeded); the next change flips 110 <-> 000. */
 const states = new Map<string, string>();
 
@@ -118,8 +121,7 @@ const states = new Map<string, string>();
 async function changeLoad(service: Service, workplaceIds: string[]) {
   const pool = new Pool(service.url, { connections: 16 });
   const headers = { authorization: `Bearer ${service.token}` };
-  const from = Date.now() + WARMUP_S * 1000;
-  const window: Window = { from, to: from + DURATION_S * 1000 };
+  const window = windowAfter(WARMUP_S, DURATION_S);
   const busy = new Set<string>();
   const sent = new Set<Promise<void>>();
   let accepted = 0;
@@ -185,7 +187,7 @@ async function phase(service: Service, receiver: Receiver, workplaceIds: string[
   await drain(receiver, GROUP, load.accepted, STALL_MS);
   const report = await receiver.report(GROUP);
   const events = Object.values(report.events);
-  const measured = events.filter(([eventAt]) => eventAt >= load.window.from && eventAt < load.window.to);
+  const measured = events.filter(([eventAt]) => inWindow(eventAt, load.window));
   const latencies = measured.map(([eventAt, first]) => first - eventAt);
   // When the slowest ones were written (s into the window): periodic or scattered.
   const slowest = measured
