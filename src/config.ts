@@ -34,6 +34,7 @@ export interface Config {
     retryIntervalMs: number;
     timeoutMs: number;
     pollMs: number;
+    leaseMs: number;
     maxInFlight: number;
     perCallback: number;
   };
@@ -192,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     retryIntervalMs: integer('BRIDGE_DELIVERY_RETRY_INTERVAL_MS', 10_000, 100, 3_600_000),
     timeoutMs: integer('BRIDGE_DELIVERY_TIMEOUT_MS', 5000, 100, 60_000),
     pollMs: integer('BRIDGE_DELIVERY_POLL_MS', 250, 10, 60_000),
+    leaseMs: integer('BRIDGE_DELIVERY_LEASE_MS', 10_000, 1000, 600_000),
     maxInFlight: integer('BRIDGE_DELIVERY_MAX_IN_FLIGHT', 1000, 1, 10_000),
     perCallback: integer('BRIDGE_DELIVERY_PER_CALLBACK', 100, 1, 1000),
   };

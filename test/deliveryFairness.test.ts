@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type TestContext, test } from 'node:test';
+import { pendingDeliveries } from '../src/db/repositories/deliveryBacklog.ts';
 import { InFlightCaps } from '../src/delivery/inFlightCaps.ts';
 import { failure, noAnswer, type SendResult } from '../src/delivery/transport.ts';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
@@ -160,11 +161,7 @@ async function releaseOrder(t: TestApp, number: string, count: number): Promise<
 
 /** Notifications of a callback not yet delivered or discarded. */
 async function pending(t: TestApp, callbackId: string): Promise<number> {
-  const [row] = await t.app.db.query<{ n: string }>(
-    'SELECT count(*) AS n FROM notifications WHERE callback_id = $1',
-    [callbackId],
-  );
-  return Number(row?.n);
+  return pendingDeliveries(t.app.db, [callbackId]);
 }
 
 const STUCK = 20;

@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { ManualClock } from '../src/background/clock.ts';
+import { pendingDeliveries } from '../src/db/repositories/deliveryBacklog.ts';
 import { FAILURE_LOG_INTERVAL_MS, FailureLog, failureLog } from '../src/delivery/failureLog.ts';
 import { createWorkplace, json, startTestApp, type TestApp } from './support/app.ts';
 import { waitFor } from './support/wait.ts';
@@ -108,14 +109,7 @@ describe('delivery failures in the log', () => {
   };
   /** Sends what is due, then moves the delivery clock past each retry, until nothing is open. */
   const settled = async (ids: string[]) => {
-    const open = async () => {
-      const [row] = await t.app.db.query<{ open: string | number }>(
-        `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL)
-              + (SELECT count(*) FROM notifications WHERE callback_id = ANY ($1::uuid[])) AS open`,
-        [ids],
-      );
-      return Number(row?.open);
-    };
+    const open = () => pendingDeliveries(t.app.db, ids);
     const delivery = t.app.delivery;
     assert.ok(delivery);
     for (let round = 0; round <= REDELIVER + 2; round += 1) {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { type TestContext, test } from 'node:test';
 import type { AppOptions } from '../src/app.ts';
 import { ManualClock } from '../src/background/clock.ts';
+import { pendingDeliveries } from '../src/db/repositories/deliveryBacklog.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from './support/app.ts';
 import { waitFor } from './support/wait.ts';
 
@@ -115,20 +116,13 @@ const until = <T>(
 ): Promise<T> => waitFor(what, async () => (await probe()) || undefined, { timeoutMs, intervalMs: 20 });
 
 /**
- * Waits until every event is fanned out and none of these callbacks has a notification left:
- * from then on their receivers get nothing more for the events so far.
+ * Waits until nothing is pending for these callbacks, every outcome recorded: from then on their
+ * receivers get nothing more for the events so far.
  */
 async function settled(t: TestApp, callbackIds: string[], timeoutMs = 10_000): Promise<void> {
   await until(
     'all notifications delivered or discarded',
-    async () => {
-      const [row] = await t.app.db.query<{ open: string | number }>(
-        `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL)
-              + (SELECT count(*) FROM notifications WHERE callback_id = ANY ($1::uuid[])) AS open`,
-        [callbackIds],
-      );
-      return Number(row?.open) === 0;
-    },
+    async () => (await pendingDeliveries(t.app.db, callbackIds)) === 0,
     timeoutMs,
   );
 }
@@ -703,21 +697,13 @@ describeDelivery(
         failing.requests.map((request) => request.headers['bridge-attempt']),
         ['1', '2'],
       );
-      const [pending] = await t().app.db.query<{ open: string | number }>(
-        'SELECT count(*) AS open FROM notifications WHERE callback_id = $1',
-        [callbackId],
-      );
-      assert.equal(Number(pending?.open), 1, 'a retry is pending');
+      assert.equal(await pendingDeliveries(t().app.db, [callbackId]), 1, 'a retry is pending');
 
       const removed = await t().request({ method: 'DELETE', url: `${CALLBACKS}/${callbackId}` });
       assert.equal(removed.statusCode, 204);
       await advance(t(), 3 * RETRY_MS);
       assert.equal(failing.requests.length, 2, 'nothing is sent after DELETE');
-      const [row] = await t().app.db.query<{ open: string | number }>(
-        'SELECT count(*) AS open FROM notifications WHERE callback_id = $1',
-        [callbackId],
-      );
-      assert.equal(Number(row?.open), 0);
+      assert.equal(await pendingDeliveries(t().app.db, [callbackId]), 0);
       assert.equal((await t().request({ url: `${CALLBACKS}/${callbackId}` })).statusCode, 404);
     });
 

@@ -1,10 +1,10 @@
 // What a receiver gets: always the same body, and the extras as headers
 // (docs/api.md, "Callbacks (event delivery)").
 import { createHmac } from 'node:crypto';
-import type { ClaimedNotification } from '../db/repositories/notifications.ts';
+import type { Notification } from '../db/repositories/notifications.ts';
 
 /** The delivery body: `properties` with its 7 keys in the documented order, and `_links.callback`. */
-export function deliveryBody(notification: ClaimedNotification, callbackHref: string): string {
+export function deliveryBody(notification: Notification, callbackHref: string): string {
   const { event } = notification;
   return JSON.stringify({
     properties: {
@@ -26,11 +26,7 @@ export function deliveryBody(notification: ClaimedNotification, callbackHref: st
  * sequence number, the count discarded since the last success, and a Standard Webhooks
  * signature when the callback has a secret.
  */
-export function deliveryHeaders(
-  notification: ClaimedNotification,
-  body: string,
-  now: Date,
-): Record<string, string> {
+export function deliveryHeaders(notification: Notification, body: string, now: Date): Record<string, string> {
   const timestamp = String(Math.floor(now.getTime() / 1000));
   const headers: Record<string, string> = {
     'webhook-id': notification.event.id,

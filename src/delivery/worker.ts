@@ -1,29 +1,46 @@
-// The delivery loop of one instance: fan new events out to callbacks, claim due notifications,
-// send each outside any transaction, record the outcome. Several instances on one PostgreSQL
-// share the work through SKIP LOCKED claims; a crash loses nothing (claims expire).
+// The delivery loop of one instance (docs/architecture.md, "Delivery by cursor"): give new events
+// their delivery positions, hold leases on a share of the callbacks, send each held callback the
+// events after its cursor, and retry the notifications whose first attempt failed. Sends happen
+// outside any transaction; outcomes are recorded in batches. Several instances on one PostgreSQL
+// share the callbacks by lease and the retries by SKIP LOCKED claims; a crash loses nothing
+// (leases and claims expire, and a cursor only ever passes recorded outcomes).
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database } from '../db/database.ts';
 import {
+  advanceCursors,
+  leaseCallbacks,
+  pollDelivery,
+  readStreams,
+  releaseLeases,
+  type StreamedNotification,
+  type StreamRead,
+  skipBehind,
+} from '../db/repositories/deliveryStreams.ts';
+import {
   type Attempt,
   type ClaimedNotification,
   claimDue,
   existingCallbacks,
-  fanOut,
+  type Notification,
   pruneAttempts,
   recordAttempts,
 } from '../db/repositories/notifications.ts';
-import { attemptResult, claimLockMs, nextAttemptAt } from '../domain/delivery.ts';
+import { type AttemptResult, attemptResult, claimLockMs, nextAttemptAt } from '../domain/delivery.ts';
 import { logAttempts } from './failureLog.ts';
 import { InFlightCaps } from './inFlightCaps.ts';
 import { deliveryBody, deliveryHeaders } from './payload.ts';
+import { type Stream, Streams } from './streams.ts';
 import { failure, type SendResult, type Transport } from './transport.ts';
 
 export interface DeliveryOptions {
   retryIntervalMs: number;
   timeoutMs: number;
   pollMs: number;
+  /** How long a callback's lease lasts unless renewed: how soon another instance takes over a dead one's. */
+  leaseMs: number;
   /** Sends in flight at once, over all callbacks. */
   maxInFlight: number;
   /**
@@ -32,14 +49,14 @@ export interface DeliveryOptions {
    */
   perCallback: number;
   callbackHref: (callbackId: string) => string;
-  /** The time of claims, retries and headers. */
+  /** The time of claims, leases, retries and headers. */
   clock: Clock;
   /** Metrics hooks (src/metrics): a cycle of the loop finished; a delivery attempt's outcome. */
   onCycle?: () => void;
   onOutcome?: (outcome: string) => void;
 }
 
-const FAN_OUT_BATCH = 500;
+const POLL_BATCH = 500;
 const ATTEMPTS_KEPT = 100;
 const PRUNE_EVERY_MS = 60_000;
 const RECORD_BATCH = 500;
@@ -51,13 +68,25 @@ export class DeliveryWorker {
   readonly #log: FastifyBaseLogger;
   readonly #clock: Clock;
   readonly #loop: PollingLoop;
+  /** Names this instance in leases. */
+  readonly #instanceId = randomUUID();
+  readonly #streams = new Streams();
   readonly #inFlight = new Set<Promise<void>>();
+  /** This instance's retries in flight per callback (its streams count their own). */
+  readonly #retriesOut = new Map<string, number>();
   readonly #caps: InFlightCaps;
+  /** The newest delivery position seen. */
+  #head = 0;
+  #leasedAt = Number.NEGATIVE_INFINITY;
+  #leaseNeeded = true;
   #lastClaimed = 0;
   #lastPrune = 0;
   #stopped: Promise<void> | undefined;
-  #unrecorded: Attempt[] = [];
+  #unrecordedFirst: { stream: Stream; attempt: Attempt<StreamedNotification> }[] = [];
+  #unrecordedRetries: Attempt<ClaimedNotification>[] = [];
   #recording: Promise<void> | undefined;
+  /** Callbacks whose outcomes are being recorded: not given back by a lease step meanwhile. */
+  readonly #recordingFor = new Set<string>();
 
   constructor(
     db: Database,
@@ -98,7 +127,7 @@ export class DeliveryWorker {
 
   /**
    * Resolves once everything due at the clock's current time has been sent and its outcome
-   * recorded: cycles run until one claims nothing while no send is in flight.
+   * recorded: cycles run until one sends nothing while no send is in flight.
    */
   async drain(): Promise<void> {
     for (;;) {
@@ -109,7 +138,10 @@ export class DeliveryWorker {
     }
   }
 
-  /** Stops claiming, lets the sends in flight finish (each is bounded by the timeout). Idempotent. */
+  /**
+   * Stops sending, lets the sends in flight finish (each is bounded by the timeout), records
+   * them and gives the leases back, so another instance goes on at once. Idempotent.
+   */
   stop(): Promise<void> {
     this.#stopped ??= this.#stop();
     return this.#stopped;
@@ -118,31 +150,154 @@ export class DeliveryWorker {
   async #stop(): Promise<void> {
     await this.#loop.stop();
     await Promise.allSettled(this.#inFlight);
+    await this.#recording;
+    await releaseLeases(this.#db, this.#instanceId).catch((error: unknown) => {
+      // They expire instead (BRIDGE_DELIVERY_LEASE_MS).
+      this.#log.warn({ err: error }, 'could not give back the delivery leases');
+    });
     await Promise.all([this.#transports.http.close(), this.#transports.mqtt.close()]);
   }
 
   async #cycle(): Promise<void> {
-    while ((await fanOut(this.#db, FAN_OUT_BATCH, this.#clock.now())) === FAN_OUT_BATCH) {
+    let poll = await pollDelivery(this.#db, this.#instanceId, POLL_BATCH, this.#clock.now());
+    while (poll.sequenced === POLL_BATCH) {
       // a full batch: more events are waiting
+      poll = await pollDelivery(this.#db, this.#instanceId, POLL_BATCH, this.#clock.now());
     }
-    const free = this.#options.maxInFlight - this.#inFlight.size;
+    this.#head = Math.max(this.#head, poll.head);
+    const now = this.#clock.now();
+    if (poll.unleased || this.#leaseNeeded || now.getTime() - this.#leasedAt >= this.#options.leaseMs / 3) {
+      await this.#lease(now);
+    }
     this.#lastClaimed = 0;
-    if (free > 0) {
-      const claimed = await claimDue(this.#db, {
-        limit: free,
-        perCallback: this.#options.perCallback,
-        reducedCaps: this.#caps.reduced(),
-        lockMs: claimLockMs(this.#options.timeoutMs),
-        now: this.#clock.now(),
-      });
-      this.#lastClaimed = claimed.length;
-      for (const notification of claimed) this.#track(this.#deliver(notification));
-    }
-    const now = this.#clock.now().getTime();
-    if (now - this.#lastPrune > PRUNE_EVERY_MS) {
-      this.#lastPrune = now;
+    let free = this.#options.maxInFlight - this.#inFlight.size;
+    if (free > 0) free -= await this.#sendFromCursors(free, now);
+    if (free > 0 && poll.nextRetryAt !== null && poll.nextRetryAt <= now) await this.#sendRetries(free, now);
+    if (now.getTime() - this.#lastPrune > PRUNE_EVERY_MS) {
+      this.#lastPrune = now.getTime();
       await pruneAttempts(this.#db, ATTEMPTS_KEPT);
       await this.#caps.forgetDeleted((ids) => existingCallbacks(this.#db, ids));
+    }
+  }
+
+  async #lease(now: Date): Promise<void> {
+    const idle = this.#streams.idlePositions();
+    const held = await leaseCallbacks(this.#db, this.#instanceId, {
+      now,
+      until: new Date(now.getTime() + this.#options.leaseMs),
+      busy: [...new Set([...this.#streams.busy(), ...this.#recordingFor])],
+      idle,
+    });
+    this.#streams.reconcile(held, idle);
+    this.#leasedAt = now.getTime();
+    this.#leaseNeeded = false;
+  }
+
+  /** A callback's sends in flight in this instance, from its cursor and from its retries. */
+  #out(callbackId: string, stream = this.#streams.get(callbackId)): number {
+    return (stream?.outCount ?? 0) + (this.#retriesOut.get(callbackId) ?? 0);
+  }
+
+  /** A callback's cap: one while never sent to (a probe), else what InFlightCaps allows it. */
+  #cap(stream: Stream): number {
+    return stream.untried ? 1 : (this.#caps.reduced().get(stream.callbackId) ?? this.#options.perCallback);
+  }
+
+  /**
+   * First attempts: the free slots go round-robin over the held callbacks with unread events,
+   * one slot each in turn up to each one's cap, so a few busy callbacks cannot take them all
+   * (docs/architecture.md, "Fair delivery"). Returns how many sends started.
+   */
+  async #sendFromCursors(free: number, now: Date): Promise<number> {
+    const behind = [...this.#streams.all()].filter((stream) => stream.readPosition < this.#head);
+    for (const stream of behind) await this.#skipIfTooFarBehind(stream, now);
+    const wanting = behind
+      .map((stream) => ({ stream, room: this.#cap(stream) - this.#out(stream.callbackId, stream) }))
+      .filter((want) => want.room > 0);
+    const takes = new Map<Stream, number>();
+    for (let left = free; left > 0 && wanting.length > 0; ) {
+      for (let index = 0; index < wanting.length && left > 0; ) {
+        const want = wanting[index] as (typeof wanting)[number];
+        takes.set(want.stream, (takes.get(want.stream) ?? 0) + 1);
+        left -= 1;
+        want.room -= 1;
+        if (want.room === 0) wanting.splice(index, 1);
+        else index += 1;
+      }
+    }
+    if (takes.size === 0) return 0;
+    const reads: StreamRead[] = [...takes].map(([stream, take]) => ({
+      callbackId: stream.callbackId,
+      after: stream.readPosition,
+      take,
+    }));
+    const batch = await readStreams(this.#db, reads);
+    this.#head = Math.max(this.#head, batch.head);
+    let started = 0;
+    for (const [stream, take] of takes) {
+      if (this.#streams.get(stream.callbackId) !== stream) continue; // given back meanwhile
+      const events = stream.take(batch.events.get(stream.callbackId) ?? []);
+      if (events.length < take) stream.passed(batch.head);
+      for (const notification of events) {
+        this.#track(
+          this.#send(notification, (attempt) => {
+            stream.untried = false;
+            this.#unrecordedFirst.push({ stream, attempt });
+          }),
+        );
+      }
+      started += events.length;
+    }
+    this.#lastClaimed += started;
+    return started;
+  }
+
+  /**
+   * A receiver that cannot keep up leaves its cursor ever further behind: past
+   * maxUnconfirmedMessages events, the oldest unread ones are skipped and counted as discarded,
+   * as the retry set drops its oldest. Checked again only once the head has moved on that far.
+   */
+  async #skipIfTooFarBehind(stream: Stream, now: Date): Promise<void> {
+    if (this.#head - Math.max(stream.readPosition, stream.skipCheckedAt) <= stream.maxUnconfirmedMessages)
+      return;
+    stream.skipCheckedAt = this.#head;
+    const to = await skipBehind(this.#db, this.#instanceId, {
+      callbackId: stream.callbackId,
+      after: stream.readPosition,
+      afterSequence: stream.readSequence,
+      now,
+    });
+    if (to !== null && this.#streams.get(stream.callbackId) === stream) stream.skipped(to);
+  }
+
+  /** Retries that are due, within the callbacks' caps less what their cursors have in flight here. */
+  async #sendRetries(free: number, now: Date): Promise<void> {
+    const caps = new Map(this.#caps.reduced());
+    for (const stream of this.#streams.all()) {
+      if (stream.outCount > 0) {
+        const cap = caps.get(stream.callbackId) ?? this.#options.perCallback;
+        caps.set(stream.callbackId, Math.max(0, cap - stream.outCount));
+      }
+    }
+    const claimed = await claimDue(this.#db, {
+      limit: free,
+      perCallback: this.#options.perCallback,
+      reducedCaps: caps,
+      lockMs: claimLockMs(this.#options.timeoutMs),
+      now,
+    });
+    this.#lastClaimed += claimed.length;
+    for (const notification of claimed) {
+      const { callbackId } = notification;
+      this.#retriesOut.set(callbackId, (this.#retriesOut.get(callbackId) ?? 0) + 1);
+      this.#track(
+        this.#send(notification, (attempt) => {
+          const left = (this.#retriesOut.get(callbackId) ?? 1) - 1;
+          if (left > 0) this.#retriesOut.set(callbackId, left);
+          else this.#retriesOut.delete(callbackId);
+          this.#unrecordedRetries.push(attempt);
+        }),
+      );
     }
   }
 
@@ -154,7 +309,11 @@ export class DeliveryWorker {
     });
   }
 
-  async #deliver(notification: ClaimedNotification): Promise<void> {
+  /** Sends one notification; `finished` takes its attempt for recording. */
+  async #send<N extends Notification>(
+    notification: N,
+    finished: (attempt: Attempt<N>) => void,
+  ): Promise<void> {
     const started = performance.now();
     let result: SendResult;
     try {
@@ -167,13 +326,13 @@ export class DeliveryWorker {
       result = failure(error);
     }
     this.#caps.learn(notification.callbackId, result); // at once: the next claim may come before the record
-    this.#unrecorded.push({ notification, outcome: { ...result, durationMs: performance.now() - started } });
+    finished({ notification, outcome: { ...result, durationMs: performance.now() - started } });
     await this.#record();
   }
 
   /**
    * Records finished attempts. Outcomes that arrive while a batch is being written wait for the
-   * next batch, so under load one transaction records many attempts.
+   * next batch, so under load one round trip records many attempts.
    */
   #record(): Promise<void> {
     this.#recording ??= this.#recordAll().finally(() => {
@@ -183,21 +342,72 @@ export class DeliveryWorker {
   }
 
   async #recordAll(): Promise<void> {
-    while (this.#unrecorded.length > 0) {
-      const batch = this.#unrecorded.splice(0, RECORD_BATCH);
-      try {
-        const now = this.#clock.now();
-        const options = { now, retryAt: nextAttemptAt(now, this.#options.retryIntervalMs) };
-        const results = batch.map(({ notification, outcome }) =>
-          attemptResult(outcome.ok, notification.attempt, notification.maxRedeliverAttempts),
-        );
-        await recordAttempts(this.#db, batch, results, options);
-        logAttempts(this.#log, batch, results); // failures summarized per callback (failureLog.ts)
-        for (const result of results) this.#options.onOutcome?.(result);
-      } catch (error) {
-        // The claims expire and the notifications are sent again: at least once.
-        this.#log.warn({ err: error, attempts: batch.length }, 'could not record delivery attempts');
+    while (this.#unrecordedFirst.length > 0 || this.#unrecordedRetries.length > 0) {
+      if (this.#unrecordedFirst.length > 0)
+        await this.#recordFirst(this.#unrecordedFirst.splice(0, RECORD_BATCH));
+      if (this.#unrecordedRetries.length > 0) {
+        await this.#recordRetries(this.#unrecordedRetries.splice(0, RECORD_BATCH));
       }
     }
+  }
+
+  /** First attempts: their callbacks' cursors move past them, failures join the retry set. */
+  async #recordFirst(finished: { stream: Stream; attempt: Attempt<StreamedNotification> }[]): Promise<void> {
+    // A stream given back or dropped since: its new holder sends these again from the stored cursor.
+    const current = finished.filter(({ stream }) => this.#streams.get(stream.callbackId) === stream);
+    const positions = new Map<Stream, number[]>();
+    for (const { stream, attempt } of current) {
+      positions.set(stream, [...(positions.get(stream) ?? []), attempt.notification.position]);
+    }
+    const moves = [...positions].map(([stream, done]) => stream.finish(done));
+    const attempts = current.map(({ attempt }) => attempt);
+    const results = attempts.map(({ notification, outcome }) =>
+      attemptResult(outcome.ok, notification.attempt, notification.maxRedeliverAttempts),
+    );
+    for (const move of moves) this.#recordingFor.add(move.callbackId);
+    try {
+      const now = this.#clock.now();
+      const options = { now, retryAt: nextAttemptAt(now, this.#options.retryIntervalMs) };
+      const moved = await advanceCursors(this.#db, this.#instanceId, moves, attempts, results, options);
+      for (const move of moves) {
+        const stream = this.#streams.get(move.callbackId);
+        if (moved.has(move.callbackId)) {
+          if (stream) stream.storedPosition = Math.max(stream.storedPosition, move.position);
+        } else {
+          // The lease went to another instance (or the callback was deleted): it starts from the stored cursor.
+          this.#streams.drop(move.callbackId);
+          this.#leaseNeeded = true;
+        }
+      }
+      this.#outcomes(attempts, results);
+    } catch (error) {
+      // Nothing moved: these callbacks start again from their stored cursors, so the events are
+      // sent again (at least once).
+      for (const move of moves) this.#streams.drop(move.callbackId);
+      this.#leaseNeeded = true;
+      this.#log.warn({ err: error, attempts: attempts.length }, 'could not record delivery attempts');
+    } finally {
+      for (const move of moves) this.#recordingFor.delete(move.callbackId);
+    }
+  }
+
+  async #recordRetries(batch: Attempt<ClaimedNotification>[]): Promise<void> {
+    try {
+      const now = this.#clock.now();
+      const options = { now, retryAt: nextAttemptAt(now, this.#options.retryIntervalMs) };
+      const results = batch.map(({ notification, outcome }) =>
+        attemptResult(outcome.ok, notification.attempt, notification.maxRedeliverAttempts),
+      );
+      await recordAttempts(this.#db, batch, results, options);
+      this.#outcomes(batch, results);
+    } catch (error) {
+      // The claims expire and the notifications are sent again: at least once.
+      this.#log.warn({ err: error, attempts: batch.length }, 'could not record delivery attempts');
+    }
+  }
+
+  #outcomes(attempts: Attempt[], results: AttemptResult[]): void {
+    logAttempts(this.#log, attempts, results); // failures summarized per callback (failureLog.ts)
+    for (const result of results) this.#options.onOutcome?.(result);
   }
 }

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
+import { pendingDeliveries } from '../../src/db/repositories/deliveryBacklog.ts';
 import { BACKENDS, freshDatabase, type TestDatabase } from '../support/databases.ts';
 import {
   Api,
@@ -66,8 +67,7 @@ test(`R8: two instances on one PostgreSQL deliver each of ${EVENTS} notification
     const drainedMs = Date.now() - started;
     const db = database.db;
     await waitFor('an empty queue', async () => {
-      const [row] = await db.query<{ n: string }>('SELECT count(*) AS n FROM notifications');
-      return Number(row?.n) === 0;
+      return (await pendingDeliveries(db, null)) === 0;
     });
     const health = await fromA.expect(200, 'GET', `/api/v2/callbacks/${callbackId}`);
     // Graceful stops wait for every send in flight: afterwards no late copy can arrive.

@@ -42,8 +42,9 @@ const CALLBACKS: Table<Row, Callback> = { from: 'callbacks', toItem: toCallback 
 export async function insertCallback(db: Queryable, callback: Callback): Promise<void> {
   await db.query(
     `INSERT INTO callbacks (id, client_id, event_type, url, event_name, object_ids, max_redeliver_attempts,
-       max_unconfirmed_messages, signing_secret, creation_date, after_event_sequence)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT coalesce(max(sequence), 0) FROM events))`,
+       max_unconfirmed_messages, signing_secret, creation_date, after_event_sequence, delivered_position)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT coalesce(max(sequence), 0) FROM events),
+       (SELECT coalesce(max(delivery_position), 0) FROM events))`,
     [
       callback.id,
       callback.clientId,

@@ -1,11 +1,12 @@
 // What is waiting to be delivered, for the metrics scrape: the event log's head, events not yet
-// fanned out, and each callback's queue with the age of its oldest notification.
+// given a delivery position, and each callback's queue (its matching events after its cursor and
+// its retry set) with the age of the oldest.
 import type { Queryable } from '../database.ts';
 
 export interface EventLogHead {
   /** The newest event's sequence (0 for an empty log). */
   sequence: number;
-  /** Events recorded but not yet fanned out into notifications. */
+  /** Events recorded but not yet given a delivery position. */
   undispatched: number;
 }
 
@@ -24,13 +25,23 @@ export interface CallbackQueue {
   oldestAgeS: number;
 }
 
-/** Every callback with queued notifications, the longest-waiting first. */
+/** A callback `c`'s matching events after its cursor, not yet sent a first time. */
+const UNREAD = `e.event_type = c.event_type AND e.delivery_position > c.delivered_position
+  AND e.sequence > c.after_event_sequence AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))`;
+
+/** Every callback with something waiting, the longest-waiting first. */
 export async function callbackQueues(db: Queryable): Promise<CallbackQueue[]> {
   const rows = await db.query<{ callback_id: string; depth: string; age: number | null }>(
-    `SELECT q.callback_id, q.depth, extract(epoch FROM now() - e.recorded_at)::float8 AS age
-       FROM (SELECT callback_id, count(*) AS depth, min(id) AS first FROM notifications GROUP BY callback_id) q
-       JOIN notifications n ON n.id = q.first
-       JOIN events e ON e.id = n.event_id
+    `SELECT q.callback_id, q.unread + q.retries AS depth,
+            extract(epoch FROM now() - least(q.oldest_unread, q.oldest_retry))::float8 AS age
+       FROM (SELECT c.id AS callback_id,
+               (SELECT count(*) FROM events e WHERE ${UNREAD}) AS unread,
+               (SELECT min(e.recorded_at) FROM events e WHERE ${UNREAD}) AS oldest_unread,
+               (SELECT count(*) FROM notifications n WHERE n.callback_id = c.id) AS retries,
+               (SELECT min(e.recorded_at) FROM notifications n JOIN events e ON e.id = n.event_id
+                 WHERE n.callback_id = c.id) AS oldest_retry
+             FROM callbacks c) q
+      WHERE q.unread + q.retries > 0
       ORDER BY age DESC NULLS LAST, q.callback_id`,
   );
   return rows.map((row) => ({
@@ -38,4 +49,23 @@ export async function callbackQueues(db: Queryable): Promise<CallbackQueue[]> {
     depth: Number(row.depth),
     oldestAgeS: Math.max(0, row.age ?? 0),
   }));
+}
+
+/**
+ * Everything still to be delivered to these callbacks (all when null): events without a delivery
+ * position yet, matching events after their cursors, and their retry sets. A first attempt leaves
+ * the count once its outcome is recorded, so 0 means every outcome so far is stored.
+ */
+export async function pendingDeliveries(
+  db: Queryable,
+  callbackIds: readonly string[] | null,
+): Promise<number> {
+  const [row] = await db.query<{ pending: string }>(
+    `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL)
+          + (SELECT count(*) FROM callbacks c JOIN events e ON ${UNREAD}
+              WHERE $1::uuid[] IS NULL OR c.id = ANY ($1::uuid[]))
+          + (SELECT count(*) FROM notifications WHERE $1::uuid[] IS NULL OR callback_id = ANY ($1::uuid[])) AS pending`,
+    [callbackIds],
+  );
+  return Number(row?.pending ?? 0);
 }

@@ -170,8 +170,8 @@ export async function findEventsBySequence(
 
 /**
  * Retention: deletes up to `limit` events recorded before `before`, oldest first, that delivery
- * no longer needs: fanned out (`dispatched_at`) and without a notification still referring to
- * them. The newest event stays, so the log's position (`max(sequence)`: a new callback's start,
+ * no longer needs: given a delivery position (`dispatched_at`), passed by every callback's
+ * cursor, and without a notification still referring to them. The newest event stays, so the log's position (`max(sequence)`: a new callback's start,
  * the event stream's, the metrics') never falls back to 0. Rows another instance is deleting are
  * skipped. Returns how many were deleted.
  */
@@ -184,6 +184,8 @@ export async function pruneEvents(db: Queryable, before: Date, limit: number): P
          SELECT e.id FROM events e
          WHERE e.recorded_at < $1 AND e.dispatched_at IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id)
+           AND (e.delivery_position IS NULL OR e.delivery_position <=
+                (SELECT coalesce(min(delivered_position), 9223372036854775807) FROM callbacks))
            AND e.id <> (SELECT id FROM events ORDER BY sequence DESC LIMIT 1)
          ORDER BY e.recorded_at LIMIT $2
          FOR UPDATE OF e SKIP LOCKED))

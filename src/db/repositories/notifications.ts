@@ -1,30 +1,12 @@
-// The delivery queue: fan-out of new events to matching callbacks, claiming due notifications,
-// and recording each attempt's outcome. Each is one statement, so one short transaction of its
-// own without BEGIN and COMMIT round trips.
+// The retry set: notifications whose first attempt failed (src/db/repositories/deliveryStreams.ts
+// sends first attempts from each callback's cursor), claimed when due and recorded after each
+// attempt. Each step is one statement, so one short transaction without BEGIN and COMMIT.
 // What an outcome means (retry or discard) is decided in src/domain/delivery.ts.
 import type { AttemptResult } from '../../domain/delivery.ts';
 import type { Queryable } from '../database.ts';
 
-/**
- * Turns undispatched events into notifications for every matching callback, numbered per
- * callback, then trims each touched callback's queue to its maxUnconfirmedMessages (oldest
- * dropped first). Concurrent instances split the events between them (SKIP LOCKED).
- * Returns how many events were dispatched.
- *
- * One round trip, however many callbacks match (`delivery_fan_out`, migration 018): every
- * matching callback, a dead receiver's too, would otherwise add its own round trips to every
- * event's way out (docs/architecture.md, "Fair delivery").
- */
-export async function fanOut(db: Queryable, batchSize: number, now: Date): Promise<number> {
-  const [row] = await db.query<{ events: number }>('SELECT delivery_fan_out($1, $2) AS events', [
-    batchSize,
-    now,
-  ]);
-  return row?.events ?? 0;
-}
-
-export interface ClaimedNotification {
-  id: string;
+/** One delivery of an event to a callback: what its body and headers are made of. */
+export interface Notification {
   sequence: number;
   /** 1 for the first delivery, 2 for the first retry, ... */
   attempt: number;
@@ -46,10 +28,14 @@ export interface ClaimedNotification {
   };
 }
 
-interface ClaimRow {
+/** A notification of the retry set, claimed for its next attempt. */
+export interface ClaimedNotification extends Notification {
   id: string;
+}
+
+/** The columns a notification is made of, as the claim and the cursor read select them. */
+export interface NotificationRow {
   sequence: string;
-  attempts: number;
   callback_id: string;
   url: string;
   event_name: string | null;
@@ -63,6 +49,31 @@ interface ClaimRow {
   object_id: string | null;
   data: unknown;
   timestamp: Date;
+}
+
+export const toNotification = (row: NotificationRow, attempt: number): Notification => ({
+  sequence: Number(row.sequence),
+  attempt,
+  callbackId: row.callback_id,
+  url: row.url,
+  eventName: row.event_name,
+  signingSecret: row.signing_secret,
+  maxRedeliverAttempts: row.max_redeliver_attempts,
+  discardedSinceSuccess: row.discarded_since_success,
+  event: {
+    id: row.event_id,
+    eventType: row.event_type,
+    eventName: row.event_event_name,
+    objectType: row.object_type,
+    objectId: row.object_id,
+    data: row.data,
+    timestamp: row.timestamp,
+  },
+});
+
+interface ClaimRow extends NotificationRow {
+  id: string;
+  attempts: number;
 }
 
 /**
@@ -130,26 +141,7 @@ export async function claimDue(
       [...options.reducedCaps.values()],
     ],
   );
-  return rows.map((row) => ({
-    id: String(row.id),
-    sequence: Number(row.sequence),
-    attempt: row.attempts,
-    callbackId: row.callback_id,
-    url: row.url,
-    eventName: row.event_name,
-    signingSecret: row.signing_secret,
-    maxRedeliverAttempts: row.max_redeliver_attempts,
-    discardedSinceSuccess: row.discarded_since_success,
-    event: {
-      id: row.event_id,
-      eventType: row.event_type,
-      eventName: row.event_event_name,
-      objectType: row.object_type,
-      objectId: row.object_id,
-      data: row.data,
-      timestamp: row.timestamp,
-    },
-  }));
+  return rows.map((row) => ({ ...toNotification(row, row.attempts), id: String(row.id) }));
 }
 
 export interface AttemptOutcome {
@@ -159,8 +151,8 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
-export interface Attempt {
-  notification: ClaimedNotification;
+export interface Attempt<N extends Notification = Notification> {
+  notification: N;
   outcome: AttemptOutcome;
 }
 
@@ -172,7 +164,7 @@ export interface Attempt {
  */
 export async function recordAttempts(
   db: Queryable,
-  attempts: readonly Attempt[],
+  attempts: readonly Attempt<ClaimedNotification>[],
   results: readonly AttemptResult[],
   options: { now: Date; retryAt: Date },
 ): Promise<void> {

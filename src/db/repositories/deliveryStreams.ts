@@ -1,0 +1,209 @@
+// Delivery by cursor (docs/architecture.md, "Delivery by cursor"): events get delivery positions
+// in commit order, each callback keeps the position up to which every matching event has had its
+// first attempt, and the instance holding a callback's lease reads the events after it. Every
+// step is one statement (migration 021's functions), however many callbacks it concerns.
+import type { AttemptResult } from '../../domain/delivery.ts';
+import type { Queryable } from '../database.ts';
+import { type Attempt, type Notification, type NotificationRow, toNotification } from './notifications.ts';
+
+export interface Poll {
+  /** Events given a position by this call; a full batch means more are waiting. */
+  sequenced: number;
+  /** The newest position: every event up to it is visible to any later statement. */
+  head: number;
+  /** A callback has no live lease while this instance holds less than its share: the lease step takes it. */
+  unleased: boolean;
+  /** When the earliest retry that is not in flight is due; null when the retry set is empty. */
+  nextRetryAt: Date | null;
+}
+
+/** Positions for up to `batchSize` new events, and what the worker needs to decide its cycle. */
+export async function pollDelivery(
+  db: Queryable,
+  instanceId: string,
+  batchSize: number,
+  now: Date,
+): Promise<Poll> {
+  const [row] = await db.query<{
+    sequenced: number;
+    head: string;
+    unleased: boolean;
+    next_retry_at: Date | null;
+  }>('SELECT * FROM delivery_poll($1, $2, $3)', [instanceId, batchSize, now]);
+  return {
+    sequenced: row?.sequenced ?? 0,
+    head: Number(row?.head ?? 0),
+    unleased: row?.unleased ?? false,
+    nextRetryAt: row?.next_retry_at ?? null,
+  };
+}
+
+/** A callback this instance holds the lease of, as stored. */
+export interface LeasedCallback {
+  callbackId: string;
+  deliveredPosition: number;
+  lastSequence: number;
+  maxUnconfirmedMessages: number;
+  /** Never sent to: its first send is a probe. */
+  untried: boolean;
+}
+
+/**
+ * Renews this instance's leases until `until` and takes or gives back callbacks so that every
+ * live instance holds about its share; `busy` callbacks (sends in flight) are kept, and `idle`
+ * ones store the position their reader has passed without a match. Returns every callback held.
+ */
+export async function leaseCallbacks(
+  db: Queryable,
+  instanceId: string,
+  options: { now: Date; until: Date; busy: string[]; idle: ReadonlyMap<string, number> },
+): Promise<LeasedCallback[]> {
+  const rows = await db.query<{
+    callback_id: string;
+    delivered_position: string;
+    last_sequence: string;
+    max_unconfirmed_messages: number;
+    untried: boolean;
+  }>('SELECT * FROM delivery_lease($1, $2, $3, $4::uuid[], $5::uuid[], $6::bigint[])', [
+    instanceId,
+    options.now,
+    options.until,
+    options.busy,
+    [...options.idle.keys()],
+    [...options.idle.values()],
+  ]);
+  return rows.map((row) => ({
+    callbackId: row.callback_id,
+    deliveredPosition: Number(row.delivered_position),
+    lastSequence: Number(row.last_sequence),
+    maxUnconfirmedMessages: row.max_unconfirmed_messages,
+    untried: row.untried,
+  }));
+}
+
+/** Gives back every lease of a stopping instance, so another takes its callbacks at once. */
+export async function releaseLeases(db: Queryable, instanceId: string): Promise<void> {
+  await db.query(
+    `WITH released AS (UPDATE callbacks SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1)
+     DELETE FROM delivery_instances WHERE id = $1`,
+    [instanceId],
+  );
+}
+
+/** A callback's read request: the events after `after`, at most `take` of them. */
+export interface StreamRead {
+  callbackId: string;
+  after: number;
+  take: number;
+}
+
+/** An event read from a callback's cursor, for its first attempt. */
+export interface StreamedNotification extends Notification {
+  position: number;
+}
+
+export interface StreamBatch {
+  /** The head position of the read's snapshot: a callback given fewer than `take` has read up to it. */
+  head: number;
+  /** Per callback, its events in position order (sequence numbers still to be given). */
+  events: Map<string, StreamedNotification[]>;
+}
+
+/**
+ * The matching events after each callback's read position, oldest first, in one statement: an
+ * index range per callback (`events_by_type_and_position`), bounded by the snapshot's head so
+ * that the head and the rows agree. Sequence numbers are the caller's: it numbers on from the
+ * callback's last one.
+ */
+export async function readStreams(db: Queryable, reads: readonly StreamRead[]): Promise<StreamBatch> {
+  const rows = await db.query<
+    NotificationRow & { head: string; callback_id: string | null; position: string }
+  >(
+    `WITH head AS (SELECT coalesce(max(delivery_position), 0) AS position FROM events)
+     SELECT head.position AS head, s.* FROM head LEFT JOIN LATERAL (
+       SELECT c.id AS callback_id, 0 AS sequence, c.url, c.event_name, c.signing_secret,
+         c.max_redeliver_attempts, c.discarded_since_success, e.delivery_position AS position,
+         e.id AS event_id, e.event_type, e.event_name AS event_event_name, e.object_type, e.object_id,
+         e.data, e."timestamp"
+       FROM unnest($1::uuid[], $2::bigint[], $3::int[]) WITH ORDINALITY AS r (callback_id, after, take, n)
+       JOIN callbacks c ON c.id = r.callback_id
+       CROSS JOIN LATERAL (
+         SELECT * FROM events e
+         WHERE e.event_type = c.event_type AND e.delivery_position > r.after
+           AND e.delivery_position <= head.position AND e.sequence > c.after_event_sequence
+           AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))
+         ORDER BY e.delivery_position LIMIT r.take
+       ) e
+       ORDER BY r.n, e.delivery_position
+     ) s ON true`,
+    [reads.map((read) => read.callbackId), reads.map((read) => read.after), reads.map((read) => read.take)],
+  );
+  const events = new Map<string, StreamedNotification[]>();
+  for (const row of rows) {
+    if (row.callback_id === null) continue;
+    const list = events.get(row.callback_id) ?? [];
+    list.push({ ...toNotification(row, 1), position: Number(row.position) });
+    events.set(row.callback_id, list);
+  }
+  return { head: Number(rows[0]?.head ?? 0), events };
+}
+
+/** Where a callback's cursor moves to: every matching event up to `position` has had its first attempt. */
+export interface CursorMove {
+  callbackId: string;
+  position: number;
+  sequence: number;
+}
+
+/**
+ * Moves cursors and records the first attempts behind them in one round trip
+ * (`delivery_advance`): failures join the retry set, health counters and the attempt history
+ * as for retries. Only callbacks this instance still holds move; returns those.
+ */
+export async function advanceCursors(
+  db: Queryable,
+  instanceId: string,
+  moves: readonly CursorMove[],
+  attempts: readonly Attempt[],
+  results: readonly AttemptResult[],
+  options: { now: Date; retryAt: Date },
+): Promise<Set<string>> {
+  const rows = await db.query<{ moved: string }>(
+    `SELECT delivery_advance($1, $2::uuid[], $3::bigint[], $4::bigint[], $5::uuid[], $6::uuid[], $7::bigint[],
+       $8::text[], $9::int[], $10::text[], $11::int[], $12, $13) AS moved`,
+    [
+      instanceId,
+      moves.map((move) => move.callbackId),
+      moves.map((move) => move.position),
+      moves.map((move) => move.sequence),
+      attempts.map((a) => a.notification.callbackId),
+      attempts.map((a) => a.notification.event.id),
+      attempts.map((a) => a.notification.sequence),
+      results,
+      attempts.map((a) => a.outcome.statusCode),
+      attempts.map((a) => a.outcome.error),
+      attempts.map((a) => Math.round(a.outcome.durationMs)),
+      options.now,
+      options.retryAt,
+    ],
+  );
+  return new Set(rows.map((row) => row.moved));
+}
+
+/**
+ * A callback more than maxUnconfirmedMessages events behind: all but the newest that many
+ * after `after` are skipped, counted and recorded as DISCARDED, numbered on from `afterSequence`
+ * (`delivery_skip`). Returns where the reader goes on from, or null when nothing was skipped.
+ */
+export async function skipBehind(
+  db: Queryable,
+  instanceId: string,
+  options: { callbackId: string; after: number; afterSequence: number; now: Date },
+): Promise<{ position: number; sequence: number } | null> {
+  const [row] = await db.query<{ skipped_to: string | null; skipped_sequence: string | null }>(
+    'SELECT * FROM delivery_skip($1, $2, $3, $4, $5)',
+    [instanceId, options.callbackId, options.after, options.afterSequence, options.now],
+  );
+  if (!row || row.skipped_to === null || row.skipped_sequence === null) return null;
+  return { position: Number(row.skipped_to), sequence: Number(row.skipped_sequence) };
+}

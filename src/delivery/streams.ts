@@ -1,0 +1,123 @@
+// The callbacks this instance streams (docs/architecture.md, "Delivery by cursor"), in memory:
+// per callback how far its reader has got, which of its events are still out, and so where its
+// stored cursor may move. The stored cursor only ever passes events whose outcome is recorded;
+// a crash sends again what was out, nothing else.
+import type { CursorMove, LeasedCallback, StreamedNotification } from '../db/repositories/deliveryStreams.ts';
+
+export class Stream {
+  readonly callbackId: string;
+  maxUnconfirmedMessages: number;
+  /** Never sent to: one send, a probe, until it has an outcome. */
+  untried: boolean;
+  /** Every matching event up to here has been read; `readSequence` is the last one's number. */
+  readPosition: number;
+  readSequence: number;
+  /** As stored: where a new holder of the lease would start. */
+  storedPosition: number;
+  /** The head when it was last checked for falling too far behind (src/delivery/worker.ts). */
+  skipCheckedAt = 0;
+  /** Events sent whose outcome is not yet being recorded: position -> sequence, in position order. */
+  readonly #out = new Map<number, number>();
+
+  constructor(leased: LeasedCallback) {
+    this.callbackId = leased.callbackId;
+    this.maxUnconfirmedMessages = leased.maxUnconfirmedMessages;
+    this.untried = leased.untried;
+    this.readPosition = leased.deliveredPosition;
+    this.readSequence = leased.lastSequence;
+    this.storedPosition = leased.deliveredPosition;
+  }
+
+  get outCount(): number {
+    return this.#out.size;
+  }
+
+  /** Numbers the events just read (on from the last one) and counts them as out. */
+  take(events: StreamedNotification[]): StreamedNotification[] {
+    for (const event of events) {
+      this.readSequence += 1;
+      event.sequence = this.readSequence;
+      this.readPosition = event.position;
+      this.#out.set(event.position, event.sequence);
+    }
+    return events;
+  }
+
+  /** The reader saw nothing more up to `head`. */
+  passed(head: number): void {
+    if (head > this.readPosition) this.readPosition = head;
+  }
+
+  /** Skipped ahead past events it had fallen too far behind on (counted as discarded). */
+  skipped(to: { position: number; sequence: number }): void {
+    this.readPosition = to.position;
+    this.readSequence = to.sequence;
+  }
+
+  /**
+   * These events' outcomes are about to be recorded: they are no longer out, and the cursor may
+   * move to just before the oldest event still out (or to the read position when none is).
+   */
+  finish(positions: readonly number[]): CursorMove {
+    for (const position of positions) this.#out.delete(position);
+    const oldest = this.#out.entries().next();
+    if (oldest.done)
+      return { callbackId: this.callbackId, position: this.readPosition, sequence: this.readSequence };
+    const [position, sequence] = oldest.value;
+    return { callbackId: this.callbackId, position: position - 1, sequence: sequence - 1 };
+  }
+}
+
+/** The streams of the callbacks this instance holds, kept in line with its leases. */
+export class Streams {
+  readonly #streams = new Map<string, Stream>();
+
+  get(callbackId: string): Stream | undefined {
+    return this.#streams.get(callbackId);
+  }
+
+  all(): IterableIterator<Stream> {
+    return this.#streams.values();
+  }
+
+  /** Callbacks with sends out: never given back by the lease step. */
+  busy(): string[] {
+    return [...this.#streams.values()]
+      .filter((stream) => stream.outCount > 0)
+      .map((stream) => stream.callbackId);
+  }
+
+  /** Idle callbacks whose reader passed their stored cursor without a match: worth storing. */
+  idlePositions(): Map<string, number> {
+    const idle = new Map<string, number>();
+    for (const stream of this.#streams.values()) {
+      if (stream.outCount === 0 && stream.readPosition > stream.storedPosition) {
+        idle.set(stream.callbackId, stream.readPosition);
+      }
+    }
+    return idle;
+  }
+
+  /** After a lease step: new callbacks start at their stored cursor, ones no longer held are dropped. */
+  reconcile(held: readonly LeasedCallback[], idleStored: ReadonlyMap<string, number>): void {
+    const ids = new Set(held.map((leased) => leased.callbackId));
+    for (const callbackId of this.#streams.keys()) {
+      if (!ids.has(callbackId)) this.#streams.delete(callbackId);
+    }
+    for (const leased of held) {
+      const stream = this.#streams.get(leased.callbackId);
+      if (!stream) {
+        this.#streams.set(leased.callbackId, new Stream(leased));
+        continue;
+      }
+      stream.maxUnconfirmedMessages = leased.maxUnconfirmedMessages;
+      const stored = idleStored.get(leased.callbackId);
+      if (stored !== undefined) stream.storedPosition = Math.max(stream.storedPosition, stored);
+    }
+  }
+
+  /** Forgets a callback (lease lost, deleted, or its record failed): it starts again from its stored cursor. */
+  drop(callbackId: string): void {
+    this.#streams.delete(callbackId);
+  }
+}
