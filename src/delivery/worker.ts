@@ -255,19 +255,23 @@ export class DeliveryWorker {
   /**
    * A receiver that cannot keep up leaves its cursor ever further behind: past
    * maxUnconfirmedMessages events, the oldest unread ones are skipped and counted as discarded,
-   * as the retry set drops its oldest. Checked again only once the head has moved on that far.
+   * as the retry set drops its oldest. Positions count every event, so a callback that matches
+   * few of them can be that far behind with little to skip: after a check that skipped nothing,
+   * the next waits until the head has moved on that far again.
    */
   async #skipIfTooFarBehind(stream: Stream, now: Date): Promise<void> {
-    if (this.#head - Math.max(stream.readPosition, stream.skipCheckedAt) <= stream.maxUnconfirmedMessages)
-      return;
-    stream.skipCheckedAt = this.#head;
+    const from = Math.max(stream.readPosition, stream.skipCheckedAt);
+    if (this.#head - from <= stream.maxUnconfirmedMessages) return;
+    const head = this.#head;
     const to = await skipBehind(this.#db, this.#instanceId, {
       callbackId: stream.callbackId,
       after: stream.readPosition,
       afterSequence: stream.readSequence,
       now,
     });
-    if (to !== null && this.#streams.get(stream.callbackId) === stream) stream.skipped(to);
+    if (this.#streams.get(stream.callbackId) !== stream) return;
+    if (to === null) stream.skipCheckedAt = head;
+    else stream.skipped(to);
   }
 
   /** Retries that are due, within the callbacks' caps less what their cursors have in flight here. */

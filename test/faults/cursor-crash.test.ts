@@ -1,0 +1,117 @@
+// Delivery by cursor under a crash (docs/architecture.md, "Delivery by cursor"): the service is
+// killed (kill -9) in the middle of a stream of deliveries to a healthy receiver, and another
+// instance on the same PostgreSQL takes the callback over once the dead one's lease expires.
+// Every event arrives; copies are only of events that were out when the process died (at most
+// one in-flight window, BRIDGE_DELIVERY_PER_CALLBACK), never of ones whose outcome was stored.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { pendingDeliveries } from '../../src/db/repositories/deliveryBacklog.ts';
+import { BACKENDS, freshDatabase, type TestDatabase } from '../support/databases.ts';
+import {
+  Api,
+  changeOperatingStates,
+  createWorkplaces,
+  duplicateSummary,
+  Receiver,
+  registerCallback,
+  ServiceProcess,
+  waitFor,
+} from '../support/faults.ts';
+
+const EVENTS = 600;
+const KILL_AT = 200;
+const WINDOW = 50;
+const LEASE_MS = 2000;
+const EVENT_TYPE = 'WORKPLACE_OPERATING_STATE_CHANGED';
+
+test(`crash in the middle of a stream: kill -9 at delivery ${KILL_AT} of ${EVENTS}, a second instance goes on from the stored cursor`, {
+  skip: !BACKENDS.includes('postgres') && 'PostgreSQL not reachable',
+  timeout: 180_000,
+}, async () => {
+  let database: TestDatabase | undefined;
+  let receiver: Receiver | undefined;
+  const services: ServiceProcess[] = [];
+  try {
+    database = await freshDatabase('postgres');
+    receiver = await Receiver.create({ up: true });
+    const env = {
+      BRIDGE_DELIVERY_LEASE_MS: String(LEASE_MS),
+      BRIDGE_DELIVERY_PER_CALLBACK: String(WINDOW),
+      BRIDGE_DELIVERY_RETRY_INTERVAL_MS: '6000',
+      BRIDGE_DELIVERY_TIMEOUT_MS: '5000',
+    };
+    const first = await ServiceProcess.start({ databaseUrl: database.url, env });
+    services.push(first);
+    const api = await Api.login(first.baseUrl);
+    const workplaces = await createWorkplaces(api, 10, `crash-${randomUUID().slice(0, 8)}`);
+    const callbackId = await registerCallback(api, { eventType: EVENT_TYPE, url: receiver.url('/crash') });
+
+    // The events are written with delivery stopped by the kill partway: the writes go through
+    // the first instance before it dies, the rest of the stream comes from the second.
+    let killedAt = 0;
+    receiver.onDelivery = (_delivery, count) => {
+      if (count === KILL_AT) {
+        killedAt = Date.now();
+        first.killNow();
+      }
+    };
+    await changeOperatingStates([api], workplaces, EVENTS).catch(() => {
+      // Writes after the kill fail; the ones made are what must arrive.
+    });
+    await first.kill();
+    // What the first instance got out before it died, arrivals just after the kill included.
+    const deliveriesAtKill = receiver.deliveries.length;
+    const receivedBeforeKill = new Set(
+      receiver.deliveries.slice(0, deliveriesAtKill).map((d) => String(d.headers['webhook-id'])),
+    );
+
+    const second = await ServiceProcess.start({ databaseUrl: database.url, env });
+    services.push(second);
+    const db = database.db;
+    const stored = await db.query<{ id: string }>(`SELECT id FROM events WHERE event_type = '${EVENT_TYPE}'`);
+    const current = receiver;
+    await waitFor(
+      `all ${stored.length} events`,
+      () => current.countsById().size >= stored.length || undefined,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 50,
+        describe: () => current.countsById().size,
+      },
+    );
+    const resumedAt = receiver.deliveries[deliveriesAtKill]?.receivedAt ?? Date.now();
+    await waitFor(
+      'every outcome stored',
+      async () => (await pendingDeliveries(db, [callbackId])) === 0 || undefined,
+    );
+    await second.stop();
+
+    const counts = receiver.countsById();
+    assert.deepEqual(
+      [...counts.keys()].sort(),
+      stored.map((row) => row.id).sort(),
+      'every stored event, no other',
+    );
+    const { duplicates } = duplicateSummary(counts);
+    const copied = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+    assert.ok(duplicates <= WINDOW, `${duplicates} copies, more than one window (${WINDOW}) in flight`);
+    for (const id of copied)
+      assert.ok(receivedBeforeKill.has(id), `a copy of ${id}, which was not out at the kill`);
+    const sequences = [...new Set(receiver.deliveries.map((d) => Number(d.headers['bridge-sequence'])))];
+    assert.deepEqual(
+      sequences.sort((x, y) => x - y),
+      Array.from({ length: stored.length }, (_, index) => index + 1),
+      'one sequence number per event, across the crash',
+    );
+    process.stdout.write(
+      `# cursor crash: killed at delivery ${KILL_AT}; ${stored.length} events stored, all delivered; ` +
+        `${duplicates} copies (window ${WINDOW}); the second instance resumed ${resumedAt - killedAt} ms ` +
+        `after the kill (lease ${LEASE_MS} ms, its start included)\n`,
+    );
+  } finally {
+    await Promise.all(services.map((service) => service.kill().catch(() => {})));
+    await receiver?.stop().catch(() => {});
+    await database?.drop().catch(() => {});
+  }
+});
