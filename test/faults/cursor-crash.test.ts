@@ -1,6 +1,7 @@
-// Delivery by cursor under a crash (docs/architecture.md, "Delivery by cursor"): the service is
-// killed (kill -9) in the middle of a stream of deliveries to a healthy receiver, and another
-// instance on the same PostgreSQL takes the callback over once the dead one's lease expires.
+// Delivery by cursor under a crash (docs/architecture.md, "Delivery by cursor"): a backlog of
+// events is written with delivery off, then the delivering service is killed (kill -9) in the
+// middle of streaming it to a healthy receiver, and another instance on the same PostgreSQL takes
+// the callback over once the dead one's lease expires.
 // Every event arrives; copies are only of events that were out when the process died (at most
 // one in-flight window, BRIDGE_DELIVERY_PER_CALLBACK), never of ones whose outcome was stored.
 import assert from 'node:assert/strict';
@@ -41,25 +42,31 @@ test(`crash in the middle of a stream: kill -9 at delivery ${KILL_AT} of ${EVENT
       BRIDGE_DELIVERY_RETRY_INTERVAL_MS: '6000',
       BRIDGE_DELIVERY_TIMEOUT_MS: '5000',
     };
-    const first = await ServiceProcess.start({ databaseUrl: database.url, env });
-    services.push(first);
-    const api = await Api.login(first.baseUrl);
+    // A backlog first: the events are written while delivery is off.
+    const writer = await ServiceProcess.start({
+      databaseUrl: database.url,
+      env: { ...env, BRIDGE_DELIVERY_ENABLED: 'false' },
+    });
+    services.push(writer);
+    const api = await Api.login(writer.baseUrl);
     const workplaces = await createWorkplaces(api, 10, `crash-${randomUUID().slice(0, 8)}`);
     const callbackId = await registerCallback(api, { eventType: EVENT_TYPE, url: receiver.url('/crash') });
+    await changeOperatingStates([api], workplaces, EVENTS);
+    await writer.stop();
 
-    // The events are written with delivery stopped by the kill partway: the writes go through
-    // the first instance before it dies, the rest of the stream comes from the second.
+    // The first delivering instance dies at the KILL_AT-th receipt, with a window of sends out.
     let killedAt = 0;
+    const first = await ServiceProcess.prepare({ databaseUrl: database.url, env });
+    services.push(first);
     receiver.onDelivery = (_delivery, count) => {
       if (count === KILL_AT) {
         killedAt = Date.now();
         first.killNow();
       }
     };
-    await changeOperatingStates([api], workplaces, EVENTS).catch(() => {
-      // Writes after the kill fail; the ones made are what must arrive.
-    });
-    await first.kill();
+    first.launch();
+    await waitFor('the kill', () => killedAt > 0 || undefined, { timeoutMs: 60_000 });
+    await first.exited();
     // What the first instance got out before it died, arrivals just after the kill included.
     const deliveriesAtKill = receiver.deliveries.length;
     const receivedBeforeKill = new Set(

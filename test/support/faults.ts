@@ -278,9 +278,14 @@ export class ServiceProcess {
 
   /** Starts the service and waits until it answers /health/ready. */
   static async start(options: ServiceOptions): Promise<ServiceProcess> {
-    const service = new ServiceProcess(options.port ?? (await freePort()), options);
+    const service = await ServiceProcess.prepare(options);
     await service.start();
     return service;
+  }
+
+  /** A service not started yet, for a test that needs its handle first; `launch` or `start` it. */
+  static async prepare(options: ServiceOptions): Promise<ServiceProcess> {
+    return new ServiceProcess(options.port ?? (await freePort()), options);
   }
 
   /** Output of every run so far (stdout and stderr), for failure messages. */
