@@ -150,8 +150,11 @@ function createDelivery(
       CURRENT_VERSION,
     );
   };
+  // Connections of its own (PostgreSQL): its statements never queue behind requests for the pool.
+  // Two: a cycle and the recording of outcomes run side by side.
+  const own = db.separate?.(2);
   const worker = new DeliveryWorker(
-    db,
+    own ?? db,
     { http: new HttpTransport({ timeoutMs, policy }), mqtt: new MqttTransport({ timeoutMs, policy }) },
     {
       ...config.delivery,
@@ -159,6 +162,7 @@ function createDelivery(
       clock,
       onCycle: () => metrics.deliveryCycle(),
       onOutcome: (outcome) => metrics.deliveryOutcome(outcome),
+      onStopped: () => own?.close(),
     },
     server.log,
   );

@@ -13,6 +13,12 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Pool use for metrics (PostgreSQL; PGlite has one connection and no pool). */
   poolStats?(): { total: number; idle: number; waiting: number } | undefined;
+  /**
+   * The same database through connections of its own (PostgreSQL: a second pool of `poolSize`),
+   * so a background loop never waits behind requests for a connection; closed by its user.
+   * PGlite has one connection and none to give.
+   */
+  separate?(poolSize: number): Database;
   close(): Promise<void>;
 }
 

@@ -23,6 +23,12 @@ const queryOn = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params
   (await client.query({ name: statementName(sql), text: sql, values: params as unknown[] })).rows as Row[];
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const database = poolDatabase(options);
+  await withTimeout(database.query('SELECT 1'), options.timeoutMs);
+  return database;
+}
+
+function poolDatabase(options: PostgresOptions): Database {
   const { timeoutMs } = options;
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -42,7 +48,6 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  await withTimeout(pool.query('SELECT 1'), timeoutMs);
   return {
     kind: 'postgres',
     query: (sql, params) => withTimeout(queryOn(pool, sql, params), timeoutMs),
@@ -51,6 +56,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     },
     transaction: (work) => withTimeout(inTransaction(pool, work), timeoutMs),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    separate: (poolSize) => poolDatabase({ ...options, poolSize }),
     close: async () => {
       if (!pool.ending && !pool.ended) await pool.end();
     },

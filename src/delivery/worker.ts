@@ -54,6 +54,8 @@ export interface DeliveryOptions {
   /** Metrics hooks (src/metrics): a cycle of the loop finished; a delivery attempt's outcome. */
   onCycle?: () => void;
   onOutcome?: (outcome: string) => void;
+  /** After the worker has stopped: closes connections opened for it alone. */
+  onStopped?: () => Promise<void> | undefined;
 }
 
 const POLL_BATCH = 500;
@@ -156,6 +158,7 @@ export class DeliveryWorker {
       this.#log.warn({ err: error }, 'could not give back the delivery leases');
     });
     await Promise.all([this.#transports.http.close(), this.#transports.mqtt.close()]);
+    await this.#options.onStopped?.();
   }
 
   async #cycle(): Promise<void> {

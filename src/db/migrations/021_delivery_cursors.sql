@@ -21,6 +21,9 @@ ALTER TABLE callbacks
   ADD COLUMN lease_owner uuid,
   ADD COLUMN lease_until timestamptz;
 
+-- Replaced by the cursor: no notification row is made before a first attempt.
+DROP FUNCTION delivery_fan_out(integer, timestamptz);
+
 -- The instances that deliver, so each can take its share of the callbacks.
 CREATE TABLE delivery_instances (
   id          uuid PRIMARY KEY,
