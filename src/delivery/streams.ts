@@ -87,11 +87,14 @@ export class Streams {
       .map((stream) => stream.callbackId);
   }
 
-  /** Idle callbacks whose reader passed their stored cursor without a match: worth storing. */
-  idlePositions(): Map<string, number> {
+  /**
+   * Idle callbacks whose reader passed their stored cursor without a match: worth storing.
+   * `recording` ones are not idle: the outcomes being written are behind their read position.
+   */
+  idlePositions(recording: ReadonlySet<string>): Map<string, number> {
     const idle = new Map<string, number>();
     for (const stream of this.#streams.values()) {
-      if (stream.outCount === 0 && stream.readPosition > stream.storedPosition) {
+      if (stream.outCount === 0 && !recording.has(stream.callbackId) && stream.readPosition > stream.storedPosition) {
         idle.set(stream.callbackId, stream.readPosition);
       }
     }

@@ -184,7 +184,7 @@ export class DeliveryWorker {
   }
 
   async #lease(now: Date): Promise<void> {
-    const idle = this.#streams.idlePositions();
+    const idle = this.#streams.idlePositions(this.#recordingFor);
     const held = await leaseCallbacks(this.#db, this.#instanceId, {
       now,
       until: new Date(now.getTime() + this.#options.leaseMs),
