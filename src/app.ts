@@ -82,8 +82,10 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
     // Open streams end before the server waits for its connections; the poller stops with it.
     server.addHook('preClose', () => eventStream.close());
     // A write may have recorded events: look for them now instead of at the next poll.
-    server.addHook('onResponse', async (request) => {
+    // (Hooks on every request take `done` rather than being async: no promise per request.)
+    server.addHook('onResponse', (request, _reply, done) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') eventStream.wake();
+      done();
     });
     const delivery = config.delivery.enabled
       ? createDelivery(config, database, server, { clock, metrics })
@@ -167,8 +169,9 @@ function createDelivery(
     server.log,
   );
   // A write may have recorded events: look for deliveries now instead of at the next poll.
-  server.addHook('onResponse', async (request) => {
+  server.addHook('onResponse', (request, _reply, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') worker.wake();
+    done();
   });
   return worker;
 }
@@ -183,9 +186,10 @@ function createConnectors(
   // Stopped before the database closes (whatever closes the server); leases are given up.
   server.addHook('onClose', () => manager.stop());
   // A changed connector is started, restarted or stopped now instead of at the next renewal.
-  server.addHook('onResponse', async (request) => {
+  server.addHook('onResponse', (request, _reply, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.url.includes('/connectors'))
       manager.wake();
+    done();
   });
   return manager;
 }

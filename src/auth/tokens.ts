@@ -74,11 +74,17 @@ export class TokenService {
       .sign(this.#key);
   }
 
+  /** The claims of a token verified before and still within its recheck time; else undefined. */
+  cached(token: string): AccessTokenClaims | undefined {
+    const cached = this.#cache.get(token);
+    return cached && cached.validUntil > this.#now() ? cached : undefined;
+  }
+
   /** The claims of a valid token; AppError INVALID_TOKEN or EXPIRED_TOKEN otherwise. */
   async verify(token: string): Promise<AccessTokenClaims> {
+    const cached = this.cached(token);
+    if (cached) return cached;
     const now = this.#now();
-    const cached = this.#cache.get(token);
-    if (cached && cached.validUntil > now) return cached;
     this.#cache.delete(token);
 
     let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];

@@ -56,18 +56,21 @@ export const isUniqueViolation = (error: unknown): boolean => sqlState(error) ==
 export const isForeignKeyViolation = (error: unknown): boolean => sqlState(error) === '23503';
 
 /** Rejects with DatabaseTimeoutError when `promise` takes longer than `timeoutMs`. */
-export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseTimeoutError(timeoutMs)), timeoutMs);
+export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  // One promise and one timer per call (every statement goes through here), no race of two.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new DatabaseTimeoutError(timeoutMs)), timeoutMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(classify(error, timeoutMs));
+      },
+    );
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } catch (error) {
-    throw classify(error, timeoutMs);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function classify(error: unknown, timeoutMs: number): unknown {

@@ -1,7 +1,7 @@
 // The bearer-token guard in front of every non-public route: 401 without a valid token, 403
 // without the scope the method needs (docs/api.md, "Authentication").
-import type { FastifyRequest } from 'fastify';
-import type { TokenService } from '../auth/tokens.ts';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { AccessTokenClaims, TokenService } from '../auth/tokens.ts';
 import type { Scope } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 
@@ -11,17 +11,41 @@ export function requiredScope(request: FastifyRequest): Scope {
   return request.routeOptions.config.scope ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
 }
 
+/**
+ * An onRequest hook. A token verified within the last recheck interval (the usual case) is
+ * checked synchronously: no promise per request; otherwise `done` waits for the verification.
+ * What it throws becomes the error answer.
+ */
 export function bearerGuard(tokens: TokenService) {
-  return async (request: FastifyRequest) => {
-    if (request.routeOptions.config.auth === 'public' || request.is404) return;
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (request.routeOptions.config.auth === 'public' || request.is404) return done();
     const header = request.headers.authorization ?? tokenFromQuery(request);
     if (header === undefined || header.trim() === '') throw new AppError('UNAUTHORIZED');
     const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match?.[1]) throw new AppError('INVALID_TOKEN');
-    request.client = await tokens.verify(match[1]);
-    const scope = requiredScope(request);
-    if (!request.client.scopes.includes(scope)) throw new AppError('INSUFFICIENT_SCOPE', { scope });
+    const cached = tokens.cached(match[1]);
+    if (cached) {
+      authorize(request, cached);
+      return done();
+    }
+    tokens.verify(match[1]).then(
+      (client) => {
+        try {
+          authorize(request, client);
+        } catch (error) {
+          return done(error as Error);
+        }
+        done();
+      },
+      (error: Error) => done(error),
+    );
   };
+}
+
+function authorize(request: FastifyRequest, client: AccessTokenClaims): void {
+  request.client = client;
+  const scope = requiredScope(request);
+  if (!client.scopes.includes(scope)) throw new AppError('INSUFFICIENT_SCOPE', { scope });
 }
 
 /** `Bearer <access_token>` from the query, on the routes that allow it; undefined otherwise. */

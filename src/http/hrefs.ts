@@ -23,14 +23,36 @@ export class Hrefs {
   }
 
   /** `/api/vN` + path, with the query values that are set. */
-  api(path: string, query: QueryValues = {}): string {
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined && value !== '') search.set(name, String(value));
-    }
-    const text = search.toString();
+  api(path: string, query?: QueryValues): string {
+    // Most links have no query: no URLSearchParams for them (a dozen hrefs per resource).
+    if (query === undefined) return `${this.#apiRoot}${path}`;
+    const text = queryText(query);
     return `${this.#apiRoot}${path}${text === '' ? '' : `?${text}`}`;
   }
+}
+
+// What URLSearchParams leaves as it is (application/x-www-form-urlencoded).
+const PLAIN = /^[A-Za-z0-9*._-]*$/;
+
+/** The query as URLSearchParams writes it; without it when nothing needs encoding (ids, numbers). */
+function queryText(query: QueryValues): string {
+  let text = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value === undefined || value === '') continue;
+    const valueText = String(value);
+    if (!PLAIN.test(name) || !PLAIN.test(valueText)) return encoded(query);
+    text += `${text === '' ? '' : '&'}${name}=${valueText}`;
+  }
+  return text;
+}
+
+function encoded(query: QueryValues): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') search.set(name, String(value));
+  }
+  return search.toString();
 }
 
 interface HrefSettings {

@@ -6,6 +6,7 @@
 // schema that cannot compile still fails before it ships.
 import fastJsonStringify from 'fast-json-stringify';
 import { compileLater, type Deferred } from './compileLater.ts';
+import { nullableForSerializing } from './serializationSchema.ts';
 
 type Serialize = (data: unknown) => string;
 
@@ -17,10 +18,15 @@ export function buildSerializer(
   return ({ schema }) => {
     const { $id } = schema as { $id?: string };
     // As Fastify's default: a schema that is itself one of the shared ones is not passed twice.
-    const shared = { ...(externalSchemas as Record<string, fastJsonStringify.Schema> | undefined) };
+    const shared = { ...(externalSchemas as Record<string, unknown> | undefined) };
     if ($id !== undefined) delete shared[$id];
     const serialize: Deferred<Serialize> = compileLater(['serializer', schema, shared, options], () =>
-      fastJsonStringify(schema as fastJsonStringify.Schema, { ...options, schema: shared }),
+      fastJsonStringify(nullableForSerializing(schema) as fastJsonStringify.Schema, {
+        ...options,
+        schema: Object.fromEntries(
+          Object.entries(shared).map(([id, external]) => [id, nullableForSerializing(external)]),
+        ) as Record<string, fastJsonStringify.Schema>,
+      }),
     );
     return (data) => serialize()(data);
   };

@@ -76,15 +76,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.decorateRequest('locale', 'en-GB');
   app.decorateRequest('hrefs', null as unknown as Hrefs);
   app.decorateRequest('client', undefined);
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that never wait take `done` instead of being async: no promise and no microtask for
+  // each of them on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     request.locale = negotiateLocale(request.headers['accept-language']);
     // Absolute hrefs from the request's own address (docs/api.md, "Addresses and versions").
     request.hrefs = new Hrefs(requestRoot(config, request), CURRENT_VERSION);
     reply.header('x-request-id', request.id);
+    done();
   });
   app.addHook('onRequest', bearerGuard(deps.tokens));
   if (deps.metrics) registerMetrics(app, deps.metrics, deps.db, config.basePath);
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const type = String(reply.getHeader('content-type') ?? '');
     // Raw bytes (a document's file) keep the type they were stored with.
     if (type.startsWith('application/json') && !Buffer.isBuffer(payload)) {
@@ -92,7 +95,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       reply.header('content-type', `${hal ? 'application/hal+json' : 'application/json'}; charset=utf-8`);
       reply.header('content-language', request.locale);
     }
-    return payload;
+    done(null, payload);
   });
   app.setErrorHandler(handleError);
   // The documentation page is public, like the OpenAPI document it shows.
@@ -173,11 +176,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           route.schema = { querystring: NO_QUERY, ...route.schema };
           if (version !== CURRENT_VERSION) route.schema = { ...route.schema, hide: true };
         });
-        api.addHook('onRequest', async (request) => {
-          request.hrefs = new Hrefs(request.hrefs.root(''), version);
+        // The root hook's hrefs are already in the current version.
+        if (version !== CURRENT_VERSION) {
+          api.addHook('onRequest', (request, _reply, done) => {
+            request.hrefs = new Hrefs(request.hrefs.root(''), version);
+            done();
+          });
+        }
+        api.addHook('preValidation', (request, _reply, done) => {
+          refuseUnexpectedBody(request);
+          refuseUndecodableQuery(request);
+          done();
         });
-        api.addHook('preValidation', refuseUnexpectedBody);
-        api.addHook('preValidation', refuseUndecodableQuery);
         await registerApi(api, deps);
       },
       { prefix: `${config.basePath}/api/v${version}` },
@@ -209,7 +219,7 @@ function fallbackOperationId(method: string | string[], url: string, basePath: s
 }
 
 /** A route that takes no body refuses one, as routes with bodies refuse unknown fields. */
-async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
+function refuseUnexpectedBody(request: FastifyRequest): void {
   const { body } = request;
   if (request.routeOptions.schema?.body !== undefined || body === undefined) return;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -250,13 +260,14 @@ function registerMethodNotAllowed(app: FastifyInstance) {
   });
   // A path that names a static resource is that resource for every method: `PUT /tools/assemblyOrders`
   // is 405, not "no tool with id assemblyOrders" from the `/tools/:id` route that also matches it.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.url?.includes(':')) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.url?.includes(':')) return done();
     const path = (request.url.split('?')[0] ?? '/').replace(/(.)\/$/, '$1');
     const owned = staticPaths.get(path);
-    if (!owned || owned.has(request.method)) return;
+    if (!owned || owned.has(request.method)) return done();
     const allowed = [...owned].join(', ');
-    return sendError(reply, new AppError('METHOD_NOT_ALLOWED', { method: request.method, allowed }), {
+    // Answered here: `done` is not called, so the request goes no further.
+    sendError(reply, new AppError('METHOD_NOT_ALLOWED', { method: request.method, allowed }), {
       allow: allowed,
     });
   });

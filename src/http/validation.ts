@@ -51,7 +51,7 @@ const MAX_DEPTH = 64;
  * 1e400 is Infinity: jsonb would store null), unsafe integers, nesting deeper than MAX_DEPTH.
  */
 function storableError(value: unknown, path: string, depth = 0): AppError | undefined {
-  if (typeof value === 'string') return textError(value, fieldName(path));
+  if (typeof value === 'string') return textError(value, path);
   if (typeof value === 'number' && !Number.isFinite(value)) return rule('finite', fieldName(path));
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     return value > 0
@@ -65,16 +65,17 @@ function storableError(value: unknown, path: string, depth = 0): AppError | unde
       });
     }
     for (const [key, child] of Object.entries(value)) {
-      const error = textError(key, fieldName(path, key)) ?? storableError(child, `${path}/${key}`, depth + 1);
+      const error = textError(key, path, key) ?? storableError(child, `${path}/${key}`, depth + 1);
       if (error) return error;
     }
   }
   return undefined;
 }
 
-function textError(text: string, field: string): AppError | undefined {
-  if (text.includes('\u0000')) return rule('character', field);
-  if (!text.isWellFormed()) return rule('surrogate', field);
+// The field is named only when there is an error: this runs on every string of every request.
+function textError(text: string, path: string, key?: string): AppError | undefined {
+  if (text.includes('\u0000')) return rule('character', fieldName(path, key));
+  if (!text.isWellFormed()) return rule('surrogate', fieldName(path, key));
   return undefined;
 }
 
@@ -83,7 +84,7 @@ function textError(text: string, field: string): AppError | undefined {
  * lone surrogate encoded as if it were UTF-8) is a 400 naming the parameter: the parser would
  * otherwise keep the undecodable text as it came, and the request would ask for something else.
  */
-export async function refuseUndecodableQuery(request: FastifyRequest): Promise<void> {
+export function refuseUndecodableQuery(request: FastifyRequest): void {
   const query = request.url.split('?').slice(1).join('?');
   if (query === '' || !query.includes('%')) return;
   for (const pair of query.split('&')) {

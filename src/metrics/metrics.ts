@@ -28,6 +28,8 @@ const AUTH_REASONS = new Set([
   'slow_down',
 ]);
 const OUTCOMES = new Set(['DELIVERED', 'FAILED', 'DISCARDED']);
+const DB_CALLS = ['query', 'exec', 'transaction'] as const;
+type DbCall = (typeof DB_CALLS)[number];
 
 export class Metrics {
   readonly registry = new Registry();
@@ -53,11 +55,15 @@ export class Metrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
-  readonly #dbCalls = new Counter({
+  // Counted in plain numbers on every call and handed to the counter when it is read: a
+  // labelled inc() costs a label check and a hash, on every statement.
+  readonly #dbCallsPending: Record<DbCall, number> = { query: 0, exec: 0, transaction: 0 };
+  readonly #dbCalls: Counter<'call'> = new Counter({
     name: 'bridge_db_calls_total',
     help: 'Database calls (queries, statement batches, transactions)',
     labelNames: ['call'] as const,
     registers: [this.registry],
+    collect: () => this.#flushDbCalls(),
   });
   readonly #dbErrors = new Counter({
     name: 'bridge_db_errors_total',
@@ -167,8 +173,16 @@ export class Metrics {
     this.#retained.inc({ table }, rows);
   }
 
-  dbCall(call: 'query' | 'exec' | 'transaction'): void {
-    this.#dbCalls.inc({ call });
+  dbCall(call: DbCall): void {
+    this.#dbCallsPending[call] += 1;
+  }
+
+  #flushDbCalls(): void {
+    for (const call of DB_CALLS) {
+      const count = this.#dbCallsPending[call];
+      if (count > 0) this.#dbCalls.inc({ call }, count);
+      this.#dbCallsPending[call] = 0;
+    }
   }
 
   /** Counts database failures; other errors (a service's own, thrown inside a transaction) are not. */
@@ -211,14 +225,20 @@ export class Metrics {
 
 /** The same database, with its calls and failures counted. */
 export function instrumentDatabase<T extends Database>(db: T, metrics: Metrics): T {
-  const counted = async <R>(call: 'query' | 'exec' | 'transaction', work: () => Promise<R>): Promise<R> => {
+  // Not async: one promise less on every statement.
+  const counted = <R>(call: DbCall, work: () => Promise<R>): Promise<R> => {
     metrics.dbCall(call);
+    let result: Promise<R>;
     try {
-      return await work();
+      result = work();
     } catch (error) {
       metrics.dbError(error);
-      throw error;
+      return Promise.reject(error);
     }
+    return result.catch((error: unknown) => {
+      metrics.dbError(error);
+      throw error;
+    });
   };
   const wrapper: Database = {
     get kind() {

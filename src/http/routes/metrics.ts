@@ -12,7 +12,8 @@ export function registerMetrics(
   basePath: string,
 ): void {
   const tokenRoute = `${basePath}/oauth/token`;
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Both hooks take `done` rather than being async: no promise on every request.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const status = reply.statusCode;
     const token = request.routeOptions.url === tokenRoute;
     if (
@@ -27,10 +28,11 @@ export function registerMetrics(
       }
       metrics.authFailure(token ? 'token' : 'api', token ? body.error : body.code);
     }
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.request(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   app.get(
     `${basePath}/metrics`,
