@@ -4,7 +4,13 @@
 // step is one statement (migration 021's functions), however many callbacks it concerns.
 import type { AttemptResult } from '../../domain/delivery.ts';
 import type { Queryable } from '../database.ts';
-import { type Attempt, type Notification, type NotificationRow, toNotification } from './notifications.ts';
+import {
+  type Attempt,
+  type Notification,
+  type NotificationRow,
+  outcomeColumns,
+  toNotification,
+} from './notifications.ts';
 
 export interface Poll {
   /** Events given a position by this call; a full batch means more are waiting. */
@@ -180,9 +186,7 @@ export async function advanceCursors(
       attempts.map((a) => a.notification.event.id),
       attempts.map((a) => a.notification.sequence),
       results,
-      attempts.map((a) => a.outcome.statusCode),
-      attempts.map((a) => a.outcome.error),
-      attempts.map((a) => Math.round(a.outcome.durationMs)),
+      ...outcomeColumns(attempts),
       options.now,
       options.retryAt,
     ],

@@ -177,14 +177,21 @@ export async function recordAttempts(
       attempts.map((a) => a.notification.sequence),
       attempts.map((a) => a.notification.attempt),
       results,
-      attempts.map((a) => a.outcome.statusCode),
-      attempts.map((a) => a.outcome.error),
-      attempts.map((a) => Math.round(a.outcome.durationMs)),
+      ...outcomeColumns(attempts),
       options.now,
       options.retryAt,
     ],
   );
 }
+
+/** What each attempt's receiver said, as the status, error and duration arrays the functions take. */
+export const outcomeColumns = (
+  attempts: readonly Attempt[],
+): [(number | null)[], (string | null)[], number[]] => [
+  attempts.map((a) => a.outcome.statusCode),
+  attempts.map((a) => a.outcome.error),
+  attempts.map((a) => Math.round(a.outcome.durationMs)),
+];
 
 /** Which of these callbacks still exist. */
 export async function existingCallbacks(db: Queryable, callbackIds: readonly string[]): Promise<Set<string>> {
