@@ -16,6 +16,8 @@ export class Stream {
   storedPosition: number;
   /** The head when it was last checked for falling too far behind (src/delivery/worker.ts). */
   skipCheckedAt = 0;
+  /** Sends at the receiver now (what the callback's cap counts). */
+  sending = 0;
   /** Events sent whose outcome is not yet being recorded: position -> sequence, in position order. */
   readonly #out = new Map<number, number>();
 

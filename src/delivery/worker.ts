@@ -196,9 +196,9 @@ export class DeliveryWorker {
     this.#leaseNeeded = false;
   }
 
-  /** A callback's sends in flight in this instance, from its cursor and from its retries. */
+  /** A callback's sends at its receiver from this instance, from its cursor and from its retries. */
   #out(callbackId: string, stream = this.#streams.get(callbackId)): number {
-    return (stream?.outCount ?? 0) + (this.#retriesOut.get(callbackId) ?? 0);
+    return (stream?.sending ?? 0) + (this.#retriesOut.get(callbackId) ?? 0);
   }
 
   /** A callback's cap: one while never sent to (a probe), else what InFlightCaps allows it. */
@@ -214,8 +214,16 @@ export class DeliveryWorker {
   async #sendFromCursors(free: number, now: Date): Promise<number> {
     const behind = [...this.#streams.all()].filter((stream) => stream.readPosition < this.#head);
     for (const stream of behind) await this.#skipIfTooFarBehind(stream, now);
+    // Room: the cap counts sends at the receiver. Their outcomes are recorded while the next
+    // sends go out, up to one more window of them waiting for the record (2 x perCallback out).
     const wanting = behind
-      .map((stream) => ({ stream, room: this.#cap(stream) - this.#out(stream.callbackId, stream) }))
+      .map((stream) => ({
+        stream,
+        room: Math.min(
+          this.#cap(stream) - this.#out(stream.callbackId, stream),
+          2 * this.#options.perCallback - stream.outCount,
+        ),
+      }))
       .filter((want) => want.room > 0);
     const takes = new Map<Stream, number>();
     for (let left = free; left > 0 && wanting.length > 0; ) {
@@ -242,8 +250,10 @@ export class DeliveryWorker {
       const events = stream.take(batch.events.get(stream.callbackId) ?? []);
       if (events.length < take) stream.passed(batch.head);
       for (const notification of events) {
+        stream.sending += 1;
         this.#track(
           this.#send(notification, (attempt) => {
+            stream.sending -= 1;
             stream.untried = false;
             this.#unrecordedFirst.push({ stream, attempt });
           }),
@@ -281,9 +291,9 @@ export class DeliveryWorker {
   async #sendRetries(free: number, now: Date): Promise<void> {
     const caps = new Map(this.#caps.reduced());
     for (const stream of this.#streams.all()) {
-      if (stream.outCount > 0) {
+      if (stream.sending > 0) {
         const cap = caps.get(stream.callbackId) ?? this.#options.perCallback;
-        caps.set(stream.callbackId, Math.max(0, cap - stream.outCount));
+        caps.set(stream.callbackId, Math.max(0, cap - stream.sending));
       }
     }
     const claimed = await claimDue(this.#db, {
@@ -334,7 +344,8 @@ export class DeliveryWorker {
     }
     this.#caps.learn(notification.callbackId, result); // at once: the next claim may come before the record
     finished({ notification, outcome: { ...result, durationMs: performance.now() - started } });
-    await this.#record();
+    // Not awaited: the slot is free once the receiver answered; drain() and stop() wait for the record.
+    void this.#record();
   }
 
   /**
