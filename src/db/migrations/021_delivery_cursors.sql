@@ -51,11 +51,13 @@ BEGIN
     GET DIAGNOSTICS sequenced = ROW_COUNT;
   END IF;
   SELECT coalesce(max(delivery_position), 0) INTO head FROM events;
-  SELECT EXISTS (SELECT 1 FROM callbacks WHERE lease_until IS NULL OR lease_until < at)
-    AND (SELECT count(*) FROM callbacks WHERE lease_owner = me AND lease_until >= at)
-        < ceil((SELECT count(*) FROM callbacks)::numeric
-               / greatest(1, (SELECT count(*) FROM delivery_instances WHERE alive_until >= at AND id <> me) + 1))
-  INTO unleased;
+  -- The counts only when a callback is free: the usual cycle finds none and stops there.
+  unleased := EXISTS (SELECT 1 FROM callbacks WHERE lease_until IS NULL OR lease_until < at);
+  IF unleased THEN
+    unleased := (SELECT count(*) FROM callbacks WHERE lease_owner = me AND lease_until >= at)
+      < ceil((SELECT count(*) FROM callbacks)::numeric
+             / greatest(1, (SELECT count(*) FROM delivery_instances WHERE alive_until >= at AND id <> me) + 1));
+  END IF;
   SELECT min(next_attempt_at) INTO next_retry_at FROM notifications
   WHERE locked_until IS NULL OR locked_until <= at;
 END;
@@ -172,7 +174,10 @@ BEGIN
       ARRAY(SELECT errors[k] FROM unnest(kept) AS k),
       ARRAY(SELECT durations[k] FROM unnest(kept) AS k),
       at, at);
-    PERFORM delivery_trim(moved, at);
+    -- Only a failure adds to a retry set.
+    IF EXISTS (SELECT 1 FROM unnest(kept) AS k WHERE outcomes[k] = 'FAILED') THEN
+      PERFORM delivery_trim(moved, at);
+    END IF;
   END IF;
   RETURN QUERY SELECT unnest(moved);
 END;
