@@ -18,7 +18,12 @@ export class Stream {
   skipCheckedAt = 0;
   /** Sends at the receiver now (what the callback's cap counts). */
   sending = 0;
-  /** Events sent whose outcome is not yet being recorded: position -> sequence, in position order. */
+  /**
+   * Events read and numbered but not sent yet, oldest first: read ahead, so that a send that ends
+   * starts the next one at once instead of after a read from the database.
+   */
+  readonly #ahead: StreamedNotification[] = [];
+  /** Events read whose outcome is not yet being recorded (ahead or sent): position -> sequence, in position order. */
   readonly #out = new Map<number, number>();
 
   constructor(leased: LeasedCallback) {
@@ -34,15 +39,25 @@ export class Stream {
     return this.#out.size;
   }
 
-  /** Numbers the events just read (on from the last one) and counts them as out. */
-  take(events: StreamedNotification[]): StreamedNotification[] {
+  /** Events read ahead, waiting for a slot. */
+  get aheadCount(): number {
+    return this.#ahead.length;
+  }
+
+  /** Numbers the events just read (on from the last one), counts them as out and queues them to be sent. */
+  take(events: readonly StreamedNotification[]): void {
     for (const event of events) {
       this.readSequence += 1;
       event.sequence = this.readSequence;
       this.readPosition = event.position;
       this.#out.set(event.position, event.sequence);
+      this.#ahead.push(event);
     }
-    return events;
+  }
+
+  /** The oldest event read ahead, for sending; it stays out until its outcome is recorded. */
+  next(): StreamedNotification | undefined {
+    return this.#ahead.shift();
   }
 
   /** The reader saw nothing more up to `head`. */

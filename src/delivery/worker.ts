@@ -62,6 +62,30 @@ const POLL_BATCH = 500;
 const ATTEMPTS_KEPT = 100;
 const PRUNE_EVERY_MS = 60_000;
 const RECORD_BATCH = 500;
+/** Events a callback may have read and not yet recorded (ahead, at its receiver, waiting for the record), in caps. */
+const OUT_PER_CAP = 3;
+/** Events read ahead over all callbacks, per slot of maxInFlight: bounds the memory they take. */
+const READ_AHEAD_PER_SLOT = 2;
+
+/**
+ * Shares `budget` out one at a time in turns over the items, each up to its room, so that no
+ * item gets a second share before every other one had its first. Returns item -> share.
+ */
+function roundRobin<T>(wanting: readonly { item: T; room: number }[], budget: number): Map<T, number> {
+  const shares = new Map<T, number>();
+  const open = wanting.map((want) => ({ ...want }));
+  for (let left = budget; left > 0 && open.length > 0; ) {
+    for (let index = 0; index < open.length && left > 0; ) {
+      const want = open[index] as (typeof open)[number];
+      shares.set(want.item, (shares.get(want.item) ?? 0) + 1);
+      left -= 1;
+      want.room -= 1;
+      if (want.room === 0) open.splice(index, 1);
+      else index += 1;
+    }
+  }
+  return shares;
+}
 
 export class DeliveryWorker {
   readonly #db: Database;
@@ -84,6 +108,9 @@ export class DeliveryWorker {
   #lastClaimed = 0;
   #lastPrune = 0;
   #stopped: Promise<void> | undefined;
+  #stopping = false;
+  /** The last cycle left callbacks waiting for a slot: finished sends do not pass theirs on (#refill). */
+  #contended = false;
   #unrecordedFirst: { stream: Stream; attempt: Attempt<StreamedNotification> }[] = [];
   #unrecordedRetries: Attempt<ClaimedNotification>[] = [];
   #recording: Promise<void> | undefined;
@@ -150,6 +177,7 @@ export class DeliveryWorker {
   }
 
   async #stop(): Promise<void> {
+    this.#stopping = true;
     await this.#loop.stop();
     await Promise.allSettled(this.#inFlight);
     await this.#recording;
@@ -175,6 +203,7 @@ export class DeliveryWorker {
     this.#lastClaimed = 0;
     let free = this.#options.maxInFlight - this.#inFlight.size;
     if (free > 0) free -= await this.#sendFromCursors(free, now);
+    else this.#contended = true;
     if (free > 0 && poll.nextRetryAt !== null && poll.nextRetryAt <= now) await this.#sendRetries(free, now);
     if (now.getTime() - this.#lastPrune > PRUNE_EVERY_MS) {
       this.#lastPrune = now.getTime();
@@ -207,62 +236,105 @@ export class DeliveryWorker {
   }
 
   /**
-   * First attempts: the free slots go round-robin over the held callbacks with unread events,
-   * one slot each in turn up to each one's cap, so a few busy callbacks cannot take them all
-   * (docs/architecture.md, "Fair delivery"). Returns how many sends started.
+   * First attempts: the free slots go round-robin over the held callbacks with events read
+   * ahead, one slot each in turn up to each one's cap, so a few busy callbacks cannot take them
+   * all (docs/architecture.md, "Fair delivery"). Callbacks with fewer than a cap's worth read ahead
+   * read more, in one statement for all. Returns how many sends started.
    */
   async #sendFromCursors(free: number, now: Date): Promise<number> {
+    let started = this.#sendAhead(free);
     const behind = [...this.#streams.all()].filter((stream) => stream.readPosition < this.#head);
     for (const stream of behind) await this.#skipIfTooFarBehind(stream, now);
-    // Room: the cap counts sends at the receiver. Their outcomes are recorded while the next
-    // sends go out, up to one more window of them waiting for the record (2 x perCallback out).
+    // A callback whose receiver keeps up reads ahead (up to a cap's worth more than it may send
+    // now, at most maxUnconfirmedMessages), in chunks of at least half of that; one probing or cut
+    // back reads only what it may send, so the events a slow receiver has not taken stay unread,
+    // where the queue bound can drop the oldest. Bounded too by what is still out (sent, or
+    // waiting for its record) and by a total for the instance, however many callbacks lag.
+    let aheadTotal = 0;
+    for (const stream of this.#streams.all()) aheadTotal += stream.aheadCount;
     const wanting = behind
-      .map((stream) => ({
-        stream,
-        room: Math.min(
-          this.#cap(stream) - this.#out(stream.callbackId, stream),
-          2 * this.#options.perCallback - stream.outCount,
-        ),
-      }))
-      .filter((want) => want.room > 0);
-    const takes = new Map<Stream, number>();
-    for (let left = free; left > 0 && wanting.length > 0; ) {
-      for (let index = 0; index < wanting.length && left > 0; ) {
-        const want = wanting[index] as (typeof wanting)[number];
-        takes.set(want.stream, (takes.get(want.stream) ?? 0) + 1);
-        left -= 1;
-        want.room -= 1;
-        if (want.room === 0) wanting.splice(index, 1);
-        else index += 1;
-      }
-    }
-    if (takes.size === 0) return 0;
-    const reads: StreamRead[] = [...takes].map(([stream, take]) => ({
-      callbackId: stream.callbackId,
-      after: stream.readPosition,
-      take,
-    }));
-    const batch = await readStreams(this.#db, reads);
-    this.#head = Math.max(this.#head, batch.head);
-    let started = 0;
-    for (const [stream, take] of takes) {
-      if (this.#streams.get(stream.callbackId) !== stream) continue; // given back meanwhile
-      const events = stream.take(batch.events.get(stream.callbackId) ?? []);
-      if (events.length < take) stream.passed(batch.head);
-      for (const notification of events) {
-        stream.sending += 1;
-        this.#track(
-          this.#send(notification, (attempt) => {
-            stream.sending -= 1;
-            stream.untried = false;
-            this.#unrecordedFirst.push({ stream, attempt });
-          }),
+      .map((stream) => {
+        const cap = this.#cap(stream);
+        const readAhead =
+          !stream.untried && cap === this.#options.perCallback
+            ? Math.min(cap, stream.maxUnconfirmedMessages)
+            : 0;
+        if (stream.aheadCount > readAhead / 2) return { item: stream, room: 0 };
+        const room = Math.min(
+          cap - this.#out(stream.callbackId, stream) + readAhead - stream.aheadCount,
+          OUT_PER_CAP * this.#options.perCallback - stream.outCount,
         );
+        return { item: stream, room };
+      })
+      .filter((want) => want.room > 0);
+    const takes = roundRobin(wanting, READ_AHEAD_PER_SLOT * this.#options.maxInFlight - aheadTotal);
+    if (takes.size > 0) {
+      const reads: StreamRead[] = [...takes].map(([stream, take]) => ({
+        callbackId: stream.callbackId,
+        after: stream.readPosition,
+        take,
+      }));
+      const batch = await readStreams(this.#db, reads);
+      this.#head = Math.max(this.#head, batch.head);
+      for (const [stream, take] of takes) {
+        if (this.#streams.get(stream.callbackId) !== stream) continue; // given back meanwhile
+        const events = batch.events.get(stream.callbackId) ?? [];
+        stream.take(events);
+        if (events.length < take) stream.passed(batch.head);
       }
-      started += events.length;
+      started += this.#sendAhead(free - started);
     }
     this.#lastClaimed += started;
     return started;
+  }
+
+  /**
+   * Starts sends of events read ahead: `free` slots round-robin over the callbacks, each up to its
+   * cap. When some were left wanting, slots are contended and a finished send no longer passes its
+   * slot straight to its own callback's next event (#refill) until a cycle finds them uncontended.
+   */
+  #sendAhead(free: number): number {
+    const wanting = [...this.#streams.all()]
+      .map((stream) => ({
+        item: stream,
+        room: Math.min(this.#cap(stream) - this.#out(stream.callbackId, stream), stream.aheadCount),
+      }))
+      .filter((want) => want.room > 0);
+    let wanted = 0;
+    for (const want of wanting) wanted += want.room;
+    this.#contended = wanted > free;
+    let started = 0;
+    for (const [stream, count] of roundRobin(wanting, free)) {
+      for (let sent = 0; sent < count && this.#sendNext(stream); sent++) started += 1;
+    }
+    return started;
+  }
+
+  /** Sends the stream's oldest event read ahead; false when there is none. */
+  #sendNext(stream: Stream): boolean {
+    const notification = stream.next();
+    if (notification === undefined) return false;
+    stream.sending += 1;
+    this.#track(
+      this.#send(notification, (attempt) => {
+        stream.sending -= 1;
+        stream.untried = false;
+        this.#unrecordedFirst.push({ stream, attempt });
+        this.#refill(stream);
+      }),
+    );
+    return true;
+  }
+
+  /**
+   * A send of this stream ended: its next event read ahead goes out at once, without waiting for
+   * a cycle, while the callback is within its cap and nobody else is waiting for a slot.
+   */
+  #refill(stream: Stream): void {
+    if (this.#stopping || this.#contended || this.#streams.get(stream.callbackId) !== stream) return;
+    if (this.#inFlight.size > this.#options.maxInFlight) return; // the ending send still counts itself
+    if (this.#out(stream.callbackId, stream) >= this.#cap(stream)) return;
+    this.#sendNext(stream);
   }
 
   /**
