@@ -109,7 +109,7 @@ export class DeliveryWorker {
   #lastPrune = 0;
   #stopped: Promise<void> | undefined;
   #stopping = false;
-  /** The last cycle left callbacks waiting for a slot: finished sends do not pass theirs on (#refill). */
+  /** The last cycle left callbacks waiting for a slot: finished sends do not pass theirs on (#afterSend). */
   #contended = false;
   #unrecordedFirst: { stream: Stream; attempt: Attempt<StreamedNotification> }[] = [];
   #unrecordedRetries: Attempt<ClaimedNotification>[] = [];
@@ -245,23 +245,16 @@ export class DeliveryWorker {
     let started = this.#sendAhead(free);
     const behind = [...this.#streams.all()].filter((stream) => stream.readPosition < this.#head);
     for (const stream of behind) await this.#skipIfTooFarBehind(stream, now);
-    // A callback whose receiver keeps up reads ahead (up to a cap's worth more than it may send
-    // now, at most maxUnconfirmedMessages), in chunks of at least half of that; one probing or cut
-    // back reads only what it may send, so the events a slow receiver has not taken stay unread,
-    // where the queue bound can drop the oldest. Bounded too by what is still out (sent, or
-    // waiting for its record) and by a total for the instance, however many callbacks lag.
+    // Reads in chunks of at least half the read-ahead (#readAhead), bounded by what is still out
+    // (sent, or waiting for its record) and by a total for the instance, however many callbacks lag.
     let aheadTotal = 0;
     for (const stream of this.#streams.all()) aheadTotal += stream.aheadCount;
     const wanting = behind
       .map((stream) => {
-        const cap = this.#cap(stream);
-        const readAhead =
-          !stream.untried && cap === this.#options.perCallback
-            ? Math.min(cap, stream.maxUnconfirmedMessages)
-            : 0;
+        const readAhead = this.#readAhead(stream);
         if (stream.aheadCount > readAhead / 2) return { item: stream, room: 0 };
         const room = Math.min(
-          cap - this.#out(stream.callbackId, stream) + readAhead - stream.aheadCount,
+          this.#cap(stream) - this.#out(stream.callbackId, stream) + readAhead - stream.aheadCount,
           OUT_PER_CAP * this.#options.perCallback - stream.outCount,
         );
         return { item: stream, room };
@@ -289,9 +282,26 @@ export class DeliveryWorker {
   }
 
   /**
+   * How many events a callback reads beyond what it may send now: up to a cap's worth (at most
+   * maxUnconfirmedMessages) while its receiver keeps up; none while it is probed or cut back, so
+   * the events a slow receiver has not taken stay unread, where the queue bound drops the oldest.
+   */
+  #readAhead(stream: Stream): number {
+    const cap = this.#cap(stream);
+    return !stream.untried && cap === this.#options.perCallback
+      ? Math.min(cap, stream.maxUnconfirmedMessages)
+      : 0;
+  }
+
+  /** The stream has read up to less than half of its read-ahead and there is more to read. */
+  #wantsRead(stream: Stream): boolean {
+    return stream.readPosition < this.#head && stream.aheadCount <= this.#readAhead(stream) / 2;
+  }
+
+  /**
    * Starts sends of events read ahead: `free` slots round-robin over the callbacks, each up to its
    * cap. When some were left wanting, slots are contended and a finished send no longer passes its
-   * slot straight to its own callback's next event (#refill) until a cycle finds them uncontended.
+   * slot straight to its own callback's next event (#afterSend) until a cycle finds them uncontended.
    */
   #sendAhead(free: number): number {
     const wanting = [...this.#streams.all()]
@@ -320,21 +330,27 @@ export class DeliveryWorker {
         stream.sending -= 1;
         stream.untried = false;
         this.#unrecordedFirst.push({ stream, attempt });
-        this.#refill(stream);
+        this.#afterSend(stream);
       }),
     );
     return true;
   }
 
   /**
-   * A send of this stream ended: its next event read ahead goes out at once, without waiting for
-   * a cycle, while the callback is within its cap and nobody else is waiting for a slot.
+   * A send of this stream ended. Its next event read ahead goes out at once, without waiting for
+   * a cycle, while the callback is within its cap and nobody else waits for a slot. The loop is
+   * woken only when it has work: another callback waits for the slot, or this one needs a read.
+   * (Waking it for every send ran a cycle, and its statement, per few sends: most of the
+   * database's work while delivering.)
    */
-  #refill(stream: Stream): void {
-    if (this.#stopping || this.#contended || this.#streams.get(stream.callbackId) !== stream) return;
-    if (this.#inFlight.size > this.#options.maxInFlight) return; // the ending send still counts itself
-    if (this.#out(stream.callbackId, stream) >= this.#cap(stream)) return;
-    this.#sendNext(stream);
+  #afterSend(stream: Stream): void {
+    if (this.#stopping) return;
+    const current = this.#streams.get(stream.callbackId) === stream;
+    const next = current && stream.aheadCount > 0 && this.#out(stream.callbackId, stream) < this.#cap(stream);
+    // The ending send still counts itself in #inFlight.
+    const sent =
+      next && !this.#contended && this.#inFlight.size <= this.#options.maxInFlight && this.#sendNext(stream);
+    if (this.#contended || !current || (next && !sent) || this.#wantsRead(stream)) this.wake();
   }
 
   /**
@@ -385,6 +401,7 @@ export class DeliveryWorker {
           if (left > 0) this.#retriesOut.set(callbackId, left);
           else this.#retriesOut.delete(callbackId);
           this.#unrecordedRetries.push(attempt);
+          this.wake(); // its slot may go to the next due retry or to a cursor
         }),
       );
     }
@@ -392,10 +409,7 @@ export class DeliveryWorker {
 
   #track(send: Promise<void>): void {
     this.#inFlight.add(send);
-    void send.finally(() => {
-      this.#inFlight.delete(send);
-      this.wake();
-    });
+    void send.finally(() => this.#inFlight.delete(send));
   }
 
   /** Sends one notification; `finished` takes its attempt for recording. */
@@ -427,6 +441,7 @@ export class DeliveryWorker {
   #record(): Promise<void> {
     this.#recording ??= this.#recordAll().finally(() => {
       this.#recording = undefined;
+      this.wake(); // cursors moved: callbacks held back by what they had out may read again
     });
     return this.#recording;
   }
