@@ -1,6 +1,9 @@
 // P5 MQTT delivery benchmark (docs/quality.md): `npm run bench:mqtt`.
 //
-// The Mosquitto at 127.0.0.1:1883 (BENCH_MQTT_URL); the subscriber is bench/mqttSubscriber.ts (an
+// A Mosquitto of its own on a free port (BENCH_MQTT_URL names another broker instead): with no
+// limit on the messages queued for a client, so a subscriber that falls behind (this machine has
+// two cores for everything) gets every message late rather than some never; Mosquitto's default
+// of 1,000 dropped deliveries the service had been acknowledged for. The subscriber is bench/mqttSubscriber.ts (an
 // mqtt.js client, MQTT 5, QoS 1) in a child process on `external/bench-mqtt-<pid>/#`, started
 // through bench/receiverProcess.ts; the load and the raw publisher run in this process. Per
 // backend (PostgreSQL binding, PGlite for information), on a fresh database seeded with
@@ -28,7 +31,7 @@
 //   BENCH_SOURCE ("external"), BENCH_EVENTS (backlog, 20000), BENCH_DURATION (live, s, 10),
 //   BENCH_WARMUP (s, 2), BENCH_RAW_DURATION (s, 5), BENCH_RAW_WIDE (500), BENCH_CONCURRENCY (20),
 //   BENCH_WORKPLACES (50), BENCH_BACKENDS ("postgres,pglite"),
-//   BENCH_MQTT_URL ("mqtt://127.0.0.1:1883"), BENCH_LOG_LEVEL ("warn"), BENCH_ADMIN_URL,
+//   BENCH_MQTT_URL (a broker to use instead of its own), BENCH_LOG_LEVEL ("warn"), BENCH_ADMIN_URL,
 //   BENCH_CPU_PROF ("1": .cpuprofile of the service children in .tmp/bench-profiles/).
 // The service's own settings pass through: BRIDGE_DELIVERY_PER_CALLBACK=500 npm run bench:mqtt
 // Results: printed (ratio and verdict last) and bench/results/mqtt-latest.json.
@@ -37,6 +40,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
 import { Pool } from 'undici';
 import { loadConfig } from '../src/config.ts';
+import { Mosquitto } from '../test/support/faults.ts';
 import type { Report } from './deliveryReceiver.ts';
 import { drain, Receiver } from './receiverProcess.ts';
 import { revision, type Service, type StartOptions, startService } from './service.ts';
@@ -64,7 +68,8 @@ const RAW_WIDE = Number(env.BENCH_RAW_WIDE ?? 500);
 const CONCURRENCY = Number(env.BENCH_CONCURRENCY ?? 20);
 const WORKPLACES = Number(env.BENCH_WORKPLACES ?? 50);
 const BACKENDS = (env.BENCH_BACKENDS ?? 'postgres,pglite').split(',') as Backend[];
-const BROKER = env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+/** Set in main(): BENCH_MQTT_URL, or the benchmark's own Mosquitto. */
+let BROKER = env.BENCH_MQTT_URL ?? '';
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'warn';
 const PROFILE_DIR =
   env.BENCH_CPU_PROF === '1' ? new URL('../.tmp/bench-profiles/', import.meta.url) : undefined;
@@ -248,8 +253,15 @@ async function benchBackend(backend: Backend, subscriber: Receiver) {
   console.log(`\n[${backend}] seeding ${WORKPLACES} workplaces...`);
   const seeded = await seedDatabase(backend, 'mqtt', WORKPLACES);
   const ids = seeded.workplaceIds;
+  // The service takes MQTT callbacks on one port (BRIDGE_CALLBACK_MQTT_PORT): the broker's.
+  const port = new URL(BROKER).port || '1883';
   const start = (options: StartOptions = {}) =>
-    startService(backend, seeded.target, { logLevel: LOG_LEVEL, profileDir: PROFILE_DIR, ...options });
+    startService(backend, seeded.target, {
+      logLevel: LOG_LEVEL,
+      profileDir: PROFILE_DIR,
+      ...options,
+      env: { BRIDGE_CALLBACK_MQTT_PORT: port, ...options.env },
+    });
   try {
     // 1. The callback and its first delivery (the sample).
     let service = await start();
@@ -433,6 +445,8 @@ async function main(): Promise<void> {
     `commit ${code.commit}${code.srcModified ? ` with src/ modified (diff ${code.srcDiffSha1})` : ''}; ` +
       `${SOURCE} events, window ${WINDOW} (per callback ${SERVICE.perCallback}, instance ${SERVICE.maxInFlight})`,
   );
+  const ownBroker = BROKER === '' ? await Mosquitto.start(['max_queued_messages 0']) : undefined;
+  if (ownBroker) BROKER = `mqtt://127.0.0.1:${ownBroker.port}`;
   const subscriber = await Receiver.start(new URL('./mqttSubscriber.ts', import.meta.url), [BROKER, PREFIX]);
   const results: Result[] = [];
   try {
@@ -442,6 +456,7 @@ async function main(): Promise<void> {
     }
   } finally {
     subscriber.stop();
+    await ownBroker?.close();
   }
   const verdicts = report(results);
   writeResults(RESULTS_FILE, {
@@ -457,7 +472,7 @@ async function main(): Promise<void> {
       rawWindows: RAW_WINDOWS,
       concurrency: CONCURRENCY,
       workplaces: WORKPLACES,
-      broker: BROKER,
+      broker: ownBroker ? 'own Mosquitto, max_queued_messages 0' : BROKER,
       serviceLogLevel: LOG_LEVEL,
       delivery: {
         perCallback: SERVICE.perCallback,

@@ -189,7 +189,8 @@ export class Mosquitto {
     this.#dir = dir;
   }
 
-  static async start(): Promise<Mosquitto> {
+  /** `settings`: more lines of mosquitto.conf (the benchmarks lift the queue limit per client). */
+  static async start(settings: readonly string[] = []): Promise<Mosquitto> {
     const dir = mkdtempSync(join(tmpdir(), 'bridge-mosquitto-'));
     // Started as root, mosquitto drops to its own user: without write access to the directory
     // it cannot save its state on stop, and persistent sessions would silently not survive.
@@ -203,6 +204,7 @@ export class Mosquitto {
         'persistence true',
         `persistence_location ${dir}/`,
         'log_dest stderr',
+        ...settings,
         '',
       ].join('\n'),
     );
