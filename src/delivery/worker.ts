@@ -64,6 +64,8 @@ const PRUNE_EVERY_MS = 60_000;
 const RECORD_BATCH = 500;
 /** Events a callback may have read and not yet recorded (ahead, at its receiver, waiting for the record), in caps. */
 const OUT_PER_CAP = 3;
+/** Parsed callback URLs kept (#url). */
+const URLS_KEPT = 10_000;
 /** Events read ahead over all callbacks, per slot of maxInFlight: bounds the memory they take. */
 const READ_AHEAD_PER_SLOT = 2;
 
@@ -97,6 +99,7 @@ export class DeliveryWorker {
   /** Names this instance in leases. */
   readonly #instanceId = randomUUID();
   readonly #streams = new Streams();
+  readonly #urls = new Map<string, URL>();
   readonly #inFlight = new Set<Promise<void>>();
   /** This instance's retries in flight per callback (its streams count their own). */
   readonly #retriesOut = new Map<string, number>();
@@ -420,7 +423,7 @@ export class DeliveryWorker {
     const started = performance.now();
     let result: SendResult;
     try {
-      const url = new URL(notification.url);
+      const url = this.#url(notification.url);
       const body = deliveryBody(notification, this.#options.callbackHref(notification.callbackId));
       const transport = url.protocol === 'mqtt:' ? this.#transports.mqtt : this.#transports.http;
       result = await transport.send(url, body, deliveryHeaders(notification, body, this.#clock.now()));
@@ -432,6 +435,17 @@ export class DeliveryWorker {
     finished({ notification, outcome: { ...result, durationMs: performance.now() - started } });
     // Not awaited: the slot is free once the receiver answered; drain() and stop() wait for the record.
     void this.#record();
+  }
+
+  /** The callback URL parsed, kept per URL (bounded): the same few URLs are sent to again and again. */
+  #url(text: string): URL {
+    let url = this.#urls.get(text);
+    if (url === undefined) {
+      if (this.#urls.size >= URLS_KEPT) this.#urls.clear();
+      url = new URL(text);
+      this.#urls.set(text, url);
+    }
+    return url;
   }
 
   /**
