@@ -295,3 +295,55 @@ test('the cap of a callback: one after no answer, doubled by each answer up to p
   await caps.forgetDeleted(async (ids) => new Set(ids.filter((id) => id === 'kept')));
   assert.deepEqual([...caps.reduced().keys()], ['kept']);
 });
+
+// A callback whose receiver keeps up reads ahead and sends the next event as each answer comes
+// (docs/architecture.md, "Delivery by cursor"): that must never put more than its cap at the
+// receiver, and with a cap of one (docs/settings.md) the receiver gets them in order.
+describeEachBackend(
+  'delivery window: a healthy callback reads ahead, within its cap at the receiver',
+  (t) => {
+    test('with BRIDGE_DELIVERY_PER_CALLBACK=1 a burst arrives one at a time, in sequence order', async (context) => {
+      const { receiver, callback } = scope(t(), context);
+      const slow = await receiver(false);
+      slow.delayMs = 2;
+      const callbackId = await callback(slow.url());
+      await releaseOrder(t(), 'WINDOW-ORDER', BURST);
+      await waitFor('every notification delivered', async () => (await pending(t(), callbackId)) === 0, {
+        timeoutMs: 30_000,
+        describe: () => slow.answered.length,
+      });
+      assert.deepEqual(
+        slow.answered,
+        Array.from({ length: BURST }, (_, index) => index + 1),
+      );
+      assert.equal(slow.maxOpen, 1);
+    });
+  },
+  { BRIDGE_DELIVERY_POLL_MS: '50', BRIDGE_DELIVERY_PER_CALLBACK: '1' },
+);
+
+describeEachBackend(
+  'delivery window: a healthy callback with a cap of several',
+  (t) => {
+    test('a burst larger than the cap fills the window and never passes it', async (context) => {
+      const { receiver, callback } = scope(t(), context);
+      const slow = await receiver(false);
+      slow.delayMs = 5;
+      const callbackId = await callback(slow.url());
+      // A first delivery ends the probe: the callback has its full cap from then on.
+      await releaseOrder(t(), 'WINDOW-CAP-1', 1);
+      await waitFor('the probe recorded', async () => (await pending(t(), callbackId)) === 0);
+      await releaseOrder(t(), 'WINDOW-CAP-2', 3 * BURST);
+      await waitFor('every notification delivered', async () => (await pending(t(), callbackId)) === 0, {
+        timeoutMs: 30_000,
+        describe: () => ({ answered: slow.answered.length, maxOpen: slow.maxOpen }),
+      });
+      assert.deepEqual(
+        [...slow.answered].sort((a, b) => a - b),
+        Array.from({ length: 3 * BURST + 1 }, (_, index) => index + 1),
+      );
+      assert.equal(slow.maxOpen, PER_CALLBACK, `at most ${PER_CALLBACK} at the receiver, and that many`);
+    });
+  },
+  { ...SLOTS },
+);
