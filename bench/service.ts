@@ -9,6 +9,10 @@ import type { Backend } from './support.ts';
 
 const env = process.env;
 const CLI = new URL('../src/cli/main.ts', import.meta.url).pathname;
+/** The Node flags the `bridge` command runs with (its shebang line; docs/operations.md, "Memory"). */
+export const NODE_FLAGS = (/^#!\/usr\/bin\/env -S node (.*)/.exec(readFileSync(CLI, 'utf8'))?.[1] ?? '')
+  .split(' ')
+  .filter((flag) => flag !== '');
 
 export interface StartOptions {
   /** The service's BRIDGE_LOG_LEVEL (warn: a delivery problem should not go unseen). */
@@ -57,7 +61,10 @@ export async function startService(
   delete childEnv.DATABASE_URL;
   if (backend === 'postgres') childEnv.DATABASE_URL = target;
   else childEnv.BRIDGE_DATA_DIR = target;
-  const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir.pathname}`] : [];
+  const execArgv = [
+    ...NODE_FLAGS,
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir.pathname}`] : []),
+  ];
   // The log (warnings only by default) is shown: a delivery problem should not go unseen.
   const child = spawn(process.execPath, [...execArgv, CLI, 'start'], { env: childEnv, stdio: 'inherit' });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

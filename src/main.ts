@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createApp } from './app.ts';
 import { announceClient } from './auth/clients.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { type EmbeddedBroker, startEmbeddedBroker } from './delivery/embeddedBroker.ts';
+import type { EmbeddedBroker } from './delivery/embeddedBroker.ts';
 import { type Demo, demoPlan, isEmptyDataDir, startDemo } from './simulator/demo.ts';
 
 export async function start(): Promise<void> {
@@ -56,6 +56,8 @@ async function startBroker(config: Config, log: FastifyBaseLogger): Promise<Embe
   const { mode, host, port } = config.embeddedMqtt;
   if (mode === 'off') return undefined;
   try {
+    // aedes is loaded only when the embedded broker runs (never with BRIDGE_EMBEDDED_MQTT=off).
+    const { startEmbeddedBroker } = await import('./delivery/embeddedBroker.ts');
     const broker = await startEmbeddedBroker(host, port);
     log.info({ host, port: broker.port }, 'embedded MQTT broker listening');
     return broker;

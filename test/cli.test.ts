@@ -2,7 +2,8 @@
 // reachable) a fresh PostgreSQL database: add shows the secret once, list never shows it, only an
 // scrypt hash is stored, the printed credentials get a token, remove deletes, bad input exits 2.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ import { BACKENDS, freshDatabase, migratedDataDir } from './support/databases.ts
 import { type Run, runBridge } from './support/process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const _NODE = join(ROOT, 'node_modules/.bin/node');
+const NODE = join(ROOT, 'node_modules/.bin/node');
 const SAVED_ONCE = 'The secret is stored only as a hash: keep it now, it cannot be shown again.';
 
 const bridge = runBridge;
@@ -231,4 +232,20 @@ describe('bridge CLI usage errors', () => {
     assert.ok(run.stderr.includes(USAGE_START), run.stderr);
     assert.equal(existsSync(env.BRIDGE_DATA_DIR ?? ''), false);
   });
+});
+
+// The young-generation bound (docs/operations.md, "Memory") holds however the service is started:
+// `bridge` through its shebang line, `npm start` and `npm run bridge` through package.json.
+test('the bridge command and the npm scripts run Node with the same flags', async () => {
+  const shebang = readFileSync(join(ROOT, 'src/cli/main.ts'), 'utf8').split('\n')[0] ?? '';
+  const flags = /^#!\/usr\/bin\/env -S node (.+)$/.exec(shebang)?.[1];
+  assert.ok(flags?.includes('--max-semi-space-size='), shebang);
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  assert.equal(scripts.start, `node ${flags} src/cli/main.ts start`);
+  assert.equal(scripts.bridge, `node ${flags} src/cli/main.ts`);
+  // Node accepts them (a misspelt V8 flag would stop every start).
+  const run = spawnSync(NODE, [...(flags ?? '').split(' '), '-e', ''], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
 });
