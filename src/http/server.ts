@@ -25,7 +25,7 @@ import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
 import { ErrorBody } from './schemas/common.ts';
 import { buildSerializer } from './serialization.ts';
-import { cutConnectionsAfterGrace, loggerOptions, serverOptions } from './serverOptions.ts';
+import { cutConnectionsAfterGrace, loggerOptions, RequestLog, serverOptions } from './serverOptions.ts';
 import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
@@ -41,6 +41,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     logger: loggerOptions(config, deps.runtime),
+    logController: new RequestLog(),
     ...httpsOptions(config),
     ...serverOptions(config),
     bodyLimit: config.bodyLimitBytes,
