@@ -36,6 +36,9 @@ const SUB_PATH_CATCH_ALL = /\/:[^/]+\/:[^/]+$/;
 export { CURRENT_VERSION, type RouteEntry, type ServerDeps };
 
 const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
+const HAL_ACCEPTED = /application\/hal\+json/i;
+const HAL_JSON = 'application/hal+json; charset=utf-8';
+const PLAIN_JSON = 'application/json; charset=utf-8';
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -92,8 +95,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const type = String(reply.getHeader('content-type') ?? '');
     // Raw bytes (a document's file) keep the type they were stored with.
     if (type.startsWith('application/json') && !Buffer.isBuffer(payload)) {
-      const hal = /application\/hal\+json/i.test(request.headers.accept ?? '');
-      reply.header('content-type', `${hal ? 'application/hal+json' : 'application/json'}; charset=utf-8`);
+      const hal = HAL_ACCEPTED.test(request.headers.accept ?? '');
+      reply.header('content-type', hal ? HAL_JSON : PLAIN_JSON);
       reply.header('content-language', request.locale);
     }
     done(null, payload);
@@ -219,6 +222,13 @@ function fallbackOperationId(method: string | string[], url: string, basePath: s
   return `${verb}${words.join('') || 'Root'}`;
 }
 
+/** The path of a request URL without its query and a trailing slash (`/a/b/?x=1` -> `/a/b`). */
+function pathOf(url: string): string {
+  const question = url.indexOf('?');
+  const path = question < 0 ? url : url.slice(0, question);
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 /** A route that takes no body refuses one, as routes with bodies refuse unknown fields. */
 function refuseUnexpectedBody(request: FastifyRequest): void {
   const { body } = request;
@@ -263,8 +273,7 @@ function registerMethodNotAllowed(app: FastifyInstance) {
   // is 405, not "no tool with id assemblyOrders" from the `/tools/:id` route that also matches it.
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.routeOptions.url?.includes(':')) return done();
-    const path = (request.url.split('?')[0] ?? '/').replace(/(.)\/$/, '$1');
-    const owned = staticPaths.get(path);
+    const owned = staticPaths.get(pathOf(request.url));
     if (!owned || owned.has(request.method)) return done();
     const allowed = [...owned].join(', ');
     // Answered here: `done` is not called, so the request goes no further.
