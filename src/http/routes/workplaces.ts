@@ -98,6 +98,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     name: 'workplaces',
     schema: WorkplaceSchema,
     embeds: WORKPLACE_EMBEDS,
+    plainJson: true,
     /** Loads the groups the workplaces show (and may embed) in one query. */
     present: async (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
       const groups = await workplaceGroupsOf(db, items);
