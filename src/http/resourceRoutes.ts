@@ -356,7 +356,9 @@ export function resourceRoutes<Item, Embed extends string = never>(
         },
         async (request, reply) => {
           const embed = embedsOf(request.query as { embed?: string[] });
-          const representation = await presentOne(await route.load(at(request)), request, embed);
+          const presented = resource.present([await route.load(at(request))], request, embed);
+          // Awaited only when the presenter had to load something (no promise per answer otherwise).
+          const representation = (Array.isArray(presented) ? presented : await presented)[0] as Resource;
           // A reply serializer leaves the type unset; the media-type hook then picks JSON or HAL.
           if (resource.plainJson) reply.serializer(JSON.stringify).type(JSON_TYPE);
           return representation;

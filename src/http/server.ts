@@ -15,8 +15,8 @@ import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
 import type { RequestTypeProvider } from './api.ts';
 import { bearerGuard } from './auth.ts';
+import { routeConfigOf } from './context.ts';
 import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
-import './context.ts';
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot, requestRoot } from './hrefs.ts';
 import { registerDashboard } from './routes/dashboard.ts';
@@ -80,9 +80,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.decorateRequest('locale', 'en-GB');
   app.decorateRequest('hrefs', null as unknown as Hrefs);
   app.decorateRequest('client', undefined);
+  app.decorateRequest('routeConfig', null);
   // Hooks that never wait take `done` instead of being async: no promise and no microtask for
   // each of them on every request.
   app.addHook('onRequest', (request, reply, done) => {
+    request.routeConfig = request.routeOptions.config;
     request.locale = negotiateLocale(request.headers['accept-language']);
     // Absolute hrefs from the request's own address (docs/api.md, "Addresses and versions").
     request.hrefs = new Hrefs(requestRoot(config, request), CURRENT_VERSION);
@@ -232,7 +234,7 @@ function pathOf(url: string): string {
 /** A route that takes no body refuses one, as routes with bodies refuse unknown fields. */
 function refuseUnexpectedBody(request: FastifyRequest): void {
   const { body } = request;
-  if (request.routeOptions.schema?.body !== undefined || body === undefined) return;
+  if (body === undefined || request.routeOptions.schema?.body !== undefined) return;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('VALIDATION_FAILED', { rule: 'body', field: '' });
   }
@@ -272,7 +274,7 @@ function registerMethodNotAllowed(app: FastifyInstance) {
   // A path that names a static resource is that resource for every method: `PUT /tools/assemblyOrders`
   // is 405, not "no tool with id assemblyOrders" from the `/tools/:id` route that also matches it.
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.routeOptions.url?.includes(':')) return done();
+    if (!routeConfigOf(request).url?.includes(':')) return done();
     const owned = staticPaths.get(pathOf(request.url));
     if (!owned || owned.has(request.method)) return done();
     const allowed = [...owned].join(', ');
