@@ -3,6 +3,7 @@
 // duration. The line on arrival is written at debug only.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { LineBatcher } from '../src/http/logOutput.ts';
 import { TEST_CLIENT } from './support/app.ts';
 import { BACKENDS } from './support/databases.ts';
 import { type RuntimeApp, startRuntimeApp } from './support/runtimeApp.ts';
@@ -74,4 +75,22 @@ describe(`request log [${BACKENDS[0]}]`, () => {
       ['incoming request', 'request completed'],
     );
   });
+});
+
+test('log output: the lines of one event-loop turn are one write, right after the turn', async () => {
+  const writes: string[] = [];
+  const out = new LineBatcher((text) => writes.push(text));
+  out.write('a\n');
+  out.write('b\n');
+  assert.deepEqual(writes, []);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(writes, ['a\nb\n']);
+  out.write('c\n');
+  out.flush(); // as on process exit
+  assert.deepEqual(writes, ['a\nb\n', 'c\n']);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(writes.length, 2, 'nothing is written twice');
+  // A burst is written at once instead of growing without bound.
+  out.write('x'.repeat(70_000));
+  assert.equal(writes.length, 3);
 });
