@@ -57,7 +57,9 @@ export interface AppOptions {
 export async function createApp(config: Config, db?: Database, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
   const authClock = options.authClock ?? systemClock;
-  const runtime = { now: () => authClock.now().getTime(), logStream: options.logStream };
+  // Token checks read it on every request: no Date object per read with the system clock.
+  const now = authClock === systemClock ? Date.now : () => authClock.now().getTime();
+  const runtime = { now, logStream: options.logStream };
   const metrics = new Metrics(config.monitoring);
   const database = instrumentDatabase(db ?? (await openDatabase(config)), metrics);
   try {

@@ -151,7 +151,8 @@ describe('process on PGlite: bootstrap client, shutdown, lock, logs', () => {
   });
 
   test('SIGTERM: a request in flight completes, then the process stops with code 0 and unlocks', async () => {
-    const bridge = spawnBridge(bootstrap('read write'));
+    // debug: the line a request's arrival writes (at info only its completion is logged).
+    const bridge = spawnBridge({ ...bootstrap('read write'), BRIDGE_LOG_LEVEL: 'debug' });
     const base = await bridge.listening();
     assert.equal(readFileSync(lockFile, 'utf8'), String(bridge.pid));
 

@@ -3,6 +3,8 @@
 // and a client that reaches a workplace from the entry point by following links only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { WorkplaceSchema } from '../src/http/schemas/workplaces.ts';
+import { buildSerializer } from '../src/http/serialization.ts';
 import { describeEachBackend, json, type TestApp } from './support/app.ts';
 import { absolute, get, normalized } from './support/hal.ts';
 
@@ -469,6 +471,39 @@ describeEachBackend('workplaces', (t) => {
         ],
       );
     }
+  });
+
+  test('one workplace is written as its schema serializes it (GET answers skip the serializer)', async () => {
+    const serialize = buildSerializer()({ schema: WorkplaceSchema });
+    const capacity = await createGroup(t(), 'PLAIN-CG');
+    const line = await createGroup(t(), 'PLAIN-PL', 'PRODUCTION_LINE');
+    const bare = await createWorkplace(t(), { number: 'PLAIN-1', capacityGroupId: capacity.id });
+    const full = await createWorkplace(t(), {
+      number: 'PLAIN-2 "quoted" \\ ü',
+      capacityGroupId: capacity.id,
+      productionLineId: line.id,
+      description: 'line\nbreak',
+    });
+    const embedAll = '?embed=capacityGroup,productionLine,currentOperations,currentStaffMembers';
+    for (const id of [bare.id, full.id]) {
+      for (const query of ['', embedAll]) {
+        for (const scopes of [['read'], ['read', 'write']]) {
+          const response = await t().request({ url: `${BASE}/${id}${query}`, scopes });
+          assert.equal(response.statusCode, 200, response.body);
+          assert.equal(response.body, serialize(JSON.parse(response.body)), `${id}${query} ${scopes}`);
+          assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+          assert.equal(response.headers['content-language'], 'en-GB');
+        }
+      }
+    }
+    // The media type and the language are negotiated as for every other answer.
+    const hal = await t().request({
+      url: `${BASE}/${full.id}`,
+      headers: { accept: 'application/hal+json', 'accept-language': 'de' },
+    });
+    assert.equal(hal.headers['content-type'], 'application/hal+json; charset=utf-8');
+    assert.equal(hal.headers['content-language'], 'de-DE');
+    assert.equal(json(hal).properties.operatingState.description, 'Undefinierter Stillstand');
   });
 
   test('PUT replaces: missing optional fields become null/false; the operating state is kept', async () => {

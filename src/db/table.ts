@@ -149,14 +149,28 @@ export async function findById<Row, Item>(
   { lock = '', owner }: FindOptions = {},
 ): Promise<Item | undefined> {
   if (!isUuid(id)) return undefined;
-  const ofOwner = owner === undefined ? '' : ` AND ${owner[0]} = $2`;
   const params = owner === undefined ? [id] : [id, owner[1]];
-  return firstItem(
-    db,
-    `${selectFrom(table)} WHERE ${table.id ?? 'id'} = $1${ofOwner}${lock}`,
-    params,
-    table.toItem,
-  );
+  return firstItem(db, byIdStatement(table, owner?.[0], lock), params, table.toItem);
+}
+
+// The same string object for every find of a table: the statement's name is looked up by its
+// text, which a string built anew would hash and compare in full on every read.
+const byIdStatements = new WeakMap<object, Map<string, string>>();
+
+function byIdStatement<Row, Item>(table: Table<Row, Item>, ownerColumn: string | undefined, lock: string) {
+  let ofTable = byIdStatements.get(table);
+  if (ofTable === undefined) {
+    ofTable = new Map();
+    byIdStatements.set(table, ofTable);
+  }
+  const key = ownerColumn === undefined ? lock : `${ownerColumn}|${lock}`;
+  let sql = ofTable.get(key);
+  if (sql === undefined) {
+    const ofOwner = ownerColumn === undefined ? '' : ` AND ${ownerColumn} = $2`;
+    sql = `${selectFrom(table)} WHERE ${table.id ?? 'id'} = $1${ofOwner}${lock}`;
+    ofTable.set(key, sql);
+  }
+  return sql;
 }
 
 /** The find of one row by id of a resource, locked (`FOR UPDATE`) when a write asks for it. */

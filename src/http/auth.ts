@@ -4,11 +4,12 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { AccessTokenClaims, TokenService } from '../auth/tokens.ts';
 import type { Scope } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
+import { routeConfigOf } from './context.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 export function requiredScope(request: FastifyRequest): Scope {
-  return request.routeOptions.config.scope ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
+  return routeConfigOf(request).scope ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
 }
 
 /**
@@ -18,7 +19,7 @@ export function requiredScope(request: FastifyRequest): Scope {
  */
 export function bearerGuard(tokens: TokenService) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (request.routeOptions.config.auth === 'public' || request.is404) return done();
+    if (routeConfigOf(request).auth === 'public' || request.is404) return done();
     const header = request.headers.authorization ?? tokenFromQuery(request);
     if (header === undefined || header.trim() === '') throw new AppError('UNAUTHORIZED');
     const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
@@ -50,7 +51,7 @@ function authorize(request: FastifyRequest, client: AccessTokenClaims): void {
 
 /** `Bearer <access_token>` from the query, on the routes that allow it; undefined otherwise. */
 function tokenFromQuery(request: FastifyRequest): string | undefined {
-  if (!request.routeOptions.config.tokenInQuery) return undefined;
+  if (!routeConfigOf(request).tokenInQuery) return undefined;
   const token = (request.query as Record<string, unknown> | undefined)?.access_token;
   return typeof token === 'string' ? `Bearer ${token}` : undefined;
 }

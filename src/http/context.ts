@@ -1,5 +1,6 @@
 // What every request carries beyond Fastify's own fields, and route-level settings.
 
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { AccessTokenClaims } from '../auth/tokens.ts';
 import type { Scope } from '../config.ts';
 import type { Locale } from '../i18n/locales.ts';
@@ -17,6 +18,12 @@ declare module 'fastify' {
     hrefs: Hrefs;
     /** The authenticated client (absent only on public routes). */
     client: AccessTokenClaims | undefined;
+    /**
+     * The route's config (with its `url`), kept by the first onRequest hook: Fastify's
+     * `routeOptions` builds a new object of thirteen fields at every read. Null before that hook
+     * ran (a URL the router could not read); `routeConfigOf` covers both.
+     */
+    routeConfig: (FastifyContextConfig & { url?: string }) | null;
   }
   interface FastifyContextConfig {
     /** `public` routes need no token (health, token endpoint, API documentation). */
@@ -30,3 +37,7 @@ declare module 'fastify' {
     tokenInQuery?: boolean;
   }
 }
+
+/** The route's config (`url` included; undefined for 404s): kept by the request, else Fastify's. */
+export const routeConfigOf = (request: FastifyRequest): FastifyContextConfig & { url?: string } =>
+  request.routeConfig ?? request.routeOptions.config;

@@ -5,7 +5,8 @@ export function parseEmbed<const Name extends string>(
   values: readonly string[] | undefined,
   allowed: readonly Name[],
 ): Set<Name> {
-  const names = (values ?? [])
+  if (values === undefined) return new Set(); // the usual request: no embed
+  const names = values
     .flatMap((value) => value.split(','))
     .map((name) => name.trim())
     .filter((name) => name !== '');

@@ -31,8 +31,12 @@ export function resource(
   links: Record<string, Link | undefined>,
   embedded?: Record<string, unknown>,
 ): Resource {
+  // for...in: no array of entries per resource (a page builds a hundred).
   const _links: Record<string, Link> = {};
-  for (const [name, value] of Object.entries(links)) if (value) _links[name] = value;
+  for (const name in links) {
+    const value = links[name];
+    if (value) _links[name] = value;
+  }
   return embedded && Object.keys(embedded).length > 0
     ? { properties, _links, _embedded: embedded }
     : { properties, _links };

@@ -15,8 +15,8 @@ import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
 import type { RequestTypeProvider } from './api.ts';
 import { bearerGuard } from './auth.ts';
+import { routeConfigOf } from './context.ts';
 import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
-import './context.ts';
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot, requestRoot } from './hrefs.ts';
 import { registerDashboard } from './routes/dashboard.ts';
@@ -25,7 +25,7 @@ import { registerApi } from './routes/index.ts';
 import { registerMetrics } from './routes/metrics.ts';
 import { ErrorBody } from './schemas/common.ts';
 import { buildSerializer } from './serialization.ts';
-import { cutConnectionsAfterGrace, loggerOptions, serverOptions } from './serverOptions.ts';
+import { cutConnectionsAfterGrace, loggerOptions, RequestLog, serverOptions } from './serverOptions.ts';
 import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
@@ -36,11 +36,15 @@ const SUB_PATH_CATCH_ALL = /\/:[^/]+\/:[^/]+$/;
 export { CURRENT_VERSION, type RouteEntry, type ServerDeps };
 
 const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
+const HAL_ACCEPTED = /application\/hal\+json/i;
+const HAL_JSON = 'application/hal+json; charset=utf-8';
+const PLAIN_JSON = 'application/json; charset=utf-8';
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     logger: loggerOptions(config, deps.runtime),
+    logController: new RequestLog(),
     ...httpsOptions(config),
     ...serverOptions(config),
     bodyLimit: config.bodyLimitBytes,
@@ -76,9 +80,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.decorateRequest('locale', 'en-GB');
   app.decorateRequest('hrefs', null as unknown as Hrefs);
   app.decorateRequest('client', undefined);
+  app.decorateRequest('routeConfig', null);
   // Hooks that never wait take `done` instead of being async: no promise and no microtask for
   // each of them on every request.
   app.addHook('onRequest', (request, reply, done) => {
+    request.routeConfig = request.routeOptions.config;
     request.locale = negotiateLocale(request.headers['accept-language']);
     // Absolute hrefs from the request's own address (docs/api.md, "Addresses and versions").
     request.hrefs = new Hrefs(requestRoot(config, request), CURRENT_VERSION);
@@ -91,8 +97,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const type = String(reply.getHeader('content-type') ?? '');
     // Raw bytes (a document's file) keep the type they were stored with.
     if (type.startsWith('application/json') && !Buffer.isBuffer(payload)) {
-      const hal = /application\/hal\+json/i.test(request.headers.accept ?? '');
-      reply.header('content-type', `${hal ? 'application/hal+json' : 'application/json'}; charset=utf-8`);
+      const hal = HAL_ACCEPTED.test(request.headers.accept ?? '');
+      reply.header('content-type', hal ? HAL_JSON : PLAIN_JSON);
       reply.header('content-language', request.locale);
     }
     done(null, payload);
@@ -218,10 +224,17 @@ function fallbackOperationId(method: string | string[], url: string, basePath: s
   return `${verb}${words.join('') || 'Root'}`;
 }
 
+/** The path of a request URL without its query and a trailing slash (`/a/b/?x=1` -> `/a/b`). */
+function pathOf(url: string): string {
+  const question = url.indexOf('?');
+  const path = question < 0 ? url : url.slice(0, question);
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 /** A route that takes no body refuses one, as routes with bodies refuse unknown fields. */
 function refuseUnexpectedBody(request: FastifyRequest): void {
   const { body } = request;
-  if (request.routeOptions.schema?.body !== undefined || body === undefined) return;
+  if (body === undefined || request.routeOptions.schema?.body !== undefined) return;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('VALIDATION_FAILED', { rule: 'body', field: '' });
   }
@@ -261,9 +274,8 @@ function registerMethodNotAllowed(app: FastifyInstance) {
   // A path that names a static resource is that resource for every method: `PUT /tools/assemblyOrders`
   // is 405, not "no tool with id assemblyOrders" from the `/tools/:id` route that also matches it.
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.routeOptions.url?.includes(':')) return done();
-    const path = (request.url.split('?')[0] ?? '/').replace(/(.)\/$/, '$1');
-    const owned = staticPaths.get(path);
+    if (!routeConfigOf(request).url?.includes(':')) return done();
+    const owned = staticPaths.get(pathOf(request.url));
     if (!owned || owned.has(request.method)) return done();
     const allowed = [...owned].join(', ');
     // Answered here: `done` is not called, so the request goes no further.

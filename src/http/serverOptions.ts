@@ -4,11 +4,18 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server, type ServerOptions } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { Config, RuntimeOptions } from '../config.ts';
 import { ERROR_STATUS, type ErrorCode, type MessageParams } from '../domain/errors.ts';
 import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 import { message } from '../i18n/messages.ts';
+import { stdoutLines } from './logOutput.ts';
 
 const REDACTED = '[redacted]';
 // Query parameter names that can carry a secret: access_token, client_secret, refresh_token,
@@ -60,13 +67,34 @@ export function loggerOptions(config: Config, runtime: RuntimeOptions = {}): Fas
   return {
     level: config.logLevel,
     // No pino `redact`: the serializers above write no headers or bodies, and redaction paths
-    // made pino copy the object of both request log lines (incoming, completed) of every request.
+    // made pino copy the object of every request log line.
     serializers: {
       req: serializeRequest as (request: unknown) => Record<string, unknown>,
       res: serializeReply as (reply: unknown) => Record<string, unknown>,
     },
-    ...(runtime.logStream ? { stream: runtime.logStream } : {}),
+    stream: runtime.logStream ?? stdoutLines(),
   };
+}
+
+/**
+ * One log line per request, when it is answered (as pino-http writes it): the request (method,
+ * redacted URL, host, peer), the status, the duration in ms and the request id. The line on arrival
+ * is written at `debug` only: at `info` it doubled the log and its cost on every request.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const responseTime = reply.elapsedTime;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime }, 'request completed');
+  }
 }
 
 /**

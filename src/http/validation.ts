@@ -85,7 +85,10 @@ function textError(text: string, path: string, key?: string): AppError | undefin
  * otherwise keep the undecodable text as it came, and the request would ask for something else.
  */
 export function refuseUndecodableQuery(request: FastifyRequest): void {
-  const query = request.url.split('?').slice(1).join('?');
+  const { url } = request;
+  const question = url.indexOf('?');
+  if (question < 0) return;
+  const query = url.slice(question + 1);
   if (query === '' || !query.includes('%')) return;
   for (const pair of query.split('&')) {
     const [name = '', value = ''] = pair.split('=');

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
+import { routeConfigOf } from '../context.ts';
 
 export function registerMetrics(
   app: FastifyInstance,
@@ -15,7 +16,7 @@ export function registerMetrics(
   // Both hooks take `done` rather than being async: no promise on every request.
   app.addHook('onSend', (request, reply, payload, done) => {
     const status = reply.statusCode;
-    const token = request.routeOptions.url === tokenRoute;
+    const token = routeConfigOf(request).url === tokenRoute;
     if (
       typeof payload === 'string' &&
       (token ? status >= 400 && status < 500 : status === 401 || status === 403)
@@ -31,7 +32,7 @@ export function registerMetrics(
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.request(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.request(request.method, routeConfigOf(request).url, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.get(

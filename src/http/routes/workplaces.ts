@@ -22,6 +22,7 @@ import {
   presentWorkplace,
   WORKPLACE_EMBEDS,
   type WorkplaceEmbed,
+  type WorkplaceView,
 } from '../presenters/workplaces.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import {
@@ -45,6 +46,20 @@ const workplaceBody = (body: Static<typeof ReplaceWorkplaceBody>): service.Workp
   productionLineId: body.productionLineId ?? null,
 });
 
+/** The groups read with these workplaces, by id, and the ids of the others they name. */
+function groupsRead(workplaces: readonly Workplace[]) {
+  const groups = new Map<string, WorkplaceGroup>();
+  for (const workplace of workplaces)
+    for (const group of workplace.readGroups ?? []) groups.set(group.id, group);
+  const missing = new Set<string>();
+  for (const workplace of workplaces) {
+    if (!groups.has(workplace.capacityGroupId)) missing.add(workplace.capacityGroupId);
+    const line = workplace.productionLineId;
+    if (line !== null && !groups.has(line)) missing.add(line);
+  }
+  return { groups, missing };
+}
+
 /**
  * The capacity groups and production lines of these workplaces, by id: those read with the
  * workplaces, the others (a group id changed since) in one query.
@@ -53,15 +68,7 @@ export async function workplaceGroupsOf(
   db: Queryable,
   workplaces: readonly Workplace[],
 ): Promise<Map<string, WorkplaceGroup>> {
-  const groups = new Map<string, WorkplaceGroup>();
-  for (const workplace of workplaces)
-    for (const group of workplace.readGroups ?? []) groups.set(group.id, group);
-  const missing = new Set<string>();
-  for (const workplace of workplaces) {
-    for (const id of [workplace.capacityGroupId, workplace.productionLineId]) {
-      if (id !== null && !groups.has(id)) missing.add(id);
-    }
-  }
+  const { groups, missing } = groupsRead(workplaces);
   if (missing.size > 0)
     for (const group of await findWorkplaceGroups(db, [...missing])) groups.set(group.id, group);
   return groups;
@@ -98,13 +105,17 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     name: 'workplaces',
     schema: WorkplaceSchema,
     embeds: WORKPLACE_EMBEDS,
+    plainJson: true,
     /** Loads the groups the workplaces show (and may embed) in one query. */
-    present: async (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
-      const groups = await workplaceGroupsOf(db, items);
-      const current = await currentOf(items, request, embed);
-      return items.map((workplace) =>
-        presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }),
-      );
+    present: (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
+      const show = (groups: ReadonlyMap<string, WorkplaceGroup>, current?: WorkplaceView['current']) =>
+        items.map((workplace) => presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }));
+      // The usual read: the groups came with the workplaces and nothing else is embedded. Presented
+      // at once, without the promises of the loads below.
+      const read = groupsRead(items);
+      if (read.missing.size === 0 && !embed.has('currentOperations') && !embed.has('currentStaffMembers'))
+        return show(read.groups);
+      return (async () => show(await workplaceGroupsOf(db, items), await currentOf(items, request, embed)))();
     },
   });
   workplaces.list({
