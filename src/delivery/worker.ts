@@ -343,8 +343,8 @@ export class DeliveryWorker {
    * A send of this stream ended. Its next event read ahead goes out at once, without waiting for
    * a cycle, while the callback is within its cap and nobody else waits for a slot. The loop is
    * woken only when it has work: another callback waits for the slot, or this one needs a read.
-   * (Waking it for every send ran a cycle, and its statement, per few sends: most of the
-   * database's work while delivering.)
+   * (Waking it for every send ran a cycle, and its statement, every few sends: fanning out to 100
+   * callbacks that was half of the delivery's statements.)
    */
   #afterSend(stream: Stream): void {
     if (this.#stopping) return;
