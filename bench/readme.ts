@@ -81,7 +81,7 @@ function mqtt(result: Json): string[] {
       .map((run) => fixed(run.pubackedPerS, 0))
       .join(' / ');
   const lines = [
-    `**MQTT delivery, P5** (\`npm run bench:mqtt\`; ${stamp(result)}): one MQTT callback on ${String(s.broker).startsWith('own') ? 'a Mosquitto of the benchmark\'s own (no per-client queue limit)' : String(s.broker)}, ${s.delivery.perCallback} sends in flight per callback; a backlog of ${s.events} events drained, against raw mqtt.js QoS 1 publishes of the same delivery with the same window, before / after (msgs/s).`,
+    `**MQTT delivery, P5** (\`npm run bench:mqtt\`; ${stamp(result)}): one MQTT callback on ${String(s.broker).startsWith('own') ? "a Mosquitto of the benchmark's own (no per-client queue limit)" : String(s.broker)}, ${s.delivery.perCallback} sends in flight per callback; a backlog of ${s.events} events drained, against raw mqtt.js QoS 1 publishes of the same delivery with the same window, before / after (msgs/s).`,
     '',
     `| backend | raw, window ${window} | raw, window ${wide} | service, backlog | ratio to window ${window} | goal | live: events/s written, deliveries/s, p50 / p99 |`,
     '|---|---|---|---|---|---|---|',
