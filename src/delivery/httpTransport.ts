@@ -36,12 +36,13 @@ interface Target {
   refused: string | null;
 }
 
-/** Callback URLs whose parsed target is kept (src/delivery/httpTransport.ts, #target). */
-const TARGETS_KEPT = 10_000;
-
 export class HttpTransport implements Transport {
   readonly #agent: Agent;
-  readonly #targets = new Map<string, Target>();
+  /**
+   * By the URL object: the delivery worker keeps one per callback URL (bounded), so a target lives
+   * as long as the worker keeps its URL.
+   */
+  readonly #targets = new WeakMap<URL, Target>();
   readonly #timeoutMs: number;
   readonly #policy: AddressPolicy;
 
@@ -104,7 +105,7 @@ export class HttpTransport implements Transport {
    * thousands of times a second, and parsing and checking each time was a visible part of a send.
    */
   #target(url: URL): Target {
-    const known = this.#targets.get(url.href);
+    const known = this.#targets.get(url);
     if (known) return known;
     const target = new URL(url);
     const headers: Record<string, string> = {};
@@ -115,8 +116,7 @@ export class HttpTransport implements Transport {
       target.password = '';
     }
     const prepared = { url: target, headers, refused: this.#policy.literalRefusal(target.hostname) };
-    if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear(); // bounded; refilled as sends come
-    this.#targets.set(url.href, prepared);
+    this.#targets.set(url, prepared);
     return prepared;
   }
 
