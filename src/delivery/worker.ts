@@ -63,7 +63,7 @@ const ATTEMPTS_KEPT = 100;
 const PRUNE_EVERY_MS = 60_000;
 const RECORD_BATCH = 500;
 /** Events a callback may have read and not yet recorded (ahead, at its receiver, waiting for the record), in caps. */
-const OUT_PER_CAP = 3;
+const OUT_PER_CAP = 5;
 /** Parsed callback URLs kept (#url). */
 const URLS_KEPT = 10_000;
 /** Events read ahead over all callbacks, per slot of maxInFlight: bounds the memory they take. */
@@ -285,14 +285,16 @@ export class DeliveryWorker {
   }
 
   /**
-   * How many events a callback reads beyond what it may send now: up to a cap's worth (at most
-   * maxUnconfirmedMessages) while its receiver keeps up; none while it is probed or cut back, so
-   * the events a slow receiver has not taken stay unread, where the queue bound drops the oldest.
+   * How many events a callback reads beyond what it may send now: up to two caps' worth (at most
+   * maxUnconfirmedMessages) while its receiver keeps up, so that its window stays full while the
+   * next read is on its way (one cap's worth left gaps: bench/mqttDelivery.ts); none while it is
+   * probed or cut back, so the events a slow receiver has not taken stay unread, where the queue
+   * bound drops the oldest.
    */
   #readAhead(stream: Stream): number {
     const cap = this.#cap(stream);
     return !stream.untried && cap === this.#options.perCallback
-      ? Math.min(cap, stream.maxUnconfirmedMessages)
+      ? Math.min(2 * cap, stream.maxUnconfirmedMessages)
       : 0;
   }
 
@@ -476,7 +478,9 @@ export class DeliveryWorker {
     const current = finished.filter(({ stream }) => this.#streams.get(stream.callbackId) === stream);
     const positions = new Map<Stream, number[]>();
     for (const { stream, attempt } of current) {
-      positions.set(stream, [...(positions.get(stream) ?? []), attempt.notification.position]);
+      const done = positions.get(stream);
+      if (done) done.push(attempt.notification.position);
+      else positions.set(stream, [attempt.notification.position]);
     }
     const moves = [...positions].map(([stream, done]) => stream.finish(done));
     const attempts = current.map(({ attempt }) => attempt);

@@ -116,34 +116,19 @@ export interface StreamBatch {
 }
 
 /**
- * The matching events after each callback's read position, oldest first, in one statement: an
- * index range per callback (`events_by_type_and_position`), bounded by the snapshot's head so
- * that the head and the rows agree. Sequence numbers are the caller's: it numbers on from the
+ * The matching events after each callback's read position, oldest first, in one statement
+ * (`delivery_read`, migration 022): an index range per callback (`events_by_type_and_position`)
+ * walked in order, bounded by the snapshot's head so that the head and the rows agree. Sequence numbers are the caller's: it numbers on from the
  * callback's last one.
  */
 export async function readStreams(db: Queryable, reads: readonly StreamRead[]): Promise<StreamBatch> {
   const rows = await db.query<
     NotificationRow & { head: string; callback_id: string | null; position: string }
-  >(
-    `WITH head AS (SELECT coalesce(max(delivery_position), 0) AS position FROM events)
-     SELECT head.position AS head, s.* FROM head LEFT JOIN LATERAL (
-       SELECT c.id AS callback_id, 0 AS sequence, c.url, c.event_name, c.signing_secret,
-         c.max_redeliver_attempts, c.discarded_since_success, e.delivery_position AS position,
-         e.id AS event_id, e.event_type, e.event_name AS event_event_name, e.object_type, e.object_id,
-         e.data, e."timestamp"
-       FROM unnest($1::uuid[], $2::bigint[], $3::int[]) WITH ORDINALITY AS r (callback_id, after, take, n)
-       JOIN callbacks c ON c.id = r.callback_id
-       CROSS JOIN LATERAL (
-         SELECT * FROM events e
-         WHERE e.event_type = c.event_type AND e.delivery_position > r.after
-           AND e.delivery_position <= head.position AND e.sequence > c.after_event_sequence
-           AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))
-         ORDER BY e.delivery_position LIMIT r.take
-       ) e
-       ORDER BY r.n, e.delivery_position
-     ) s ON true`,
-    [reads.map((read) => read.callbackId), reads.map((read) => read.after), reads.map((read) => read.take)],
-  );
+  >('SELECT * FROM delivery_read($1::uuid[], $2::bigint[], $3::int[])', [
+    reads.map((read) => read.callbackId),
+    reads.map((read) => read.after),
+    reads.map((read) => read.take),
+  ]);
   const events = new Map<string, StreamedNotification[]>();
   for (const row of rows) {
     if (row.callback_id === null) continue;
