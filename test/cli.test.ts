@@ -240,6 +240,7 @@ test('the bridge command and the npm scripts run Node with the same flags', asyn
   const shebang = readFileSync(join(ROOT, 'src/cli/main.ts'), 'utf8').split('\n')[0] ?? '';
   const flags = /^#!\/usr\/bin\/env -S node (.+)$/.exec(shebang)?.[1];
   assert.ok(flags?.includes('--max-semi-space-size='), shebang);
+  assert.ok(flags?.includes('--heap-growing-percent='), shebang);
   const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
