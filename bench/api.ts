@@ -3,7 +3,8 @@
 //
 // Per backend (PostgreSQL, then PGlite): a fresh seeded database (1 capacity group, 1,000
 // workplaces, one client and token), then REPEATS rounds; each round starts the baseline and the
-// service one after the other (order swapped every round), each in its own child process, and
+// service one after the other (order swapped every round), each in its own child process (the
+// service with the Node flags of `bridge start`, docs/operations.md "Memory"), and
 // drives P1 (one workplace) and P2 (page of 100 + total) with autocannon from this process:
 // warm-up, then a measured run. Medians of the rounds are quoted; ratio = service / baseline req/s.
 //
@@ -18,6 +19,7 @@ import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import type { ServerKind } from './apiServer.ts';
+import { NODE_FLAGS } from './service.ts';
 import { type Backend, machineInfo, median, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
@@ -63,8 +65,10 @@ interface Series {
 /** Starts one server in a child process; resolves with its base URL and a stop function. */
 async function startServer(kind: ServerKind, backend: Backend, target: string) {
   const profile = kind === 'service' && PROFILE_DIR !== undefined;
+  // The service runs with the Node flags `bridge start` gives it (its shebang line); the baseline bare.
+  const flags = kind === 'service' ? NODE_FLAGS : [];
   const child = fork(SERVER_SCRIPT, [kind, backend, target], {
-    execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR?.pathname}`] : [],
+    execArgv: [...flags, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR?.pathname}`] : [])],
     env: { ...env, BENCH_LOG_LEVEL: LOG_LEVEL },
     // The service's request log goes to stdout: dropped, as a log shipper would take it away.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
