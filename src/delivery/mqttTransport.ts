@@ -49,9 +49,8 @@ export class MqttTransport implements Transport {
   }
 
   /**
-   * A QoS 1 publish, confirmed by its PUBACK within the timeout. One promise and one timer per
-   * publish (mqtt.js's callback, not its promise raced against a second one): at 20,000 publishes
-   * a second, every object per publish shows in the garbage collector's share.
+   * A QoS 1 publish, confirmed by its PUBACK within the timeout: one promise and one timer per
+   * publish (mqtt.js's callback, not its promise raced against a second one).
    */
   #publish(client: MqttClient, topic: string, body: string, headers: Record<string, string>) {
     const options: IClientPublishOptions = { qos: 1 };
