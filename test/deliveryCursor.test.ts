@@ -158,6 +158,18 @@ describeEachBackend('delivery by cursor', (t) => {
       [1, 8, 9, 10],
     );
   });
+
+  // Its cached plan must not follow statistics taken before a burst into a bitmap scan of the
+  // whole backlog and a sort (docs/architecture.md, "Delivery by cursor"; migration 022).
+  test("the read of the callbacks' events runs without bitmap scans", async () => {
+    const rows = await t().app.db.query<{ config: string[] | null }>(
+      "SELECT proconfig AS config FROM pg_proc WHERE proname = 'delivery_read'",
+    );
+    assert.deepEqual(
+      rows.map((row) => row.config),
+      [['enable_bitmapscan=off']],
+    );
+  });
 });
 
 const onPostgres = { skip: !BACKENDS.includes('postgres') && 'PostgreSQL not reachable' };
