@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=100
+#!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=100
 // The `bridge` command: start the service, migrate, manage OAuth clients, and follow a running
 // service's events and callbacks through its API (src/cli/api.ts).
 import { parseArgs } from 'node:util';
