@@ -118,8 +118,8 @@ export interface StreamBatch {
 /**
  * The matching events after each callback's read position, oldest first, in one statement
  * (`delivery_read`, migration 022): an index range per callback (`events_by_type_and_position`)
- * walked in order, bounded by the snapshot's head so that the head and the rows agree. Sequence numbers are the caller's: it numbers on from the
- * callback's last one.
+ * walked in order, bounded by the snapshot's head so that the head and the rows agree. Sequence
+ * numbers are the caller's: it numbers on from the callback's last one.
  */
 export async function readStreams(db: Queryable, reads: readonly StreamRead[]): Promise<StreamBatch> {
   const rows = await db.query<
