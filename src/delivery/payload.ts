@@ -3,22 +3,63 @@
 import { createHmac } from 'node:crypto';
 import type { Notification } from '../db/repositories/notifications.ts';
 
-/** The delivery body: `properties` with its 7 keys in the documented order, and `_links.callback`. */
+/**
+ * The delivery body: `properties` with its 7 keys in the documented order, and `_links.callback`.
+ * Written as text around the event's stored JSON (src/db/repositories/notifications.ts,
+ * deliveredEventColumns), compacted, instead of parsing that JSON and writing it out again for
+ * every callback.
+ */
 export function deliveryBody(notification: Notification, callbackHref: string): string {
   const { event } = notification;
-  return JSON.stringify({
-    properties: {
-      callbackId: notification.callbackId,
-      timestamp: event.timestamp.toISOString(),
-      data: event.data,
-      objectId: event.objectId,
-      objectType: event.objectType,
-      eventType: event.eventType,
-      // The callback's name when it has one, else the publisher's (docs/api.md, "Callbacks (event delivery)").
-      eventName: notification.eventName ?? notification.event.eventName,
-    },
-    _links: { callback: { href: callbackHref, method: 'GET', embeddable: false } },
-  });
+  // The callback's name when it has one, else the publisher's (docs/api.md, "Callbacks (event delivery)").
+  const eventName = notification.eventName ?? event.eventName;
+  return (
+    `{"properties":{"callbackId":${JSON.stringify(notification.callbackId)},` +
+    `"timestamp":"${event.timestamp}","data":${compactJsonb(event.dataJson)},` +
+    `"objectId":${JSON.stringify(event.objectId)},"objectType":${JSON.stringify(event.objectType)},` +
+    `"eventType":${JSON.stringify(event.eventType)},"eventName":${JSON.stringify(eventName)}},` +
+    `"_links":{"callback":{"href":${JSON.stringify(callbackHref)},"method":"GET","embeddable":false}}}`
+  );
+}
+
+/**
+ * PostgreSQL's text of a jsonb value without the blank it writes after every `,` and `:` between
+ * tokens, so the body reads as JSON.stringify would write it (docs/api.md gives it byte for byte).
+ * jsonb's text has no other whitespace outside strings. A third of the cost of parsing the text
+ * and writing it out again; numbers keep the digits PostgreSQL stored (1.5e-7 reads 0.00000015).
+ */
+export function compactJsonb(text: string): string {
+  let compacted = '';
+  let copiedTo = 0;
+  for (let index = 0; index < text.length; ) {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE) {
+      index = stringEnd(text, index + 1);
+    } else if ((code === COMMA || code === COLON) && text.charCodeAt(index + 1) === BLANK) {
+      compacted += text.slice(copiedTo, index + 1);
+      index += 2;
+      copiedTo = index;
+    } else index += 1;
+  }
+  return copiedTo === 0 ? text : compacted + text.slice(copiedTo);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const BLANK = 0x20;
+
+/** The index after the quote that ends the string starting at `from` (after its opening quote). */
+function stringEnd(text: string, from: number): number {
+  for (let search = from; ; ) {
+    const quote = text.indexOf('"', search);
+    if (quote === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return quote + 1;
+    search = quote + 1;
+  }
 }
 
 /**

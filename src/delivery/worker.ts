@@ -28,7 +28,13 @@ import {
   pruneAttempts,
   recordAttempts,
 } from '../db/repositories/notifications.ts';
-import { type AttemptResult, attemptResult, claimLockMs, nextAttemptAt } from '../domain/delivery.ts';
+import {
+  type AttemptResult,
+  attemptResult,
+  attemptsToRecord,
+  claimLockMs,
+  nextAttemptAt,
+} from '../domain/delivery.ts';
 import { logAttempts } from './failureLog.ts';
 import { InFlightCaps } from './inFlightCaps.ts';
 import { deliveryBody, deliveryHeaders } from './payload.ts';
@@ -59,6 +65,7 @@ export interface DeliveryOptions {
 }
 
 const POLL_BATCH = 500;
+/** Attempts kept per callback in its history (pruned to them; attemptsToRecord leaves out older successes). */
 const ATTEMPTS_KEPT = 100;
 const PRUNE_EVERY_MS = 60_000;
 const RECORD_BATCH = 500;
@@ -491,7 +498,19 @@ export class DeliveryWorker {
     try {
       const now = this.#clock.now();
       const options = { now, retryAt: nextAttemptAt(now, this.#options.retryIntervalMs) };
-      const moved = await advanceCursors(this.#db, this.#instanceId, moves, attempts, results, options);
+      const record = attemptsToRecord(
+        attempts.map(({ notification }) => notification.callbackId),
+        results,
+        ATTEMPTS_KEPT,
+      );
+      const moved = await advanceCursors(
+        this.#db,
+        this.#instanceId,
+        moves,
+        attempts.filter((_, index) => record[index]),
+        results.filter((_, index) => record[index]),
+        options,
+      );
       for (const move of moves) {
         const stream = this.#streams.get(move.callbackId);
         if (moved.has(move.callbackId)) {

@@ -6,6 +6,7 @@ import type { AttemptResult } from '../../domain/delivery.ts';
 import type { Queryable } from '../database.ts';
 import {
   type Attempt,
+  deliveredEventColumns,
   type Notification,
   type NotificationRow,
   outcomeColumns,
@@ -124,16 +125,18 @@ export interface StreamBatch {
 export async function readStreams(db: Queryable, reads: readonly StreamRead[]): Promise<StreamBatch> {
   const rows = await db.query<
     NotificationRow & { head: string; callback_id: string | null; position: string }
-  >('SELECT * FROM delivery_read($1::uuid[], $2::bigint[], $3::int[])', [
-    reads.map((read) => read.callbackId),
-    reads.map((read) => read.after),
-    reads.map((read) => read.take),
-  ]);
+  >(
+    `SELECT r.head, r.callback_id, r.sequence, r.url, r.event_name, r.signing_secret, r.max_redeliver_attempts,
+       r.discarded_since_success, r."position", r.event_id, r.event_type, r.event_event_name, r.object_type,
+       r.object_id, ${deliveredEventColumns('r')}
+     FROM delivery_read($1::uuid[], $2::bigint[], $3::int[]) r`,
+    [reads.map((read) => read.callbackId), reads.map((read) => read.after), reads.map((read) => read.take)],
+  );
   const events = new Map<string, StreamedNotification[]>();
   for (const row of rows) {
     if (row.callback_id === null) continue;
     const list = events.get(row.callback_id) ?? [];
-    list.push({ ...toNotification(row, 1), position: Number(row.position) });
+    list.push(Object.assign(toNotification(row, 1), { position: Number(row.position) }));
     events.set(row.callback_id, list);
   }
   return { head: Number(rows[0]?.head ?? 0), events };

@@ -23,8 +23,10 @@ export interface Notification {
     eventName: string | null;
     objectType: string;
     objectId: string | null;
-    data: unknown;
-    timestamp: Date;
+    /** The event's data as the JSON text PostgreSQL writes for it: it goes into the body as it is. */
+    dataJson: string;
+    /** ISO 8601 in UTC with milliseconds, as `Date.toISOString()` writes it. */
+    timestamp: string;
   };
 }
 
@@ -47,9 +49,17 @@ export interface NotificationRow {
   event_event_name: string | null;
   object_type: string;
   object_id: string | null;
-  data: unknown;
-  timestamp: Date;
+  data: string;
+  timestamp: string;
 }
+
+/**
+ * An event's data and timestamp as the text a delivery body carries, selected so: parsing the
+ * JSON and the date of every row only to write them out again was a tenth of a delivery's CPU
+ * (bench/mqttDelivery.ts). `MS` truncates to milliseconds, as a JavaScript Date does.
+ */
+export const deliveredEventColumns = (alias: string): string =>
+  `${alias}.data::text AS data, to_char(${alias}."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`;
 
 export const toNotification = (row: NotificationRow, attempt: number): Notification => ({
   sequence: Number(row.sequence),
@@ -66,7 +76,7 @@ export const toNotification = (row: NotificationRow, attempt: number): Notificat
     eventName: row.event_event_name,
     objectType: row.object_type,
     objectId: row.object_id,
-    data: row.data,
+    dataJson: row.data,
     timestamp: row.timestamp,
   },
 });
@@ -129,7 +139,7 @@ export async function claimDue(
      )
      SELECT claimed.id, claimed.sequence, claimed.attempts, c.id AS callback_id, c.url, c.event_name,
        c.signing_secret, c.max_redeliver_attempts, c.discarded_since_success,
-       e.id AS event_id, e.event_type, e.event_name AS event_event_name, e.object_type, e.object_id, e.data, e."timestamp"
+       e.id AS event_id, e.event_type, e.event_name AS event_event_name, e.object_type, e.object_id, ${deliveredEventColumns('e')}
      FROM claimed JOIN callbacks c ON c.id = claimed.callback_id JOIN events e ON e.id = claimed.event_id
      ORDER BY claimed.id`,
     [
