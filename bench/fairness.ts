@@ -21,7 +21,8 @@
 // Each phase waits until every change has reached the healthy receiver (or none has for 30 s).
 // Latency = first receipt - the event's timestamp, for events written in the measured window.
 //
-// Settings (environment): BENCH_BACKEND ("pglite" or "postgres"; pglite), BENCH_RATE (changes/s,
+// Settings (environment): BENCH_BACKENDS ("postgres,pglite", one after the other; BENCH_BACKEND, one
+// of them, as before), BENCH_RATE (changes/s,
 // 20), BENCH_DURATION (s, 20), BENCH_WARMUP (s, 3), BENCH_ROUNDS (5), BENCH_STUCK (20),
 // BENCH_WORKPLACES (50), BENCH_CONTROL ("0"), BENCH_LOG_LEVEL (service log level, "error"),
 // BENCH_ADMIN_URL.
@@ -45,7 +46,7 @@ import {
 } from './support.ts';
 
 const env = process.env;
-const BACKEND = (env.BENCH_BACKEND ?? 'pglite') as Backend;
+const BACKENDS = (env.BENCH_BACKENDS ?? env.BENCH_BACKEND ?? 'postgres,pglite').split(',') as Backend[];
 const RATE = Number(env.BENCH_RATE ?? 20);
 const DURATION_S = Number(env.BENCH_DURATION ?? 20);
 const WARMUP_S = Number(env.BENCH_WARMUP ?? 3);
@@ -55,7 +56,8 @@ const WORKPLACES = Number(env.BENCH_WORKPLACES ?? 50);
 const CONTROL = env.BENCH_CONTROL === '1';
 // The stuck receivers' timeouts are expected: warnings would be one line per stuck callback.
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'error';
-const RESULTS_FILE = new URL(`./results/fairness-${BACKEND}-latest.json`, import.meta.url);
+const resultsFile = (backend: Backend) =>
+  new URL(`./results/fairness-${backend}-latest.json`, import.meta.url);
 const EVENT_TYPE = 'WORKPLACE_OPERATING_STATE_CHANGED';
 const GROUP = 'p6';
 const STALL_MS = 30_000;
@@ -181,7 +183,13 @@ async function deleteCallback(service: Service, id: string): Promise<void> {
 }
 
 /** One phase: the load, then every change at the healthy receiver; its latency figures. */
-async function phase(service: Service, receiver: Receiver, workplaceIds: string[], name: string) {
+async function phase(
+  backend: Backend,
+  service: Service,
+  receiver: Receiver,
+  workplaceIds: string[],
+  name: string,
+) {
   receiver.send({ type: 'reset' });
   const load = await changeLoad(service, workplaceIds);
   await drain(receiver, GROUP, load.accepted, STALL_MS);
@@ -209,26 +217,26 @@ async function phase(service: Service, receiver: Receiver, workplaceIds: string[
     slowest,
   };
   console.log(
-    `[${BACKEND}] ${name.padEnd(22)} ${result.changes} changes, ${delivered} delivered, ` +
+    `[${backend}] ${name.padEnd(22)} ${result.changes} changes, ${delivered} delivered, ` +
       `p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms`,
   );
   return result;
 }
 
-async function main(): Promise<void> {
+async function benchBackend(backend: Backend): Promise<void> {
   const loadBefore = loadavg();
   const code = revision();
   console.log(
     `commit ${code.commit}${code.srcModified ? ` with src/ modified (diff ${code.srcDiffSha1})` : ''}; ` +
-      `${BACKEND}, ${RATE} changes/s, ${WARMUP_S} + ${DURATION_S} s per phase, ${STUCK} stuck receivers`,
+      `${backend}, ${RATE} changes/s, ${WARMUP_S} + ${DURATION_S} s per phase, ${STUCK} stuck receivers`,
   );
-  const seeded = await seedDatabase(BACKEND, 'fairness', WORKPLACES);
+  const seeded = await seedDatabase(backend, 'fairness', WORKPLACES);
   const receiver = await Receiver.start();
   const stuckReceivers = await StuckReceivers.start(STUCK);
   type Phase = Awaited<ReturnType<typeof phase>> & { kind: string; round: number };
   const phases: Phase[] = [];
   try {
-    const service = await startService(BACKEND, seeded.target, { logLevel: LOG_LEVEL });
+    const service = await startService(backend, seeded.target, { logLevel: LOG_LEVEL });
     try {
       /** Callbacks on the same events to these receivers; returns a function that deletes them. */
       const subscribe = async (urls: string[]) => {
@@ -247,7 +255,13 @@ async function main(): Promise<void> {
               ? stuckReceivers.urls(`/stuck/${round}`)
               : Array.from({ length: STUCK }, (_, index) => `${receiver.url}/control/${index}`);
         const unsubscribe = await subscribe(urls);
-        const measured = await phase(service, receiver, seeded.workplaceIds, `${kind} (round ${round})`);
+        const measured = await phase(
+          backend,
+          service,
+          receiver,
+          seeded.workplaceIds,
+          `${kind} (round ${round})`,
+        );
         phases.push({ kind, round, ...measured });
         await unsubscribe(); // before the stuck receivers go away, so nothing more is sent to them
       };
@@ -281,21 +295,21 @@ async function main(): Promise<void> {
   const everyOne = phases.every((p) => p.delivered === p.changes);
   const met = ratio.p99 <= TARGET_P99_RATIO && everyOne;
   // The targets bind on PostgreSQL (docs/quality.md); PGlite is reported for information.
-  const binding = BACKEND === 'postgres';
+  const binding = backend === 'postgres';
   const verdict =
-    `P6 ${BACKEND}: healthy callback p99 with ${STUCK} stuck receivers / without = ${ratio.p99.toFixed(2)} ` +
+    `P6 ${backend}: healthy callback p99 with ${STUCK} stuck receivers / without = ${ratio.p99.toFixed(2)} ` +
     `(medians of ${ROUNDS} rounds: ${beside.p99Ms.toFixed(0)} / ${alone.p99Ms.toFixed(0)} ms; ` +
     `p50 ${beside.p50Ms.toFixed(0)} / ${alone.p50Ms.toFixed(0)} ms = ${ratio.p50.toFixed(2)}${ratio.p99OverControl === undefined ? '' : `; over ${STUCK} answering ones instead ${ratio.p99OverControl.toFixed(2)}`}), ` +
     `${everyOne ? 'every change delivered' : 'NOT every change delivered'}; ` +
     `a stuck callback had at most ${stuckMaxHeld} request(s) held at once, ${stuckRequests} in all ` +
     `(target <= ${TARGET_P99_RATIO}: ${binding ? (met ? 'MET' : 'NOT MET') : `${met ? 'met' : 'not met'}, info only`})`;
   console.log(`\n${verdict}`);
-  writeResults(RESULTS_FILE, {
+  writeResults(resultsFile(backend), {
     date: new Date().toISOString(),
     code,
     machine: machineInfo(loadBefore),
     settings: {
-      backend: BACKEND,
+      backend: backend,
       ratePerS: RATE,
       durationS: DURATION_S,
       warmupS: WARMUP_S,
@@ -316,4 +330,4 @@ async function main(): Promise<void> {
   });
 }
 
-await main();
+for (const backend of BACKENDS) await benchBackend(backend);
