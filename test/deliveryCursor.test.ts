@@ -159,6 +159,40 @@ describeEachBackend('delivery by cursor', (t) => {
     );
   });
 
+  // Batches record only the newest 100 successes per callback (attemptsToRecord): what the
+  // history shows must not change with the size of the batches the backlog was recorded in.
+  test('after a backlog, the history shows its newest 100 attempts, newest first', async () => {
+    const workplaceId = await createWorkplace(t(), `CURSOR-HISTORY-${randomUUID().slice(0, 6)}`);
+    const path = `/history-${t().backend}`;
+    // While the probe is held nothing more is read: the backlog waits, then goes out in bulk.
+    receiver.hold = (request) => request.path === path && request.sequence === 1;
+    const callbackId = await register(t(), {
+      eventType: STATE_CHANGED,
+      url: receiver.url(path),
+      objectFilter: [{ name: 'id', value: workplaceId }],
+    });
+    await change(t(), workplaceId, '110');
+    await waitFor('the probe', () => receiver.on(path).length === 1 || undefined);
+    const events = 160;
+    for (let index = 1; index < events; index += 1) await change(t(), workplaceId, index % 2 ? '000' : '110');
+    receiver.release();
+    await waitFor('the backlog', () => receiver.on(path).length === events || undefined);
+    await waitFor(
+      'every outcome recorded',
+      async () => (await pendingDeliveries(t().app.db, [callbackId])) === 0 || undefined,
+    );
+    const history = json(await t().request({ url: `/api/v2/callbacks/${callbackId}/deliveries?limit=100` }))
+      ._embedded.deliveries as { sequence: number; outcome: string }[];
+    assert.deepEqual(
+      history.map((entry) => [entry.sequence, entry.outcome]),
+      Array.from({ length: 100 }, (_, index) => [events - index, 'DELIVERED']),
+    );
+    const shown = json(await t().request({ url: `/api/v2/callbacks/${callbackId}` })).properties;
+    assert.equal(shown.failedAttempts, 0);
+    assert.equal(shown.discardedNotifications, 0);
+    assert.ok(shown.lastSuccessfulDate);
+  });
+
   // Its cached plan must not follow statistics taken before a burst into a bitmap scan of the
   // whole backlog and a sort (docs/architecture.md, "Delivery by cursor"; migration 022).
   test("the read of the callbacks' events runs without bitmap scans", async () => {
