@@ -105,20 +105,28 @@ describeEachBackend('delivery by cursor', (t) => {
   });
   after(() => receiver.close());
 
-  test('a callback more than maxUnconfirmedMessages behind skips the oldest unread events, counted and recorded', async () => {
-    const workplaceId = await createWorkplace(t(), `CURSOR-SKIP-${randomUUID().slice(0, 6)}`);
-    const path = `/skip-${t().backend}`;
-    // A new callback's first send is a probe: while it is held, nothing else is sent to it.
+  /**
+   * A callback on a new workplace's state changes whose first delivery (a probe: while it is held,
+   * nothing else is sent to it) the receiver holds, and `events` changes written behind it.
+   */
+  async function behindHeldProbe(name: string, events: number, settings: Record<string, unknown> = {}) {
+    const workplaceId = await createWorkplace(t(), `CURSOR-${name}-${randomUUID().slice(0, 6)}`);
+    const path = `/${name.toLowerCase()}-${t().backend}`;
     receiver.hold = (request) => request.path === path && request.sequence === 1;
     const callbackId = await register(t(), {
       eventType: STATE_CHANGED,
       url: receiver.url(path),
       objectFilter: [{ name: 'id', value: workplaceId }],
-      maxUnconfirmedMessages: 3,
+      ...settings,
     });
     await change(t(), workplaceId, '110');
     await waitFor('the probe', () => receiver.on(path).length === 1 || undefined);
-    for (let index = 1; index < 10; index += 1) await change(t(), workplaceId, index % 2 ? '000' : '110');
+    for (let index = 1; index < events; index += 1) await change(t(), workplaceId, index % 2 ? '000' : '110');
+    return { path, callbackId };
+  }
+
+  test('a callback more than maxUnconfirmedMessages behind skips the oldest unread events, counted and recorded', async () => {
+    const { path, callbackId } = await behindHeldProbe('SKIP', 10, { maxUnconfirmedMessages: 3 });
     // 10 events: the first is out, the newest 3 wait, the 6 between are dropped.
     let shown: Record<string, unknown> = {};
     await waitFor(
@@ -162,19 +170,9 @@ describeEachBackend('delivery by cursor', (t) => {
   // Batches record only the newest 100 successes per callback (attemptsToRecord): what the
   // history shows must not change with the size of the batches the backlog was recorded in.
   test('after a backlog, the history shows its newest 100 attempts, newest first', async () => {
-    const workplaceId = await createWorkplace(t(), `CURSOR-HISTORY-${randomUUID().slice(0, 6)}`);
-    const path = `/history-${t().backend}`;
     // While the probe is held nothing more is read: the backlog waits, then goes out in bulk.
-    receiver.hold = (request) => request.path === path && request.sequence === 1;
-    const callbackId = await register(t(), {
-      eventType: STATE_CHANGED,
-      url: receiver.url(path),
-      objectFilter: [{ name: 'id', value: workplaceId }],
-    });
-    await change(t(), workplaceId, '110');
-    await waitFor('the probe', () => receiver.on(path).length === 1 || undefined);
     const events = 160;
-    for (let index = 1; index < events; index += 1) await change(t(), workplaceId, index % 2 ? '000' : '110');
+    const { path, callbackId } = await behindHeldProbe('HISTORY', events);
     receiver.release();
     await waitFor('the backlog', () => receiver.on(path).length === events || undefined);
     await waitFor(
