@@ -97,20 +97,23 @@ function mqtt(result: Json): string[] {
   return lines;
 }
 
-function operations(result: Json): string[] {
-  const lines = [
-    `**Scale, P7** (\`npm run bench:operations\`; ${stamp(result)}): time at the largest size over time at the smallest.`,
-    '',
-    '| case | ratio | goal <= 2 | share of the count behind `total` at the largest size |',
-    '|---|---|---|---|',
-  ];
-  for (const ratio of result.ratios as Json[]) {
-    lines.push(
-      `| ${ratio.what} | ${fixed(ratio.ratio, 1)} | ${ratio.met ? 'met' : 'not met'} | ${Math.round(ratio.countShareLarge * 100)} % |`,
-    );
-  }
-  return lines;
-}
+/** A scale benchmark's ratios (time at the largest size over time at the smallest). */
+const scale =
+  (title: string, command: string) =>
+  (result: Json): string[] => {
+    const lines = [
+      `**${title}** (\`${command}\`; ${stamp(result)}): time at the largest size over time at the smallest.`,
+      '',
+      '| case | ratio | goal <= 2 | share of the count behind `total` at the largest size |',
+      '|---|---|---|---|',
+    ];
+    for (const ratio of result.ratios as Json[]) {
+      lines.push(
+        `| ${ratio.what} | ${fixed(ratio.ratio, 1)} | ${ratio.met ? 'met' : 'not met'} | ${Math.round(ratio.countShareLarge * 100)} % |`,
+      );
+    }
+    return lines;
+  };
 
 function soak(result: Json): string[] {
   const r = result.result;
@@ -156,7 +159,8 @@ const SECTIONS: [files: string[], render: (results: Json[]) => string[]][] = [
   [['delivery-latest.json'], one(delivery)],
   [['mqtt-latest.json'], one(mqtt)],
   [['fairness-postgres-latest.json', 'fairness-pglite-latest.json'], fairness],
-  [['operations-latest.json'], one(operations)],
+  [['operations-latest.json'], one(scale('Scale, P7', 'npm run bench:operations'))],
+  [['timeseries-latest.json'], one(scale('Scale, P7: device samples', 'npm run bench:timeseries'))],
   [['soak-latest.json'], one(soak)],
   [['token-flood-latest.json'], one(tokenFlood)],
   [['connectors-latest.json'], one(connectors)],

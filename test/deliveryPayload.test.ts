@@ -184,7 +184,7 @@ describe('attemptsToRecord', () => {
           const results = batch.map(([, outcome]) => outcome);
           const record = attemptsToRecord(ids, results, kept);
           for (const id of new Set(ids)) {
-            const mine = batch.map(([owner], index) => index).filter((index) => ids[index] === id);
+            const mine = batch.map((_, index) => index).filter((index) => ids[index] === id);
             const recorded = mine.filter((index) => record[index]);
             // The newest `kept` of the callback are all recorded.
             for (const index of mine.slice(-kept)) assert.ok(record[index]);
