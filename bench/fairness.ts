@@ -309,7 +309,7 @@ async function benchBackend(backend: Backend): Promise<void> {
     code,
     machine: machineInfo(loadBefore),
     settings: {
-      backend: backend,
+      backend,
       ratePerS: RATE,
       durationS: DURATION_S,
       warmupS: WARMUP_S,
