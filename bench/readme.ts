@@ -1,7 +1,7 @@
 // The README's benchmark figures, rendered from the results files the benchmarks write
 // (bench/results/*-latest.json), so the README never states a figure no run produced.
 // `npm run bench:readme` rewrites the block between the markers in README.md;
-// test/readmeFigures.test.ts fails when the block and the results files disagree.
+// test/project/readmeFigures.test.ts fails when the block and the results files disagree.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const RESULTS = new URL('./results/', import.meta.url);

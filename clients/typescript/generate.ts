@@ -1,6 +1,6 @@
 // Writes src/schema.d.ts from the OpenAPI document the service serves (`npm run client:generate`).
 // The app is built in-process on an empty in-memory PGlite with fixed settings, so the output
-// depends only on the code. test/client.test.ts checks the committed file is current.
+// depends only on the code. test/api/client.test.ts checks the committed file is current.
 import { writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createApp } from '../../src/app.ts';

@@ -2,7 +2,7 @@
 // built on a route's first answer instead of at start-up, and shared by every app of the
 // process. A service then starts without compiling the response schemas of routes it may never
 // answer (about a second of start-up), and a process that builds several apps (the tests, the
-// benchmarks) compiles each schema once. test/schemaCompilation.test.ts compiles them all, so a
+// benchmarks) compiles each schema once. test/api/schemaCompilation.test.ts compiles them all, so a
 // schema that cannot compile still fails before it ships.
 import fastJsonStringify from 'fast-json-stringify';
 import { compileLater, type Deferred } from './compileLater.ts';

@@ -43,7 +43,7 @@ export async function startTestApp(
     BRIDGE_BOOTSTRAP_CLIENT_ID: TEST_CLIENT.id,
     BRIDGE_BOOTSTRAP_CLIENT_SECRET: TEST_CLIENT.secret,
     // Fixtures carry fixed dates (samples of 2024) that retention would delete mid-file;
-    // test/retention.test.ts turns it on.
+    // test/api/retention.test.ts turns it on.
     BRIDGE_RETENTION_EVENTS_DAYS: '0',
     BRIDGE_RETENTION_SAMPLES_DAYS: '0',
     ...env,

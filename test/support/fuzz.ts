@@ -4,7 +4,7 @@
 // integers, impossible dates, wrong types, repeated and unknown parameters, deep JSON). Whatever
 // it sends: no 5xx, every error carries exactly {status, code, message}, and a refused write
 // changes nothing stored (a checksum of every table before and after).
-// Used by test/fuzz.test.ts (quick runs) and test/fuzz.ts (`npm run fuzz`, long runs with figures).
+// Used by test/api/fuzz.test.ts (quick runs) and test/fuzz.ts (`npm run fuzz`, long runs with figures).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -68,7 +68,7 @@ export function operationsOf(openapi: OpenApi): Operation[] {
     for (const [method, operation] of Object.entries(item)) {
       if (!METHODS.includes(method)) continue;
       // A stream (GET /events/stream) stays open: its answer never completes in inject();
-      // test/eventStream.test.ts covers it, badInput.test.ts its refusals.
+      // test/api/eventStream.test.ts covers it, badInput.test.ts its refusals.
       if (operation.responses?.['200']?.content?.['text/event-stream']) continue;
       const parameters = operation.parameters ?? [];
       operations.push({

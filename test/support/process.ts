@@ -49,7 +49,7 @@ export function spawnBridge(env: Record<string, string>, args: string[] = ['star
       BRIDGE_HOST: '127.0.0.1',
       BRIDGE_PORT: '0',
       BRIDGE_EMBEDDED_MQTT: 'off',
-      // The first-start demo seeds and simulates (docs/demo.md): only test/demo.test.ts wants it.
+      // The first-start demo seeds and simulates (docs/demo.md): only test/api/demo.test.ts wants it.
       BRIDGE_DEMO: 'off',
       ...env,
     },

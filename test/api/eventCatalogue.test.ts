@@ -1,0 +1,619 @@
+// Every event type is reachable (docs/events.md): one row per event type of docs/events.md (and EXTERNAL)
+// with the API action that emits it. Each row runs its action through the real HTTP stack and
+// checks the stored event: type, objectType, objectId and the keys of its data. The table must
+// cover the catalogue in src/domain/events.ts exactly, so a new type cannot go without an action.
+// Rows run in order and build on each other's plant (a forecast exists before it becomes obsolete).
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { EVENT_OBJECT_TYPES, EXTERNAL_EVENT_TYPE } from '../../src/domain/events.ts';
+import {
+  createOperation,
+  createStaffMember,
+  createWorkplace,
+  describeEachBackend,
+  json,
+  type RequestOptions,
+  type TestApp,
+} from '../support/app.ts';
+import { waitFor } from '../support/faults.ts';
+
+const API = '/api/v2';
+const FUTURE = { startDate: '2099-05-01T06:00:00.000Z', endDate: '2099-05-01T14:00:00.000Z' };
+
+interface Plant {
+  workplaceId: string;
+  operationId: string;
+  staffMemberId: string;
+  /** Ids made by earlier rows, for later rows (e.g. the order a row creates and the next deletes). */
+  made: Record<string, string>;
+}
+
+interface Row {
+  eventType: string;
+  /** What emits it, as docs/events.md says. */
+  action: string;
+  /** Runs the action; returns the objectId the event must carry (null for condensed events). */
+  run: (t: TestApp, plant: Plant) => Promise<string | null>;
+  /** The keys of the event's data. */
+  data: string[];
+  /** objectType when the catalogue does not fix one (RESOURCES_UPDATED, EXTERNAL). */
+  objectType?: string;
+}
+
+/** Sends a request that must succeed; returns the answer's properties. */
+async function ok(t: TestApp, options: RequestOptions) {
+  const response = await t.request(options);
+  assert.ok(response.statusCode < 300, `${options.method ?? 'GET'} ${options.url}: ${response.body}`);
+  return response.statusCode === 204 ? {} : json(response).properties;
+}
+
+const RESULT = ['workplaceId', 'startDate', 'endDate', 'setupStartDate', 'setupEndDate'].concat([
+  'processingStartDate',
+  'processingEndDate',
+  'fixed',
+]);
+const ORDER = ['productionOrderId', 'number', 'description', 'material', 'targetQuantity'].concat([
+  'quantityUnit',
+  'basicStartDate',
+  'basicEndDate',
+  'deliveryDate',
+]);
+const OPERATION = [
+  'operationId',
+  'number',
+  'description',
+  'productionOrderId',
+  'sequence',
+  'material',
+  'workplaceId',
+  'workplaceGroupId',
+  'targetQuantity',
+  'quantityUnit',
+  'targetTimePerUnit',
+  'targetProcessingTime',
+  'targetSetupTime',
+  'targetTeardownTime',
+  'targetMoveTime',
+  'targetWaitTime',
+  'components',
+  'productionResourcesAndTools',
+  'startDate',
+  'endDate',
+];
+const WORKPLACE = ['workplaceId', 'number', 'description', 'isManualWorkplace', 'capacityGroupId'].concat([
+  'productionLineId',
+]);
+const STAFF = ['staffMemberId', 'staffNumber', 'firstName', 'lastName', 'email', 'qualifications'].concat([
+  'assignedWorkplaceIds',
+  'shiftId',
+  'absences',
+]);
+const TOOL = ['toolId', 'number', 'description', 'lifespan'];
+const DOCUMENT = ['documentId', 'name', 'folder', 'description', 'contentType', 'size', 'version'];
+const MAINTENANCE = ['scheduledMaintenanceId', 'workplaceId', 'description', 'maintenanceType'].concat([
+  'startDate',
+  'endDate',
+]);
+const changed = (keys: string[]) => [...keys, 'changedProperties'];
+
+const ROWS: Row[] = [
+  {
+    eventType: 'PRODUCTION_ORDER_CREATED',
+    action: 'POST /productionOrders',
+    data: ORDER,
+    run: async (t, plant) => {
+      plant.made.order = (
+        await ok(t, { method: 'POST', url: `${API}/productionOrders`, body: { number: 'EC-PO' } })
+      ).id;
+      return plant.made.order;
+    },
+  },
+  {
+    eventType: 'PRODUCTION_ORDER_UPDATED',
+    action: 'PUT /productionOrders/{id}',
+    data: changed(ORDER),
+    run: async (t, { made }) => {
+      await ok(t, {
+        method: 'PUT',
+        url: `${API}/productionOrders/${made.order}`,
+        body: { number: 'EC-PO', description: 'changed' },
+      });
+      return made.order ?? null;
+    },
+  },
+  {
+    eventType: 'OPERATION_CREATED',
+    action: 'POST /operations',
+    data: OPERATION,
+    run: async (t, { made }) => {
+      const body = { productionOrderId: made.order, number: 'EC-10' };
+      made.operation = (await ok(t, { method: 'POST', url: `${API}/operations`, body })).id;
+      return made.operation;
+    },
+  },
+  {
+    eventType: 'OPERATION_UPDATED',
+    action: 'PUT /operations/{id}',
+    data: changed(OPERATION),
+    run: async (t, { made }) => {
+      const body = { productionOrderId: made.order, number: 'EC-10', description: 'changed' };
+      await ok(t, { method: 'PUT', url: `${API}/operations/${made.operation}`, body });
+      return made.operation ?? null;
+    },
+  },
+  {
+    eventType: 'OPERATION_DELETED',
+    action: 'DELETE /operations/{id}',
+    data: OPERATION,
+    run: async (t, { made }) => {
+      await ok(t, { method: 'DELETE', url: `${API}/operations/${made.operation}` });
+      return made.operation ?? null;
+    },
+  },
+  {
+    eventType: 'PRODUCTION_ORDER_DELETED',
+    action: 'DELETE /productionOrders/{id}',
+    data: ORDER,
+    run: async (t, { made }) => {
+      await ok(t, { method: 'DELETE', url: `${API}/productionOrders/${made.order}` });
+      return made.order ?? null;
+    },
+  },
+  {
+    eventType: 'OPERATION_PHASE_CHANGED',
+    action: 'POST /operations/{id}/{operationPhaseId}',
+    data: ['operationId', 'currentOperationPhase', 'previousOperationPhase', 'workplaceId', 'staffMemberId'],
+    run: async (t, { operationId }) => {
+      await ok(t, { method: 'POST', url: `${API}/operations/${operationId}/DISPATCHED` });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'OPERATION_OUTPUT_QUANTITY_RECORDED',
+    action: 'POST /operations/{id}/recordedOutputQuantities',
+    data: [
+      'operationId',
+      'recordedOutputQuantityId',
+      'quantity',
+      'quantityType',
+      'timestamp',
+      'workplaceId',
+    ].concat('staffMemberId'),
+    run: async (t, { operationId }) => {
+      const body = { quantity: 3, quantityType: 'YIELD' };
+      await ok(t, { method: 'POST', url: `${API}/operations/${operationId}/recordedOutputQuantities`, body });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'CONNECTOR_STATE_CHANGED',
+    action: 'PUT /connectors/{id} disabling it',
+    data: ['connectorId', 'name', 'type', 'currentState', 'previousState', 'lastError'],
+    run: async (t) => {
+      const body = { name: 'EC', type: 'MQTT', url: 'mqtt://127.0.0.1:1883', enabled: false, mappings: [] };
+      const id = (await ok(t, { method: 'POST', url: `${API}/connectors`, body })).id;
+      await ok(t, { method: 'PUT', url: `${API}/connectors/${id}`, body: { ...body, enabled: true } });
+      return id;
+    },
+  },
+  {
+    eventType: 'OPERATION_FORECAST_RESULT_CREATED',
+    action: 'PUT /operations/{id}/forecastResult',
+    data: ['operationId', ...RESULT],
+    run: async (t, { operationId, workplaceId }) => {
+      const body = { workplaceId, ...FUTURE };
+      await ok(t, { method: 'PUT', url: `${API}/operations/${operationId}/forecastResult`, body });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'OPERATION_FORECAST_RESULT_UPDATED',
+    action: 'POST /operations/forecastResults/update',
+    data: changed(['operationId', ...RESULT]),
+    run: async (t, { operationId, workplaceId }) => {
+      const body = { forecastResults: [{ operationId, workplaceId, ...FUTURE, fixed: true }] };
+      await ok(t, { method: 'POST', url: `${API}/operations/forecastResults/update`, body });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'PREDICTED_MALFUNCTION_SCENARIO_CREATED',
+    action: 'POST /workplaces/predictedMalfunctionScenarios',
+    data: ['predictedMalfunctionScenarioId', 'workplaceId', 'startDate', 'endDate', 'probability'].concat([
+      'operatingStateId',
+      'description',
+    ]),
+    run: async (t, { workplaceId }) => {
+      const body = { workplaceId, probability: 0.4, ...FUTURE };
+      await ok(t, { method: 'POST', url: `${API}/workplaces/predictedMalfunctionScenarios`, body });
+      return workplaceId;
+    },
+  },
+  {
+    eventType: 'OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS',
+    action: 'POST /workplaces/{id}/operatingState/{id} into DOWNTIME while predictions exist',
+    data: ['workplaceId', 'predictedMalfunctionScenarioIds'],
+    run: async (t, { workplaceId }) => {
+      await ok(t, { method: 'POST', url: `${API}/workplaces/${workplaceId}/operatingState/110` });
+      return null;
+    },
+  },
+  {
+    eventType: 'OBSOLETE_OPERATION_FORECAST_RESULTS',
+    action: 'POST /workplaces/{id}/operatingState/{id} into DOWNTIME while forecasts run there',
+    data: ['operationId', 'workplaceId', 'operatingStateId'],
+    run: async (t, { workplaceId, operationId }) => {
+      await ok(t, { method: 'POST', url: `${API}/workplaces/${workplaceId}/operatingState/010` });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'WORKPLACE_OPERATING_STATE_CHANGED',
+    action: 'POST /workplaces/{id}/operatingState/{operatingStateId}',
+    data: ['workplaceId', 'currentOperatingState', 'previousOperatingState'],
+    run: async (t, { workplaceId }) => {
+      await ok(t, { method: 'POST', url: `${API}/workplaces/${workplaceId}/operatingState/000` });
+      return workplaceId;
+    },
+  },
+  {
+    eventType: 'OPERATION_FORECAST_RESULT_DELETED',
+    action: 'DELETE /operations/{id}/forecastResult',
+    data: ['operationId', ...RESULT],
+    run: async (t, { operationId }) => {
+      await ok(t, { method: 'DELETE', url: `${API}/operations/${operationId}/forecastResult` });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'OPERATION_PLANNING_SCENARIO_CREATED',
+    action: 'POST /operations/planningScenarios',
+    data: ['operationPlanningScenarioId', 'name', 'description'],
+    run: async (t) =>
+      (await ok(t, { method: 'POST', url: `${API}/operations/planningScenarios`, body: { assignments: [] } }))
+        .id,
+  },
+  {
+    eventType: 'OPERATION_PLANNING_RESULT_CREATED',
+    action: 'POST /operations/planningResults/update',
+    data: ['operationId', ...RESULT],
+    run: async (t, { operationId, workplaceId }) => {
+      const body = { assignments: [{ operationId, workplaceId, ...FUTURE }] };
+      await ok(t, { method: 'POST', url: `${API}/operations/planningResults/update`, body });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'OBSOLETE_OPERATION_PLANNING_SCENARIOS',
+    action: 'a planning result change while operation planning scenarios are current',
+    data: ['operationPlanningScenarioIds'],
+    run: async (t, { operationId, workplaceId }) => {
+      await ok(t, { method: 'POST', url: `${API}/operations/planningScenarios`, body: { assignments: [] } });
+      const body = { assignments: [{ operationId, workplaceId, ...FUTURE, fixed: true }] };
+      await ok(t, { method: 'POST', url: `${API}/operations/planningResults/update`, body });
+      return null;
+    },
+  },
+  {
+    eventType: 'OPERATION_PLANNING_RESULT_UPDATED',
+    action: 'POST /operations/planningResults/update changing a result',
+    data: changed(['operationId', ...RESULT]),
+    run: async (t, { operationId, workplaceId }) => {
+      const body = { assignments: [{ operationId, workplaceId, ...FUTURE, fixed: false }] };
+      await ok(t, { method: 'POST', url: `${API}/operations/planningResults/update`, body });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'OPERATION_PLANNING_RESULT_DELETED',
+    action: 'DELETE /operations/{id}/planningResult',
+    data: ['operationId', ...RESULT],
+    run: async (t, { operationId }) => {
+      await ok(t, { method: 'DELETE', url: `${API}/operations/${operationId}/planningResult` });
+      return operationId;
+    },
+  },
+  {
+    eventType: 'STAFF_MEMBER_PLANNING_SCENARIO_CREATED',
+    action: 'POST /staffMembers/planningScenarios',
+    data: ['staffMemberPlanningScenarioId', 'name', 'description'],
+    run: async (t) =>
+      (await ok(t, { method: 'POST', url: `${API}/staffMembers/planningScenarios`, body: { elements: [] } }))
+        .id,
+  },
+  ...(['CREATED', 'UPDATED'] as const).map(
+    (change): Row => ({
+      eventType: `STAFF_MEMBER_PLANNING_RESULT_${change}`,
+      action: 'POST /staffMembers/planningResults/update',
+      data: change === 'CREATED' ? ['staffMemberId', ...RESULT] : changed(['staffMemberId', ...RESULT]),
+      run: async (t, { staffMemberId, workplaceId }) => {
+        const body = { elements: [{ staffMemberId, workplaceId, ...FUTURE, fixed: change === 'UPDATED' }] };
+        await ok(t, { method: 'POST', url: `${API}/staffMembers/planningResults/update`, body });
+        return staffMemberId;
+      },
+    }),
+  ),
+  {
+    eventType: 'STAFF_MEMBER_PLANNING_RESULT_DELETED',
+    action: 'DELETE /staffMembers/{id}/planningResult',
+    data: ['staffMemberId', ...RESULT],
+    run: async (t, { staffMemberId }) => {
+      await ok(t, { method: 'DELETE', url: `${API}/staffMembers/${staffMemberId}/planningResult` });
+      return staffMemberId;
+    },
+  },
+  {
+    eventType: 'WORKPLACE_CREATED',
+    action: 'POST /workplaces',
+    data: WORKPLACE,
+    run: async (t, { made }) => {
+      made.workplace = await createWorkplace(t, 'EC-W2');
+      return made.workplace;
+    },
+  },
+  {
+    eventType: 'WORKPLACE_UPDATED',
+    action: 'PUT /workplaces/{id}',
+    data: changed(WORKPLACE),
+    run: async (t, { made }) => {
+      const { capacityGroupId } = await ok(t, { url: `${API}/workplaces/${made.workplace}` });
+      const body = { number: 'EC-W2', capacityGroupId, description: 'changed' };
+      await ok(t, { method: 'PUT', url: `${API}/workplaces/${made.workplace}`, body });
+      return made.workplace ?? null;
+    },
+  },
+  {
+    eventType: 'WORKPLACE_DELETED',
+    action: 'DELETE /workplaces/{id}',
+    data: WORKPLACE,
+    run: async (t, { made }) => {
+      await ok(t, { method: 'DELETE', url: `${API}/workplaces/${made.workplace}` });
+      return made.workplace ?? null;
+    },
+  },
+  {
+    eventType: 'WORKPLACE_SHIFTS_UPDATED',
+    action: 'POST /workplaces/{id}/shifts',
+    data: ['workplaceId', 'changeType', 'shift'],
+    run: async (t, { workplaceId }) => {
+      await ok(t, { method: 'POST', url: `${API}/workplaces/${workplaceId}/shifts`, body: FUTURE });
+      return workplaceId;
+    },
+  },
+  {
+    eventType: 'WORKPLACE_SHIFT_CHANGED',
+    action: 'the shift clock, when a shift starts (here: one created already running)',
+    data: ['shiftId', 'workplaceId', 'change', 'startDate', 'endDate'],
+    run: async (t, { workplaceId }) => {
+      const running = {
+        startDate: new Date(Date.now() - 60_000).toISOString(),
+        endDate: new Date(Date.now() + 3_600_000).toISOString(),
+      };
+      return (await ok(t, { method: 'POST', url: `${API}/workplaces/${workplaceId}/shifts`, body: running }))
+        .id;
+    },
+  },
+  ...(['CREATED', 'UPDATED', 'DELETED'] as const).map(
+    (change): Row => ({
+      eventType: `SCHEDULED_MAINTENANCE_${change}`,
+      action: `${{ CREATED: 'POST', UPDATED: 'PUT', DELETED: 'DELETE' }[change]} /workplaces/{id}/scheduledMaintenances`,
+      data: change === 'UPDATED' ? changed(MAINTENANCE) : MAINTENANCE,
+      run: async (t, { workplaceId, made }) => {
+        const collection = `${API}/workplaces/${workplaceId}/scheduledMaintenances`;
+        const body = { description: change, ...FUTURE };
+        if (change === 'CREATED')
+          made.maintenance = (await ok(t, { method: 'POST', url: collection, body })).id;
+        else if (change === 'UPDATED')
+          await ok(t, { method: 'PUT', url: `${collection}/${made.maintenance}`, body });
+        else await ok(t, { method: 'DELETE', url: `${collection}/${made.maintenance}` });
+        return workplaceId;
+      },
+    }),
+  ),
+  {
+    eventType: 'STAFF_MEMBER_CREATED',
+    action: 'POST /staffMembers',
+    data: STAFF,
+    run: async (t, { made }) => {
+      made.staff = await createStaffMember(t, 'EC-S2');
+      return made.staff;
+    },
+  },
+  {
+    eventType: 'STAFF_MEMBER_UPDATED',
+    action: 'PUT /staffMembers/{id}',
+    data: changed(STAFF),
+    run: async (t, { made }) => {
+      const body = {
+        staffNumber: 'EC-S2',
+        firstName: 'Test',
+        lastName: 'Person',
+        qualifications: ['welding'],
+      };
+      await ok(t, { method: 'PUT', url: `${API}/staffMembers/${made.staff}`, body });
+      return made.staff ?? null;
+    },
+  },
+  {
+    eventType: 'STAFF_MEMBER_DELETED',
+    action: 'DELETE /staffMembers/{id}',
+    data: STAFF,
+    run: async (t, { made }) => {
+      await ok(t, { method: 'DELETE', url: `${API}/staffMembers/${made.staff}` });
+      return made.staff ?? null;
+    },
+  },
+  {
+    eventType: 'STAFF_MEMBER_ACTIVITY_CHANGED',
+    action: 'POST /staffMembers/{id}/activities',
+    data: ['staffMemberId', 'operationId', 'workplaceId', 'activity', 'previousActivity'],
+    run: async (t, { staffMemberId, operationId, workplaceId }) => {
+      const body = { operationId, workplaceId, activity: 'STARTED' };
+      await ok(t, { method: 'POST', url: `${API}/staffMembers/${staffMemberId}/activities`, body });
+      return staffMemberId;
+    },
+  },
+  {
+    eventType: 'TOOL_CREATED',
+    action: 'POST /tools/assemblyOrders',
+    data: TOOL,
+    run: async (t, { made }) => {
+      const order = await ok(t, {
+        method: 'POST',
+        url: `${API}/tools/assemblyOrders`,
+        body: { toolDescription: 'Drill 8 mm' },
+      });
+      made.assemblyOrder = order.id;
+      made.tool = order.toolId;
+      return order.toolId;
+    },
+  },
+  {
+    eventType: 'TOOL_ASSEMBLY_ORDER_STATE_CHANGED',
+    action: 'POST /tools/assemblyOrders/{id}/{toolAssemblyOrderStateId}',
+    data: [
+      'toolAssemblyOrderId',
+      'toolId',
+      'currentToolAssemblyOrderState',
+      'previousToolAssemblyOrderState',
+    ],
+    run: async (t, { made }) => {
+      await ok(t, { method: 'POST', url: `${API}/tools/assemblyOrders/${made.assemblyOrder}/INITIATED` });
+      return made.assemblyOrder ?? null;
+    },
+  },
+  {
+    eventType: 'TOOL_UPDATED',
+    action: 'PUT /tools/{id}',
+    data: changed(TOOL),
+    run: async (t, { made }) => {
+      await ok(t, {
+        method: 'PUT',
+        url: `${API}/tools/${made.tool}`,
+        body: { description: 'Drill 8 mm HSS' },
+      });
+      return made.tool ?? null;
+    },
+  },
+  {
+    eventType: 'TOOL_DELETED',
+    action: 'DELETE /tools/{id} (its assembly order final)',
+    data: TOOL,
+    run: async (t, { made }) => {
+      await ok(t, { method: 'POST', url: `${API}/tools/assemblyOrders/${made.assemblyOrder}/UNAVAILABLE` });
+      await ok(t, { method: 'DELETE', url: `${API}/tools/${made.tool}` });
+      return made.tool ?? null;
+    },
+  },
+  {
+    eventType: 'DOCUMENT_CREATED',
+    action: 'POST /documents',
+    data: DOCUMENT,
+    run: async (t, { made }) => {
+      const body = { name: 'setup.pdf', folder: '/orders/EC' };
+      made.document = (await ok(t, { method: 'POST', url: `${API}/documents`, body })).id;
+      return made.document;
+    },
+  },
+  {
+    eventType: 'DOCUMENT_UPDATED',
+    action: 'PUT /documents/{id}/file',
+    data: changed(DOCUMENT),
+    run: async (t, { made }) => {
+      const response = await t.request({
+        method: 'PUT',
+        url: `${API}/documents/${made.document}/file`,
+        body: 'setup sheet',
+        headers: { 'content-type': 'text/plain' },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      return made.document ?? null;
+    },
+  },
+  {
+    eventType: 'DOCUMENT_DELETED',
+    action: 'DELETE /documents/{id}',
+    data: DOCUMENT,
+    run: async (t, { made }) => {
+      await ok(t, { method: 'DELETE', url: `${API}/documents/${made.document}` });
+      return made.document ?? null;
+    },
+  },
+  {
+    eventType: 'RESOURCES_UPDATED',
+    action: 'POST /devices (devices have no detail events)',
+    data: ['changeType'],
+    objectType: 'DEVICE',
+    run: async (t, { workplaceId }) =>
+      (
+        await ok(t, {
+          method: 'POST',
+          url: `${API}/devices`,
+          body: { name: 'PLC 1', type: 'PLC', workplaceId },
+        })
+      ).id,
+  },
+  {
+    eventType: EXTERNAL_EVENT_TYPE,
+    action: 'POST /events',
+    data: ['lot'],
+    objectType: 'TOOL',
+    run: async (t) => {
+      const body = { eventType: 'EXTERNAL', objectType: 'TOOL', objectId: 'T-42', data: { lot: 7 } };
+      await ok(t, { method: 'POST', url: `${API}/events`, body });
+      return 'T-42';
+    },
+  },
+];
+
+interface StoredRow {
+  object_type: string;
+  object_id: string | null;
+  data: Record<string, unknown> | string;
+}
+
+const lastSequence = async (t: TestApp) =>
+  Number((await t.app.db.query<{ n: string | null }>('SELECT max(sequence) AS n FROM events'))[0]?.n ?? 0);
+
+/** The events of `type` about `objectId` stored after `sequence`. */
+async function storedAfter(t: TestApp, sequence: number, type: string, objectId: string | null) {
+  const rows = await t.app.db.query<StoredRow>(
+    'SELECT object_type, object_id, data FROM events WHERE sequence > $1 AND event_type = $2 ORDER BY sequence',
+    [sequence, type],
+  );
+  return rows.filter((row) => row.object_id === objectId);
+}
+
+describeEachBackend(
+  'every event type is reachable',
+  (t) => {
+    const plant = { made: {} } as Plant;
+    before(async () => {
+      plant.workplaceId = await createWorkplace(t(), 'EC-W1');
+      plant.operationId = await createOperation(t(), 'EC-OP1', { workplaceId: plant.workplaceId });
+      plant.staffMemberId = await createStaffMember(t(), 'EC-S1');
+    });
+
+    test('the table covers the catalogue of docs/events.md and EXTERNAL, once each', () => {
+      const covered = ROWS.map((row) => row.eventType).sort();
+      assert.deepEqual(covered, [...Object.keys(EVENT_OBJECT_TYPES), EXTERNAL_EVENT_TYPE].sort());
+    });
+
+    for (const row of ROWS) {
+      test(`${row.eventType} <- ${row.action}`, async () => {
+        const sequence = await lastSequence(t());
+        const objectId = await row.run(t(), plant);
+        // The shift clock announces on its own time; everything else is in the request's transaction.
+        const [event] = await waitFor(`${row.eventType} about ${objectId}`, async () => {
+          const found = await storedAfter(t(), sequence, row.eventType, objectId);
+          return found.length > 0 && found;
+        });
+        assert.ok(event);
+        const data = typeof event.data === 'string' ? JSON.parse(event.data) : event.data;
+        assert.equal(event.object_type, row.objectType ?? EVENT_OBJECT_TYPES[row.eventType]);
+        assert.deepEqual(Object.keys(data).sort(), [...row.data].sort());
+      });
+    }
+  },
+  { BRIDGE_SHIFT_CLOCK_POLL_MS: '20', BRIDGE_DELIVERY_ENABLED: 'false', BRIDGE_CONNECTORS_ENABLED: 'false' },
+);

@@ -1,0 +1,871 @@
+// Planning and forecast results, scenarios and the OBSOLETE_* events (docs/resources/planning.md,
+// docs/events.md): single-resource PUT/GET/DELETE, the all-or-nothing bulk updates (equal to repeated
+// PUTs), scenario creation and reading, and the triggers of the condensed OBSOLETE_* events.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  createOperation,
+  createStaffMember,
+  createWorkplace,
+  describeEachBackend,
+  json,
+  type TestApp,
+} from '../support/app.ts';
+import { eventsSince, type UntimedEvent, withoutTime } from '../support/events.ts';
+import { absolute, get } from '../support/hal.ts';
+
+const API = '/api/v2';
+const FUTURE = { startDate: '2099-01-01T06:00:00.000Z', endDate: '2099-01-01T14:00:00.000Z' };
+const PAST = { startDate: '2000-01-01T06:00:00.000Z', endDate: '2000-01-01T14:00:00.000Z' };
+const MALFUNCTION = {
+  id: '70bc3dba-1d9d-5a3c-a0f5-fb4cfafe11fa',
+  code: '110',
+  description: 'Malfunction',
+  workplaceStateId: 'DOWNTIME',
+};
+const MISSING = '0190a000-0000-7000-8000-00000000abcd';
+
+const lastSequence = async (t: TestApp) =>
+  Number(
+    (await t.app.db.query<{ n: string | number | null }>('SELECT max(sequence) AS n FROM events'))[0]?.n ?? 0,
+  );
+
+/** A result body as stored after full replacement: optional fields missing become null/false. */
+const fullResult = (fields: Record<string, unknown>) => ({
+  setupStartDate: null,
+  setupEndDate: null,
+  processingStartDate: null,
+  processingEndDate: null,
+  fixed: false,
+  ...fields,
+});
+
+const validation = (field: string, detail: string) => ({
+  status: 400,
+  code: 'VALIDATION_FAILED',
+  message: `Field '${field}' is invalid: ${detail}.`,
+});
+const invalidReference = (field: string, id: string, expected: string) => ({
+  status: 400,
+  code: 'INVALID_REFERENCE',
+  message: `Field '${field}' refers to '${id}', which is not an existing ${expected}.`,
+});
+
+describeEachBackend('planning and forecast results, scenarios', (t) => {
+  test('forecast PUT: 201 then 200, full replacement, events only on real changes', async () => {
+    const workplaceId = await createWorkplace(t(), 'FC-W1');
+    const otherWorkplaceId = await createWorkplace(t(), 'FC-W2');
+    const operationId = await createOperation(t(), 'FC-OP1');
+    const url = `${API}/operations/${operationId}/forecastResult`;
+    const start = await lastSequence(t());
+
+    const body = {
+      workplaceId,
+      ...FUTURE,
+      setupStartDate: '2099-01-01T06:00:00.000Z',
+      setupEndDate: '2099-01-01T07:00:00.000Z',
+      processingStartDate: '2099-01-01T07:00:00.000Z',
+      processingEndDate: '2099-01-01T14:00:00.000Z',
+      fixed: true,
+    };
+    const created = await t().request({ method: 'PUT', url, body });
+    const expected = {
+      properties: { operationId, ...body },
+      _links: {
+        self: get(url),
+        operation: get(`${API}/operations/${operationId}`),
+        workplace: get(`${API}/workplaces/${workplaceId}`),
+      },
+    };
+    assert.deepEqual([created.statusCode, json(created)], [201, expected], created.body);
+    assert.equal(created.headers.location, absolute(url));
+    const fetched = await t().request({ url });
+    assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
+
+    // The same body again (times written differently) changes nothing and emits nothing.
+    const same = await t().request({
+      method: 'PUT',
+      url,
+      body: { ...body, startDate: '2099-01-01T07:00:00+01:00' },
+    });
+    assert.deepEqual([same.statusCode, json(same)], [200, expected]);
+
+    // Full replacement: left-out optional fields become null / false.
+    const replaced = await t().request({
+      method: 'PUT',
+      url,
+      body: { workplaceId: otherWorkplaceId, ...FUTURE },
+    });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    const after = fullResult({ operationId, workplaceId: otherWorkplaceId, ...FUTURE });
+    assert.deepEqual(json(replaced).properties, after);
+
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
+      {
+        eventType: 'OPERATION_FORECAST_RESULT_CREATED',
+        objectType: 'OPERATION',
+        objectId: operationId,
+        data: { operationId, ...body },
+      },
+      {
+        eventType: 'OPERATION_FORECAST_RESULT_UPDATED',
+        objectType: 'OPERATION',
+        objectId: operationId,
+        data: {
+          ...after,
+          changedProperties: [
+            'workplaceId',
+            'setupStartDate',
+            'setupEndDate',
+            'processingStartDate',
+            'processingEndDate',
+            'fixed',
+          ],
+        },
+      },
+    ]);
+  });
+
+  test('forecast PUT, GET, DELETE: 404s and 400s', async () => {
+    const workplaceId = await createWorkplace(t(), 'FCE-W1');
+    const operationId = await createOperation(t(), 'FCE-OP1');
+    const url = `${API}/operations/${operationId}/forecastResult`;
+    const start = await lastSequence(t());
+    const cases: [string, unknown, number, Record<string, unknown>][] = [
+      [`${API}/operations/${MISSING}/forecastResult`, { workplaceId, ...FUTURE }, 404, { code: 'NOT_FOUND' }],
+      [`${API}/operations/not-a-uuid/forecastResult`, { workplaceId, ...FUTURE }, 404, { code: 'NOT_FOUND' }],
+      [
+        url,
+        { workplaceId, startDate: FUTURE.endDate, endDate: FUTURE.startDate },
+        400,
+        validation('endDate', 'must not be before startDate'),
+      ],
+      [
+        url,
+        { workplaceId, ...FUTURE, setupStartDate: FUTURE.endDate, setupEndDate: FUTURE.startDate },
+        400,
+        validation('setupEndDate', 'must not be before setupStartDate'),
+      ],
+      [url, { workplaceId: MISSING, ...FUTURE }, 400, invalidReference('workplaceId', MISSING, 'workplace')],
+      // The operation's id echoed back unchanged is taken (a GET-modify-PUT round trip); another is refused.
+      [url, { operationId: MISSING, workplaceId, ...FUTURE }, 400, { code: 'READ_ONLY_PROPERTY' }],
+      [url, { workplaceId, ...FUTURE, priority: 1 }, 400, { code: 'UNKNOWN_FIELD' }],
+      [url, { workplaceId, startDate: FUTURE.startDate }, 400, { code: 'VALIDATION_FAILED' }],
+      [url, { workplaceId, ...FUTURE, startDate: 'tomorrow' }, 400, { code: 'VALIDATION_FAILED' }],
+    ];
+    for (const [target, body, status, error] of cases) {
+      const response = await t().request({ method: 'PUT', url: target, body });
+      assert.equal(response.statusCode, status, `${target} ${JSON.stringify(body)}: ${response.body}`);
+      const answer = json(response);
+      if ('message' in error) assert.deepEqual(answer, error);
+      else assert.equal(answer.code, error.code);
+    }
+    for (const method of ['GET', 'DELETE'] as const) {
+      const none = await t().request({ method, url });
+      assert.deepEqual([none.statusCode, json(none).code], [404, 'NOT_FOUND'], `${method} without result`);
+      const noOperation = await t().request({ method, url: `${API}/operations/${MISSING}/forecastResult` });
+      assert.equal(noOperation.statusCode, 404);
+    }
+    assert.deepEqual(await eventsSince(t(), start), []);
+
+    await t().request({ method: 'PUT', url, body: { workplaceId, ...FUTURE } });
+    const deleted = await t().request({ method: 'DELETE', url });
+    assert.equal(deleted.statusCode, 204);
+    assert.equal((await t().request({ url })).statusCode, 404);
+    assert.deepEqual(
+      (await eventsSince(t(), start)).map((event) => [event.eventType, event.objectId]),
+      [
+        ['OPERATION_FORECAST_RESULT_CREATED', operationId],
+        ['OPERATION_FORECAST_RESULT_DELETED', operationId],
+      ],
+    );
+  });
+
+  test('forecast bulk update gives the same state and events as the equivalent PUTs', async () => {
+    const workplaceId = await createWorkplace(t(), 'FCB-W1');
+    const [a, b, c, d] = [
+      await createOperation(t(), 'FCB-A'),
+      await createOperation(t(), 'FCB-B'),
+      await createOperation(t(), 'FCB-C'),
+      await createOperation(t(), 'FCB-D'),
+    ];
+    // a and c exist before; b and d are new; a/c change, nothing else.
+    const initial = { workplaceId, ...FUTURE };
+    const changed = { workplaceId, ...FUTURE, fixed: true };
+    for (const id of [a, c]) {
+      await t().request({ method: 'PUT', url: `${API}/operations/${id}/forecastResult`, body: initial });
+    }
+
+    const viaPut = await lastSequence(t());
+    await t().request({ method: 'PUT', url: `${API}/operations/${a}/forecastResult`, body: changed });
+    await t().request({ method: 'PUT', url: `${API}/operations/${b}/forecastResult`, body: initial });
+    const viaBulk = await lastSequence(t());
+    const bulk = await t().request({
+      method: 'POST',
+      url: `${API}/operations/forecastResults/update`,
+      body: {
+        forecastResults: [
+          { operationId: c, ...changed },
+          { operationId: d, ...initial },
+        ],
+      },
+    });
+    assert.equal(bulk.statusCode, 200, bulk.body);
+    const answer = json(bulk);
+    assert.deepEqual(answer.properties, { created: 1, updated: 1, unchanged: 0 });
+    assert.deepEqual(answer._links, {
+      self: { href: absolute(`${API}/operations/forecastResults/update`), method: 'POST', embeddable: false },
+    });
+    assert.deepEqual(
+      answer._embedded.forecastResults.map((item: { properties: unknown }) => item.properties),
+      [fullResult({ operationId: c, ...changed }), fullResult({ operationId: d, ...initial })],
+    );
+
+    // Same stored state for (a, b) and (c, d), and the same events with the ids swapped.
+    for (const [put, bulked] of [
+      [a, c],
+      [b, d],
+    ] as const) {
+      const viaPutBody = json(
+        await t().request({ url: `${API}/operations/${put}/forecastResult` }),
+      ).properties;
+      const viaBulkBody = json(
+        await t().request({ url: `${API}/operations/${bulked}/forecastResult` }),
+      ).properties;
+      assert.deepEqual({ ...viaPutBody, operationId: bulked }, viaBulkBody);
+    }
+    const swap = (event: UntimedEvent) => {
+      const id = event.objectId === a ? c : event.objectId === b ? d : event.objectId;
+      return { ...event, objectId: id, data: { ...event.data, operationId: id } };
+    };
+    const putEvents = withoutTime(await eventsSince(t(), viaPut)).filter(
+      (_, index, all) => index < all.length - 2,
+    );
+    assert.deepEqual(putEvents.map(swap), withoutTime(await eventsSince(t(), viaBulk)));
+
+    // Sending exactly what is stored is counted as unchanged and emits nothing.
+    const before = await lastSequence(t());
+    const again = await t().request({
+      method: 'POST',
+      url: `${API}/operations/forecastResults/update`,
+      body: { forecastResults: [{ operationId: c, ...changed }] },
+    });
+    assert.deepEqual(json(again).properties, { created: 0, updated: 0, unchanged: 1 });
+    assert.deepEqual(await eventsSince(t(), before), []);
+  });
+
+  test('bulk updates are all or nothing; a bad element is named by its index', async () => {
+    const workplaceId = await createWorkplace(t(), 'BAD-W1');
+    const operationId = await createOperation(t(), 'BAD-OP1');
+    const second = await createOperation(t(), 'BAD-OP2');
+    const staffMemberId = await createStaffMember(t(), 'BAD-S1');
+    const good = { operationId, workplaceId, ...FUTURE };
+    const start = await lastSequence(t());
+    const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      [
+        '/operations/forecastResults/update',
+        { forecastResults: [good, { operationId: second, workplaceId: MISSING, ...FUTURE }] },
+        invalidReference('forecastResults[1].workplaceId', MISSING, 'workplace'),
+      ],
+      [
+        '/operations/forecastResults/update',
+        { forecastResults: [good, { ...good, operationId: MISSING }] },
+        invalidReference('forecastResults[1].operationId', MISSING, 'operation'),
+      ],
+      [
+        '/operations/forecastResults/update',
+        { forecastResults: [good, { ...good, fixed: true }] },
+        validation('forecastResults[1].operationId', 'appears more than once in this body'),
+      ],
+      [
+        '/operations/planningResults/update',
+        { assignments: [good, { operationId: second, workplaceId, ...FUTURE, endDate: PAST.endDate }] },
+        validation('assignments[1].endDate', 'must not be before startDate'),
+      ],
+      [
+        '/staffMembers/planningResults/update',
+        {
+          elements: [
+            { staffMemberId, workplaceId, ...FUTURE },
+            { staffMemberId: operationId, workplaceId, ...FUTURE },
+          ],
+        },
+        invalidReference('elements[1].staffMemberId', operationId, 'staffMember'),
+      ],
+    ];
+    for (const [path, body, error] of cases) {
+      const response = await t().request({ method: 'POST', url: `${API}${path}`, body });
+      assert.deepEqual([response.statusCode, json(response)], [400, error], path);
+    }
+    const shapes: [string, Record<string, unknown>][] = [
+      ['/operations/forecastResults/update', { assignments: [good] }],
+      [
+        '/operations/forecastResults/update',
+        { forecastResults: [{ ...good, operationId: undefined, id: operationId }] },
+      ],
+      ['/operations/planningResults/update', { assignments: Array.from({ length: 1001 }, () => good) }],
+      ['/operations/planningResults/update', {}],
+    ];
+    for (const [path, body] of shapes) {
+      const response = await t().request({ method: 'POST', url: `${API}${path}`, body });
+      assert.equal(response.statusCode, 400, `${path}: ${response.body}`);
+    }
+    // Nothing was applied.
+    assert.deepEqual(await eventsSince(t(), start), []);
+    for (const path of [
+      `/operations/${operationId}/forecastResult`,
+      `/operations/${operationId}/planningResult`,
+    ]) {
+      assert.equal((await t().request({ url: `${API}${path}` })).statusCode, 404);
+    }
+  });
+
+  test('operation planning results: bulk, GET, DELETE, events; OBSOLETE_OPERATION_PLANNING_SCENARIOS', async () => {
+    const workplaceId = await createWorkplace(t(), 'PL-W1');
+    const operationId = await createOperation(t(), 'PL-OP1');
+    const url = `${API}/operations/${operationId}/planningResult`;
+    const update = (assignments: unknown[]) =>
+      t().request({ method: 'POST', url: `${API}/operations/planningResults/update`, body: { assignments } });
+    const scenario = async () => {
+      const response = await t().request({
+        method: 'POST',
+        url: `${API}/operations/planningScenarios`,
+        body: { assignments: [{ operationId, workplaceId, ...PAST }] },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      return json(response).properties.id as string;
+    };
+    const obsolete = ['OBSOLETE_OPERATION_PLANNING_SCENARIOS'];
+
+    // No scenario yet: a plan change emits only the result's event.
+    let start = await lastSequence(t());
+    assert.equal((await update([{ operationId, workplaceId, ...PAST }])).statusCode, 200);
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
+      {
+        eventType: 'OPERATION_PLANNING_RESULT_CREATED',
+        objectType: 'OPERATION',
+        objectId: operationId,
+        data: fullResult({ operationId, workplaceId, ...PAST }),
+      },
+    ]);
+    const fetched = await t().request({ url });
+    assert.deepEqual(json(fetched), {
+      properties: fullResult({ operationId, workplaceId, ...PAST }),
+      _links: {
+        self: get(url),
+        operation: get(`${API}/operations/${operationId}`),
+        workplace: get(`${API}/workplaces/${workplaceId}`),
+      },
+    });
+
+    // Two scenarios, then a bulk update that changes the plan: one event naming both.
+    const first = await scenario();
+    const second = await scenario();
+    start = await lastSequence(t());
+    assert.equal((await update([{ operationId, workplaceId, ...FUTURE }])).statusCode, 200);
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
+      {
+        eventType: 'OPERATION_PLANNING_RESULT_UPDATED',
+        objectType: 'OPERATION',
+        objectId: operationId,
+        data: {
+          ...fullResult({ operationId, workplaceId, ...FUTURE }),
+          changedProperties: ['startDate', 'endDate'],
+        },
+      },
+      {
+        eventType: 'OBSOLETE_OPERATION_PLANNING_SCENARIOS',
+        objectType: 'NONE',
+        objectId: null,
+        data: { operationPlanningScenarioIds: [first, second].sort() },
+      },
+    ]);
+    const outdated = json(await t().request({ url: `${API}/operations/planningScenarios/${first}` }));
+    assert.equal(typeof outdated.properties.obsoleteSince, 'string');
+
+    // Already obsolete: a further change emits no second OBSOLETE event; an unchanged update none at all.
+    start = await lastSequence(t());
+    await update([{ operationId, workplaceId, ...FUTURE, fixed: true }]);
+    assert.deepEqual(await eventsSince(t(), start, obsolete), []);
+    const third = await scenario();
+    start = await lastSequence(t());
+    const unchanged = await update([{ operationId, workplaceId, ...FUTURE, fixed: true }]);
+    assert.deepEqual(json(unchanged).properties, { created: 0, updated: 0, unchanged: 1 });
+    assert.deepEqual(await eventsSince(t(), start), []);
+
+    // DELETE changes the plan too.
+    start = await lastSequence(t());
+    assert.equal((await t().request({ method: 'DELETE', url })).statusCode, 204);
+    assert.deepEqual(
+      (await eventsSince(t(), start)).map((event) => [event.eventType, event.objectId, event.data]),
+      [
+        [
+          'OPERATION_PLANNING_RESULT_DELETED',
+          operationId,
+          fullResult({ operationId, workplaceId, ...FUTURE, fixed: true }),
+        ],
+        ['OBSOLETE_OPERATION_PLANNING_SCENARIOS', null, { operationPlanningScenarioIds: [third] }],
+      ],
+    );
+    assert.equal((await t().request({ url })).statusCode, 404);
+  });
+
+  test('staff member planning results: bulk, GET, DELETE, events', async () => {
+    const workplaceId = await createWorkplace(t(), 'SP-W1');
+    const staffMemberId = await createStaffMember(t(), 'SP-S1');
+    const url = `${API}/staffMembers/${staffMemberId}/planningResult`;
+    assert.equal((await t().request({ url })).statusCode, 404);
+    const start = await lastSequence(t());
+    const response = await t().request({
+      method: 'POST',
+      url: `${API}/staffMembers/planningResults/update`,
+      body: { elements: [{ staffMemberId, workplaceId, ...FUTURE }] },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const expected = {
+      properties: fullResult({ staffMemberId, workplaceId, ...FUTURE }),
+      _links: {
+        self: get(url),
+        staffMember: get(`${API}/staffMembers/${staffMemberId}`),
+        workplace: get(`${API}/workplaces/${workplaceId}`),
+      },
+    };
+    assert.deepEqual(json(response), {
+      properties: { created: 1, updated: 0, unchanged: 0 },
+      _links: {
+        self: {
+          href: absolute(`${API}/staffMembers/planningResults/update`),
+          method: 'POST',
+          embeddable: false,
+        },
+      },
+      _embedded: { planningResults: [expected] },
+    });
+    assert.deepEqual(json(await t().request({ url })), expected);
+    assert.equal((await t().request({ method: 'DELETE', url })).statusCode, 204);
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
+      {
+        eventType: 'STAFF_MEMBER_PLANNING_RESULT_CREATED',
+        objectType: 'STAFF_MEMBER',
+        objectId: staffMemberId,
+        data: expected.properties,
+      },
+      {
+        eventType: 'STAFF_MEMBER_PLANNING_RESULT_DELETED',
+        objectType: 'STAFF_MEMBER',
+        objectId: staffMemberId,
+        data: expected.properties,
+      },
+    ]);
+  });
+
+  test('concurrent writers of a new result: one CREATED, the others UPDATED; crossing bulks do not deadlock', async () => {
+    const workplaceId = await createWorkplace(t(), 'RACE-W1');
+    const operationId = await createOperation(t(), 'RACE-OP1');
+    const start = await lastSequence(t());
+    const puts = await Promise.all(
+      [false, true, false].map((fixed) =>
+        t().request({
+          method: 'PUT',
+          url: `${API}/operations/${operationId}/forecastResult`,
+          body: { workplaceId, ...FUTURE, fixed },
+        }),
+      ),
+    );
+    assert.deepEqual(puts.map((response) => response.statusCode).sort(), [200, 200, 201]);
+    const types = (await eventsSince(t(), start)).map((event) => event.eventType);
+    assert.equal(
+      types.filter((type) => type === 'OPERATION_FORECAST_RESULT_CREATED').length,
+      1,
+      String(types),
+    );
+
+    const a = await createOperation(t(), 'RACE-OP2');
+    const b = await createOperation(t(), 'RACE-OP3');
+    const element = (id: string, endDate: string) => ({ operationId: id, workplaceId, ...FUTURE, endDate });
+    const bulks = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t().request({
+          method: 'POST',
+          url: `${API}/operations/planningResults/update`,
+          body: {
+            assignments:
+              i % 2 === 0
+                ? [element(a, `2099-01-0${i + 2}T00:00:00.000Z`), element(b, '2099-01-02T00:00:00.000Z')]
+                : [element(b, `2099-01-0${i + 2}T00:00:00.000Z`), element(a, '2099-01-02T00:00:00.000Z')],
+          },
+        }),
+      ),
+    );
+    assert.deepEqual(
+      bulks.map((response) => response.statusCode),
+      bulks.map(() => 200),
+      bulks.map((response) => response.body).join('\n'),
+    );
+    const created = (await eventsSince(t(), start)).filter(
+      (event) => event.eventType === 'OPERATION_PLANNING_RESULT_CREATED',
+    );
+    assert.deepEqual(created.map((event) => event.objectId).sort(), [a, b].sort());
+  });
+
+  test('a workplace that results plan on cannot be deleted', async () => {
+    const workplaceId = await createWorkplace(t(), 'USE-W1');
+    const operationId = await createOperation(t(), 'USE-OP1');
+    await t().request({
+      method: 'PUT',
+      url: `${API}/operations/${operationId}/forecastResult`,
+      body: { workplaceId, ...FUTURE },
+    });
+    const response = await t().request({ method: 'DELETE', url: `${API}/workplaces/${workplaceId}` });
+    assert.deepEqual([response.statusCode, json(response).code], [400, 'RESOURCE_IN_USE']);
+  });
+
+  test('planning scenarios: create (201, events), read one and the collection, refusals', async () => {
+    const workplaceId = await createWorkplace(t(), 'SC-W1');
+    const operationId = await createOperation(t(), 'SC-OP1');
+    const staffMemberId = await createStaffMember(t(), 'SC-S1');
+    const kinds = [
+      {
+        path: `${API}/operations/planningScenarios`,
+        list: 'assignments',
+        element: fullResult({ operationId, workplaceId, ...FUTURE }),
+        name: 'operationPlanningScenarios',
+        createRel: 'createOperationPlanningScenario',
+        event: 'OPERATION_PLANNING_SCENARIO',
+        idKey: 'operationPlanningScenarioId',
+        extra: { obsoleteSince: null },
+      },
+      {
+        path: `${API}/staffMembers/planningScenarios`,
+        list: 'elements',
+        element: fullResult({ staffMemberId, workplaceId, ...FUTURE }),
+        name: 'staffMemberPlanningScenarios',
+        createRel: 'createStaffMemberPlanningScenario',
+        event: 'STAFF_MEMBER_PLANNING_SCENARIO',
+        idKey: 'staffMemberPlanningScenarioId',
+        extra: {},
+      },
+    ];
+    for (const kind of kinds) {
+      const totalBefore = json(await t().request({ url: kind.path })).pagination.total;
+      const start = await lastSequence(t());
+      const response = await t().request({
+        method: 'POST',
+        url: kind.path,
+        body: { name: 'Rush order first', description: 'What if', [kind.list]: [kind.element] },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      const body = json(response);
+      const id = body.properties.id;
+      const expected = {
+        properties: {
+          id,
+          name: 'Rush order first',
+          description: 'What if',
+          [kind.list]: [kind.element],
+          createdAt: body.properties.createdAt,
+          ...kind.extra,
+        },
+        _links: { self: get(`${kind.path}/${id}`) },
+      };
+      assert.deepEqual(body, expected);
+      assert.equal(response.headers.location, absolute(`${kind.path}/${id}`));
+      assert.deepEqual(json(await t().request({ url: `${kind.path}/${id}` })), expected);
+      assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
+        {
+          eventType: `${kind.event}_CREATED`,
+          objectType: kind.event,
+          objectId: id,
+          data: { [kind.idKey]: id, name: 'Rush order first', description: 'What if' },
+        },
+        {
+          eventType: 'RESOURCES_UPDATED',
+          objectType: kind.event,
+          objectId: id,
+          data: { changeType: 'CREATED' },
+        },
+      ]);
+
+      const minimal = await t().request({ method: 'POST', url: kind.path, body: { [kind.list]: [] } });
+      assert.equal(minimal.statusCode, 201, minimal.body);
+      assert.deepEqual([json(minimal).properties.name, json(minimal).properties.description], [null, null]);
+
+      const collection = json(await t().request({ url: `${kind.path}?limit=1` }));
+      assert.deepEqual(collection.pagination, { limit: 1, count: 1, offset: 0, total: totalBefore + 2 });
+      assert.equal(collection._embedded[kind.name][0].properties.id, json(minimal).properties.id);
+      assert.deepEqual(collection._links[kind.createRel], {
+        href: absolute(kind.path),
+        method: 'POST',
+        embeddable: false,
+      });
+
+      const duplicate = await t().request({
+        method: 'POST',
+        url: kind.path,
+        body: { [kind.list]: [kind.element, kind.element] },
+      });
+      assert.deepEqual(
+        [duplicate.statusCode, json(duplicate)],
+        [
+          400,
+          validation(
+            `${kind.list}[1].${kind.list === 'assignments' ? 'operationId' : 'staffMemberId'}`,
+            'appears more than once in this body',
+          ),
+        ],
+      );
+      const badWorkplace = await t().request({
+        method: 'POST',
+        url: kind.path,
+        body: { [kind.list]: [{ ...kind.element, workplaceId: MISSING }] },
+      });
+      assert.deepEqual(
+        [badWorkplace.statusCode, json(badWorkplace)],
+        [400, invalidReference(`${kind.list}[0].workplaceId`, MISSING, 'workplace')],
+      );
+      for (const url of [`${kind.path}/${MISSING}`, `${kind.path}/nope`]) {
+        assert.equal((await t().request({ url })).statusCode, 404, url);
+      }
+    }
+  });
+
+  test('predicted malfunction scenarios: create, read, filter, refusals', async () => {
+    const workplaceId = await createWorkplace(t(), 'PM-W1');
+    const otherWorkplaceId = await createWorkplace(t(), 'PM-W2');
+    const path = `${API}/workplaces/predictedMalfunctionScenarios`;
+    const start = await lastSequence(t());
+    const response = await t().request({
+      method: 'POST',
+      url: path,
+      body: {
+        workplaceId,
+        ...FUTURE,
+        probability: 0.25,
+        operatingStateId: '110',
+        description: 'Spindle wear',
+      },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const body = json(response);
+    const id = body.properties.id;
+    const expected = {
+      properties: {
+        id,
+        workplaceId,
+        ...FUTURE,
+        probability: 0.25,
+        operatingState: MALFUNCTION,
+        description: 'Spindle wear',
+        createdAt: body.properties.createdAt,
+        obsoleteSince: null,
+      },
+      _links: {
+        self: get(`${path}/${id}`),
+        workplace: get(`${API}/workplaces/${workplaceId}`),
+        operatingState: get(`${API}/masterData/operatingStates/${MALFUNCTION.id}`),
+      },
+    };
+    assert.deepEqual(body, expected);
+    assert.equal(response.headers.location, absolute(`${path}/${id}`));
+    assert.deepEqual(json(await t().request({ url: `${path}/${id}` })), expected);
+    assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
+      {
+        eventType: 'PREDICTED_MALFUNCTION_SCENARIO_CREATED',
+        objectType: 'WORKPLACE',
+        objectId: workplaceId,
+        data: {
+          predictedMalfunctionScenarioId: id,
+          workplaceId,
+          ...FUTURE,
+          probability: 0.25,
+          operatingStateId: MALFUNCTION.id,
+          description: 'Spindle wear',
+        },
+      },
+      {
+        eventType: 'RESOURCES_UPDATED',
+        objectType: 'PREDICTED_MALFUNCTION_SCENARIO',
+        objectId: id,
+        data: { changeType: 'CREATED' },
+      },
+    ]);
+
+    const other = await t().request({
+      method: 'POST',
+      url: path,
+      body: { workplaceId: otherWorkplaceId, ...FUTURE, probability: 1 },
+    });
+    assert.equal(other.statusCode, 201, other.body);
+    assert.deepEqual(
+      [json(other).properties.operatingState, json(other)._links.operatingState],
+      [null, undefined],
+    );
+    const filtered = json(await t().request({ url: `${path}?workplaceId=${workplaceId}` }));
+    assert.deepEqual(filtered.pagination, { limit: 100, count: 1, offset: 0, total: 1 });
+    assert.deepEqual(filtered._embedded.predictedMalfunctionScenarios, [expected]);
+    assert.equal(
+      filtered._links.self.href,
+      absolute(`${path}?workplaceId=${workplaceId}&limit=100&offset=0`),
+    );
+
+    const refusals: [Record<string, unknown>, Record<string, unknown>][] = [
+      [
+        { operatingStateId: '000' },
+        validation('operatingStateId', 'must be an operating state of workplace state DOWNTIME'),
+      ],
+      [{ operatingStateId: 'nope' }, invalidReference('operatingStateId', 'nope', 'operatingState')],
+      [{ workplaceId: MISSING }, invalidReference('workplaceId', MISSING, 'workplace')],
+      [
+        { startDate: FUTURE.endDate, endDate: FUTURE.startDate },
+        validation('endDate', 'must not be before startDate'),
+      ],
+      [{ probability: 1.5 }, { code: 'VALIDATION_FAILED' }],
+      [{ probability: -0.1 }, { code: 'VALIDATION_FAILED' }],
+    ];
+    for (const [change, error] of refusals) {
+      const refused = await t().request({
+        method: 'POST',
+        url: path,
+        body: { workplaceId, ...FUTURE, probability: 0.5, ...change },
+      });
+      assert.equal(refused.statusCode, 400, JSON.stringify(change));
+      if ('message' in error) assert.deepEqual(json(refused), error);
+      else assert.equal(json(refused).code, error.code);
+    }
+    assert.equal((await t().request({ url: `${path}/${MISSING}` })).statusCode, 404);
+  });
+
+  test('a change into a DOWNTIME state outdates malfunction predictions and running forecasts', async () => {
+    const workplaceId = await createWorkplace(t(), 'OB-W1');
+    const quietWorkplaceId = await createWorkplace(t(), 'OB-W2');
+    const running = await createOperation(t(), 'OB-RUN');
+    const finished = await createOperation(t(), 'OB-DONE');
+    const elsewhere = await createOperation(t(), 'OB-ELSE');
+    const forecast = (operationId: string, workplace: string, dates: typeof FUTURE) =>
+      t().request({
+        method: 'PUT',
+        url: `${API}/operations/${operationId}/forecastResult`,
+        body: { workplaceId: workplace, ...dates },
+      });
+    await forecast(running, workplaceId, FUTURE);
+    await forecast(finished, workplaceId, PAST);
+    await forecast(elsewhere, quietWorkplaceId, FUTURE);
+    const prediction = await t().request({
+      method: 'POST',
+      url: `${API}/workplaces/predictedMalfunctionScenarios`,
+      body: { workplaceId, ...FUTURE, probability: 0.5 },
+    });
+    const predictionId = json(prediction).properties.id;
+    const setState = (workplace: string, state: string) =>
+      t().request({ method: 'POST', url: `${API}/workplaces/${workplace}/operatingState/${state}` });
+    await setState(workplaceId, '000');
+    await setState(quietWorkplaceId, '000');
+
+    const OBSOLETE = ['OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS', 'OBSOLETE_OPERATION_FORECAST_RESULTS'];
+    const malfunctionEvent = {
+      eventType: 'OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS',
+      objectType: 'NONE',
+      objectId: null,
+      data: { workplaceId, predictedMalfunctionScenarioIds: [predictionId] },
+    };
+    const forecastEvent = (operatingStateId: string) => ({
+      eventType: 'OBSOLETE_OPERATION_FORECAST_RESULTS',
+      objectType: 'OPERATION',
+      objectId: running,
+      data: { operationId: running, workplaceId, operatingStateId },
+    });
+    const PLANNED_MAINTENANCE_CODE = '410';
+    const states = json(await t().request({ url: `${API}/masterData/operatingStates` }))._embedded;
+    const idOf = (code: string) =>
+      (Object.values(states)[0] as { properties: { id: string; code: string } }[]).find(
+        (state) => state.properties.code === code,
+      )?.properties.id as string;
+
+    // (workplace, to state, expected OBSOLETE_* events), in order.
+    const table: [string, string, UntimedEvent[]][] = [
+      // PRODUCTION -> DOWNTIME: the prediction (once) and the running forecast only.
+      [workplaceId, '110', [malfunctionEvent, forecastEvent(idOf('110'))]],
+      // DOWNTIME -> PRODUCTION: nothing.
+      [workplaceId, '000', []],
+      // PRODUCTION -> DOWNTIME again: the prediction is already obsolete; the forecast is not.
+      [workplaceId, PLANNED_MAINTENANCE_CODE, [forecastEvent(idOf(PLANNED_MAINTENANCE_CODE))]],
+      // DOWNTIME -> another DOWNTIME state: a new cause, the forecast again.
+      [workplaceId, '110', [forecastEvent(idOf('110'))]],
+      // The same state again is no change at all.
+      [workplaceId, '110', []],
+      // Another workplace: only the forecast running there, no prediction (it has none).
+      [
+        quietWorkplaceId,
+        '999',
+        [
+          {
+            eventType: 'OBSOLETE_OPERATION_FORECAST_RESULTS',
+            objectType: 'OPERATION',
+            objectId: elsewhere,
+            data: { operationId: elsewhere, workplaceId: quietWorkplaceId, operatingStateId: idOf('999') },
+          },
+        ],
+      ],
+    ];
+    for (const [workplace, state, expected] of table) {
+      const start = await lastSequence(t());
+      const response = await setState(workplace, state);
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(
+        withoutTime(await eventsSince(t(), start, OBSOLETE)),
+        expected,
+        `${workplace} -> ${state}`,
+      );
+    }
+    const outdated = json(
+      await t().request({ url: `${API}/workplaces/predictedMalfunctionScenarios/${predictionId}` }),
+    );
+    assert.equal(typeof outdated.properties.obsoleteSince, 'string');
+  });
+
+  test('read-only token: reads work, writes are 403, no create links', async () => {
+    const workplaceId = await createWorkplace(t(), 'RO-W1');
+    const operationId = await createOperation(t(), 'RO-OP1');
+    const staffMemberId = await createStaffMember(t(), 'RO-S1');
+    await t().request({
+      method: 'PUT',
+      url: `${API}/operations/${operationId}/forecastResult`,
+      body: { workplaceId, ...FUTURE },
+    });
+    const read = ['read'];
+    const forecast = await t().request({
+      url: `${API}/operations/${operationId}/forecastResult`,
+      scopes: read,
+    });
+    assert.equal(forecast.statusCode, 200);
+    for (const [path, rel] of [
+      ['/operations/planningScenarios', 'createOperationPlanningScenario'],
+      ['/staffMembers/planningScenarios', 'createStaffMemberPlanningScenario'],
+      ['/workplaces/predictedMalfunctionScenarios', 'createPredictedMalfunctionScenario'],
+    ] as const) {
+      const collection = await t().request({ url: `${API}${path}`, scopes: read });
+      assert.equal(collection.statusCode, 200);
+      assert.equal(json(collection)._links[rel], undefined, path);
+    }
+    const writes: ['POST' | 'PUT' | 'DELETE', string, unknown][] = [
+      ['PUT', `/operations/${operationId}/forecastResult`, { workplaceId, ...FUTURE }],
+      ['DELETE', `/operations/${operationId}/forecastResult`, undefined],
+      ['DELETE', `/operations/${operationId}/planningResult`, undefined],
+      ['DELETE', `/staffMembers/${staffMemberId}/planningResult`, undefined],
+      ['POST', '/operations/forecastResults/update', { forecastResults: [] }],
+      ['POST', '/operations/planningResults/update', { assignments: [] }],
+      ['POST', '/staffMembers/planningResults/update', { elements: [] }],
+      ['POST', '/operations/planningScenarios', { assignments: [] }],
+      ['POST', '/staffMembers/planningScenarios', { elements: [] }],
+      ['POST', '/workplaces/predictedMalfunctionScenarios', { workplaceId, ...FUTURE, probability: 0.5 }],
+    ];
+    for (const [method, path, body] of writes) {
+      const response = await t().request({ method, url: `${API}${path}`, body, scopes: read });
+      assert.deepEqual(
+        [response.statusCode, json(response).code],
+        [403, 'INSUFFICIENT_SCOPE'],
+        `${method} ${path}`,
+      );
+    }
+  });
+});

@@ -1,0 +1,96 @@
+// The request log at the shipped level (info): one line per request, written when it is answered,
+// with what an operator needs to follow it: request id, method, URL (secrets redacted), status and
+// duration. The line on arrival is written at debug only.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { LineBatcher } from '../../src/http/logOutput.ts';
+import { TEST_CLIENT } from '../support/app.ts';
+import { BACKENDS } from '../support/databases.ts';
+import { type RuntimeApp, startRuntimeApp } from '../support/runtimeApp.ts';
+
+interface Line {
+  level: number;
+  msg: string;
+  reqId?: string;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+}
+
+const linesOf = (r: RuntimeApp) =>
+  r
+    .log()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Line);
+
+describe(`request log [${BACKENDS[0]}]`, () => {
+  let info: RuntimeApp;
+  let debug: RuntimeApp;
+  before(async () => {
+    info = await startRuntimeApp(BACKENDS[0] ?? 'pglite', { BRIDGE_LOG_LEVEL: 'info' });
+    debug = await startRuntimeApp(BACKENDS[0] ?? 'pglite', { BRIDGE_LOG_LEVEL: 'debug' });
+  });
+  after(async () => {
+    await info?.close();
+    await debug?.close();
+  });
+
+  test('info: one line per request, when it is answered', async () => {
+    const token = await info.app.tokens.issue(TEST_CLIENT.id, ['read']);
+    const answers = [
+      await info.app.server.inject({
+        url: '/api/v2/workplaces?limit=5',
+        headers: { authorization: `Bearer ${token}`, 'x-request-id': 'log-ok' },
+      }),
+      await info.app.server.inject({
+        url: '/api/v2/workplaces?access_token=abc',
+        headers: { 'x-request-id': 'log-refused' },
+      }),
+    ];
+    assert.deepEqual(
+      answers.map((answer) => answer.statusCode),
+      [200, 401],
+    );
+    const lines = linesOf(info).filter((line) => line.reqId?.startsWith('log-'));
+    assert.deepEqual(
+      lines.map((line) => [line.reqId, line.msg, line.req?.method, line.req?.url, line.res?.statusCode]),
+      [
+        ['log-ok', 'request completed', 'GET', '/api/v2/workplaces?limit=5', 200],
+        ['log-refused', 'request completed', 'GET', '/api/v2/workplaces?access_token=[redacted]', 401],
+      ],
+    );
+    for (const line of lines) {
+      assert.equal(line.level, 30);
+      assert.equal(typeof line.responseTime, 'number');
+    }
+  });
+
+  test('debug: the arrival of a request is logged too', async () => {
+    await debug.app.server.inject({ url: '/health/live', headers: { 'x-request-id': 'log-arrival' } });
+    assert.deepEqual(
+      linesOf(debug)
+        .filter((line) => line.reqId === 'log-arrival')
+        .map((line) => line.msg),
+      ['incoming request', 'request completed'],
+    );
+  });
+});
+
+test('log output: the lines of one event-loop turn are one write, right after the turn', async () => {
+  const writes: string[] = [];
+  const out = new LineBatcher((text) => writes.push(text));
+  out.write('a\n');
+  out.write('b\n');
+  assert.deepEqual(writes, []);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(writes, ['a\nb\n']);
+  out.write('c\n');
+  out.flush(); // as on process exit
+  assert.deepEqual(writes, ['a\nb\n', 'c\n']);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(writes.length, 2, 'nothing is written twice');
+  // A burst is written at once instead of growing without bound.
+  out.write('x'.repeat(70_000));
+  assert.equal(writes.length, 3);
+});

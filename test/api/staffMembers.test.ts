@@ -1,0 +1,525 @@
+// Staff members end to end (docs/api.md "Resources", docs/resources/planning.md, docs/events.md): CRUD with filters, references to workplaces,
+// absences, the assigned workplaces sub-collection, activities on operations as a state machine
+// with their history, the events each change stores, and what a read-only caller may do.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  createOperation,
+  createStaffMember,
+  createWorkplace,
+  describeEachBackend,
+  json,
+  type TestApp,
+} from '../support/app.ts';
+import { eventsOf, type UntimedEvent, withoutTime } from '../support/events.ts';
+import { absolute, get } from '../support/hal.ts';
+
+const BASE = '/api/v2/staffMembers';
+const READ = ['read'];
+
+interface StaffMember {
+  id: string;
+  staffNumber: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  qualifications: string[];
+  assignedWorkplaceIds: string[];
+  shiftId: string | null;
+  absences: { startDate: string; endDate: string; reason: string | null }[];
+}
+
+/** The representation of a staff member; `write`: the caller holds the write scope. */
+function memberBody(member: StaffMember, write = true) {
+  const self = `${BASE}/${member.id}`;
+  return {
+    properties: { erpContextId: null, ...member },
+    _links: {
+      self: get(self),
+      assignedWorkplaces: get(`${self}/assignedWorkplaces`),
+      recordedActivities: get(`${self}/recordedActivities`),
+      ...(write
+        ? { addActivity: { href: absolute(`${self}/activities`), method: 'POST', embeddable: false } }
+        : {}),
+    },
+  };
+}
+
+const minimal = (id: string, staffNumber: string): StaffMember => ({
+  id,
+  staffNumber,
+  firstName: 'Test',
+  lastName: `Person ${staffNumber}`,
+  email: null,
+  qualifications: [],
+  assignedWorkplaceIds: [],
+  shiftId: null,
+  absences: [],
+});
+
+const lifecycle = (change: string, id: string, data: Record<string, unknown>): UntimedEvent[] => [
+  { eventType: `STAFF_MEMBER_${change}`, objectType: 'STAFF_MEMBER', objectId: id, data },
+  { eventType: 'RESOURCES_UPDATED', objectType: 'STAFF_MEMBER', objectId: id, data: { changeType: change } },
+];
+
+// The event data leaves out erpContextId (docs/events.md).
+const eventData = ({ id, erpContextId: _erp, ...member }: StaffMember & { erpContextId?: unknown }) => ({
+  staffMemberId: id,
+  ...member,
+});
+
+const error = (code: string, message: string) => ({ status: 400, code, message });
+
+async function post(t: TestApp, body: Record<string, unknown>) {
+  return t.request({ method: 'POST', url: BASE, body });
+}
+
+async function activity(t: TestApp, staffMemberId: string, body: Record<string, unknown>, scopes?: string[]) {
+  return t.request({ method: 'POST', url: `${BASE}/${staffMemberId}/activities`, body, scopes });
+}
+
+describeEachBackend('staff members', (t) => {
+  test('POST with the helper body: 201, Location = self, defaults, CREATED events', async () => {
+    const response = await post(t(), { staffNumber: 'MIN-1', firstName: 'Test', lastName: 'Person MIN-1' });
+    assert.equal(response.statusCode, 201, response.body);
+    const id = json(response).properties.id;
+    const expected = memberBody(minimal(id, 'MIN-1'));
+    assert.deepEqual(json(response), expected);
+    assert.equal(response.headers.location, absolute(`${BASE}/${id}`));
+    const fetched = await t().request({ url: `${BASE}/${id}` });
+    assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
+    assert.deepEqual(
+      withoutTime(await eventsOf(t(), id)),
+      lifecycle('CREATED', id, eventData(minimal(id, 'MIN-1'))),
+    );
+  });
+
+  test('POST with every field; absences normalised to UTC with milliseconds', async () => {
+    const first = await createWorkplace(t(), 'FULL-WP1');
+    const second = await createWorkplace(t(), 'FULL-WP2');
+    const response = await post(t(), {
+      staffNumber: 'FULL-1',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      qualifications: ['WELDING', 'CNC-5AX'],
+      assignedWorkplaceIds: [second, first],
+      shiftId: 'EARLY',
+      absences: [
+        { startDate: '2030-07-01T00:00:00Z', endDate: '2030-07-14T23:59:59+02:00', reason: 'Vacation' },
+        { startDate: '2030-08-01T00:00:00.000Z', endDate: '2030-08-01T00:00:00.000Z' },
+      ],
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const id = json(response).properties.id;
+    const expected: StaffMember = {
+      id,
+      staffNumber: 'FULL-1',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      qualifications: ['WELDING', 'CNC-5AX'],
+      assignedWorkplaceIds: [second, first],
+      shiftId: 'EARLY',
+      absences: [
+        { startDate: '2030-07-01T00:00:00.000Z', endDate: '2030-07-14T21:59:59.000Z', reason: 'Vacation' },
+        { startDate: '2030-08-01T00:00:00.000Z', endDate: '2030-08-01T00:00:00.000Z', reason: null },
+      ],
+    };
+    assert.deepEqual(json(response), memberBody(expected));
+    assert.deepEqual(json(await t().request({ url: `${BASE}/${id}` })), memberBody(expected));
+    assert.deepEqual((await eventsOf(t(), id))[0]?.data, eventData(expected));
+
+    const assigned = json(await t().request({ url: `${BASE}/${id}/assignedWorkplaces` }));
+    assert.deepEqual(assigned.pagination, { limit: 100, count: 2, offset: 0, total: 2 });
+    assert.deepEqual(
+      assigned._embedded.workplaces.map((item: { properties: { id: string } }) => item.properties.id),
+      [second, first],
+    );
+    assert.deepEqual(assigned._embedded.workplaces[0]._links.self, get(`/api/v2/workplaces/${second}`));
+  });
+
+  test('POST refusals name the field (and the index in lists)', async () => {
+    const workplace = await createWorkplace(t(), 'BAD-WP');
+    await createStaffMember(t(), 'BAD-1');
+    const missing = '0190b7a4-0000-7000-8000-000000000000';
+    const base = { staffNumber: 'BAD-2', firstName: 'A', lastName: 'B' };
+    const cases: [Record<string, unknown>, ReturnType<typeof error>][] = [
+      [
+        { ...base, assignedWorkplaceIds: [workplace, missing] },
+        error(
+          'INVALID_REFERENCE',
+          `Field 'assignedWorkplaceIds[1]' refers to '${missing}', which is not an existing workplace.`,
+        ),
+      ],
+      [
+        { ...base, absences: [{ startDate: '2030-01-02T00:00:00Z', endDate: '2030-01-01T00:00:00Z' }] },
+        error('VALIDATION_FAILED', "Field 'absences[0].endDate' is invalid: must not be before startDate."),
+      ],
+      [
+        { ...base, staffNumber: 'BAD-1' },
+        error('ALREADY_EXISTS', "Another resource already has staffNumber 'BAD-1'."),
+      ],
+      [{ ...base, nickname: 'x' }, error('UNKNOWN_FIELD', "Field 'nickname' is not allowed here.")],
+      [{ staffNumber: 'BAD-2', firstName: 'A' }, error('VALIDATION_FAILED', "Field 'lastName' is required.")],
+      [
+        { ...base, qualifications: Array.from({ length: 101 }, (_, i) => `Q${i}`) },
+        error('VALIDATION_FAILED', "Field 'qualifications' must have at most 100 entries."),
+      ],
+    ];
+    for (const [body, expected] of cases) {
+      const response = await post(t(), body);
+      assert.deepEqual([response.statusCode, json(response)], [400, expected], JSON.stringify(body));
+    }
+    for (const body of [
+      { ...base, qualifications: ['A', 'A'] },
+      { ...base, assignedWorkplaceIds: [workplace, workplace] },
+      { ...base, email: 'not an address' },
+      { ...base, staffNumber: '' },
+      { ...base, absences: [{ startDate: 'yesterday', endDate: '2030-01-01T00:00:00Z' }] },
+    ]) {
+      const response = await post(t(), body);
+      assert.deepEqual(
+        [response.statusCode, json(response).code],
+        [400, 'VALIDATION_FAILED'],
+        JSON.stringify(body),
+      );
+    }
+    const listed = json(await t().request({ url: `${BASE}?staffNumber=BAD-2` }));
+    assert.equal(listed.pagination.total, 0);
+  });
+
+  test('GET collection: ordered by staff number, filters, paging links, create link', async () => {
+    const wp = await createWorkplace(t(), 'LIST-WP');
+    await createStaffMember(t(), 'LIST-3', { qualifications: ['TURNING'] });
+    await createStaffMember(t(), 'LIST-1', {
+      assignedWorkplaceIds: [wp],
+      qualifications: ['TURNING', 'MILLING'],
+    });
+    await createStaffMember(t(), 'LIST-2', { assignedWorkplaceIds: [wp] });
+    const numbers = async (query: string) =>
+      json(await t().request({ url: `${BASE}?${query}` }))._embedded.staffMembers.map(
+        (item: { properties: StaffMember }) => item.properties.staffNumber,
+      );
+    assert.deepEqual(
+      (await numbers('limit=100')).filter((n: string) => n.startsWith('LIST-')),
+      ['LIST-1', 'LIST-2', 'LIST-3'],
+    );
+    assert.deepEqual(await numbers('staffNumber=LIST-2'), ['LIST-2']);
+    assert.deepEqual(await numbers(`workplaceId=${wp}`), ['LIST-1', 'LIST-2']);
+    assert.deepEqual(await numbers('qualification=TURNING'), ['LIST-1', 'LIST-3']);
+    assert.deepEqual(await numbers(`qualification=MILLING&workplaceId=${wp}`), ['LIST-1']);
+
+    const page = json(await t().request({ url: `${BASE}?workplaceId=${wp}&limit=1&offset=1` }));
+    assert.deepEqual(page.pagination, { limit: 1, count: 1, offset: 1, total: 2 });
+    const at = (offset: number) => get(`${BASE}?workplaceId=${wp}&limit=1&offset=${offset}`);
+    assert.deepEqual(page._links, {
+      self: at(1),
+      current: at(1),
+      first: at(0),
+      previous: at(0),
+      last: at(1),
+      createStaffMember: { href: absolute(BASE), method: 'POST', embeddable: false },
+    });
+
+    for (const query of ['workplaceId=nope', 'limit=0', 'offset=-1', 'sort=staffNumber']) {
+      const response = await t().request({ url: `${BASE}?${query}` });
+      assert.equal(response.statusCode, 400, query);
+    }
+  });
+
+  test('PUT replaces everything, emits UPDATED with the changed properties; an unchanged PUT emits nothing', async () => {
+    const wp = await createWorkplace(t(), 'PUT-WP');
+    const id = await createStaffMember(t(), 'PUT-1', {
+      email: 'p@example.com',
+      qualifications: ['A'],
+      shiftId: 'LATE',
+    });
+    const before = (await eventsOf(t(), id)).length;
+    const body = {
+      id,
+      staffNumber: 'PUT-1',
+      firstName: 'Test',
+      lastName: 'Renamed',
+      qualifications: ['A', 'B'],
+      assignedWorkplaceIds: [wp],
+    };
+    const response = await t().request({ method: 'PUT', url: `${BASE}/${id}`, body });
+    const expected: StaffMember = {
+      ...minimal(id, 'PUT-1'),
+      lastName: 'Renamed',
+      qualifications: ['A', 'B'],
+      assignedWorkplaceIds: [wp],
+    };
+    assert.deepEqual([response.statusCode, json(response)], [200, memberBody(expected)]);
+    assert.deepEqual(
+      withoutTime(await eventsOf(t(), id)).slice(before),
+      lifecycle('UPDATED', id, {
+        ...eventData(expected),
+        changedProperties: ['lastName', 'email', 'qualifications', 'assignedWorkplaceIds', 'shiftId'],
+      }),
+    );
+
+    const again = await t().request({ method: 'PUT', url: `${BASE}/${id}`, body });
+    assert.deepEqual([again.statusCode, json(again)], [200, memberBody(expected)]);
+    assert.equal((await eventsOf(t(), id)).length, before + 2);
+  });
+
+  test('PUT and DELETE refusals: id mismatch, duplicate number, unknown and malformed ids', async () => {
+    const id = await createStaffMember(t(), 'REF-1');
+    await createStaffMember(t(), 'REF-2');
+    const body = { staffNumber: 'REF-1', firstName: 'A', lastName: 'B' };
+    const other = '0190b7a4-0000-7000-8000-000000000001';
+    const mismatch = await t().request({ method: 'PUT', url: `${BASE}/${id}`, body: { ...body, id: other } });
+    assert.deepEqual([mismatch.statusCode, json(mismatch).code], [400, 'ID_MISMATCH']);
+    const duplicate = await t().request({
+      method: 'PUT',
+      url: `${BASE}/${id}`,
+      body: { ...body, staffNumber: 'REF-2' },
+    });
+    assert.deepEqual([duplicate.statusCode, json(duplicate).code], [400, 'ALREADY_EXISTS']);
+    for (const path of [other, 'not-a-uuid', other.toUpperCase()]) {
+      for (const [method, payload] of [
+        ['GET', undefined],
+        ['PUT', body],
+        ['DELETE', undefined],
+      ] as const) {
+        const response = await t().request({ method, url: `${BASE}/${path}`, body: payload });
+        assert.deepEqual([response.statusCode, json(response).code], [404, 'NOT_FOUND'], `${method} ${path}`);
+      }
+      for (const sub of ['assignedWorkplaces', 'recordedActivities', `recordedActivities/${other}`]) {
+        const response = await t().request({ url: `${BASE}/${path}/${sub}` });
+        assert.equal(response.statusCode, 404, sub);
+      }
+    }
+  });
+
+  test('DELETE: 204, gone, DELETED events; a deleted workplace leaves the assignments', async () => {
+    const wp = await createWorkplace(t(), 'DEL-WP');
+    const keep = await createWorkplace(t(), 'DEL-WP2');
+    const id = await createStaffMember(t(), 'DEL-1', { assignedWorkplaceIds: [wp, keep] });
+    const removed = await t().request({ method: 'DELETE', url: `/api/v2/workplaces/${wp}` });
+    assert.equal(removed.statusCode, 204, removed.body);
+    const member = json(await t().request({ url: `${BASE}/${id}` })).properties;
+    assert.deepEqual(member.assignedWorkplaceIds, [keep]);
+
+    const before = (await eventsOf(t(), id)).length;
+    const response = await t().request({ method: 'DELETE', url: `${BASE}/${id}` });
+    assert.equal(response.statusCode, 204);
+    assert.equal((await t().request({ url: `${BASE}/${id}` })).statusCode, 404);
+    assert.deepEqual(
+      withoutTime(await eventsOf(t(), id)).slice(before),
+      lifecycle('DELETED', id, eventData(member)),
+    );
+  });
+
+  test('a read-only caller sees no action or create links and gets 403 on every write', async () => {
+    const id = await createStaffMember(t(), 'RO-1');
+    const one = json(await t().request({ url: `${BASE}/${id}`, scopes: READ }));
+    assert.deepEqual(one, memberBody(minimal(id, 'RO-1'), false));
+    const list = json(await t().request({ url: BASE, scopes: READ }));
+    assert.equal(list._links.createStaffMember, undefined);
+    const body = { staffNumber: 'RO-2', firstName: 'A', lastName: 'B' };
+    for (const [method, url, payload] of [
+      ['POST', BASE, body],
+      ['PUT', `${BASE}/${id}`, body],
+      ['DELETE', `${BASE}/${id}`, undefined],
+      ['POST', `${BASE}/${id}/activities`, { operationId: id, activity: 'STARTED' }],
+    ] as const) {
+      const response = await t().request({ method, url, body: payload, scopes: READ });
+      assert.deepEqual(
+        [response.statusCode, json(response).code],
+        [403, 'INSUFFICIENT_SCOPE'],
+        `${method} ${url}`,
+      );
+    }
+    assert.equal((await t().request({ url: `${BASE}/${id}` })).statusCode, 200);
+  });
+
+  test('activities: the transition table', async () => {
+    const wp = await createWorkplace(t(), 'TR-WP');
+    // Activities that bring a fresh staff member on a fresh operation to each state.
+    const reach: Record<string, string[]> = {
+      NONE: [],
+      STARTED: ['STARTED'],
+      INTERRUPTED: ['STARTED', 'INTERRUPTED'],
+      FINISHED: ['STARTED', 'FINISHED'],
+    };
+    const table: [string, string, boolean][] = [
+      ['NONE', 'STARTED', true],
+      ['NONE', 'INTERRUPTED', false],
+      ['NONE', 'FINISHED', false],
+      ['STARTED', 'STARTED', false],
+      ['STARTED', 'INTERRUPTED', true],
+      ['STARTED', 'FINISHED', true],
+      ['INTERRUPTED', 'STARTED', true],
+      ['INTERRUPTED', 'INTERRUPTED', false],
+      ['INTERRUPTED', 'FINISHED', false],
+      ['FINISHED', 'STARTED', true],
+      ['FINISHED', 'INTERRUPTED', false],
+      ['FINISHED', 'FINISHED', false],
+    ];
+    for (const [index, [from, to, allowed]] of table.entries()) {
+      const staffMember = await createStaffMember(t(), `TR-${index}`);
+      const operationId = await createOperation(t(), `TR-OP-${index}`);
+      for (const step of reach[from] ?? []) {
+        const setup = await activity(t(), staffMember, { operationId, workplaceId: wp, activity: step });
+        assert.ok(setup.statusCode < 300, setup.body);
+      }
+      const response = await activity(t(), staffMember, { operationId, workplaceId: wp, activity: to });
+      const label = `${from} -> ${to}`;
+      if (allowed) {
+        assert.equal(response.statusCode, to === 'STARTED' ? 201 : 200, `${label}: ${response.body}`);
+        assert.equal(json(response).properties.activity, to, label);
+      } else {
+        const allowedNow = from === 'STARTED' ? 'INTERRUPTED, FINISHED' : 'STARTED';
+        assert.deepEqual(
+          [response.statusCode, json(response)],
+          [
+            400,
+            error(
+              'INVALID_TRANSITION',
+              `The staffMember '${staffMember}' cannot change from ${from} to ${to}; allowed: ${allowedNow}.`,
+            ),
+          ],
+          label,
+        );
+      }
+    }
+  });
+
+  test('activities: answers, ACTIVITY_CHANGED events (never UPDATED), history newest first', async () => {
+    const wp = await createWorkplace(t(), 'ACT-WP');
+    const id = await createStaffMember(t(), 'ACT-1');
+    const operationId = await createOperation(t(), 'ACT-OP');
+    const eventsBefore = (await eventsOf(t(), id)).length;
+
+    const started = await activity(t(), id, { operationId, workplaceId: wp, activity: 'STARTED' });
+    assert.equal(started.statusCode, 201, started.body);
+    const record = json(started);
+    const self = `${BASE}/${id}/recordedActivities/${record.properties.id}`;
+    assert.equal(started.headers.location, absolute(self));
+    assert.deepEqual(record, {
+      properties: {
+        id: record.properties.id,
+        staffMemberId: id,
+        operationId,
+        workplaceId: wp,
+        activity: 'STARTED',
+        startDate: record.properties.startDate,
+        endDate: null,
+      },
+      _links: {
+        self: get(self),
+        staffMember: get(`${BASE}/${id}`),
+        operation: get(`/api/v2/operations/${operationId}`),
+        workplace: get(`/api/v2/workplaces/${wp}`),
+      },
+    });
+
+    const finished = await activity(t(), id, { operationId, activity: 'FINISHED' });
+    assert.equal(finished.statusCode, 200, finished.body);
+    const closed = json(finished);
+    assert.equal(closed.properties.id, record.properties.id);
+    assert.equal(closed.properties.activity, 'FINISHED');
+    assert.ok(closed.properties.endDate >= closed.properties.startDate);
+    assert.deepEqual(json(await t().request({ url: self })), closed);
+
+    const restarted = await activity(t(), id, { operationId, workplaceId: wp, activity: 'STARTED' });
+    assert.equal(restarted.statusCode, 201);
+
+    const data = (activityName: string, previousActivity: string | null) => ({
+      staffMemberId: id,
+      operationId,
+      workplaceId: wp,
+      activity: activityName,
+      previousActivity,
+    });
+    const changed = (d: Record<string, unknown>) => ({
+      eventType: 'STAFF_MEMBER_ACTIVITY_CHANGED',
+      objectType: 'STAFF_MEMBER',
+      objectId: id,
+      data: d,
+    });
+    assert.deepEqual(withoutTime(await eventsOf(t(), id)).slice(eventsBefore), [
+      changed(data('STARTED', null)),
+      changed(data('FINISHED', 'STARTED')),
+      changed(data('STARTED', 'FINISHED')),
+    ]);
+
+    const history = json(await t().request({ url: `${BASE}/${id}/recordedActivities` }));
+    assert.deepEqual(
+      history._embedded.recordedActivities.map(
+        (item: { properties: { activity: string } }) => item.properties.activity,
+      ),
+      ['STARTED', 'FINISHED'],
+    );
+    assert.equal(history.pagination.offset, null);
+    assert.equal(history.pagination.total, 2);
+
+    // Timestamp mode: one per page, walking to older entries and back.
+    const first = json(await t().request({ url: `${BASE}/${id}/recordedActivities?limit=1` }));
+    assert.equal(first._embedded.recordedActivities[0].properties.id, json(restarted).properties.id);
+    const older = json(await t().request({ url: first._links.next.href }));
+    assert.equal(older._embedded.recordedActivities[0].properties.id, record.properties.id);
+    assert.equal(older._links.next, undefined);
+    const newer = json(await t().request({ url: older._links.previous.href }));
+    assert.equal(newer._embedded.recordedActivities[0].properties.id, json(restarted).properties.id);
+
+    const member = json(await t().request({ url: `${BASE}/${id}` }));
+    assert.deepEqual(member, memberBody(minimal(id, 'ACT-1')));
+  });
+
+  test('activities: refusals', async () => {
+    const wp = await createWorkplace(t(), 'AR-WP');
+    const other = await createWorkplace(t(), 'AR-WP2');
+    const id = await createStaffMember(t(), 'AR-1');
+    const operationId = await createOperation(t(), 'AR-OP');
+    const missing = '0190b7a4-0000-7000-8000-000000000002';
+    const cases: [Record<string, unknown>, ReturnType<typeof error>][] = [
+      [{ operationId, activity: 'STARTED' }, error('VALIDATION_FAILED', "Field 'workplaceId' is required.")],
+      [
+        { operationId: missing, workplaceId: wp, activity: 'STARTED' },
+        error(
+          'INVALID_REFERENCE',
+          `Field 'operationId' refers to '${missing}', which is not an existing operation.`,
+        ),
+      ],
+      [
+        { operationId, workplaceId: missing, activity: 'STARTED' },
+        error(
+          'INVALID_REFERENCE',
+          `Field 'workplaceId' refers to '${missing}', which is not an existing workplace.`,
+        ),
+      ],
+    ];
+    for (const [body, expected] of cases) {
+      const response = await activity(t(), id, body);
+      assert.deepEqual([response.statusCode, json(response)], [400, expected], JSON.stringify(body));
+    }
+    const bad = await activity(t(), id, { operationId, workplaceId: wp, activity: 'PAUSED' });
+    assert.deepEqual([bad.statusCode, json(bad).code], [400, 'VALIDATION_FAILED']);
+    const unknown = await activity(t(), missing, { operationId, workplaceId: wp, activity: 'STARTED' });
+    assert.equal(unknown.statusCode, 404);
+
+    assert.equal(
+      (await activity(t(), id, { operationId, workplaceId: wp, activity: 'STARTED' })).statusCode,
+      201,
+    );
+    const elsewhere = await activity(t(), id, { operationId, workplaceId: other, activity: 'FINISHED' });
+    assert.deepEqual(
+      [elsewhere.statusCode, json(elsewhere)],
+      [
+        400,
+        error(
+          'VALIDATION_FAILED',
+          "Field 'workplaceId' is invalid: differs from the workplace of the open activity.",
+        ),
+      ],
+    );
+    const notMine = await t().request({
+      url: `${BASE}/${await createStaffMember(t(), 'AR-2')}/recordedActivities/${missing}`,
+    });
+    assert.equal(notMine.statusCode, 404);
+  });
+});
