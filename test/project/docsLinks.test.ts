@@ -18,12 +18,12 @@ function pages(): string[] {
   return ['README.md', 'bench/README.md', ...under('docs')];
 }
 
-/** Link targets of a page: inline links and images, outside fenced code blocks and code spans. */
+/** Link targets of a page: inline links, images and link definitions, outside code. */
 export function linkTargets(markdown: string): string[] {
   const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
-  return [...prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map(
-    (match) => match[1] as string,
-  );
+  const inline = [...prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)];
+  const definitions = [...prose.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/gm)];
+  return [...inline, ...definitions].map((match) => match[1] as string);
 }
 
 /** The targets of `page` (a path relative to the repository) that do not resolve. */
@@ -50,6 +50,7 @@ test('a broken link is found, a good one, a URL, an anchor and code are not', ()
     '[ok](settings.md) [ok with anchor](api.md#paging) ![image](images/dashboard.png)',
     '[gone](nowhere.md) [gone too](../src/missing.ts#L1) [web](https://example.com/x.md) [here](#top)',
     '[outside](../../etc/passwd)',
+    '[ref]: resources/missing.md',
     '`[code span](code.md)`',
     '```md',
     '[in a code block](block.md)',
@@ -59,5 +60,6 @@ test('a broken link is found, a good one, a URL, an anchor and code are not', ()
     'nowhere.md',
     '../src/missing.ts#L1',
     '../../etc/passwd',
+    'resources/missing.md',
   ]);
 });
