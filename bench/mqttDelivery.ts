@@ -60,8 +60,8 @@ import {
 
 const env = process.env;
 const SOURCE = (env.BENCH_SOURCE ?? 'external') as 'external' | 'state';
-// 40,000: the drain lasts about 2 s at 20,000/s, long enough for its steady rate to outweigh the
-// first second's start (a probe of one send, then the first reads); the raw rates are steady-state.
+// 40,000: a drain long enough for its steady rate to outweigh its start (a probe of one send,
+// then the first reads); the raw rates are steady-state.
 const EVENTS = Number(env.BENCH_EVENTS ?? 40_000);
 const DURATION_S = Number(env.BENCH_DURATION ?? 10);
 const WARMUP_S = Number(env.BENCH_WARMUP ?? 2);

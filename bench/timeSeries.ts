@@ -14,7 +14,7 @@
 // Medians of BENCH_ITERATIONS (100) after 20 warm-up calls; ratios (1M / 10k) on the last lines.
 //
 // Settings: BENCH_ITERATIONS (100), BENCH_SAMPLES ("10000,1000000"), BENCH_ADMIN_URL.
-// Results: printed (ratios last) and bench/results/timeseries-latest.json (the README renders it).
+// Results: printed (ratios last) and bench/results/timeseries-latest.json (bench/README.md renders it).
 import { loadavg } from 'node:os';
 import type { Queryable } from '../src/db/database.ts';
 import type { KeysetRequest } from '../src/db/paging.ts';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
-// scrypt with N=2^15 costs ~50 ms and 32 MiB per check: slow for a guesser, fine once per token.
+// scrypt with N=2^15 needs 32 MiB and noticeable CPU per check: slow for a guesser, fine once per token.
 const PARAMS = { N: 32768, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 

@@ -1,8 +1,7 @@
-// Several writes in one round trip (docs/architecture.md, "Writes in one round trip"): the
+// Several writes in one round trip (docs/decisions/0009-writes-in-one-round-trip.md): the
 // statements a write makes after its reads are sent as one statement of data-modifying CTEs, so a
 // command costs one round trip for all of them instead of one each. Each database round trip costs
-// the service a socket write and a wake-up of the server, which under load is most of a command's
-// CPU time.
+// the service a socket write and a wake-up of the server, the largest part of a command's work.
 import type { Queryable } from './database.ts';
 
 interface Statement {

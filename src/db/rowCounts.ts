@@ -1,4 +1,4 @@
-// Maintained row counts (migration 016, docs/architecture.md "Maintained counts"): the totals of
+// Maintained row counts (migration 016, docs/decisions/0008-maintained-counts.md): the totals of
 // the tables that grow without bound are kept by the writing transactions, so a page's `total`
 // costs a few rows at a million rows as at ten. Other filters still count the rows they match.
 import type { Queryable } from './database.ts';

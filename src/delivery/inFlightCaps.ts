@@ -1,6 +1,7 @@
-// How many sends this instance lets each callback have in flight (docs/architecture.md, "Fair
-// delivery"). A receiver that does not answer (timeout, no connection) is cut to one send, a
-// probe; each answer after that doubles its cap until it is back at perCallback.
+// How many sends this instance lets each callback have in flight (fairness in
+// docs/decisions/0003-delivery-from-the-event-log.md). A receiver that does not answer (timeout,
+// no connection) is cut to one send, a probe; each answer after that doubles its cap until it is
+// back at perCallback.
 //
 // Gradually rather than at once: a receiver that answers one probe may still fall over under a
 // full perCallback burst (one that just restarted, with a backlog waiting), and a receiver that

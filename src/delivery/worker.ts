@@ -1,4 +1,4 @@
-// The delivery loop of one instance (docs/architecture.md, "Delivery by cursor"): give new events
+// The delivery loop of one instance (docs/decisions/0003-delivery-from-the-event-log.md): give new
 // their delivery positions, hold leases on a share of the callbacks, send each held callback the
 // events after its cursor, and retry the notifications whose first attempt failed. Sends happen
 // outside any transaction; outcomes are recorded in batches. Several instances on one PostgreSQL
@@ -51,7 +51,7 @@ export interface DeliveryOptions {
   maxInFlight: number;
   /**
    * Sends in flight at once for one callback; one while its receiver does not answer
-   * (docs/architecture.md, "Fair delivery").
+   * (docs/decisions/0003-delivery-from-the-event-log.md).
    */
   perCallback: number;
   callbackHref: (callbackId: string) => string;
@@ -248,8 +248,8 @@ export class DeliveryWorker {
   /**
    * First attempts: the free slots go round-robin over the held callbacks with events read
    * ahead, one slot each in turn up to each one's cap, so a few busy callbacks cannot take them
-   * all (docs/architecture.md, "Fair delivery"). Callbacks with fewer than a cap's worth read ahead
-   * read more, in one statement for all. Returns how many sends started.
+   * all (docs/decisions/0003-delivery-from-the-event-log.md). Callbacks with fewer than a cap's
+   * worth read ahead read more, in one statement for all. Returns how many sends started.
    */
   async #sendFromCursors(free: number, now: Date): Promise<number> {
     let started = this.#sendAhead(free);

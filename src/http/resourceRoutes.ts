@@ -65,7 +65,7 @@ export interface ResourceDefinition<Item, Embed extends string> {
   /**
    * The presenter writes exactly what `schema` describes, in its order, and nothing else: one
    * item's answer is then JSON.stringify'd instead of going through the schema's serializer, which
-   * escapes every string in a JavaScript loop on Node 24 (a tenth of a workplace GET's CPU).
+   * escapes every string in a JavaScript loop on Node 24 (slow for bodies full of hrefs).
    * A test compares the two for the resource (test/api/workplaces.test.ts).
    */
   plainJson?: boolean;

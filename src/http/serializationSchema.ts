@@ -1,7 +1,7 @@
 // The response schemas as fast-json-stringify gets them. A nullable property is written
 // `anyOf: [X, {type: 'null'}]` (TypeBox's Union with Null); for that, fast-json-stringify runs an
 // Ajv validator on the value at every answer to pick the branch (a nullable group: the whole
-// object, uuid formats included), which was a quarter of the time spent serializing a workplace.
+// object, uuid formats included), a large share of the time spent serializing a workplace.
 // `{...X, nullable: true}` writes the same JSON with a null check. The OpenAPI document and
 // request validation keep the original schemas.
 

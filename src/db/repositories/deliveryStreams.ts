@@ -1,4 +1,4 @@
-// Delivery by cursor (docs/architecture.md, "Delivery by cursor"): events get delivery positions
+// Delivery by cursor (docs/decisions/0003-delivery-from-the-event-log.md): events get delivery positions
 // in commit order, each callback keeps the position up to which every matching event has had its
 // first attempt, and the instance holding a callback's lease reads the events after it. Every
 // step is one statement (migration 021's functions), however many callbacks it concerns.
