@@ -44,10 +44,15 @@ const ACTION_VALUES: Record<string, string> = {
   toolAssemblyOrderStateId: 'IN_PROGRESS',
 };
 
-// Where the most telling item for a parameter is found (one with history or devices), tried
-// before the collection itself: a URL and the property of its first item that holds the id.
-const PREFERRED_ITEMS: Record<string, { url: string; property: string }> = {
-  operationId: { url: '/operations?operationPhaseId=COMPLETED&limit=1', property: 'id' },
+// Where the most telling item for a parameter is found (one with history or devices; one that
+// may still change, for writes), tried before the collection itself: a URL and the property of
+// its first item that holds the id.
+const PREFERRED_ITEMS: Record<string, { url: string; writeUrl?: string; property: string }> = {
+  operationId: {
+    url: '/operations?operationPhaseId=COMPLETED&limit=1',
+    writeUrl: '/operations?operationPhaseId=RELEASED&limit=1',
+    property: 'id',
+  },
   workplaceId: { url: '/devices?limit=1', property: 'workplaceId' },
 };
 
@@ -80,8 +85,8 @@ interface ResponseResult {
   url: string;
   httpStatus: number;
   matched: boolean;
-  /** Embed names the service refused (the comparison then ran without them). */
-  embedRefused?: string[];
+  /** Query parameters of the recorded request a successful answer refused first (it ran without them). */
+  queryRefused?: string[];
   missing: string[];
   extra: string[];
   unverified: string[];
@@ -125,24 +130,32 @@ class PathFiller {
       const value =
         method === 'DELETE' && isLast
           ? randomUUID()
-          : (ACTION_VALUES[parameter] ?? (await this.idFrom(path, parameter)) ?? randomUUID());
+          : ((method !== 'GET' ? ACTION_VALUES[parameter] : undefined) ??
+            (await this.idFrom(path, parameter, method)) ??
+            randomUUID());
       path += `/${encodeURIComponent(value)}`;
     }
     return path || '/';
   }
 
   /** The first item's id of the collection at `collection`, remembered per collection. */
-  private async idFrom(collection: string, parameter: string): Promise<string | undefined> {
-    const key = `${collection} ${parameter}`;
-    if (this.ids.has(key)) return this.ids.get(key);
+  private async idFrom(collection: string, parameter: string, method: string): Promise<string | undefined> {
     const preferred = PREFERRED_ITEMS[parameter];
+    const preferredUrl = method !== 'GET' ? (preferred?.writeUrl ?? preferred?.url) : preferred?.url;
+    const key = `${collection} ${parameter} ${preferredUrl}`;
+    if (this.ids.has(key)) return this.ids.get(key);
     let id: string | undefined;
-    if (preferred && `/${collection.split('/')[1]}` === collection) {
-      id = firstItem(bodyOf(await this.t.request({ url: `${V3}${preferred.url}` })), preferred.property);
+    if (preferred && preferredUrl && `/${collection.split('/')[1]}` === collection) {
+      id = firstItem(bodyOf(await this.t.request({ url: `${V3}${preferredUrl}` })), preferred.property);
     }
     id ??= firstItem(bodyOf(await this.t.request({ url: `${V3}${collection}` })), 'id');
     if (id !== undefined) this.ids.set(key, id);
     return id;
+  }
+
+  /** The workplace reads and reports are about. */
+  workplaceId(): Promise<string | undefined> {
+    return this.idFrom('/workplaces', 'workplaceId', 'GET');
   }
 }
 
@@ -159,21 +172,35 @@ function firstItem(body: unknown, property: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Query of a recorded request: its embeds and options, and a window that covers the seeded history. */
-function queryFor(recorded: RecordedResponse | undefined, embed: string[] | undefined): string {
+/**
+ * The query of a recorded request: its embeds and options, a window around the seeded history,
+ * pages of one item where the recording shows a next page (so the seeded plant has one too), and
+ * for reports the workplace they are about.
+ */
+function queryFor(recorded: RecordedResponse, workplaceId: string | undefined): URLSearchParams {
   const query = new URLSearchParams();
+  const embed = recorded.query?.embed;
   if (embed?.length) query.set('embed', embed.join(','));
-  // Pages of one item where the recording shows a next page, so the seeded plant has one too.
-  const links = (recorded?.shape as { _links?: Record<string, unknown> } | null)?._links;
-  if (links && 'next' in links) query.set('limit', '1');
-  for (const value of recorded?.query?.additionalOperationTime ?? [])
+  for (const value of recorded.query?.additionalOperationTime ?? [])
     query.append('additionalOperationTime', value);
-  if (recorded?.query?.window?.includes('startDate'))
+  const isReport = recorded.operation.path.startsWith('/reports/');
+  const window = isReport ? ['startDate', 'endDate'] : (recorded.query?.window ?? []);
+  if (window.includes('startDate'))
     query.set('startDate', new Date(Date.now() - 7 * 86_400_000).toISOString());
-  if (recorded?.query?.window?.includes('endDate'))
-    query.set('endDate', new Date(Date.now() + 7 * 86_400_000).toISOString());
-  const text = query.toString();
-  return text ? `?${text}` : '';
+  if (window.includes('endDate'))
+    query.set('endDate', new Date(Date.now() + (isReport ? 0 : 7 * 86_400_000)).toISOString());
+  if (isReport && workplaceId) query.set('workplaceId', workplaceId);
+  const links = (recorded.shape as { _links?: Record<string, unknown> } | null)?._links;
+  if (links && 'next' in links) query.set('limit', '1');
+  return query;
+}
+
+/** The query parameter a 400 answer refuses, if that is what it says. */
+function refusedParameter(response: LightMyRequestResponse, query: URLSearchParams): string | undefined {
+  if (response.statusCode !== 400) return undefined;
+  const named = /Query parameter '([^']+)'/.exec(response.body)?.[1];
+  if (named && query.has(named)) return named;
+  return query.has('embed') && /embed/i.test(response.body) ? 'embed' : undefined;
 }
 
 const ORDER: Record<string, number> = { GET: 0, POST: 1, PUT: 2, DELETE: 3 };
@@ -193,16 +220,18 @@ async function compareRecorded(
 ): Promise<ResponseResult> {
   const { method, path } = recorded.operation;
   const filled = await filler.fill(path, method);
-  let embed = recorded.query?.embed;
-  let url = `${V3}${filled}${queryFor(recorded, embed)}`;
-  let response = await sendWithBody(t, method, url, path);
-  let embedRefused: string[] | undefined;
-  // An embed the service does not know is refused with 400: measure the rest without it.
-  if (response.statusCode === 400 && embed?.length && /embed/i.test(response.body)) {
-    embedRefused = embed;
-    embed = undefined;
-    url = `${V3}${filled}${queryFor(recorded, undefined)}`;
+  const query = queryFor(recorded, await filler.workplaceId());
+  const queryRefused: string[] = [];
+  let url: string;
+  let response: LightMyRequestResponse;
+  // A parameter the service does not take is refused with 400: measure the rest without it.
+  for (;;) {
+    url = `${V3}${filled}${query.size > 0 ? `?${query}` : ''}`;
     response = await sendWithBody(t, method, url, path);
+    const refused = refusedParameter(response, query);
+    if (refused === undefined) break;
+    queryRefused.push(refused === 'embed' ? `embed=${query.get('embed')}` : refused);
+    query.delete(refused);
   }
   const answer = bodyOf(response) as Record<string, unknown> | undefined;
   const ok = response.statusCode >= 200 && response.statusCode < 300;
@@ -217,8 +246,8 @@ async function compareRecorded(
     v3OperationId: recorded.v3OperationId,
     url,
     httpStatus: response.statusCode,
-    matched: ok && diff.missing.length === 0 && !embedRefused,
-    ...(embedRefused ? { embedRefused } : {}),
+    matched: ok && diff.missing.length === 0 && queryRefused.length === 0,
+    ...(ok && queryRefused.length > 0 ? { queryRefused } : {}),
     ...diff,
   };
 }
@@ -306,22 +335,11 @@ function report(
   const counts = countByGroup(operations, (operation) => answeredIds.has(operation.operationId));
   const matched = responses.filter((response) => response.matched).length;
 
-  // Property names: how often each is missing (once per response), and how many of the recorded
-  // names any answer shows.
-  const missingNames = new Map<string, number>();
-  for (const response of responses) {
-    const names = new Set(
-      response.missing
-        .filter((path) => !isLinkPath(path))
-        .map(propertyName)
-        .filter((name) => !HAL_KEYS.has(name)),
-    );
-    for (const name of names) missingNames.set(name, (missingNames.get(name) ?? 0) + 1);
-  }
-  const topMissing = [...missingNames.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, TOP_MISSING)
-    .map(([name, responsesMissing]) => ({ name, responsesMissing }));
+  // Property names: how often each is missing (once per response), over every recorded response
+  // and over those whose operation the service answers with a success (what to add to answers
+  // that exist already).
+  const topMissing = mostMissing(responses);
+  const topMissingInAnswers = mostMissing(responses.filter((response) => response.httpStatus < 300));
   const recordedNames = namesOf(recordings.map((recorded) => keyPaths(recorded.shape).paths));
   const present = [...recordedNames].filter((name) => presentNames.has(name));
 
@@ -335,9 +353,11 @@ function report(
     );
   console.log(`recorded responses matched key for key: ${matched}/${responses.length}`);
   console.log(`recorded property names present in the answers: ${present.length}/${recordedNames.size}`);
-  console.log(`most common missing property names (responses lacking each):`);
-  for (const { name, responsesMissing } of topMissing)
-    console.log(`  ${name.padEnd(32)} ${responsesMissing}`);
+  console.log('most common missing property names (responses lacking each), in all / in successful answers:');
+  const cell = (entry?: { name: string; responsesMissing: number }) =>
+    entry ? `${entry.name.padEnd(24)} ${String(entry.responsesMissing).padStart(3)}` : '';
+  for (let i = 0; i < Math.max(topMissing.length, topMissingInAnswers.length); i += 1)
+    console.log(`  ${cell(topMissing[i]).padEnd(32)}    ${cell(topMissingInAnswers[i])}`);
 
   writeResults(RESULTS_FILE, {
     date: new Date().toISOString(),
@@ -349,10 +369,28 @@ function report(
       total: responses.length,
       propertyNames: { recorded: recordedNames.size, present: present.length },
       topMissing,
+      topMissingInAnswers,
       results: responses,
     },
   });
   console.log(`written: ${RESULTS_FILE.pathname}`);
+}
+
+function mostMissing(responses: ResponseResult[]): { name: string; responsesMissing: number }[] {
+  const counts = new Map<string, number>();
+  for (const response of responses) {
+    const names = new Set(
+      response.missing
+        .filter((path) => !isLinkPath(path))
+        .map(propertyName)
+        .filter((name) => !HAL_KEYS.has(name)),
+    );
+    for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, TOP_MISSING)
+    .map(([name, responsesMissing]) => ({ name, responsesMissing }));
 }
 
 /** Property names of key paths, without HAL's own keys and link relations. */
