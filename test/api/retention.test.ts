@@ -265,7 +265,7 @@ for (const backend of BACKENDS) {
             : await openPostgres({ url: t.database.url, timeoutMs: 10_000, poolSize: 2 }),
         );
       }
-      const deleted = { events: 0, recorded_time_series: 0 };
+      const deleted = { events: 0, recorded_time_series: 0, idempotency_keys: 0 };
       const warnings: string[] = [];
       const clock = new ManualClock(new Date(now + 31 * DAY));
       const loops = databases.map(
