@@ -3,9 +3,8 @@
 // key sent with another method, path or body is 422. Without the header nothing changes.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestTransaction } from '../db/requestTransactions.ts';
 import { AppError } from '../domain/errors.ts';
-import type { IdempotentWrites, StoredAnswer } from '../services/idempotency.ts';
+import type { IdempotentWrites, OpenWrite, StoredAnswer } from '../services/idempotency.ts';
 import { asAppError, errorBody, sendError } from './errors.ts';
 
 /** Printable ASCII without spaces, as the IETF draft and the common UUID keys are. */
@@ -14,7 +13,7 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 const KEPT_HEADERS = ['content-type', 'location'];
 
 interface Pending {
-  transaction: RequestTransaction;
+  open: OpenWrite;
   clientId: string;
   key: string;
   fingerprint: string;
@@ -36,9 +35,9 @@ export function registerIdempotency(app: FastifyInstance, writes: IdempotentWrit
       .find(clientId, key)
       .then(async (stored) => {
         if (stored) return replay(reply, stored, fingerprint);
-        const transaction = await writes.begin();
-        pending.set(request, { transaction, clientId, key, fingerprint });
-        transaction.run(done);
+        const open = await writes.begin();
+        pending.set(request, { open, clientId, key, fingerprint });
+        open.run(done);
       })
       .catch((error: Error) => done(error));
   });
@@ -51,7 +50,7 @@ export function registerIdempotency(app: FastifyInstance, writes: IdempotentWrit
       typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
     // A server fault keeps nothing: the retry runs the request again.
     if (reply.statusCode >= 500 || (payload != null && body === null)) {
-      await write.transaction.rollback();
+      await write.open.rollback();
       return payload;
     }
     const headers: Record<string, string> = {};
@@ -62,7 +61,7 @@ export function registerIdempotency(app: FastifyInstance, writes: IdempotentWrit
     const answer = { fingerprint: write.fingerprint, status: reply.statusCode, headers, body };
     let outcome: Awaited<ReturnType<IdempotentWrites['commit']>>;
     try {
-      outcome = await writes.commit(write.transaction, write.clientId, write.key, answer);
+      outcome = await writes.commit(write.open, write.clientId, write.key, answer);
     } catch (error) {
       // The commit failed: nothing of the request was written, and the answer says so.
       return errorPayload(reply, error, request);
@@ -86,7 +85,7 @@ export function registerIdempotency(app: FastifyInstance, writes: IdempotentWrit
     const write = pending.get(request);
     if (!write) return done();
     pending.delete(request);
-    write.transaction.rollback().then(() => done());
+    write.open.rollback().then(() => done());
   });
 }
 

@@ -15,6 +15,8 @@ import {
 } from '../db/requestTransactions.ts';
 
 export type { StoredAnswer };
+/** A request's writes, open until committed with its answer or rolled back. */
+export type OpenWrite = RequestTransaction;
 
 /** How long a key's answer is kept and given again. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
