@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { addClient } from '../../src/auth/clients.ts';
+import { ManualClock } from '../../src/background/clock.ts';
+import { Retention } from '../../src/services/retention.ts';
 import { describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -144,5 +146,27 @@ describeEachBackend('Idempotency-Key', (t) => {
     const after = await post(t(), 'key-day', 'IK-DAY');
     assert.equal(after.statusCode, 400, after.body);
     assert.equal(after.headers['idempotent-replayed'], undefined);
+    // That answer is stored anew; once a day old, retention deletes it.
+    await t().app.db.query(
+      "UPDATE idempotency_keys SET created_at = created_at - interval '25 hours' WHERE key = 'key-day'",
+    );
+    const deleted: Record<string, number> = {};
+    const retention = new Retention(t().app.db, {
+      eventsDays: 0,
+      samplesDays: 0,
+      clock: new ManualClock(),
+      log: { warn: () => {}, info: () => {} },
+      onDeleted: (table, rows) => {
+        deleted[table] = (deleted[table] ?? 0) + rows;
+      },
+    });
+    retention.start();
+    await retention.nextCycle();
+    await retention.stop();
+    assert.deepEqual(deleted, { idempotency_keys: 1 });
+    const [left] = await t().app.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM idempotency_keys WHERE key = 'key-day'",
+    );
+    assert.equal(left?.n, 0);
   });
 });
