@@ -64,16 +64,18 @@ export function asAppError(error: unknown, request: FastifyRequest): AppError {
   return new AppError('INTERNAL_ERROR', { requestId: request.id });
 }
 
-export function sendError(reply: FastifyReply, error: AppError, headers: Record<string, string> = {}) {
-  const { request } = reply;
+/** The error body in the request's language. */
+export function errorBody(error: AppError, request: FastifyRequest) {
   // A rule picks the message variant (`VALIDATION_FAILED.maxLength`, `PAYLOAD_TOO_LARGE.field`).
   const key = error.params.rule === undefined ? error.code : `${error.code}.${String(error.params.rule)}`;
+  return { status: error.status, code: error.code, message: message(key, request.locale, error.params) };
+}
+
+export function sendError(reply: FastifyReply, error: AppError, headers: Record<string, string> = {}) {
   const authenticate = challenge(error);
   if (authenticate) reply.header('www-authenticate', authenticate);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  return reply
-    .code(error.status)
-    .send({ status: error.status, code: error.code, message: message(key, request.locale, error.params) });
+  return reply.code(error.status).send(errorBody(error, reply.request));
 }
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {

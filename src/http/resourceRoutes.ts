@@ -23,6 +23,7 @@ import {
   OffsetQuery,
   offsetPage,
   pagingAsked,
+  refuseBodyId,
 } from './schemas/common.ts';
 
 /** Where a handler runs. */
@@ -372,6 +373,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         path,
         { ...scopeOf(route), schema: schemaOf(path, route, ids.create, { body: route.body, response }) },
         async (request, reply) => {
+          refuseBodyId(request.body);
           const result = await route.run(request.body as Static<B>, at(request));
           const representation = route.present
             ? await route.present(result, request)
@@ -392,7 +394,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         { ...scopeOf(route), schema: schemaOf(itemPath, route, ids.replace, { body, response }) },
         async (request) => {
           const where = at(request);
-          checkBodyId((request.body as { id?: string }).id, where.itemId);
+          checkBodyId((request.body as { id?: string | null }).id, where.itemId);
           await checkEchoed(request.body as Record<string, unknown>, readOnly, changing, async () => {
             if (!loadItem) return {};
             return (await presentOne(await loadItem(where), request)).properties as Record<string, unknown>;

@@ -13,12 +13,15 @@ import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoin
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
+import { IdempotentWrites } from '../services/idempotency.ts';
 import type { RequestTypeProvider } from './api.ts';
 import { bearerGuard } from './auth.ts';
 import { routeConfigOf } from './context.ts';
 import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot, requestRoot } from './hrefs.ts';
+import { registerIdempotency } from './idempotency.ts';
+import { refuseContentEncoding, strictJsonParser } from './requestBody.ts';
 import { registerDashboard } from './routes/dashboard.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
@@ -39,6 +42,7 @@ const JSON_TYPES = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
 const HAL_ACCEPTED = /application\/hal\+json/i;
 const HAL_JSON = 'application/hal+json; charset=utf-8';
 const PLAIN_JSON = 'application/json; charset=utf-8';
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -71,10 +75,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // Bodies are JSON only (+json types included); everything else is 415.
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  // An empty body under a JSON content type is no body (clients that always send the header).
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, String(body), done),
-  );
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'buffer' }, strictJsonParser(parseJson));
+  app.addHook('preParsing', refuseContentEncoding);
   app.addSchema(ErrorBody);
 
   app.decorateRequest('locale', 'en-GB');
@@ -94,6 +96,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', bearerGuard(deps.tokens));
   if (deps.metrics) registerMetrics(app, deps.metrics, deps.db, config.basePath);
   app.addHook('onSend', (request, reply, payload, done) => {
+    // No answer is to be sniffed into another type or framed by another site; pages that load
+    // scripts (the documentation, the dashboard) set a policy of their own.
+    if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', API_CSP);
     const type = String(reply.getHeader('content-type') ?? '');
     // Raw bytes (a document's file) keep the type they were stored with.
     if (type.startsWith('application/json') && !Buffer.isBuffer(payload)) {
@@ -154,6 +160,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, {
     routePrefix: `${config.basePath}/api/docs`,
     uiConfig: { deepLinking: true },
+    // The page's own policy (its scripts by hash), not to be framed, and on plain http too.
+    staticCSP: true,
+    transformStaticCSP: (policy) =>
+      policy
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(/\s*upgrade-insecure-requests;/, ''),
     logLevel: 'warn',
   });
   app.get(
@@ -173,6 +185,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     aliases: [FORCE_TOKEN_PATH, `${config.basePath}${FORCE_TOKEN_PATH}`],
   };
   registerTokenEndpoint(app, tokenPaths, deps.tokens, refreshTokens, authenticator);
+  // The API's writes can span a request (Idempotency-Key): its routes get the database that allows it.
+  const idempotentWrites = new IdempotentWrites(
+    deps.db,
+    Math.max(30_000, 3 * config.dbTimeoutMs),
+    deps.runtime?.now,
+  );
+  const apiDeps: ServerDeps = { ...deps, db: idempotentWrites.database };
   for (const version of API_VERSIONS) {
     await app.register(
       async (api) => {
@@ -194,7 +213,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           refuseUndecodableQuery(request);
           done();
         });
-        await registerApi(api, deps);
+        registerIdempotency(api, idempotentWrites);
+        await registerApi(api, apiDeps);
       },
       { prefix: `${config.basePath}/api/v${version}` },
     );

@@ -103,6 +103,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': 'Der Request-Body ist kein gültiges JSON.',
     'zh-CN': '请求体不是有效的 JSON。',
   },
+  'MALFORMED_JSON.encoding': {
+    'en-GB': 'The request body is not valid UTF-8.',
+    'de-DE': 'Der Request-Body ist kein gültiges UTF-8.',
+    'zh-CN': '请求体不是有效的 UTF-8。',
+  },
   UNKNOWN_EMBED: {
     'en-GB': 'Cannot embed {names}; embeddable here: {allowed}.',
     'de-DE': 'Nicht einbettbar: {names}; hier einbettbar: {allowed}.',
@@ -203,6 +208,17 @@ const MESSAGES: Record<string, LocalizedText> = {
     'en-GB': "Content-Type '{contentType}' is not supported; send application/json.",
     'de-DE': "Content-Type '{contentType}' wird nicht unterstützt; senden Sie application/json.",
     'zh-CN': "不支持 Content-Type '{contentType}'；请发送 application/json。",
+  },
+  'UNSUPPORTED_MEDIA_TYPE.encoding': {
+    'en-GB': "Content-Encoding '{encoding}' is not supported; send the body uncompressed.",
+    'de-DE': "Content-Encoding '{encoding}' wird nicht unterstützt; senden Sie den Body unkomprimiert.",
+    'zh-CN': "不支持 Content-Encoding '{encoding}'；请发送未压缩的请求体。",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    'en-GB': 'This Idempotency-Key was used for another request (method, address or body); use a new key.',
+    'de-DE':
+      'Dieser Idempotency-Key wurde für eine andere Anfrage (Methode, Adresse oder Body) verwendet; verwenden Sie einen neuen Schlüssel.',
+    'zh-CN': '此 Idempotency-Key 已用于另一个请求（方法、地址或请求体）；请使用新的键。',
   },
   TOO_MANY_STREAMS: {
     'en-GB': 'Too many open event streams (at most {limit}); close one first.',

@@ -236,7 +236,7 @@ export class Metrics {
   }
 
   /** Rows the retention loop deleted from `table`. */
-  retentionDeleted(table: 'events' | 'recorded_time_series', rows: number): void {
+  retentionDeleted(table: 'events' | 'recorded_time_series' | 'idempotency_keys', rows: number): void {
     this.#retained.inc({ table }, rows);
   }
 

@@ -1,5 +1,6 @@
 // Retention: deletes events and device samples older than their settings
-// (BRIDGE_RETENTION_EVENTS_DAYS, BRIDGE_RETENTION_SAMPLES_DAYS; 0 keeps them forever). It runs in
+// (BRIDGE_RETENTION_EVENTS_DAYS, BRIDGE_RETENTION_SAMPLES_DAYS; 0 keeps them forever), and the
+// answers to Idempotency-Keys after a day. It runs in
 // every instance. Each statement deletes one batch of the oldest rows and commits on its own, so
 // no transaction stays open long on either backend; rows another instance is deleting are skipped
 // (SKIP LOCKED), so several instances on one PostgreSQL share the work, and a delete is idempotent.
@@ -9,8 +10,10 @@ import { type Clock, systemClock } from '../background/clock.ts';
 import { type LoopLogger, PollingLoop } from '../background/pollingLoop.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { pruneEvents } from '../db/repositories/events.ts';
+import { pruneStoredAnswers } from '../db/repositories/idempotencyKeys.ts';
 import { pruneSamples } from '../db/repositories/timeSeries.ts';
 import { foldCounts } from '../db/rowCounts.ts';
+import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency.ts';
 
 /** How often each instance looks for rows past their retention. */
 export const RETENTION_INTERVAL_MS = 5 * 60_000;
@@ -18,7 +21,7 @@ export const RETENTION_INTERVAL_MS = 5 * 60_000;
 export const RETENTION_BATCH = 5000;
 const DAY_MS = 86_400_000;
 
-export type RetainedTable = 'events' | 'recorded_time_series';
+export type RetainedTable = 'events' | 'recorded_time_series' | 'idempotency_keys';
 
 export interface RetentionOptions {
   /** Days an event is kept after it was recorded (`recorded_at`); 0 keeps events forever. */
@@ -48,6 +51,8 @@ export class Retention {
     const all: Retained[] = [
       { table: 'events', days: options.eventsDays, prune: pruneEvents },
       { table: 'recorded_time_series', days: options.samplesDays, prune: pruneSamples },
+      // Answers to Idempotency-Keys are given again for a day, whatever the settings.
+      { table: 'idempotency_keys', days: IDEMPOTENCY_KEY_TTL_MS / DAY_MS, prune: pruneStoredAnswers },
     ];
     const tables = all.filter((retained) => retained.days > 0);
     this.#loop = new PollingLoop({

@@ -239,15 +239,21 @@ describeEachBackend('workplace groups', (t) => {
     assert.deepEqual(json(fetched), expected);
   });
 
-  test('POST: an id in the body is ignored, a missing description becomes null', async () => {
-    const response = await t().request({
+  test('POST: an id in the body is 400 READ_ONLY_PROPERTY, a null id is taken; a missing description becomes null', async () => {
+    const refused = await t().request({
       method: 'POST',
       url: BASE,
       body: { id: '00000000-0000-7000-8000-000000000000', number: 'NO-DESC', type: 'CAPACITY_GROUP' },
     });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(json(refused).code, 'READ_ONLY_PROPERTY');
+    const response = await t().request({
+      method: 'POST',
+      url: BASE,
+      body: { id: null, number: 'NO-DESC', type: 'CAPACITY_GROUP' },
+    });
     assert.equal(response.statusCode, 201);
     const body = json(response);
-    assert.notEqual(body.properties.id, '00000000-0000-7000-8000-000000000000');
     assert.deepEqual(body.properties, {
       id: body.properties.id,
       number: 'NO-DESC',

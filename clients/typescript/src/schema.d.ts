@@ -2507,8 +2507,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Ignored on create; on replace it must equal the path id */
-                    id?: string;
+                    id?: string | null;
                     number: string;
                     description?: string | null;
                     /**
@@ -2689,8 +2688,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Ignored on create; on replace it must equal the path id */
-                    id?: string;
+                    id?: string | null;
                     number: string;
                     description?: string | null;
                     /**
@@ -8516,8 +8514,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Ignored on create; on replace it must equal the path id */
-                    id?: string;
+                    id?: string | null;
                     name: string;
                     description?: string | null;
                     /** @description e.g. PLC */
@@ -8712,8 +8709,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Ignored on create; on replace it must equal the path id */
-                    id?: string;
+                    id?: string | null;
                     name: string;
                     description?: string | null;
                     /** @description e.g. PLC */
@@ -13020,8 +13016,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Ignored on create; on replace it must equal the path id */
-                    id?: string;
+                    id?: string | null;
                     name: string;
                     /** @enum {unknown} */
                     type: "MQTT" | "SPARKPLUG_B" | "OPC_UA";
@@ -13283,8 +13278,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Ignored on create; on replace it must equal the path id */
-                    id?: string;
+                    id?: string | null;
                     name: string;
                     /** @enum {unknown} */
                     type: "MQTT" | "SPARKPLUG_B" | "OPC_UA";

@@ -1,5 +1,6 @@
 import type { DeliveryAttempt } from '../../db/repositories/callbacks.ts';
 import { type Callback, maskUrl } from '../../domain/callbacks.ts';
+import { describeNetworkFailure } from '../../domain/networkFailures.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { CALLBACKS_PATH } from '../paths.ts';
@@ -42,6 +43,7 @@ export function presentDeliveries(callbackId: string, attempts: DeliveryAttempt[
       deliveries: attempts.map((attempt) => ({
         ...attempt,
         attemptedAt: attempt.attemptedAt.toISOString(),
+        error: describeNetworkFailure(attempt.error),
       })),
     },
   );

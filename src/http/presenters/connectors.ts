@@ -1,4 +1,5 @@
 import type { Connector } from '../../domain/connectors.ts';
+import { describeNetworkFailure } from '../../domain/networkFailures.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { CONNECTORS_PATH } from '../paths.ts';
@@ -19,7 +20,7 @@ export function presentConnector(connector: Connector, hrefs: Hrefs): Resource {
       status: {
         state: status.state,
         since: status.since.toISOString(),
-        lastError: status.lastError,
+        lastError: describeNetworkFailure(status.lastError),
         lastMessageAt: status.lastMessageAt?.toISOString() ?? null,
         messagesReceived: status.messagesReceived,
         valuesApplied: status.valuesApplied,

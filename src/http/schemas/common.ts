@@ -176,7 +176,25 @@ export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schem
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries([400, 401, 403, ...statuses].map((status) => [status, Type.Ref('Error')]));
 
-/** A replaced resource may repeat its id in the body, but not a different one. */
-export function checkBodyId(bodyId: string | undefined, pathId: string): void {
-  if (bodyId !== undefined && bodyId !== pathId) throw new AppError('ID_MISMATCH', { bodyId, pathId });
+/** A replaced resource may repeat its id in the body (or send it null), but not a different one. */
+export function checkBodyId(bodyId: string | null | undefined, pathId: string): void {
+  if (bodyId != null && bodyId !== pathId) throw new AppError('ID_MISMATCH', { bodyId, pathId });
+}
+
+/**
+ * The id in a body that both creates and replaces: the service chooses a new resource's id, so a
+ * create takes it absent or null (as generated clients send it) and refuses any other value.
+ */
+export const BodyId = Type.Optional(
+  Nullable(
+    Type.String({
+      description: 'Absent or null on create (the service chooses it); on replace it must equal the path id',
+    }),
+  ),
+);
+
+/** A create body's id, absent or null; anything else is 400 READ_ONLY_PROPERTY. */
+export function refuseBodyId(body: unknown): void {
+  const id = (body as { id?: unknown } | undefined)?.id;
+  if (id !== undefined && id !== null) throw new AppError('READ_ONLY_PROPERTY', { field: 'id' });
 }

@@ -9,7 +9,7 @@ import {
   SECURITY_MODES,
 } from '../../domain/connectors.ts';
 import { QUANTITY_TYPES } from '../../domain/outputQuantities.ts';
-import { Nullable, Resource } from './common.ts';
+import { BodyId, Nullable, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });
@@ -83,9 +83,7 @@ const MappingBody = Type.Object({ source: Source, target: Target }, { additional
 
 export const ConnectorBody = Type.Object(
   {
-    id: Type.Optional(
-      Type.String({ description: 'Ignored on create; on replace it must equal the path id' }),
-    ),
+    id: BodyId,
     name: Text(200),
     type: Type.Enum([...CONNECTOR_TYPES]),
     url: Text(2000, 'mqtt:// or mqtts://host:port (MQTT, SPARKPLUG_B), opc.tcp://host:port/path (OPC_UA)'),

@@ -1,7 +1,7 @@
 // Devices and their recorded samples as the API shows and takes them (docs/resources/devices.md).
 import { Type } from 'typebox';
 import { type DeviceInput, MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
-import { Nullable, Resource } from './common.ts';
+import { BodyId, Nullable, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 
@@ -50,9 +50,7 @@ const QuantityBody = Type.Object(
 );
 export const DeviceBody = Type.Object(
   {
-    id: Type.Optional(
-      Type.String({ description: 'Ignored on create; on replace it must equal the path id' }),
-    ),
+    id: BodyId,
     name: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     type: Type.String({ minLength: 1, maxLength: 100, description: 'e.g. PLC' }),

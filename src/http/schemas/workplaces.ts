@@ -1,7 +1,7 @@
 // Workplaces and workplace groups as the API shows and takes them (docs/api.md, "Workplaces and workplace groups").
 import { Type } from 'typebox';
 import { WORKPLACE_GROUP_TYPES, WORKPLACE_TYPES } from '../../domain/workplaces.ts';
-import { Nullable, OperatingStateProperty, ReplaceBody, Resource } from './common.ts';
+import { BodyId, Nullable, OperatingStateProperty, ReplaceBody, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 
@@ -36,9 +36,7 @@ export const WorkplaceGroupSchema = Resource(
 
 export const WorkplaceGroupBody = Type.Object(
   {
-    id: Type.Optional(
-      Type.String({ description: 'Ignored on create; on replace it must equal the path id' }),
-    ),
+    id: BodyId,
     number: Type.String({ minLength: 1, maxLength: 100 }),
     description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     type: GroupType,
