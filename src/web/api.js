@@ -1,8 +1,11 @@
+// @ts-check
 // Sign-in and API calls (docs/dashboard.md, "Sign-in"). The token lives in sessionStorage only
 // (this tab); the secret is kept in memory only, to renew the token before it expires. After a
 // reload the stored token is used until it expires, then the page asks to sign in again.
 const KEY = 'bridge.dashboard.token';
 const API = 'api/v2';
+/** A sign-in that gets no answer in this time is reported as failed (the form can be sent again). */
+const SIGN_IN_TIMEOUT_MS = 10_000;
 let credentials;
 let renewTimer;
 const listeners = new Set();
@@ -38,11 +41,23 @@ export async function signIn(clientId, clientSecret) {
     client_id: clientId,
     client_secret: clientSecret,
   });
-  const response = await fetch('oauth/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body,
-  });
+  let response;
+  try {
+    // The client goes in the form body (client_secret_post) and the request carries no browser
+    // credentials: a 401 then comes back to the page instead of raising the browser's own
+    // sign-in prompt (which, in a headless or a busy tab, would leave the request hanging).
+    response = await fetch('oauth/token', {
+      method: 'POST',
+      credentials: 'omit',
+      cache: 'no-store',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+      signal: AbortSignal.timeout(SIGN_IN_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'no answer' : 'network error';
+    throw new ApiError(0, { code: 'NETWORK', message: `the service could not be reached (${reason})` });
+  }
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, answer);
   credentials = { clientId, clientSecret };

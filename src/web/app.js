@@ -1,17 +1,15 @@
+// @ts-check
 // The dashboard's entry (docs/dashboard.md): sign-in, hash routing (#/, #/workplaces/{id},
 // #/orders/{id}, #/events, #/callbacks, #/connectors) and the live connection.
 import { onSession, resume, signIn, signOut } from './api.js';
 import { h } from './dom.js';
 import { startLive, stopLive } from './live.js';
-import {
-  callbacksPage,
-  connectorsAvailable,
-  connectorsPage,
-  eventsPage,
-  orderPage,
-  overview,
-  workplacePage,
-} from './views.js';
+import { callbacksPage } from './views/callbacks.js';
+import { connectorsAvailable, connectorsPage } from './views/connectors.js';
+import { eventsPage } from './views/events.js';
+import { orderPage } from './views/order.js';
+import { overview } from './views/plant.js';
+import { workplacePage } from './views/workplace.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');
@@ -89,12 +87,16 @@ function showSignedIn(signedIn) {
 $('sign-in-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const form = event.target;
+  const button = form.querySelector('button[type="submit"]');
   $('sign-in-error').textContent = '';
+  button.disabled = true;
   try {
     await signIn(form.clientId.value.trim(), form.clientSecret.value);
     form.clientSecret.value = '';
   } catch (error) {
     $('sign-in-error').textContent = `Sign-in failed: ${error.message}`;
+  } finally {
+    button.disabled = false;
   }
 });
 $('sign-out').addEventListener('click', () => signOut());

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers: elements are built with text nodes only (never innerHTML), so nothing the
 // API returns can become markup.
 

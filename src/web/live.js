@@ -1,3 +1,4 @@
+// @ts-check
 // Live events (docs/dashboard.md, "Live updates"): the event stream (GET /events/stream,
 // Server-Sent Events, resumed with Last-Event-ID) when the service has it, otherwise the event
 // log polled with paginationDirection=PREVIOUS from the kept firstIdentifier (docs/api.md,

@@ -1,3 +1,4 @@
+// @ts-check
 // A Server-Sent Events parser (the WHATWG "event stream" format) for text arriving in chunks of
 // any size: feed() takes the next chunk and returns the messages it completed. Pure: no I/O, so
 // it is tested on its own (test/api/dashboard.test.ts).
