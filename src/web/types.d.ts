@@ -56,4 +56,4 @@ export interface BridgeEvent {
 /** A page's teardown: unsubscribes and stops what the page started. */
 export type Leave = () => void;
 /** A page: renders into `root` and returns its teardown. */
-export type Page = (root: HTMLElement, id?: string) => Promise<Leave | undefined>;
+export type Page = (root: HTMLElement, id: string) => Promise<Leave | undefined>;

@@ -3,6 +3,7 @@
 import { all, get } from '../api.js';
 import { fill, h, table, time } from '../dom.js';
 
+/** @param {HTMLElement} root */
 export async function callbacksPage(root) {
   const callbacks = await all('/callbacks', 'callbacks');
   const sections = [];
@@ -33,7 +34,7 @@ export async function callbacksPage(root) {
         deliveries.length
           ? table(
               ['attempted', 'outcome', 'status', 'attempt', 'ms', 'error'],
-              deliveries.map((d) => [
+              deliveries.map((/** @type {any} */ d) => [
                 time(d.attemptedAt),
                 d.outcome,
                 d.statusCode ?? '–',

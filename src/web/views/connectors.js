@@ -7,6 +7,7 @@ import { hasRoute } from './common.js';
 
 export const connectorsAvailable = () => hasRoute('connectors', () => optional('/connectors', { limit: 1 }));
 
+/** @param {HTMLElement} root */
 export async function connectorsPage(root) {
   const load = async () => {
     const page = await optional('/connectors', { limit: 100 });

@@ -4,11 +4,20 @@ import { get, items } from '../api.js';
 import { fill, h, time } from '../dom.js';
 import { subscribe } from '../live.js';
 
+/** @typedef {import('../types.js').BridgeEvent} BridgeEvent */
+/** @typedef {'eventType' | 'objectType' | 'objectId'} Filter */
+
+/** @param {HTMLElement} root */
 export async function eventsPage(root) {
+  /** @type {Record<Filter, string>} */
   const filters = { eventType: '', objectType: '', objectId: '' };
   const rows = h('tbody', {});
+  /** @param {BridgeEvent} event */
   const matches = (event) =>
-    Object.entries(filters).every(([name, value]) => !value || event[name] === value);
+    /** @type {[Filter, string][]} */ (Object.entries(filters)).every(
+      ([name, value]) => !value || event[name] === value,
+    );
+  /** @param {BridgeEvent} event */
   const row = (event) =>
     h(
       'tr',
@@ -23,6 +32,11 @@ export async function eventsPage(root) {
     const page = await get('/events', { limit: 50, ...filters });
     rows.replaceChildren(...items(page, 'events').map(row));
   };
+  /**
+   * @param {Filter} name
+   * @param {string} label
+   * @param {string} placeholder
+   */
   const field = (name, label, placeholder) =>
     h(
       'label',
@@ -32,8 +46,8 @@ export async function eventsPage(root) {
         name,
         placeholder,
         value: filters[name],
-        onchange: (e) => {
-          filters[name] = e.target.value.trim();
+        onchange: (/** @type {Event} */ e) => {
+          filters[name] = /** @type {HTMLInputElement} */ (e.target).value.trim();
           reload().catch((error) => (status.textContent = error.message));
         },
       }),
@@ -44,7 +58,7 @@ export async function eventsPage(root) {
     h('h1', {}, 'Events'),
     h(
       'form',
-      { class: 'filters', 'aria-label': 'Filters', onsubmit: (e) => e.preventDefault() },
+      { class: 'filters', 'aria-label': 'Filters', onsubmit: (/** @type {Event} */ e) => e.preventDefault() },
       field('eventType', 'Event type', 'WORKPLACE_OPERATING_STATE_CHANGED'),
       field('objectType', 'Object type', 'WORKPLACE'),
       field('objectId', 'Object id', 'uuid'),
@@ -75,6 +89,6 @@ export async function eventsPage(root) {
   return subscribe((event) => {
     if (!matches(event)) return;
     rows.prepend(row(event));
-    while (rows.children.length > 200) rows.lastElementChild.remove();
+    while (rows.children.length > 200) rows.lastElementChild?.remove();
   });
 }

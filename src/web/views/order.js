@@ -5,6 +5,10 @@ import { fill, h, section, table, time } from '../dom.js';
 import { subscribe } from '../live.js';
 import { progress, quantitiesOf } from './common.js';
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} id
+ */
 export async function orderPage(root, id) {
   const load = async () => {
     const order = await get(`/productionOrders/${id}`, { embed: 'operations' });
