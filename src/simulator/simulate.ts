@@ -126,6 +126,8 @@ export class Simulator {
   readonly #staff: SimStaff[];
   readonly #busyStaff = new Set<string>();
   readonly #claimed = new Set<string>();
+  /** Production orders with an operation in processing, newest last: their next operations come next. */
+  readonly #ordersInProgress: string[] = [];
   readonly #outputQuantities: boolean;
   /** Steps done, by kind. */
   readonly counts = new Map<StepKind, number>();
@@ -219,6 +221,7 @@ export class Simulator {
       const operation = operationOf(running, staffMemberId);
       operation.done = await this.#yieldOf(operation);
       workplace.operation = operation;
+      if (operation.phase !== 'SETUP' && operation.phase !== 'TRAINING') this.#orderInProgress(operation);
       // The phase began when it was recorded: a setup ends after its setup time from then.
       const since = Math.min(now, Date.parse(latest?.properties.startDate ?? '') || now);
       workplace.producingSince = since;
@@ -316,6 +319,7 @@ export class Simulator {
   }
 
   #produceFrom(workplace: SimWorkplace, operation: SimOperation, now: number): void {
+    this.#orderInProgress(operation);
     workplace.producingSince = now;
     workplace.dueAt = now + this.#batch(workplace, operation).time;
   }
@@ -367,29 +371,22 @@ export class Simulator {
     workplace.dueAt = now + this.#between(PACE.changeover);
   }
 
+  #orderInProgress(operation: SimOperation): void {
+    const order = operation.links.productionOrder?.href;
+    if (!order) return;
+    const known = this.#ordersInProgress.indexOf(order);
+    if (known >= 0) this.#ordersInProgress.splice(known, 1);
+    this.#ordersInProgress.push(order);
+    if (this.#ordersInProgress.length > 50) this.#ordersInProgress.shift();
+  }
+
   /** Takes a released operation of the workplace's capacity group and sets it up with a worker. */
   async #startNext(workplace: SimWorkplace, now: number): Promise<StepKind> {
-    const page = await this.#get(linkOf(this.#links, 'operations'), {
-      operationPhaseId: 'RELEASED',
-      limit: 100,
-    });
-    const candidates = (page._embedded.operations as Resource[]).filter(
-      (operation) =>
-        operation.properties.workplaceGroupId === workplace.capacityGroupId &&
-        !this.#claimed.has(operation.properties.id),
-    );
-    // An operation starts when the ones before it in its order are done (a few are looked at).
-    let candidate: Resource | undefined;
-    for (const operation of candidates.slice(0, 5)) {
-      if (await this.#predecessorsDone(operation)) {
-        candidate = operation;
-        break;
-      }
-    }
     const free = this.#staff.filter(
       (member) => member.workplaceIds.includes(workplace.id) && !this.#busyStaff.has(member.id),
     );
-    if (!candidate || free.length === 0) {
+    const candidate = free.length > 0 ? await this.#nextOperationFor(workplace) : undefined;
+    if (!candidate) {
       // Nothing to do yet: the workplace waits for material and looks again in a few minutes.
       workplace.dueAt = now + this.#between(PACE.changeover);
       if (workplace.state !== STATE.waitingForMaterial) {
@@ -410,14 +407,32 @@ export class Simulator {
     return 'operationPhase';
   }
 
-  async #predecessorsDone(operation: Resource): Promise<boolean> {
-    const order = (await this.#get(linkOf(operation._links, 'productionOrder'))) as Resource;
-    const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
-    return siblings.every(
-      (sibling) =>
-        sibling.properties.sequence >= operation.properties.sequence ||
-        ['COMPLETED', 'CLOSED'].includes(sibling.properties.operationPhaseId),
-    );
+  /**
+   * A released operation of the workplace's capacity group that may start: every operation before
+   * it in its order has started producing (parts move on in batches, as in a plant). First the
+   * next steps of the orders in progress, then the released operations of the plant.
+   */
+  async #nextOperationFor(workplace: SimWorkplace): Promise<Resource | undefined> {
+    const fits = (operation: Resource) =>
+      operation.properties.operationPhaseId === 'RELEASED' &&
+      operation.properties.workplaceGroupId === workplace.capacityGroupId &&
+      !this.#claimed.has(operation.properties.id);
+    for (const orderHref of [...this.#ordersInProgress].reverse().slice(0, 5)) {
+      const order = (await this.#get(orderHref)) as Resource;
+      const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
+      const next = siblings.find((operation) => fits(operation) && predecessorsStarted(operation, siblings));
+      if (next) return next;
+    }
+    const page = await this.#get(linkOf(this.#links, 'operations'), {
+      operationPhaseId: 'RELEASED',
+      limit: 100,
+    });
+    for (const operation of (page._embedded.operations as Resource[]).filter(fits).slice(0, 5)) {
+      const order = (await this.#get(linkOf(operation._links, 'productionOrder'))) as Resource;
+      const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
+      if (predecessorsStarted(operation, siblings)) return operation;
+    }
+    return undefined;
   }
 
   /**
@@ -580,6 +595,16 @@ export async function runSteps(simulator: Simulator, options: RunOptions): Promi
     done++;
   }
   return done;
+}
+
+const STARTED = ['PROCESSING', 'INTERRUPTED', 'COMPLETED', 'CLOSED'];
+
+function predecessorsStarted(operation: Resource, siblings: Resource[]): boolean {
+  return siblings.every(
+    (sibling) =>
+      sibling.properties.sequence >= operation.properties.sequence ||
+      STARTED.includes(sibling.properties.operationPhaseId),
+  );
 }
 
 function linkOf(links: Links, rel: string): string {
