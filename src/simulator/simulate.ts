@@ -417,7 +417,7 @@ export class Simulator {
       operation.properties.operationPhaseId === 'RELEASED' &&
       operation.properties.workplaceGroupId === workplace.capacityGroupId &&
       !this.#claimed.has(operation.properties.id);
-    for (const orderHref of [...this.#ordersInProgress].reverse().slice(0, 5)) {
+    for (const orderHref of [...this.#ordersInProgress].reverse().slice(0, 10)) {
       const order = (await this.#get(orderHref)) as Resource;
       const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
       const next = siblings.find((operation) => fits(operation) && predecessorsStarted(operation, siblings));
@@ -427,7 +427,11 @@ export class Simulator {
       operationPhaseId: 'RELEASED',
       limit: 100,
     });
-    for (const operation of (page._embedded.operations as Resource[]).filter(fits).slice(0, 5)) {
+    // The first steps of their orders first: they can start at once.
+    const released = (page._embedded.operations as Resource[])
+      .filter(fits)
+      .sort((a, b) => a.properties.sequence - b.properties.sequence);
+    for (const operation of released.slice(0, 5)) {
       const order = (await this.#get(linkOf(operation._links, 'productionOrder'))) as Resource;
       const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
       if (predecessorsStarted(operation, siblings)) return operation;
