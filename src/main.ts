@@ -4,7 +4,8 @@ import { createApp } from './app.ts';
 import { announceClient } from './auth/clients.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import type { EmbeddedBroker } from './delivery/embeddedBroker.ts';
-import { type Demo, demoPlan, isEmptyDataDir, startDemo } from './simulator/demo.ts';
+import { startDemo } from './demo.ts';
+import { type Demo, demoPlan, isEmptyDataDir } from './simulator/demo.ts';
 
 export async function start(): Promise<void> {
   let config: Config;

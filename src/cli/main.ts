@@ -121,7 +121,7 @@ async function apiCommand(command: string, action: string | undefined, args: str
   }
 }
 
-/** `bridge seed` and `bridge simulate` (src/simulator/commands.ts), loaded only when asked for. */
+/** `bridge seed` and `bridge simulate` (src/cli/demoCommands.ts), loaded only when asked for. */
 async function demoCommand(command: 'seed' | 'simulate', args: string[]): Promise<void> {
   const text = { type: 'string' } as const;
   let values: Record<string, string | undefined>;
@@ -132,7 +132,7 @@ async function demoCommand(command: 'seed' | 'simulate', args: string[]): Promis
   } catch (error) {
     throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
   }
-  const commands = await import('../simulator/commands.ts');
+  const commands = await import('./demoCommands.ts');
   const options = { ...values, clientId: values['client-id'], clientSecret: values['client-secret'] };
   const run = command === 'seed' ? commands.seedCommand : commands.simulateCommand;
   await run(loadConfig(), options).catch((error: unknown) => {

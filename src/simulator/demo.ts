@@ -1,15 +1,12 @@
-// The demo of a first start (docs/demo.md, "First start"): on an empty embedded database the
-// service seeds the demo plant and runs the simulator in-process, as an API client of its own
-// server over loopback HTTP with a client created for it. Also the loopback runs of `bridge seed`
-// and `bridge simulate` without --url.
+// The demo of a first start (docs/demo.md, "First start"): when to seed and simulate, and the
+// demo's run itself: seed an empty plant, then step the simulator on a polling loop. It is given
+// a typed API client and talks to the service over HTTP only; src/demo.ts, the service side,
+// creates that client for the app's own listening server.
 import { existsSync, readdirSync } from 'node:fs';
-import { type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
-import type { App } from '../app.ts';
-import { addClient } from '../auth/clients.ts';
+import { BridgeApiError, type BridgeClient } from '../../clients/typescript/src/index.ts';
 import { systemClock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Config } from '../config.ts';
-import { deleteClient } from '../db/repositories/clients.ts';
 import { plantIsEmpty, type SeedCounts, seedPlant } from './seed.ts';
 import { Simulator } from './simulate.ts';
 
@@ -39,48 +36,6 @@ export function demoPlan(config: Config, firstStart: boolean): DemoPlan {
   return { seed: embeddedFirstStart, simulate: embeddedFirstStart };
 }
 
-/** The app's listening TCP address (host in URL form, `[...]` for IPv6), and whether it is a wildcard. */
-function listeningAddress(app: App): { host: string; port: number; wildcard: boolean } {
-  const address = app.server.addresses()[0];
-  if (!address || typeof address === 'string') throw new Error('the server is not listening on TCP');
-  const wildcard = address.address === '0.0.0.0' || address.address === '::';
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { host, port: address.port, wildcard };
-}
-
-/**
- * The typed API client of the app's own server (listening), with an OAuth client of its own;
- * remove() deletes that. The service's hrefs start with BRIDGE_PUBLIC_URL when it is set: that is
- * the client's link root, so links are followed over loopback and the token never leaves it.
- */
-export async function loopbackApi(
-  app: App,
-  config: Config,
-  name: string,
-): Promise<{ api: BridgeClient; remove(): Promise<void> }> {
-  if (config.tlsCertFile)
-    throw new Error('the demo and loopback runs need plain HTTP (BRIDGE_TLS_CERT_FILE is set)');
-  const { host, port, wildcard } = listeningAddress(app);
-  // A wildcard address is reached over loopback.
-  const loopback = !wildcard ? host : host === '[::]' ? '[::1]' : '127.0.0.1';
-  const client = await addClient(app.db, { name, scopes: ['read', 'write'] });
-  const api = createBridgeClient({
-    baseUrl: `http://${loopback}:${port}${config.basePath}`,
-    clientId: client.clientId,
-    clientSecret: client.clientSecret,
-    linkRoot: config.publicUrl,
-  });
-  return { api, remove: async () => void (await deleteClient(app.db, client.clientId)) };
-}
-
-/** Where the dashboard of a listening app is: under BRIDGE_PUBLIC_URL when set, else at its address. */
-export function dashboardUrl(app: App, config: Config): string {
-  if (config.publicUrl !== undefined) return `${config.publicUrl}/`;
-  const { host, port, wildcard } = listeningAddress(app);
-  const scheme = config.tlsCertFile ? 'https' : 'http';
-  return `${scheme}://${wildcard ? 'localhost' : host}:${port}${config.basePath}/`;
-}
-
 export interface Demo {
   /** Resolves when seeding is done (or was not needed) and the simulator runs. */
   ready: Promise<void>;
@@ -91,26 +46,40 @@ export interface DemoOutput {
   write(text: string): void;
 }
 
-/** Starts the demo in the background of a listening app; its failures are logged, never fatal. */
-export function startDemo(app: App, config: Config, plan: DemoPlan, out: DemoOutput): Demo {
+export interface DemoLog {
+  warn(details: object, message: string): void;
+}
+
+export interface DemoRun {
+  plan: DemoPlan;
+  demo: Config['demo'];
+  /** The API client, and how to remove the OAuth client it uses when the demo stops. */
+  connect(): Promise<{ api: BridgeClient; remove(): Promise<void> }>;
+  dashboard: string;
+  log: DemoLog;
+  out: DemoOutput;
+}
+
+/** Starts the demo in the background; its failures are logged, never fatal. */
+export function runDemo(run: DemoRun): Demo {
   const stopping = new AbortController();
   let loop: PollingLoop | undefined;
   let remove: (() => Promise<void>) | undefined;
-  const { size, seed, rate } = config.demo;
-  const dashboard = dashboardUrl(app, config);
+  const { plan, out, log } = run;
+  const { size, seed, rate } = run.demo;
   out.write(
     [
       '',
       `Demo plant: ${plan.seed ? 'seeding a plant, then ' : ''}simulating it through the API (${rate} changes/s).`,
-      `  Dashboard: ${dashboard}`,
+      `  Dashboard: ${run.dashboard}`,
       '  Turn the demo off with BRIDGE_DEMO=off (docs/demo.md).',
       '',
     ].join('\n'),
   );
   const ready = (async () => {
-    const loopback = await loopbackApi(app, config, 'demo simulator');
-    remove = loopback.remove;
-    const { api } = loopback;
+    const connection = await run.connect();
+    remove = connection.remove;
+    const { api } = connection;
     if (plan.seed && !stopping.signal.aborted && (await plantIsEmpty(api))) {
       const started = Date.now();
       const counts = await seedPlant(api, { size, seed });
@@ -125,15 +94,22 @@ export function startDemo(app: App, config: Config, plan: DemoPlan, out: DemoOut
       name: 'demo simulator',
       intervalMs: Math.max(1, Math.round(1000 / rate)),
       clock: systemClock,
-      log: app.server.log,
+      log,
       cycle: async () => {
-        await simulator.step();
+        try {
+          await simulator.step();
+        } catch (error) {
+          // An answer the simulator did not expect: one line with the API's error, no stack.
+          if (!(error instanceof BridgeApiError)) throw error;
+          if (!stopping.signal.aborted)
+            log.warn({ status: error.status }, `demo simulator: ${error.message}`);
+        }
       },
     });
     loop.start();
   })().catch((error: unknown) => {
     // Stopping closes the server under a seed in progress: its failing requests are no news.
-    if (!stopping.signal.aborted) app.server.log.warn({ err: error }, 'demo plant stopped');
+    if (!stopping.signal.aborted) log.warn({ err: error }, 'demo plant stopped');
   });
   return {
     ready,

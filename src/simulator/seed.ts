@@ -120,7 +120,8 @@ export async function seedPlant(bridge: BridgeClient, options: SeedOptions): Pro
             isManualWorkplace: group.manual,
             capacityGroupId: groupId(group.number),
             productionLineId: groupIds.get(group.line),
-            operatingStateId: '000',
+            // Waiting for material until work starts: a workplace produces only with an operation.
+            operatingStateId: '010',
           },
         }),
       );
@@ -284,10 +285,10 @@ export async function seedPlant(bridge: BridgeClient, options: SeedOptions): Pro
     await setOperatingState(bridge, item.workplace.id, processing ? '000' : '020');
     operationsInProgress++;
   }
-  // Idle machines wait for material or stand in a malfunction; manual workplaces are staffed.
+  // Idle machines wait for material (as created) or stand in a malfunction.
   for (const workplace of workplaces) {
-    if (busy.has(workplace.id) || workplace.group.manual) continue;
-    await setOperatingState(bridge, workplace.id, random.chance(0.25) ? '110' : '010');
+    if (busy.has(workplace.id) || workplace.group.manual || !random.chance(0.25)) continue;
+    await setOperatingState(bridge, workplace.id, '110');
   }
   step(3);
 

@@ -28,6 +28,12 @@ interface SimOperation {
   links: Links;
   /** The worker whose activity is open on it (or was, before an interruption). */
   staffMemberId: string | undefined;
+  /** Standard values of the operation (ms; units), with plausible defaults where it has none. */
+  targetTimePerUnit: number;
+  targetSetupTime: number;
+  targetQuantity: number;
+  /** Good units booked so far. */
+  done: number;
 }
 
 interface SimWorkplace {
@@ -40,9 +46,17 @@ interface SimWorkplace {
   state: string | undefined;
   /** The state to return to after a break. */
   beforeBreak: string | undefined;
+  /** When the break began (simulated ms): what was due is put off by the break's length. */
+  breakSince: number | undefined;
   shifts: { start: number; end: number }[];
   devices: { href: string; tags: string[] }[];
   operation: SimOperation | undefined;
+  /** When the next thing happens here (simulated ms): setup done, units to book, a stop ends. */
+  dueAt: number;
+  /** Units are counted from here while processing. */
+  producingSince: number;
+  /** How fast this workplace runs against the target time per unit (performance, below 1). */
+  speed: number;
 }
 
 interface SimStaff {
@@ -76,6 +90,33 @@ const STATE = {
   break: '993',
 } as const;
 
+const MINUTE = 60_000;
+/**
+ * The plant's pace (docs/demo.md, "The simulator"): units are booked at the operation's target
+ * time per unit divided by the workplace's speed, in batches of about a minute; a workplace stops
+ * now and then (a malfunction or no material) for a few minutes; a few units are scrap.
+ */
+const PACE = {
+  /** The workplace's speed against the target time per unit is drawn from this range. */
+  speed: [0.82, 0.97],
+  /** Units are booked about this often (or one by one when a unit takes longer). */
+  bookingEvery: MINUTE,
+  /** Mean processing time between two unplanned stops. */
+  meanTimeBetweenStops: 35 * MINUTE,
+  /** Length of an unplanned stop. */
+  stop: [2 * MINUTE, 7 * MINUTE],
+  /** The share of units that are scrap. */
+  scrap: 0.03,
+  /** Setup takes the operation's target setup time times a factor from this range. */
+  setup: [0.9, 1.25],
+  /** Waiting for the next operation's material after one is completed. */
+  changeover: [MINUTE, 4 * MINUTE],
+  /** Defaults for operations without standard values. */
+  timePerUnit: 60_000,
+  setupTime: 15 * MINUTE,
+  quantity: 50,
+} as const;
+
 export class Simulator {
   readonly #bridge: BridgeClient;
   readonly #random: Random;
@@ -85,6 +126,8 @@ export class Simulator {
   readonly #staff: SimStaff[];
   readonly #busyStaff = new Set<string>();
   readonly #claimed = new Set<string>();
+  /** Production orders with an operation in processing, newest last: their next operations come next. */
+  readonly #ordersInProgress: string[] = [];
   readonly #outputQuantities: boolean;
   /** Steps done, by kind. */
   readonly counts = new Map<StepKind, number>();
@@ -101,6 +144,8 @@ export class Simulator {
     this.#workplaces = state.workplaces;
     this.#staff = state.staff;
     this.#outputQuantities = state.outputQuantities;
+    for (const workplace of this.#workplaces)
+      workplace.speed = PACE.speed[0] + this.#random.next() * (PACE.speed[1] - PACE.speed[0]);
   }
 
   /** Reads the plant through the API: workplaces, their shifts, devices and current work; staff. */
@@ -117,9 +162,13 @@ export class Simulator {
         capacityGroupId: item.properties.capacityGroupId,
         state: item.properties.operatingState?.code,
         beforeBreak: undefined,
+        breakSince: undefined,
         shifts: [],
         devices: [],
         operation: undefined,
+        dueAt: now.getTime(),
+        producingSince: now.getTime(),
+        speed: 1,
       };
       const from = new Date(now.getTime() - 86_400_000).toISOString();
       const to = new Date(now.getTime() + 86_400_000).toISOString();
@@ -152,12 +201,12 @@ export class Simulator {
       staff,
       outputQuantities: await probeOutputQuantities(bridge, links),
     });
-    await simulator.#adoptRunningWork();
+    await simulator.#adoptRunningWork(now.getTime());
     return simulator;
   }
 
   /** Operations already on a workplace (seeded in setup or processing) are carried on. */
-  async #adoptRunningWork(): Promise<void> {
+  async #adoptRunningWork(now: number): Promise<void> {
     for (const workplace of this.#workplaces) {
       const operations = await collect(this.#bridge, linkOf(this.#links, 'operations'), 'operations', {
         workplaceId: workplace.id,
@@ -169,7 +218,19 @@ export class Simulator {
       const phases = await this.#get(linkOf(running._links, 'recordedOperationPhases'), { limit: 1 });
       const latest = phases._embedded.recordedOperationPhases[0] as Resource | undefined;
       const staffMemberId = latest?.properties.staffMemberId ?? undefined;
-      workplace.operation = operationOf(running, staffMemberId);
+      const operation = operationOf(running, staffMemberId);
+      operation.done = await this.#yieldOf(operation);
+      workplace.operation = operation;
+      if (operation.phase !== 'SETUP' && operation.phase !== 'TRAINING') this.#orderInProgress(operation);
+      // The phase began when it was recorded: a setup ends after its setup time from then.
+      const since = Math.min(now, Date.parse(latest?.properties.startDate ?? '') || now);
+      workplace.producingSince = since;
+      workplace.dueAt =
+        operation.phase === 'PROCESSING'
+          ? since + this.#batch(workplace, operation).time
+          : operation.phase === 'INTERRUPTED'
+            ? now
+            : since + operation.targetSetupTime;
       this.#claimed.add(running.properties.id);
       if (staffMemberId) this.#busyStaff.add(staffMemberId);
     }
@@ -183,140 +244,231 @@ export class Simulator {
   }
 
   async #choose(): Promise<StepKind> {
-    const workplace = this.#random.pick(this.#workplaces);
+    const now = this.#now().getTime();
     // Breaks follow the shifts: a workplace outside its shifts pauses, and resumes after.
-    const onBreak = !this.#inShift(workplace);
-    if (onBreak !== (workplace.state === STATE.break)) {
+    for (const workplace of this.#workplaces) {
+      const onBreak = !this.#inShift(workplace, now);
+      if (onBreak === (workplace.state === STATE.break)) continue;
       if (onBreak) {
         workplace.beforeBreak = workplace.state;
+        workplace.breakSince = now;
         await this.#setState(workplace, STATE.break);
       } else {
+        const paused = now - (workplace.breakSince ?? now);
+        workplace.dueAt += paused;
+        workplace.producingSince += paused;
+        workplace.breakSince = undefined;
         await this.#setState(workplace, workplace.beforeBreak ?? STATE.waitingForMaterial);
       }
       return 'break';
     }
-    const roll = this.#random.next();
-    if (roll < 0.3) {
-      const machine = this.#random.pick(this.#workplaces.filter((w) => w.devices.length > 0));
-      return this.#reportSensors(machine);
+    // The workplace whose next event is the most overdue.
+    let due: SimWorkplace | undefined;
+    for (const workplace of this.#workplaces) {
+      if (workplace.state === STATE.break || workplace.dueAt > now) continue;
+      if (!due || workplace.dueAt < due.dueAt) due = workplace;
     }
-    if (roll < 0.4) return this.#advanceToolAssemblyOrder();
-    if (onBreak) return 'idle';
-    if (roll < 0.5 && this.#outputQuantities && workplace.operation?.phase === 'PROCESSING') {
-      return this.#bookOutput(workplace, workplace.operation);
-    }
-    return this.#work(workplace);
+    if (due) return this.#work(due, now);
+    // Nothing due: the machines report their sensors, now and then a tool order moves on.
+    if (this.#random.chance(0.15)) return this.#advanceToolAssemblyOrder();
+    const machines = this.#workplaces.filter((w) => w.devices.length > 0);
+    return machines.length > 0 ? this.#reportSensors(this.#random.pick(machines)) : 'idle';
   }
 
-  #inShift(workplace: SimWorkplace): boolean {
+  #inShift(workplace: SimWorkplace, now: number): boolean {
     // A workplace without shifts works around the clock.
     if (workplace.shifts.length === 0) return true;
-    const now = this.#now().getTime();
     return workplace.shifts.some((shift) => shift.start <= now && now < shift.end);
   }
 
-  /** The operation on the workplace moves one phase on, or a new one is set up. */
-  async #work(workplace: SimWorkplace): Promise<StepKind> {
+  /** Units per booking and the time they take at this workplace. */
+  #batch(workplace: SimWorkplace, operation: SimOperation): { units: number; time: number } {
+    const perUnit = operation.targetTimePerUnit / workplace.speed;
+    const units = Math.max(1, Math.round(PACE.bookingEvery / perUnit));
+    return { units, time: units * perUnit };
+  }
+
+  #between(range: readonly [number, number]): number {
+    return range[0] + this.#random.next() * (range[1] - range[0]);
+  }
+
+  /** What is due at the workplace: the next operation, the end of a setup or stop, units to book. */
+  async #work(workplace: SimWorkplace, now: number): Promise<StepKind> {
     const operation = workplace.operation;
-    if (!operation) return this.#startNext(workplace);
-    const roll = this.#random.next();
+    if (!operation) return this.#startNext(workplace, now);
     switch (operation.phase) {
       case 'SETUP':
       case 'TRAINING':
-        await this.#changePhase(workplace, operation, 'PROCESSING');
+        if (!(await this.#changePhase(workplace, operation, 'PROCESSING', now))) return 'idle';
         await this.#setState(workplace, STATE.production);
+        this.#produceFrom(workplace, operation, now);
         return 'operationPhase';
-      case 'PROCESSING':
-        if (roll < 0.2) {
-          await this.#changePhase(workplace, operation, 'INTERRUPTED');
-          await this.#activity(operation, workplace, 'INTERRUPTED');
-          await this.#setState(
-            workplace,
-            this.#random.chance(0.5) ? STATE.malfunction : STATE.waitingForMaterial,
-          );
-          return 'operationPhase';
-        }
-        if (roll < 0.55) {
-          if (this.#outputQuantities) await this.#bookOutput(workplace, operation);
-          await this.#changePhase(workplace, operation, 'COMPLETED');
-          await this.#activity(operation, workplace, 'FINISHED');
-          if (operation.staffMemberId) this.#busyStaff.delete(operation.staffMemberId);
-          workplace.operation = undefined;
-          await this.#setState(workplace, STATE.waitingForMaterial);
-          return 'operationPhase';
-        }
-        // Running on: the operating state is production (it may have been left otherwise).
-        if (workplace.state !== STATE.production) {
-          await this.#setState(workplace, STATE.production);
-          return 'operatingState';
-        }
-        return workplace.devices.length > 0 ? this.#reportSensors(workplace) : 'idle';
       case 'INTERRUPTED':
-        await this.#changePhase(workplace, operation, 'PROCESSING');
+        if (!(await this.#changePhase(workplace, operation, 'PROCESSING', now))) return 'idle';
         await this.#activity(operation, workplace, 'STARTED');
         await this.#setState(workplace, STATE.production);
+        this.#produceFrom(workplace, operation, now);
         return 'operationPhase';
+      case 'PROCESSING':
+        return this.#produce(workplace, operation, now);
       default:
         // Someone else moved it on (COMPLETED, CLOSED, back to RELEASED): let it go.
-        workplace.operation = undefined;
+        this.#release(workplace, operation, now);
         return 'idle';
     }
   }
 
-  /** Takes a released operation of the workplace's capacity group and sets it up with a worker. */
-  async #startNext(workplace: SimWorkplace): Promise<StepKind> {
-    const page = await this.#get(linkOf(this.#links, 'operations'), {
-      operationPhaseId: 'RELEASED',
-      limit: 100,
-    });
-    const candidates = (page._embedded.operations as Resource[]).filter(
-      (operation) =>
-        operation.properties.workplaceGroupId === workplace.capacityGroupId &&
-        !this.#claimed.has(operation.properties.id),
-    );
-    // An operation starts when the ones before it in its order are done (a few are looked at).
-    let candidate: Resource | undefined;
-    for (const operation of candidates.slice(0, 5)) {
-      if (await this.#predecessorsDone(operation)) {
-        candidate = operation;
-        break;
-      }
+  #produceFrom(workplace: SimWorkplace, operation: SimOperation, now: number): void {
+    this.#orderInProgress(operation);
+    workplace.producingSince = now;
+    workplace.dueAt = now + this.#batch(workplace, operation).time;
+  }
+
+  /** Books the units made since the last booking; then completes, stops now and then, or runs on. */
+  async #produce(workplace: SimWorkplace, operation: SimOperation, now: number): Promise<StepKind> {
+    // Running on: the operating state is production (it may have been left otherwise).
+    if (workplace.state !== STATE.production) {
+      await this.#setState(workplace, STATE.production);
+      this.#produceFrom(workplace, operation, now);
+      return 'operatingState';
     }
+    const { units, time } = this.#batch(workplace, operation);
+    const made = Math.min(units, Math.max(1, operation.targetQuantity - operation.done));
+    let scrap = 0;
+    for (let unit = 0; unit < made; unit++) if (this.#random.chance(PACE.scrap)) scrap++;
+    if (this.#outputQuantities) {
+      if (made > scrap) await this.#bookOutput(workplace, operation, made - scrap, 'YIELD');
+      if (scrap > 0) await this.#bookOutput(workplace, operation, scrap, 'SCRAP');
+    }
+    operation.done += made - scrap;
+    workplace.producingSince += time;
+    if (operation.done >= operation.targetQuantity) {
+      if (!(await this.#changePhase(workplace, operation, 'COMPLETED', now))) return 'outputQuantity';
+      await this.#activity(operation, workplace, 'FINISHED');
+      this.#release(workplace, operation, now);
+      await this.#setState(workplace, STATE.waitingForMaterial);
+      return 'operationPhase';
+    }
+    // An unplanned stop: as likely as its mean time between stops says for the time just worked.
+    if (this.#random.chance(time / PACE.meanTimeBetweenStops)) {
+      if (!(await this.#changePhase(workplace, operation, 'INTERRUPTED', now))) return 'outputQuantity';
+      await this.#activity(operation, workplace, 'INTERRUPTED');
+      await this.#setState(
+        workplace,
+        this.#random.chance(0.6) ? STATE.malfunction : STATE.waitingForMaterial,
+      );
+      workplace.dueAt = now + this.#between(PACE.stop);
+      return 'operationPhase';
+    }
+    workplace.dueAt = Math.max(now, workplace.producingSince) + time;
+    return this.#outputQuantities ? 'outputQuantity' : 'idle';
+  }
+
+  /** The workplace lets go of the operation and waits for the next one's material. */
+  #release(workplace: SimWorkplace, operation: SimOperation, now: number): void {
+    if (operation.staffMemberId) this.#busyStaff.delete(operation.staffMemberId);
+    workplace.operation = undefined;
+    workplace.dueAt = now + this.#between(PACE.changeover);
+  }
+
+  #orderInProgress(operation: SimOperation): void {
+    const order = operation.links.productionOrder?.href;
+    if (!order) return;
+    const known = this.#ordersInProgress.indexOf(order);
+    if (known >= 0) this.#ordersInProgress.splice(known, 1);
+    this.#ordersInProgress.push(order);
+    if (this.#ordersInProgress.length > 50) this.#ordersInProgress.shift();
+  }
+
+  /** Takes a released operation of the workplace's capacity group and sets it up with a worker. */
+  async #startNext(workplace: SimWorkplace, now: number): Promise<StepKind> {
     const free = this.#staff.filter(
       (member) => member.workplaceIds.includes(workplace.id) && !this.#busyStaff.has(member.id),
     );
-    if (!candidate || free.length === 0) return 'idle';
+    const candidate = free.length > 0 ? await this.#nextOperationFor(workplace) : undefined;
+    if (!candidate) {
+      // Nothing to do yet: the workplace waits for material and looks again in a few minutes.
+      workplace.dueAt = now + this.#between(PACE.changeover);
+      if (workplace.state !== STATE.waitingForMaterial) {
+        await this.#setState(workplace, STATE.waitingForMaterial);
+        return 'operatingState';
+      }
+      return 'idle';
+    }
     const worker = this.#random.pick(free);
     const operation = operationOf(candidate, worker.id);
     this.#claimed.add(operation.id);
     this.#busyStaff.add(worker.id);
     workplace.operation = operation;
-    await this.#changePhase(workplace, operation, 'SETUP');
+    if (!(await this.#changePhase(workplace, operation, 'SETUP', now))) return 'idle';
     await this.#activity(operation, workplace, 'STARTED');
     await this.#setState(workplace, STATE.setup);
+    workplace.dueAt = now + operation.targetSetupTime * this.#between(PACE.setup);
     return 'operationPhase';
   }
 
-  async #predecessorsDone(operation: Resource): Promise<boolean> {
-    const order = (await this.#get(linkOf(operation._links, 'productionOrder'))) as Resource;
-    const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
-    return siblings.every(
-      (sibling) =>
-        sibling.properties.sequence >= operation.properties.sequence ||
-        ['COMPLETED', 'CLOSED'].includes(sibling.properties.operationPhaseId),
-    );
+  /**
+   * A released operation of the workplace's capacity group that may start: every operation before
+   * it in its order has started producing (parts move on in batches, as in a plant). First the
+   * next steps of the orders in progress, then the released operations of the plant.
+   */
+  async #nextOperationFor(workplace: SimWorkplace): Promise<Resource | undefined> {
+    const fits = (operation: Resource) =>
+      operation.properties.operationPhaseId === 'RELEASED' &&
+      operation.properties.workplaceGroupId === workplace.capacityGroupId &&
+      !this.#claimed.has(operation.properties.id);
+    for (const orderHref of [...this.#ordersInProgress].reverse().slice(0, 10)) {
+      const order = (await this.#get(orderHref)) as Resource;
+      const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
+      const next = siblings.find((operation) => fits(operation) && predecessorsStarted(operation, siblings));
+      if (next) return next;
+    }
+    const page = await this.#get(linkOf(this.#links, 'operations'), {
+      operationPhaseId: 'RELEASED',
+      limit: 100,
+    });
+    // The first steps of their orders first: they can start at once.
+    const released = (page._embedded.operations as Resource[])
+      .filter(fits)
+      .sort((a, b) => a.properties.sequence - b.properties.sequence);
+    for (const operation of released.slice(0, 5)) {
+      const order = (await this.#get(linkOf(operation._links, 'productionOrder'))) as Resource;
+      const siblings = await collect(this.#bridge, linkOf(order._links, 'operations'), 'operations');
+      if (predecessorsStarted(operation, siblings)) return operation;
+    }
+    return undefined;
   }
 
-  /** Follows the operation's action link to `phase`; a 409 means it moved meanwhile: reread it. */
-  async #changePhase(workplace: SimWorkplace, operation: SimOperation, phase: string): Promise<void> {
+  /**
+   * Follows the operation's action link to `phase`. Someone else may have moved it meanwhile (the
+   * link is missing, 409, or 400 INVALID_TRANSITION): that is expected, not an error. The
+   * operation is read again and carried on from the phase it is in; false when it is not `phase`.
+   */
+  async #changePhase(
+    workplace: SimWorkplace,
+    operation: SimOperation,
+    phase: string,
+    now: number,
+  ): Promise<boolean> {
     const action = operation.links[`changeOperationPhaseTo${phase}`]?.href;
-    if (!action)
-      throw new Error(`operation ${operation.id} in ${operation.phase} offers no change to ${phase}`);
-    const body =
-      phase === 'SETUP' ? { workplaceId: workplace.id, staffMemberId: operation.staffMemberId } : {};
-    const answer = await this.#bridge.follow<Resource>(action, { method: 'POST', body });
-    const current = answer.response.status === 409 ? await this.#get(operation.href) : dataOf(answer);
-    Object.assign(operation, operationOf(current, operation.staffMemberId));
+    let current: Resource | undefined;
+    if (action) {
+      const body =
+        phase === 'SETUP' ? { workplaceId: workplace.id, staffMemberId: operation.staffMemberId } : {};
+      const answer = await this.#bridge.follow<Resource>(action, { method: 'POST', body });
+      const refused =
+        answer.response.status === 409 ||
+        (answer.response.status === 400 &&
+          (answer.error as { code?: string } | undefined)?.code === 'INVALID_TRANSITION');
+      if (!refused) current = dataOf(answer);
+    }
+    current ??= (await this.#get(operation.href)) as Resource;
+    Object.assign(operation, { ...operationOf(current, operation.staffMemberId), done: operation.done });
+    if (operation.phase === phase) return true;
+    // Moved by someone else: carry on from its phase at the next due time, or let it go.
+    if (['SETUP', 'TRAINING', 'PROCESSING', 'INTERRUPTED'].includes(operation.phase)) workplace.dueAt = now;
+    else this.#release(workplace, operation, now);
+    return false;
   }
 
   async #activity(
@@ -363,16 +515,27 @@ export class Simulator {
     return 'sensorValues';
   }
 
-  /** Books good parts (now and then some scrap) on the operation in processing. */
-  async #bookOutput(workplace: SimWorkplace, operation: SimOperation): Promise<StepKind> {
-    const scrap = this.#random.chance(0.1);
+  /** Books units made on the operation in processing. */
+  async #bookOutput(
+    workplace: SimWorkplace,
+    operation: SimOperation,
+    quantity: number,
+    quantityType: 'YIELD' | 'SCRAP',
+  ): Promise<void> {
     await this.#post(`${operation.href}/recordedOutputQuantities`, {
-      quantity: scrap ? 1 : this.#random.int(1, 10),
-      quantityType: scrap ? 'SCRAP' : 'YIELD',
+      quantity,
+      quantityType,
       workplaceId: workplace.id,
       ...(operation.staffMemberId ? { staffMemberId: operation.staffMemberId } : {}),
     });
-    return 'outputQuantity';
+  }
+
+  /** Good units booked on the operation so far (0 where the API has no quantity summary). */
+  async #yieldOf(operation: SimOperation): Promise<number> {
+    if (!this.#outputQuantities) return 0;
+    const answer = await this.#bridge.follow<Resource>(`${operation.href}/quantitySummary`);
+    if (!answer.response.ok) return 0;
+    return dataOf(answer).properties.elements?.[0]?.quantities?.yield ?? 0;
   }
 
   /** Moves a tool assembly order one state on; when all are done, a new one is requested. */
@@ -438,6 +601,16 @@ export async function runSteps(simulator: Simulator, options: RunOptions): Promi
   return done;
 }
 
+const STARTED = ['PROCESSING', 'INTERRUPTED', 'COMPLETED', 'CLOSED'];
+
+function predecessorsStarted(operation: Resource, siblings: Resource[]): boolean {
+  return siblings.every(
+    (sibling) =>
+      sibling.properties.sequence >= operation.properties.sequence ||
+      STARTED.includes(sibling.properties.operationPhaseId),
+  );
+}
+
 function linkOf(links: Links, rel: string): string {
   const found = links[rel]?.href;
   if (!found) throw new Error(`no ${rel} link`);
@@ -445,12 +618,17 @@ function linkOf(links: Links, rel: string): string {
 }
 
 function operationOf(resource: Resource, staffMemberId: string | undefined): SimOperation {
+  const p = resource.properties;
   return {
     href: linkOf(resource._links, 'self'),
-    id: resource.properties.id,
-    phase: resource.properties.operationPhaseId,
+    id: p.id,
+    phase: p.operationPhaseId,
     links: resource._links,
     staffMemberId,
+    targetTimePerUnit: p.targetTimePerUnit > 0 ? p.targetTimePerUnit : PACE.timePerUnit,
+    targetSetupTime: typeof p.targetSetupTime === 'number' ? p.targetSetupTime : PACE.setupTime,
+    targetQuantity: p.targetQuantity > 0 ? p.targetQuantity : PACE.quantity,
+    done: 0,
   };
 }
 

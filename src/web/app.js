@@ -1,30 +1,40 @@
+// @ts-check
 // The dashboard's entry (docs/dashboard.md): sign-in, hash routing (#/, #/workplaces/{id},
 // #/orders/{id}, #/events, #/callbacks, #/connectors) and the live connection.
-import { onSession, resume, signIn, signOut } from './api.js';
+import { ApiError, onSession, resume, signIn, signOut } from './api.js';
 import { h } from './dom.js';
 import { startLive, stopLive } from './live.js';
-import {
-  callbacksPage,
-  connectorsAvailable,
-  connectorsPage,
-  eventsPage,
-  orderPage,
-  overview,
-  workplacePage,
-} from './views.js';
+import { callbacksPage } from './views/callbacks.js';
+import { connectorsAvailable, connectorsPage } from './views/connectors.js';
+import { eventsPage } from './views/events.js';
+import { orderPage } from './views/order.js';
+import { overview } from './views/plant.js';
+import { workplacePage } from './views/workplace.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('./types.js').Page} Page */
+
+/**
+ * An element of index.html by id (they are all there: a missing one is a bug of the page).
+ * @param {string} id
+ */
+const $ = (id) => {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`index.html has no #${id}`);
+  return element;
+};
 const view = $('view');
+/** @type {() => void} */
 let leave = () => {};
 let generation = 0;
 
+/** @type {[RegExp, Page, string][]} */
 const ROUTES = [
-  [/^#?\/?$/, () => overview, 'Plant'],
-  [/^#\/workplaces\/([\w-]+)$/, () => workplacePage, 'Workplace'],
-  [/^#\/orders\/([\w-]+)$/, () => orderPage, 'Production order'],
-  [/^#\/events$/, () => eventsPage, 'Events'],
-  [/^#\/callbacks$/, () => callbacksPage, 'Callbacks'],
-  [/^#\/connectors$/, () => connectorsPage, 'Connectors'],
+  [/^#?\/?$/, overview, 'Plant'],
+  [/^#\/workplaces\/([\w-]+)$/, workplacePage, 'Workplace'],
+  [/^#\/orders\/([\w-]+)$/, orderPage, 'Production order'],
+  [/^#\/events$/, eventsPage, 'Events'],
+  [/^#\/callbacks$/, callbacksPage, 'Callbacks'],
+  [/^#\/connectors$/, connectorsPage, 'Connectors'],
 ];
 
 async function route() {
@@ -33,7 +43,6 @@ async function route() {
   leave = () => {};
   const current = ++generation;
   const hash = location.hash || '#/';
-  const match = ROUTES.map(([pattern, page, title]) => [pattern.exec(hash), page, title]).find(([m]) => m);
   for (const link of document.querySelectorAll('#nav a')) {
     const here =
       link.getAttribute('href') === hash ||
@@ -41,29 +50,37 @@ async function route() {
     if (here) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
-  if (!match) {
+  const match = ROUTES.map(([pattern, page, title]) => ({ found: pattern.exec(hash), page, title })).find(
+    ({ found }) => found,
+  );
+  if (!match?.found) {
     view.replaceChildren(h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '#/' }, 'Back to the plant')));
     return;
   }
-  const [found, page, title] = match;
+  const { found, page, title } = match;
   document.title = `${title} · Bridge dashboard`;
   view.replaceChildren(h('p', { role: 'status' }, 'Loading…'));
   view.setAttribute('aria-busy', 'true');
   try {
-    const stop = await page()(view, found[1]);
+    const stop = await page(view, found[1] ?? '');
     if (current !== generation) stop?.();
     else leave = stop ?? (() => {});
   } catch (error) {
-    if (current === generation && error.status !== 401)
+    if (current === generation && !(error instanceof ApiError && error.status === 401))
       view.replaceChildren(
         h('h1', {}, title),
-        h('p', { class: 'error', role: 'alert' }, `Could not load: ${error.message}`),
+        h(
+          'p',
+          { class: 'error', role: 'alert' },
+          `Could not load: ${error instanceof Error ? error.message : String(error)}`,
+        ),
       );
   } finally {
     view.removeAttribute('aria-busy');
   }
 }
 
+/** @param {boolean} signedIn */
 function showSignedIn(signedIn) {
   $('sign-in').hidden = signedIn;
   $('nav').hidden = !signedIn;
@@ -86,15 +103,22 @@ function showSignedIn(signedIn) {
   }
 }
 
-$('sign-in-form').addEventListener('submit', async (event) => {
+const signInForm = /** @type {HTMLFormElement} */ ($('sign-in-form'));
+signInForm.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const form = event.target;
+  const clientId = /** @type {HTMLInputElement} */ ($('client-id'));
+  const clientSecret = /** @type {HTMLInputElement} */ ($('client-secret'));
+  const button = /** @type {HTMLButtonElement} */ (signInForm.querySelector('button[type="submit"]'));
   $('sign-in-error').textContent = '';
+  button.disabled = true;
   try {
-    await signIn(form.clientId.value.trim(), form.clientSecret.value);
-    form.clientSecret.value = '';
+    await signIn(clientId.value.trim(), clientSecret.value);
+    clientSecret.value = '';
   } catch (error) {
-    $('sign-in-error').textContent = `Sign-in failed: ${error.message}`;
+    $('sign-in-error').textContent =
+      `Sign-in failed: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    button.disabled = false;
   }
 });
 $('sign-out').addEventListener('click', () => signOut());
@@ -102,6 +126,7 @@ window.addEventListener('hashchange', () => {
   route();
   $('main').focus({ preventScroll: true });
 });
+/** @type {boolean | undefined} */
 let wasSignedIn;
 onSession((signedIn) => {
   if (signedIn === wasSignedIn) return;

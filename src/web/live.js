@@ -1,3 +1,4 @@
+// @ts-check
 // Live events (docs/dashboard.md, "Live updates"): the event stream (GET /events/stream,
 // Server-Sent Events, resumed with Last-Event-ID) when the service has it, otherwise the event
 // log polled with paginationDirection=PREVIOUS from the kept firstIdentifier (docs/api.md,
@@ -8,16 +9,29 @@ import { sseParser } from './sse.js';
 
 const POLL_MS = 2000;
 const LOOK_BACK_MS = 5000;
+/** @typedef {import('./types.js').BridgeEvent} BridgeEvent */
+/** @typedef {{stopped: boolean, abort: AbortController}} Control */
+
+/** @type {Set<(event: BridgeEvent) => void>} */
 const listeners = new Set();
+/** @type {(text: string) => void} */
 let status = () => {};
+/** @type {Control | undefined} */
 let running;
 
-/** Registers a listener for every new event ({id, eventType, objectType, objectId, data, ...}). */
+/**
+ * Registers a listener for every new event ({id, eventType, objectType, objectId, data, ...}).
+ * @param {(event: BridgeEvent) => void} listener
+ * @returns {() => void} unsubscribes
+ */
 export function subscribe(listener) {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => {
+    listeners.delete(listener);
+  };
 }
 
+/** @param {BridgeEvent} event */
 const emit = (event) => {
   for (const listener of listeners) {
     try {
@@ -28,6 +42,7 @@ const emit = (event) => {
   }
 };
 
+/** @param {(text: string) => void} onStatus */
 export function startLive(onStatus) {
   status = onStatus;
   stopLive();
@@ -43,16 +58,24 @@ export function stopLive() {
   running = undefined;
 }
 
+/**
+ * @param {number} ms
+ * @param {Control} control
+ */
 const pause = (ms, control) =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    control.abort.signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  /** @type {Promise<void>} */ (
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      control.abort.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    })
+  );
 
+/** @param {Control} control */
 async function run(control) {
+  /** @type {string | undefined} */
   let lastEventId;
   let failures = 0;
   while (!control.stopped) {
@@ -64,14 +87,20 @@ async function run(control) {
       if (outcome === 'unavailable') return poll(control);
     } catch (error) {
       if (control.stopped) return;
-      status(`stream interrupted (${error.message}); reconnecting`);
+      status(`stream interrupted (${error instanceof Error ? error.message : error}); reconnecting`);
     }
     failures += 1;
     await pause(Math.min(30_000, 1000 * 2 ** Math.min(failures, 5)), control);
   }
 }
 
+/**
+ * @param {Control} control
+ * @param {string | undefined} lastEventId
+ * @param {(id: string) => void} seen
+ */
 async function stream(control, lastEventId, seen) {
+  /** @type {Record<string, string>} */
   const headers = { authorization: `Bearer ${accessToken()}`, accept: 'text/event-stream' };
   if (lastEventId) headers['last-event-id'] = lastEventId;
   const response = await fetch('api/v2/events/stream', { headers, signal: control.abort.signal });
@@ -94,7 +123,8 @@ async function stream(control, lastEventId, seen) {
         // not an event
       }
     }
-    if (parser.lastId() !== undefined) seen(parser.lastId());
+    const last = parser.lastId();
+    if (last !== undefined) seen(last);
   }
 }
 
@@ -103,6 +133,7 @@ async function stream(control, lastEventId, seen) {
  * time less a few seconds (an event committed late can carry an earlier time: docs/api.md,
  * "Collections", change sync), skipping the ids already handed out.
  */
+/** @param {Control} control */
 async function poll(control) {
   status('live (polling the event log)');
   const seen = new Set();
@@ -142,7 +173,7 @@ async function poll(control) {
       status('live (polling the event log)');
     } catch (error) {
       if (control.stopped) return;
-      status(`event log unreachable (${error.message}); retrying`);
+      status(`event log unreachable (${error instanceof Error ? error.message : error}); retrying`);
     }
   }
 }

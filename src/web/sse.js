@@ -1,16 +1,26 @@
+// @ts-check
 // A Server-Sent Events parser (the WHATWG "event stream" format) for text arriving in chunks of
 // any size: feed() takes the next chunk and returns the messages it completed. Pure: no I/O, so
 // it is tested on its own (test/api/dashboard.test.ts).
 
+/** @typedef {{id?: string, event?: string, data: string}} SseMessage */
+
 export function sseParser() {
   let buffer = '';
+  /** @type {string[]} */
   let data = [];
+  /** @type {string | undefined} */
   let id;
+  /** @type {string | undefined} */
   let event;
   return {
-    /** @returns {{id?: string, event?: string, data: string}[]} */
+    /**
+     * @param {string} chunk
+     * @returns {SseMessage[]}
+     */
     feed(chunk) {
       buffer += chunk;
+      /** @type {SseMessage[]} */
       const messages = [];
       // The last piece may be an unfinished line; a \r at the very end may be half of a \r\n,
       // so it waits for the next chunk with the line it ends.

@@ -8,7 +8,7 @@ import { after, before, describe, it, test } from 'node:test';
 import { type BridgeClient, dataOf } from '../../clients/typescript/src/index.ts';
 import type { App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { dashboardUrl, loopbackApi } from '../../src/simulator/demo.ts';
+import { dashboardUrl, loopbackApi } from '../../src/demo.ts';
 import { seedPlant } from '../../src/simulator/seed.ts';
 import { runSteps, Simulator } from '../../src/simulator/simulate.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

@@ -18,7 +18,22 @@ const FILES: Record<string, { path: string; type: string }> = {
   'app.js': { path: join(WEB_DIR, 'app.js'), type: 'text/javascript; charset=utf-8' },
   'api.js': { path: join(WEB_DIR, 'api.js'), type: 'text/javascript; charset=utf-8' },
   'live.js': { path: join(WEB_DIR, 'live.js'), type: 'text/javascript; charset=utf-8' },
-  'views.js': { path: join(WEB_DIR, 'views.js'), type: 'text/javascript; charset=utf-8' },
+  'views/common.js': { path: join(WEB_DIR, 'views', 'common.js'), type: 'text/javascript; charset=utf-8' },
+  'views/plant.js': { path: join(WEB_DIR, 'views', 'plant.js'), type: 'text/javascript; charset=utf-8' },
+  'views/workplace.js': {
+    path: join(WEB_DIR, 'views', 'workplace.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
+  'views/order.js': { path: join(WEB_DIR, 'views', 'order.js'), type: 'text/javascript; charset=utf-8' },
+  'views/events.js': { path: join(WEB_DIR, 'views', 'events.js'), type: 'text/javascript; charset=utf-8' },
+  'views/callbacks.js': {
+    path: join(WEB_DIR, 'views', 'callbacks.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
+  'views/connectors.js': {
+    path: join(WEB_DIR, 'views', 'connectors.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
   'dom.js': { path: join(WEB_DIR, 'dom.js'), type: 'text/javascript; charset=utf-8' },
   'sse.js': { path: join(WEB_DIR, 'sse.js'), type: 'text/javascript; charset=utf-8' },
   'style.css': { path: join(WEB_DIR, 'style.css'), type: 'text/css; charset=utf-8' },

@@ -1,16 +1,17 @@
 // `bridge seed` and `bridge simulate` (docs/demo.md): against a running service (--url with a
 // client's credentials), or against the configured database through an in-process server on a
 // loopback port with a client created for the run and removed after it.
-import { type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
+import { BridgeApiError, type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
 import { type App, createApp } from '../app.ts';
 import { announceClient } from '../auth/clients.ts';
 import { systemClock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Config } from '../config.ts';
-import { describeCounts, loopbackApi } from './demo.ts';
-import { DEFAULT_SIZE } from './plant.ts';
-import { seedPlant } from './seed.ts';
-import { Simulator } from './simulate.ts';
+import { loopbackApi } from '../demo.ts';
+import { describeCounts } from '../simulator/demo.ts';
+import { DEFAULT_SIZE } from '../simulator/plant.ts';
+import { seedPlant } from '../simulator/seed.ts';
+import { Simulator } from '../simulator/simulate.ts';
 
 export interface CommandOptions {
   url?: string | undefined;
@@ -115,7 +116,13 @@ export async function simulateCommand(config: Config, options: CommandOptions): 
       log: { warn: (details, message) => process.stderr.write(`${message}: ${JSON.stringify(details)}\n`) },
       cycle: async () => {
         if (steps !== undefined && done >= steps) return finish();
-        await simulator.step();
+        try {
+          await simulator.step();
+        } catch (error) {
+          // An answer the simulator did not expect: one line with the API's error, no stack.
+          if (!(error instanceof BridgeApiError)) throw error;
+          process.stderr.write(`simulator: ${error.message}\n`);
+        }
         done++;
       },
     });
