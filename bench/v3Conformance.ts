@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { loopbackApi } from '../src/simulator/demo.ts';
+import { loopbackApi } from '../src/demo.ts';
 import { seedPlant } from '../src/simulator/seed.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { writeResults } from './support.ts';
