@@ -2,7 +2,7 @@
 // default are read in loadConfig below; docs/settings.md is the same list for people.
 
 import { availableParallelism } from 'node:os';
-import { parseNetworks } from './delivery/addressPolicy.ts';
+import { parseNetworks } from './net/addressPolicy.ts';
 
 export interface Config {
   host: string;

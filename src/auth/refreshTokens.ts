@@ -10,7 +10,7 @@ import {
   findRefreshToken,
   insertRefreshToken,
   spendRefreshToken,
-} from '../db/repositories/refreshTokens.ts';
+} from '../db/repositories/refreshTokenRepository.ts';
 import type { Clock } from './limits.ts';
 
 // 256 random bits as base64url: 43 characters. Anything else cannot be a token of ours.

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenEndpointLimits } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { findClient, type OAuthClient } from '../db/repositories/clients.ts';
+import { findClient, type OAuthClient } from '../db/repositories/clientRepository.ts';
 import { type Clock, FailureLimiter, QueueFullError, Semaphore } from './limits.ts';
 import type { RefreshTokenService } from './refreshTokens.ts';
 import { DUMMY_HASH, verifySecret } from './secrets.ts';

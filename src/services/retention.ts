@@ -8,8 +8,8 @@
 import { type Clock, systemClock } from '../background/clock.ts';
 import { type LoopLogger, PollingLoop } from '../background/pollingLoop.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { pruneEvents } from '../db/repositories/events.ts';
-import { pruneSamples } from '../db/repositories/timeSeries.ts';
+import { pruneEvents } from '../db/repositories/eventRepository.ts';
+import { pruneSamples } from '../db/repositories/timeSeriesRepository.ts';
 import { foldCounts } from '../db/rowCounts.ts';
 
 /** How often each instance looks for rows past their retention. */

@@ -3,7 +3,7 @@
 import type { Database, Queryable } from '../db/database.ts';
 import { notFound } from '../domain/errors.ts';
 import { type ChangeType, lifecycleEvents, type ObjectType } from '../domain/events.ts';
-import { recordEvents } from './eventLog.ts';
+import { recordEvents } from './eventService.ts';
 
 /** What `find` gave, or NOT_FOUND naming the resource and the id asked for. */
 export async function found<Item>(

@@ -9,7 +9,7 @@ import { addClient } from '../auth/clients.ts';
 import { systemClock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Config } from '../config.ts';
-import { deleteClient } from '../db/repositories/clients.ts';
+import { deleteClient } from '../db/repositories/clientRepository.ts';
 import { plantIsEmpty, type SeedCounts, seedPlant } from './seed.ts';
 import { Simulator } from './simulate.ts';
 

@@ -7,7 +7,7 @@ import { afterEach, before, test } from 'node:test';
 import pg from 'pg';
 import { addClient } from '../../src/auth/clients.ts';
 import { ManualClock } from '../../src/background/clock.ts';
-import { deleteClient } from '../../src/db/repositories/clients.ts';
+import { deleteClient } from '../../src/db/repositories/clientRepository.ts';
 import { createWorkplace, describeEachBackend, json } from '../support/app.ts';
 import { waitFor } from '../support/faults.ts';
 
