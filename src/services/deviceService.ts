@@ -8,15 +8,16 @@ import {
   type Device,
   type DeviceInput,
 } from '../domain/devices.ts';
-import { lifecycleEvents } from '../domain/events.ts';
+import { resourcesUpdated } from '../domain/events.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
 import { found } from './writes.ts';
 
 // Devices have no detail events in the catalogue (docs/events.md, "Catalogue"); their changes are
 // announced by the condensed RESOURCES_UPDATED with objectType DEVICE.
-const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', device: Device) =>
-  lifecycleEvents(null, change, 'DEVICE', device.id, {});
+const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', device: Device) => [
+  resourcesUpdated('DEVICE', change, device.id),
+];
 
 export async function getDevice(db: Queryable, id: string): Promise<Device> {
   return found(devices.findDevice(db, id), 'device', id);

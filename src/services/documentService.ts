@@ -30,7 +30,7 @@ function eventsFor(change: ChangeType, document: Document, changed?: string[]) {
     version: document.version,
   };
   if (changed) data.changedProperties = changed;
-  return lifecycleEvents('DOCUMENT', change, 'DOCUMENT', document.id, data);
+  return lifecycleEvents('DOCUMENT', change, document.id, data);
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

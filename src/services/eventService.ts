@@ -2,9 +2,13 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { appendEvents, findEvent, type StoredEvent } from '../db/repositories/eventRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { catalogueEvent, EXTERNAL_EVENT_TYPE, type NewEvent, type ObjectType } from '../domain/events.ts';
+import { EXTERNAL_EVENT_TYPE, type NewEvent, type ObjectType } from '../domain/events.ts';
 
-/** Writes the events of a change into the log, in the caller's transaction, all at the change's time. */
+/**
+ * The one way a service records events: the events of a change (built by domain/events.ts's
+ * catalogueEvent, lifecycleEvents or resourcesUpdated), in the caller's transaction, all at the
+ * change's time.
+ */
 export async function recordEvents(tx: Queryable, events: readonly NewEvent[], at: Date): Promise<void> {
   await appendEvents(
     tx,
@@ -17,20 +21,6 @@ export async function recordEvents(tx: Queryable, events: readonly NewEvent[], a
       publishedBy: null,
     })),
   );
-}
-
-/**
- * Writes one event of the catalogue about `objectId` (its objectType the one the catalogue gives
- * the type), in the caller's transaction, at the change's time `at`.
- */
-export async function recordEvent(
-  tx: Queryable,
-  at: Date,
-  eventType: string,
-  objectId: string | null,
-  data: Record<string, unknown>,
-): Promise<void> {
-  await recordEvents(tx, [catalogueEvent(eventType, objectId, data)], at);
 }
 
 export interface ExternalEvent {

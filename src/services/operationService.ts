@@ -20,7 +20,7 @@ import {
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference, rethrowDuplicate, rethrowInUse } from './referenceService.ts';
-import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockOperation = locking('operation', operations.findOperation);
 
@@ -107,7 +107,7 @@ export async function insertNewOperation(
     startDate: at,
     endDate: null,
   });
-  await recordLifecycle(tx, 'OPERATION', 'CREATED', operation.id, eventData(operation), at);
+  await recordEvents(tx, lifecycleEvents('OPERATION', 'CREATED', operation.id, eventData(operation)), at);
   return operation;
 }
 
@@ -116,7 +116,7 @@ export async function removeOperation(tx: Queryable, operation: Operation, at: D
   await operations
     .deleteOperation(tx, operation.id)
     .catch(rethrowInUse('operation', operation.id, 'other resources'));
-  await recordLifecycle(tx, 'OPERATION', 'DELETED', operation.id, eventData(operation), at);
+  await recordEvents(tx, lifecycleEvents('OPERATION', 'DELETED', operation.id, eventData(operation)), at);
 }
 
 export async function createOperation(db: Database, input: NewOperation): Promise<Operation> {
@@ -138,7 +138,11 @@ export async function replaceOperation(db: Database, id: string, input: NewOpera
     await checkReferences(tx, after, '');
     after.updatedAt = new Date();
     await operations.updateOperation(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordLifecycle(tx, 'OPERATION', 'UPDATED', id, eventData(after, changed), after.updatedAt);
+    await recordEvents(
+      tx,
+      lifecycleEvents('OPERATION', 'UPDATED', id, eventData(after, changed)),
+      after.updatedAt,
+    );
     return after;
   });
 }
@@ -209,9 +213,7 @@ export async function changeOperationPhase(
       }),
     ];
     if (workplaceId !== before.workplaceId) {
-      events.push(
-        ...lifecycleEvents('OPERATION', 'UPDATED', 'OPERATION', id, eventData(after, ['workplaceId'])),
-      );
+      events.push(...lifecycleEvents('OPERATION', 'UPDATED', id, eventData(after, ['workplaceId'])));
     }
     await recordEvents(tx, events, now);
     return after;

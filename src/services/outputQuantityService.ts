@@ -7,13 +7,14 @@ import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
 import * as operations from '../db/repositories/operationRepository.ts';
 import * as repository from '../db/repositories/outputQuantityRepository.ts';
 import { AppError } from '../domain/errors.ts';
+import { catalogueEvent } from '../domain/events.ts';
 import {
   type OutputQuantityInput,
   outputQuantityEventData,
   type QuantityType,
   type RecordedOutputQuantity,
 } from '../domain/outputQuantities.ts';
-import { recordEvent } from './eventService.ts';
+import { recordEvents } from './eventService.ts';
 import { getOperation } from './operationService.ts';
 import { checkReference } from './referenceService.ts';
 import { gettingBelow, locking, writeOnFound } from './writes.ts';
@@ -47,12 +48,10 @@ async function book(
     recordedAt: now,
   };
   await repository.insertOutputQuantity(tx, record);
-  await recordEvent(
+  await recordEvents(
     tx,
+    [catalogueEvent('OPERATION_OUTPUT_QUANTITY_RECORDED', operationId, outputQuantityEventData(record))],
     now,
-    'OPERATION_OUTPUT_QUANTITY_RECORDED',
-    operationId,
-    outputQuantityEventData(record),
   );
   return record;
 }

@@ -6,6 +6,7 @@ import * as results from '../db/repositories/planningResultRepository.ts';
 import { obsoletePlanningScenarios } from '../db/repositories/planningScenarioRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import type { NewEvent } from '../domain/events.ts';
+import { catalogueEvent } from '../domain/events.ts';
 import {
   checkResultDates,
   checkUniqueOwners,
@@ -19,7 +20,7 @@ import {
   resultValues,
 } from '../domain/planning.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { recordEvent, recordEvents } from './eventService.ts';
+import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
 
 export type ResultChange = 'CREATED' | 'UPDATED' | 'UNCHANGED';
@@ -99,9 +100,10 @@ async function obsoleteScenarios(tx: Queryable, kind: ResultKind, now: Date): Pr
   if (kind !== OPERATION_PLANNING_RESULTS) return;
   const ids = await obsoletePlanningScenarios(tx, 'OPERATION', now);
   if (ids.length === 0) return;
-  await recordEvent(tx, now, 'OBSOLETE_OPERATION_PLANNING_SCENARIOS', null, {
+  const obsoleted = catalogueEvent('OBSOLETE_OPERATION_PLANNING_SCENARIOS', null, {
     operationPlanningScenarioIds: ids,
   });
+  await recordEvents(tx, [obsoleted], now);
 }
 
 export async function getResult(db: Database, kind: ResultKind, ownerId: string): Promise<Result> {

@@ -5,7 +5,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { listRunningResultsAt } from '../db/repositories/planningResultRepository.ts';
 import * as scenarios from '../db/repositories/planningScenarioRepository.ts';
 import { AppError } from '../domain/errors.ts';
-import { catalogueEvent, lifecycleEvents, type NewEvent } from '../domain/events.ts';
+import { catalogueEvent, lifecycleEvents, type NewEvent, resourcesUpdated } from '../domain/events.ts';
 import { findOperatingState, type OperatingState } from '../domain/masterData.ts';
 import {
   checkPeriod,
@@ -62,7 +62,7 @@ export async function createPlanningScenario(
     }
     await scenarios.insertPlanningScenario(tx, scenario);
     const data = { [idKey]: scenario.id, name: scenario.name, description: scenario.description };
-    await recordEvents(tx, lifecycleEvents(prefix, 'CREATED', prefix, scenario.id, data), now);
+    await recordEvents(tx, lifecycleEvents(prefix, 'CREATED', scenario.id, data), now);
   });
   return scenario;
 }
@@ -119,7 +119,7 @@ export async function createMalfunctionScenario(
           description: scenario.description,
         }),
         // The scenario is a resource of its own; the condensed event names it.
-        ...lifecycleEvents(null, 'CREATED', 'PREDICTED_MALFUNCTION_SCENARIO', scenario.id, {}),
+        resourcesUpdated('PREDICTED_MALFUNCTION_SCENARIO', 'CREATED', scenario.id),
       ],
       now,
     );

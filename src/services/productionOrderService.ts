@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { operationsOfOrders } from '../db/repositories/operationRepository.ts';
 import * as orders from '../db/repositories/productionOrderRepository.ts';
+import { lifecycleEvents } from '../domain/events.ts';
 import type { Operation } from '../domain/operations.ts';
 import {
   changedValues,
@@ -10,9 +11,10 @@ import {
   type ProductionOrderInput,
   withDefaultEndDate,
 } from '../domain/productionOrders.ts';
+import { recordEvents } from './eventService.ts';
 import { insertNewOperation, type NewOperation, removeOperation } from './operationService.ts';
 import { rethrowDuplicate } from './referenceService.ts';
-import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockProductionOrder = locking('productionOrder', orders.findProductionOrder);
 
@@ -60,7 +62,7 @@ export async function createProductionOrder(
   };
   return db.transaction(async (tx) => {
     await orders.insertProductionOrder(tx, order).catch(rethrowDuplicate('number', order.number));
-    await recordLifecycle(tx, 'PRODUCTION_ORDER', 'CREATED', order.id, eventData(order), now);
+    await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'CREATED', order.id, eventData(order)), now);
     const created: Operation[] = [];
     for (const [index, operation] of newOperations.entries()) {
       created.push(
@@ -88,7 +90,11 @@ export async function replaceProductionOrder(
     if (changed.length === 0) return before;
     after.updatedAt = new Date();
     await orders.updateProductionOrder(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordLifecycle(tx, 'PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed), after.updatedAt);
+    await recordEvents(
+      tx,
+      lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed)),
+      after.updatedAt,
+    );
     return after;
   });
 }
@@ -100,6 +106,6 @@ export async function deleteProductionOrder(db: Database, id: string): Promise<v
     for (const operation of await operationsOfOrders(tx, [id], true))
       await removeOperation(tx, operation, now);
     await orders.deleteProductionOrder(tx, id);
-    await recordLifecycle(tx, 'PRODUCTION_ORDER', 'DELETED', id, eventData(order), now);
+    await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'DELETED', id, eventData(order)), now);
   });
 }

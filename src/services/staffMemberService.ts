@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as staffMembers from '../db/repositories/staffMemberRepository.ts';
 import { AppError } from '../domain/errors.ts';
+import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
 import {
   activityOf,
   allowedAfter,
@@ -13,9 +14,9 @@ import {
   type StaffMemberInput,
 } from '../domain/staffMembers.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { recordEvent } from './eventService.ts';
+import { recordEvents } from './eventService.ts';
 import { checkReference, rethrowDuplicate } from './referenceService.ts';
-import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockStaffMember = locking('staffMember', staffMembers.findStaffMember);
 
@@ -67,7 +68,7 @@ export async function createStaffMember(db: Database, input: StaffMemberInput): 
     await staffMembers
       .insertStaffMember(tx, member)
       .catch(rethrowDuplicate('staffNumber', member.staffNumber));
-    await recordLifecycle(tx, 'STAFF_MEMBER', 'CREATED', member.id, eventData(member), now);
+    await recordEvents(tx, lifecycleEvents('STAFF_MEMBER', 'CREATED', member.id, eventData(member)), now);
   });
   return member;
 }
@@ -84,7 +85,11 @@ export async function replaceStaffMember(
     await checkInput(tx, after);
     after.updatedAt = new Date();
     await staffMembers.updateStaffMember(tx, after).catch(rethrowDuplicate('staffNumber', after.staffNumber));
-    await recordLifecycle(tx, 'STAFF_MEMBER', 'UPDATED', id, eventData(after, changed), after.updatedAt);
+    await recordEvents(
+      tx,
+      lifecycleEvents('STAFF_MEMBER', 'UPDATED', id, eventData(after, changed)),
+      after.updatedAt,
+    );
     return after;
   });
 }
@@ -92,7 +97,7 @@ export async function replaceStaffMember(
 export async function deleteStaffMember(db: Database, id: string): Promise<void> {
   await writeOnFound(db, lockStaffMember(id), async (tx, member) => {
     await staffMembers.deleteStaffMember(tx, member.id);
-    await recordLifecycle(tx, 'STAFF_MEMBER', 'DELETED', id, eventData(member), new Date());
+    await recordEvents(tx, lifecycleEvents('STAFF_MEMBER', 'DELETED', id, eventData(member)), new Date());
   });
 }
 
@@ -160,13 +165,14 @@ export async function recordActivity(
       record = { ...open, endDate: now, endActivity: command.activity };
       await staffMembers.closeActivity(tx, record);
     }
-    await recordEvent(tx, now, 'STAFF_MEMBER_ACTIVITY_CHANGED', member.id, {
+    const event = catalogueEvent('STAFF_MEMBER_ACTIVITY_CHANGED', member.id, {
       staffMemberId: member.id,
       operationId: record.operationId,
       workplaceId: record.workplaceId,
       activity: command.activity,
       previousActivity: latest ? activityOf(latest) : null,
     });
+    await recordEvents(tx, [event], now);
     return { record, created: command.activity === 'STARTED' };
   });
 }

@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import * as orders from '../db/repositories/toolAssemblyOrderRepository.ts';
 import { insertTool } from '../db/repositories/toolRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
+import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
 import {
   canChangeToolAssemblyOrderState,
   INITIAL_TOOL_ASSEMBLY_ORDER_STATE,
@@ -10,10 +11,10 @@ import {
   TOOL_ASSEMBLY_ORDER_TRANSITIONS,
 } from '../domain/toolAssemblyOrderStates.ts';
 import type { Lifespan, Tool, ToolAssemblyOrder } from '../domain/tools.ts';
-import { recordEvent } from './eventService.ts';
+import { recordEvents } from './eventService.ts';
 import { checkReference, rethrowDuplicate } from './referenceService.ts';
 import { checkLifespan, toolEventData } from './toolService.ts';
-import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockToolAssemblyOrder = locking('toolAssemblyOrder', orders.findToolAssemblyOrder);
 
@@ -66,7 +67,7 @@ export async function createToolAssemblyOrder(
     await checkReference(tx, 'operationId', order.operationId, 'operations');
     await insertTool(tx, tool).catch(rethrowDuplicate('number', String(tool.number)));
     await orders.insertToolAssemblyOrder(tx, order);
-    await recordLifecycle(tx, 'TOOL', 'CREATED', tool.id, toolEventData(tool), now);
+    await recordEvents(tx, lifecycleEvents('TOOL', 'CREATED', tool.id, toolEventData(tool)), now);
   });
   return order;
 }
@@ -99,12 +100,13 @@ export async function changeToolAssemblyOrderState(
       updatedAt: new Date(),
     };
     await orders.updateToolAssemblyOrderState(tx, after);
-    await recordEvent(tx, after.updatedAt, 'TOOL_ASSEMBLY_ORDER_STATE_CHANGED', id, {
+    const event = catalogueEvent('TOOL_ASSEMBLY_ORDER_STATE_CHANGED', id, {
       toolAssemblyOrderId: id,
       toolId: after.toolId,
       currentToolAssemblyOrderState: requested,
       previousToolAssemblyOrderState: current,
     });
+    await recordEvents(tx, [event], after.updatedAt);
     return after;
   });
 }

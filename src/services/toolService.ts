@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../db/database.ts';
 import * as tools from '../db/repositories/toolRepository.ts';
 import { AppError } from '../domain/errors.ts';
+import { lifecycleEvents } from '../domain/events.ts';
 import {
   changedToolCharacteristics,
   type Lifespan,
@@ -9,8 +10,9 @@ import {
   type ToolInput,
   type ToolView,
 } from '../domain/tools.ts';
+import { recordEvents } from './eventService.ts';
 import { checkReference, rethrowDuplicate, rethrowInUse } from './referenceService.ts';
-import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockTool = locking('tool', tools.findTool);
 
@@ -62,7 +64,11 @@ export async function replaceTool(db: Database, id: string, input: ToolInput): P
     after.updatedAt = new Date();
     await tools.updateTool(tx, after).catch(rethrowDuplicate('number', String(after.number)));
     if (changed.length > 0) {
-      await recordLifecycle(tx, 'TOOL', 'UPDATED', id, toolEventData(after, changed), after.updatedAt);
+      await recordEvents(
+        tx,
+        lifecycleEvents('TOOL', 'UPDATED', id, toolEventData(after, changed)),
+        after.updatedAt,
+      );
     }
     return after;
   });
@@ -82,6 +88,6 @@ export async function deleteTool(db: Database, id: string): Promise<void> {
       });
     }
     await tools.deleteTool(tx, id).catch(rethrowInUse('tool', id, 'other resources'));
-    await recordLifecycle(tx, 'TOOL', 'DELETED', id, toolEventData(tool), new Date());
+    await recordEvents(tx, lifecycleEvents('TOOL', 'DELETED', id, toolEventData(tool)), new Date());
   });
 }

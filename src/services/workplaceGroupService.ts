@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.ts';
 import * as groups from '../db/repositories/workplaceGroupRepository.ts';
 import { AppError } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
+import { resourcesUpdated } from '../domain/events.ts';
 import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { rethrowDuplicate, rethrowInUse } from './referenceService.ts';
@@ -14,8 +14,9 @@ const CHARACTERISTICS = ['number', 'description', 'type', 'erpContextId'] as con
 
 // Workplace groups have no detail events in the catalogue; their changes are announced by the
 // condensed RESOURCES_UPDATED with objectType WORKPLACE_GROUP.
-const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', group: WorkplaceGroup) =>
-  lifecycleEvents(null, change, 'WORKPLACE_GROUP', group.id, {});
+const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', group: WorkplaceGroup) => [
+  resourcesUpdated('WORKPLACE_GROUP', change, group.id),
+];
 
 export async function getWorkplaceGroup(db: Database, id: string): Promise<WorkplaceGroup> {
   return found(groups.findWorkplaceGroup(db, id), 'workplaceGroup', id);

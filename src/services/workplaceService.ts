@@ -4,7 +4,7 @@ import { inOneStatement } from '../db/oneStatement.ts';
 import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.ts';
 import * as workplaces from '../db/repositories/workplaceRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { catalogueEvent } from '../domain/events.ts';
+import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
 import {
   findOperatingState,
   INITIAL_OPERATING_STATE_CODE,
@@ -42,7 +42,7 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
 import { recordEvents } from './eventService.ts';
 import { obsoletedByOperatingState } from './planningScenarioService.ts';
 import { rethrowDuplicate, rethrowInUse } from './referenceService.ts';
-import { found, locking, recordLifecycle, writeOnFound } from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockWorkplace = locking('workplace', workplaces.findWorkplace);
 
@@ -132,7 +132,7 @@ export async function createWorkplace(
       startDate: now,
       endDate: null,
     });
-    await recordLifecycle(tx, 'WORKPLACE', 'CREATED', workplace.id, eventData(workplace), now);
+    await recordEvents(tx, lifecycleEvents('WORKPLACE', 'CREATED', workplace.id, eventData(workplace)), now);
   });
   return workplace;
 }
@@ -145,7 +145,11 @@ export async function replaceWorkplace(db: Database, id: string, body: Workplace
     await checkReferences(tx, after);
     after.updatedAt = new Date();
     await workplaces.updateWorkplace(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordLifecycle(tx, 'WORKPLACE', 'UPDATED', id, eventData(after, changed), after.updatedAt);
+    await recordEvents(
+      tx,
+      lifecycleEvents('WORKPLACE', 'UPDATED', id, eventData(after, changed)),
+      after.updatedAt,
+    );
     return after;
   });
 }
@@ -156,7 +160,7 @@ export async function deleteWorkplace(db: Database, id: string): Promise<void> {
     await workplaces
       .deleteWorkplace(tx, workplace.id)
       .catch(rethrowInUse('workplace', id, 'other resources'));
-    await recordLifecycle(tx, 'WORKPLACE', 'DELETED', id, eventData(workplace), new Date());
+    await recordEvents(tx, lifecycleEvents('WORKPLACE', 'DELETED', id, eventData(workplace)), new Date());
   });
 }
 
