@@ -13,8 +13,8 @@ import {
 import { notFound } from '../domain/errors.ts';
 import { type ChangeType, lifecycleEvents } from '../domain/events.ts';
 import { changedProperties } from '../domain/workplaces.ts';
+import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
-import { rethrowDuplicate } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockDocument = locking('document', documents.findDocument);

@@ -18,8 +18,9 @@ import {
   targetProcessingTime,
 } from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
+import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
-import { checkReference, rethrowDuplicate, rethrowInUse } from './referenceService.ts';
+import { checkReference } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockOperation = locking('operation', operations.findOperation);
@@ -113,9 +114,7 @@ export async function insertNewOperation(
 
 /** Deletes a locked operation inside the caller's transaction and emits OPERATION_DELETED. */
 export async function removeOperation(tx: Queryable, operation: Operation, at: Date): Promise<void> {
-  await operations
-    .deleteOperation(tx, operation.id)
-    .catch(rethrowInUse('operation', operation.id, 'other resources'));
+  await operations.deleteOperation(tx, operation.id).catch(rethrowInUse('operation', operation.id));
   await recordEvents(tx, lifecycleEvents('OPERATION', 'DELETED', operation.id, eventData(operation)), at);
 }
 

@@ -11,9 +11,9 @@ import {
   type ProductionOrderInput,
   withDefaultEndDate,
 } from '../domain/productionOrders.ts';
+import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
 import { insertNewOperation, type NewOperation, removeOperation } from './operationService.ts';
-import { rethrowDuplicate } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockProductionOrder = locking('productionOrder', orders.findProductionOrder);

@@ -1,5 +1,5 @@
 // The checks every write makes on the resources its body refers to.
-import { isForeignKeyViolation, isUniqueViolation, type Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import { lockReferencedRow, type ReferencedTable } from '../db/repositories/referenceRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -31,21 +31,3 @@ export async function checkReference(
   const found = isUuid(id) && (await lockReferencedRow(tx, table, id));
   if (!found) throw new AppError('INVALID_REFERENCE', { field, id, expected: REFERENCED[table] });
 }
-
-/**
- * A `.catch` handler for inserts and updates: a unique violation becomes 400 ALREADY_EXISTS naming
- * the field and the value that collided; any other error passes through.
- */
-export const rethrowDuplicate = (field: string, value: string) => (error: unknown) => {
-  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', { field, value });
-  throw error;
-};
-
-/**
- * A `.catch` handler for deletes: a row other rows still refer to (a foreign key violation)
- * becomes 400 RESOURCE_IN_USE naming the resource and what uses it; any other error passes through.
- */
-export const rethrowInUse = (resource: string, id: string, by: string) => (error: unknown) => {
-  if (isForeignKeyViolation(error)) throw new AppError('RESOURCE_IN_USE', { resource, id, by });
-  throw error;
-};

@@ -14,8 +14,9 @@ import {
   type StaffMemberInput,
 } from '../domain/staffMembers.ts';
 import { changedProperties } from '../domain/workplaces.ts';
+import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
-import { checkReference, rethrowDuplicate } from './referenceService.ts';
+import { checkReference } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockStaffMember = locking('staffMember', staffMembers.findStaffMember);

@@ -11,8 +11,9 @@ import {
   TOOL_ASSEMBLY_ORDER_TRANSITIONS,
 } from '../domain/toolAssemblyOrderStates.ts';
 import type { Lifespan, Tool, ToolAssemblyOrder } from '../domain/tools.ts';
+import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
-import { checkReference, rethrowDuplicate } from './referenceService.ts';
+import { checkReference } from './referenceService.ts';
 import { checkLifespan, toolEventData } from './toolService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 

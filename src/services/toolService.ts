@@ -10,8 +10,9 @@ import {
   type ToolInput,
   type ToolView,
 } from '../domain/tools.ts';
+import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
-import { checkReference, rethrowDuplicate, rethrowInUse } from './referenceService.ts';
+import { checkReference } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockTool = locking('tool', tools.findTool);
@@ -87,7 +88,7 @@ export async function deleteTool(db: Database, id: string): Promise<void> {
         by: `the unfinished toolAssemblyOrder '${tool.toolAssemblyOrderId}'`,
       });
     }
-    await tools.deleteTool(tx, id).catch(rethrowInUse('tool', id, 'other resources'));
+    await tools.deleteTool(tx, id).catch(rethrowInUse('tool', id));
     await recordEvents(tx, lifecycleEvents('TOOL', 'DELETED', id, toolEventData(tool)), new Date());
   });
 }

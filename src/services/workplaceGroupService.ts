@@ -4,8 +4,8 @@ import * as groups from '../db/repositories/workplaceGroupRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { resourcesUpdated } from '../domain/events.ts';
 import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from '../domain/workplaces.ts';
+import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
-import { rethrowDuplicate, rethrowInUse } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockWorkplaceGroup = locking('workplaceGroup', groups.findWorkplaceGroup);
@@ -55,7 +55,7 @@ export async function replaceWorkplaceGroup(
 
 export async function deleteWorkplaceGroup(db: Database, id: string): Promise<void> {
   await writeOnFound(db, lockWorkplaceGroup(id), async (tx, group) => {
-    await groups.deleteWorkplaceGroup(tx, group.id).catch(rethrowInUse('workplaceGroup', id, 'workplaces'));
+    await groups.deleteWorkplaceGroup(tx, group.id).catch(rethrowInUse('workplaceGroup', id));
     await recordEvents(tx, eventsFor('DELETED', group), new Date());
   });
 }

@@ -39,9 +39,9 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
   return { ...rest, ...resolved };
 }
 
+import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
 import { obsoletedByOperatingState } from './planningScenarioService.ts';
-import { rethrowDuplicate, rethrowInUse } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockWorkplace = locking('workplace', workplaces.findWorkplace);
@@ -157,9 +157,7 @@ export async function replaceWorkplace(db: Database, id: string, body: Workplace
 export async function deleteWorkplace(db: Database, id: string): Promise<void> {
   await writeOnFound(db, lockWorkplace(id), async (tx, workplace) => {
     // Operations, devices and tools will reference workplaces with restricting foreign keys.
-    await workplaces
-      .deleteWorkplace(tx, workplace.id)
-      .catch(rethrowInUse('workplace', id, 'other resources'));
+    await workplaces.deleteWorkplace(tx, workplace.id).catch(rethrowInUse('workplace', id));
     await recordEvents(tx, lifecycleEvents('WORKPLACE', 'DELETED', id, eventData(workplace)), new Date());
   });
 }

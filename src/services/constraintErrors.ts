@@ -1,10 +1,11 @@
-// Every foreign key of the schema (src/db/migrations/*.sql), named by its constraint, with what a
-// violation means to a client. The services check references before they write (checkReference,
+// The one mapping of constraint violations to client errors. Every foreign key of the schema
+// (src/db/migrations/*.sql), named by its constraint, with what a violation means to a client. The services check references before they write (checkReference,
 // the parent's row lock), so a violation only gets through when the referenced row is deleted
 // concurrently, between the check and the write. It then gets the answer the same requests get
 // one after the other: the write refers to something that no longer exists (400
 // INVALID_REFERENCE naming the field, or 404 when the path names it), or the delete finds the row
 // still referenced (400 RESOURCE_IN_USE). src/http/errors.ts applies it to whatever a request threw.
+import { isUniqueViolation } from '../db/database.ts';
 import { AppError } from '../domain/errors.ts';
 
 interface ForeignKey {
@@ -71,6 +72,17 @@ export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   workplaces_production_line_id_fkey: key('workplaceGroup', 'workplaces', 'productionLineId'),
 };
 
+/**
+ * How RESOURCE_IN_USE names the users of a resource that several tables refer to, whichever key
+ * the delete ran into (the others name the referencing table of the key).
+ */
+const IN_USE_BY: Record<string, string> = {
+  operation: 'other resources',
+  tool: 'other resources',
+  workplace: 'other resources',
+  workplaceGroup: 'workplaces',
+};
+
 interface PgError {
   code?: unknown;
   constraint?: unknown;
@@ -80,9 +92,15 @@ interface PgError {
 /**
  * The AppError a foreign-key violation (SQLSTATE 23503) stands for, or undefined for any other
  * error. `deleting` says whether the request deletes (then the row is still referenced) or
- * writes a reference (then the row it names is gone); `pathId` is the id the path names.
+ * writes a reference (then the row it names is gone); `pathId` is the id the path names, and
+ * `pathResource` (when the caller knows it) what it is, for keys the map does not list yet.
  */
-export function foreignKeyError(error: unknown, deleting: boolean, pathId?: string): AppError | undefined {
+export function foreignKeyError(
+  error: unknown,
+  deleting: boolean,
+  pathId?: string,
+  pathResource?: string,
+): AppError | undefined {
   if (typeof error !== 'object' || error === null || (error as PgError).code !== '23503') return undefined;
   const { constraint, detail } = error as PgError;
   const foreignKey = FOREIGN_KEYS[String(constraint)];
@@ -91,16 +109,37 @@ export function foreignKeyError(error: unknown, deleting: boolean, pathId?: stri
   if (!foreignKey) {
     // A key added to the schema but not here yet: still the client's conflict, not a fault.
     return deleting
-      ? new AppError('RESOURCE_IN_USE', { resource: 'resource', id: pathId ?? id, by: 'other resources' })
+      ? new AppError('RESOURCE_IN_USE', {
+          resource: pathResource ?? 'resource',
+          id: pathId ?? id,
+          by: (pathResource && IN_USE_BY[pathResource]) ?? 'other resources',
+        })
       : new AppError('INVALID_REFERENCE', { field: 'id', id, expected: 'resource' });
   }
   if (deleting) {
     return new AppError('RESOURCE_IN_USE', {
       resource: foreignKey.resource,
       id: pathId ?? id,
-      by: foreignKey.by,
+      by: IN_USE_BY[foreignKey.resource] ?? foreignKey.by,
     });
   }
   if (foreignKey.field === undefined) return new AppError('NOT_FOUND', { resource: foreignKey.resource, id });
   return new AppError('INVALID_REFERENCE', { field: foreignKey.field, id, expected: foreignKey.resource });
 }
+
+/**
+ * A `.catch` handler for deletes of the `resource` row `id` inside a larger write (a production order's
+ * operations) or named by the path: a row still referenced becomes RESOURCE_IN_USE, by the map above.
+ */
+export const rethrowInUse = (resource: string, id: string) => (error: unknown) => {
+  throw foreignKeyError(error, true, id, resource) ?? error;
+};
+
+/**
+ * A `.catch` handler for inserts and updates: a unique violation becomes 400 ALREADY_EXISTS naming
+ * the field and the value that collided (as the body gave them); any other error passes through.
+ */
+export const rethrowDuplicate = (field: string, value: string) => (error: unknown) => {
+  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', { field, value });
+  throw error;
+};
