@@ -90,7 +90,7 @@ export interface TokenEndpointLimits {
   recheckSeconds: number;
 }
 
-export interface HttpLimits {
+interface HttpLimits {
   /** Whole request (headers and body) must arrive within this (0: no limit). */
   requestTimeoutMs: number;
   headersTimeoutMs: number;

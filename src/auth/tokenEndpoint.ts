@@ -32,7 +32,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
 };
 
 /** An RFC 6749 5.2 error answer. */
-export class OAuthError extends Error {
+class OAuthError extends Error {
   readonly error: OAuthErrorCode;
   readonly status: number;
   /** Seconds, for 429. */

@@ -43,7 +43,7 @@ function fromFastify(
 }
 
 /** The AppError an arbitrary thrown value stands for. */
-export function asAppError(error: unknown, request: FastifyRequest): AppError {
+function asAppError(error: unknown, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof DatabaseTimeoutError)
     return new AppError('DATABASE_TIMEOUT', { requestId: request.id });

@@ -10,14 +10,9 @@ import { BlockList, connect, isIP, type LookupFunction, Socket } from 'node:net'
 /** Denied whatever the settings say: the host itself ("this network") and nothing at all. */
 const UNSPECIFIED_NETWORKS = ['0.0.0.0/8', '::/128'];
 /** Link-local and cloud metadata addresses; BRIDGE_CALLBACK_DENIED_NETWORKS adds to these. */
-export const BUILT_IN_DENIED_NETWORKS = [
-  '169.254.0.0/16',
-  'fe80::/10',
-  '100.100.100.200/32',
-  'fd00:ec2::254/128',
-];
+const BUILT_IN_DENIED_NETWORKS = ['169.254.0.0/16', 'fe80::/10', '100.100.100.200/32', 'fd00:ec2::254/128'];
 /** Denied when BRIDGE_CALLBACK_DENY_LOOPBACK=true. */
-export const LOOPBACK_NETWORKS = ['127.0.0.0/8', '::1/128'];
+const LOOPBACK_NETWORKS = ['127.0.0.0/8', '::1/128'];
 
 /** Resolves a host name to every address it has (dns.lookup with all: true by default). */
 export type Resolve = (host: string) => Promise<LookupAddress[]>;
@@ -161,7 +156,7 @@ export function literalAddress(host: string): string | null {
 }
 
 /** The IPv4 addresses an IPv6 address carries: mapped, compatible, NAT64, 6to4 and Teredo forms. */
-export function embeddedIpv4(address: string): string[] {
+function embeddedIpv4(address: string): string[] {
   const words = ipv6Words(address.replace(/%.*$/, ''));
   if (words === null) return [];
   const bytes = words.flatMap((word) => [word >> 8, word & 0xff]);

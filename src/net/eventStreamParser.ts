@@ -2,7 +2,7 @@
 // any size, shared by the CLI (`bridge events tail`) and the tests of GET /events/stream. Pure: no
 // I/O. The dashboard reads the stream in the browser (src/web).
 
-export interface EventStreamMessage {
+interface EventStreamMessage {
   /** The last id the stream gave (it carries over to later messages, as the format says). */
   id: string | undefined;
   event: string | undefined;

@@ -45,7 +45,7 @@ function resultEvent(
 }
 
 /** The owner named in a path must exist (404), and stays until the transaction ends. */
-export async function requireOwner(tx: Queryable, kind: ResultKind, ownerId: string): Promise<void> {
+async function requireOwner(tx: Queryable, kind: ResultKind, ownerId: string): Promise<void> {
   await checkReference(tx, kind.ownerField, ownerId, kind.ownerTable).catch((error: unknown) => {
     throw error instanceof AppError && error.code === 'INVALID_REFERENCE'
       ? notFound(kind.ownerResource, ownerId)
@@ -69,7 +69,7 @@ export async function checkElement(
  * Creates or fully replaces the owner's result in the caller's transaction and records its event;
  * a replacement that changes nothing records nothing.
  */
-export async function applyResult(
+async function applyResult(
   tx: Queryable,
   kind: ResultKind,
   element: ResultElement,

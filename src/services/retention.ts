@@ -18,7 +18,7 @@ export const RETENTION_INTERVAL_MS = 5 * 60_000;
 export const RETENTION_BATCH = 5000;
 const DAY_MS = 86_400_000;
 
-export type RetainedTable = 'events' | 'recorded_time_series';
+type RetainedTable = 'events' | 'recorded_time_series';
 
 export interface RetentionOptions {
   /** Days an event is kept after it was recorded (`recorded_at`); 0 keeps events forever. */

@@ -77,7 +77,7 @@ function eventData(workplace: Workplace, changed?: string[]) {
 }
 
 /** Operating state as it appears in event data (texts in the default language). */
-export function operatingStateData(state: OperatingState) {
+function operatingStateData(state: OperatingState) {
   return {
     id: state.id,
     code: state.code,

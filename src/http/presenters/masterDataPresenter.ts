@@ -19,13 +19,6 @@ export const presentMasterDataEntry =
   (path: string) => (entry: MasterDataEntry, hrefs: Hrefs, locale: Locale) =>
     resource(entryProperties(entry, locale), { self: link(hrefs.api(`${path}/${entry.id}`)) });
 
-/** A master data entry as a property of another resource: {id, code, description}. */
-export const masterDataProperty = (entry: MasterDataEntry, locale: Locale) => ({
-  id: entry.id,
-  code: entry.code,
-  description: localize(entry.description, locale),
-});
-
 export const presentOperatingState = (state: OperatingState, hrefs: Hrefs, locale: Locale) =>
   resource(
     { ...entryProperties(state, locale), workplaceStateId: state.workplaceStateId },

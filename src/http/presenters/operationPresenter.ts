@@ -13,7 +13,7 @@ export const OPERATION_EMBEDS = ['productionOrder', 'workplace'] as const;
 export type OperationEmbed = (typeof OPERATION_EMBEDS)[number];
 
 /** Rel of the action that changes the phase to `phase`, e.g. `changeOperationPhaseToSETUP`. */
-export const phaseActionRel = (phase: string) => `changeOperationPhaseTo${phase}`;
+const phaseActionRel = (phase: string) => `changeOperationPhaseTo${phase}`;
 
 export interface OperationView {
   hrefs: Hrefs;

@@ -6,7 +6,7 @@ import { Nullable, OperatingStateProperty, ReplaceBody, Resource } from './commo
 const Uuid = Type.String({ format: 'uuid' });
 
 const ErpContextId = Type.String({ maxLength: 200, description: 'Context of the ERP system' });
-export const WorkplaceTypeSchema = Type.Enum([...WORKPLACE_TYPES], {
+const WorkplaceTypeSchema = Type.Enum([...WORKPLACE_TYPES], {
   description: 'Kept consistent with isManualWorkplace (docs/resources/workplaces.md)',
 });
 const GroupProperty = Nullable(
