@@ -7,7 +7,14 @@ import {
 import type { ProductionOrder } from '../../domain/productionOrders.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { OPERATION_PHASES_PATH, OPERATIONS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import {
+  OPERATION_PHASES_PATH,
+  OPERATIONS_PATH,
+  PRODUCTION_ORDERS_PATH,
+  STAFF_MEMBERS_PATH,
+  WORKPLACE_GROUPS_PATH,
+  WORKPLACES_PATH,
+} from '../paths.ts';
 
 export const OPERATION_EMBEDS = ['productionOrder', 'workplace'] as const;
 export type OperationEmbed = (typeof OPERATION_EMBEDS)[number];
@@ -67,7 +74,7 @@ export function presentOperation(operation: Operation, view: OperationView): Res
     {
       self: link(hrefs.api(self)),
       // Literal path: the production order presenter imports this module.
-      productionOrder: link(hrefs.api(`/productionOrders/${operation.productionOrderId}`), {
+      productionOrder: link(hrefs.api(`${PRODUCTION_ORDERS_PATH}/${operation.productionOrderId}`), {
         embeddable: true,
       }),
       workplace: operation.workplaceId
@@ -105,7 +112,7 @@ export function presentRecordedOperationPhase(record: RecordedOperationPhase, hr
       operationPhase: link(hrefs.api(`${OPERATION_PHASES_PATH}/${record.operationPhaseId}`)),
       workplace: record.workplaceId ? link(hrefs.api(`${WORKPLACES_PATH}/${record.workplaceId}`)) : undefined,
       staffMember: record.staffMemberId
-        ? link(hrefs.api(`/staffMembers/${record.staffMemberId}`))
+        ? link(hrefs.api(`${STAFF_MEMBERS_PATH}/${record.staffMemberId}`))
         : undefined,
     },
   );

@@ -1,7 +1,7 @@
 import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { scheduledMaintenancesPath } from '../paths.ts';
+import { scheduledMaintenancesPath, WORKPLACES_PATH } from '../paths.ts';
 
 export function presentScheduledMaintenance(task: ScheduledMaintenance, hrefs: Hrefs): Resource {
   return resource(
@@ -15,7 +15,7 @@ export function presentScheduledMaintenance(task: ScheduledMaintenance, hrefs: H
     },
     {
       self: link(hrefs.api(`${scheduledMaintenancesPath(task.workplaceId)}/${task.id}`)),
-      workplace: link(hrefs.api(`/workplaces/${task.workplaceId}`)),
+      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${task.workplaceId}`)),
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { Shift } from '../../domain/shifts.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { shiftsPath } from '../paths.ts';
+import { shiftsPath, WORKPLACES_PATH } from '../paths.ts';
 
 export function presentShift(shift: Shift, hrefs: Hrefs): Resource {
   return resource(
@@ -15,7 +15,7 @@ export function presentShift(shift: Shift, hrefs: Hrefs): Resource {
     },
     {
       self: link(hrefs.api(`${shiftsPath(shift.workplaceId)}/${shift.id}`)),
-      workplace: link(hrefs.api(`/workplaces/${shift.workplaceId}`)),
+      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${shift.workplaceId}`)),
     },
   );
 }
