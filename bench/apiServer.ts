@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { GROUPS_OF_WORKPLACE } from '../src/db/repositories/workplaces.ts';
+import { GROUPS_OF_WORKPLACE } from '../src/db/repositories/workplaceRepository.ts';
 import { operatingStateById } from '../src/domain/masterData.ts';
 import type { Backend } from './support.ts';
 
@@ -44,7 +44,7 @@ interface Queries {
 }
 
 // The service's own statements: the point select by primary key and the page, each with the
-// workplace's groups (src/db/repositories/workplaces.ts, GROUPS_OF_WORKPLACE), and the count.
+// workplace's groups (src/db/repositories/workplaceRepository.ts, GROUPS_OF_WORKPLACE), and the count.
 // BENCH_BASELINE_SQL=bare drops the groups from the baseline's selects (and the group properties
 // from its bodies), to tell the groups' cost from the rest of the service.
 const GROUPS = process.env.BENCH_BASELINE_SQL === 'bare' ? '' : `, ${GROUPS_OF_WORKPLACE}`;

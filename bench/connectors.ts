@@ -22,9 +22,9 @@ import { systemClock } from '../src/background/clock.ts';
 import { ConnectorManager } from '../src/connectors/manager.ts';
 import type { Database } from '../src/db/database.ts';
 import { openPostgres } from '../src/db/postgres.ts';
-import { AddressPolicy } from '../src/delivery/addressPolicy.ts';
-import { createConnector, getConnector } from '../src/services/connectors.ts';
-import { createDevice } from '../src/services/devices.ts';
+import { AddressPolicy } from '../src/net/addressPolicy.ts';
+import { createConnector, getConnector } from '../src/services/connectorService.ts';
+import { createDevice } from '../src/services/deviceService.ts';
 import { machineInfo, seedDatabase, writeResults } from './support.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);

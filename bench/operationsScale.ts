@@ -35,7 +35,7 @@ import { Pool } from 'undici';
 import type { Queryable } from '../src/db/database.ts';
 import type { KeysetRequest } from '../src/db/paging.ts';
 import { openPostgres } from '../src/db/postgres.ts';
-import { listOperations } from '../src/db/repositories/operations.ts';
+import { listOperations } from '../src/db/repositories/operationRepository.ts';
 import type { OperationFilter } from '../src/domain/operations.ts';
 import { revision } from './service.ts';
 import {

@@ -11,8 +11,8 @@ import type { Database, Queryable } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { openPostgres } from '../src/db/postgres.ts';
-import { createWorkplaceGroup } from '../src/services/workplaceGroups.ts';
-import { createWorkplace } from '../src/services/workplaces.ts';
+import { createWorkplaceGroup } from '../src/services/workplaceGroupService.ts';
+import { createWorkplace } from '../src/services/workplaceService.ts';
 
 export type Backend = 'postgres' | 'pglite';
 

@@ -19,10 +19,10 @@ import { loadavg } from 'node:os';
 import type { Queryable } from '../src/db/database.ts';
 import type { KeysetRequest } from '../src/db/paging.ts';
 import { openPostgres } from '../src/db/postgres.ts';
-import type { SampleFilter } from '../src/db/repositories/timeSeries.ts';
+import type { SampleFilter } from '../src/db/repositories/timeSeriesRepository.ts';
 import { MAX_SAMPLES_PER_CALL, type SampleInput } from '../src/domain/devices.ts';
-import { createDevice } from '../src/services/devices.ts';
-import { listSamples, recordSamples } from '../src/services/timeSeries.ts';
+import { createDevice } from '../src/services/deviceService.ts';
+import { listSamples, recordSamples } from '../src/services/timeSeriesService.ts';
 import { revision } from './service.ts';
 import {
   machineInfo,

@@ -7,14 +7,14 @@ import type { Config } from './config.ts';
 import { ConnectorManager } from './connectors/manager.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
-import { callbackPolicy } from './delivery/addressPolicy.ts';
 import { HttpTransport } from './delivery/httpTransport.ts';
 import { MqttTransport } from './delivery/mqttTransport.ts';
 import { DeliveryWorker } from './delivery/worker.ts';
 import { Hrefs, instanceRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
 import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
-import { EventStreamHub } from './services/eventStream.ts';
+import { callbackPolicy } from './net/addressPolicy.ts';
+import { EventStreamHub } from './services/eventStreamService.ts';
 import { Retention } from './services/retention.ts';
 import { ShiftClock } from './services/shiftClock.ts';
 

@@ -2,7 +2,7 @@
 // default are read in loadConfig below; docs/settings.md is the same list for people.
 
 import { availableParallelism } from 'node:os';
-import { parseNetworks } from './delivery/addressPolicy.ts';
+import { parseNetworks } from './net/addressPolicy.ts';
 
 export interface Config {
   host: string;
@@ -90,7 +90,7 @@ export interface TokenEndpointLimits {
   recheckSeconds: number;
 }
 
-export interface HttpLimits {
+interface HttpLimits {
   /** Whole request (headers and body) must arrive within this (0: no limit). */
   requestTimeoutMs: number;
   headersTimeoutMs: number;

@@ -5,7 +5,7 @@ import { type BridgeClient, createBridgeClient } from '../clients/typescript/src
 import type { App } from './app.ts';
 import { addClient } from './auth/clients.ts';
 import type { Config } from './config.ts';
-import { deleteClient } from './db/repositories/clients.ts';
+import { deleteClient } from './db/repositories/clientRepository.ts';
 import { type Demo, type DemoOutput, type DemoPlan, runDemo } from './simulator/demo.ts';
 
 /** The app's listening TCP address (host in URL form, `[...]` for IPv6), and whether it is a wildcard. */

@@ -1,7 +1,7 @@
 // Client management used by the CLI and by the first start (bootstrap client).
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import * as clients from '../db/repositories/clients.ts';
+import * as clients from '../db/repositories/clientRepository.ts';
 import { generateClientId, generateSecret, hashSecret } from './secrets.ts';
 
 export interface NewClientCredentials {

@@ -1,8 +1,8 @@
 // Guards of the token endpoint: a limit on failed attempts per key (client id, source address)
 // and a semaphore that bounds how many secret hashes run at once.
 
-/** Milliseconds, like Date.now; tests drive their own. */
-export type Clock = () => number;
+/** Reads the time in milliseconds, like Date.now (the app derives it from its Clock); tests drive their own. */
+export type NowMs = () => number;
 
 interface Window {
   start: number;
@@ -18,11 +18,11 @@ interface Window {
 export class FailureLimiter {
   readonly #limit: number;
   readonly #windowMs: number;
-  readonly #now: Clock;
+  readonly #now: NowMs;
   readonly #maxKeys: number;
   readonly #windows = new Map<string, Window>();
 
-  constructor(limit: number, windowMs: number, now: Clock = Date.now, maxKeys = 100_000) {
+  constructor(limit: number, windowMs: number, now: NowMs = Date.now, maxKeys = 100_000) {
     this.#limit = limit;
     this.#windowMs = windowMs;
     this.#now = now;

@@ -10,8 +10,8 @@ import {
   findRefreshToken,
   insertRefreshToken,
   spendRefreshToken,
-} from '../db/repositories/refreshTokens.ts';
-import type { Clock } from './limits.ts';
+} from '../db/repositories/refreshTokenRepository.ts';
+import type { NowMs } from './limits.ts';
 
 // 256 random bits as base64url: 43 characters. Anything else cannot be a token of ours.
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
@@ -28,9 +28,9 @@ export type RefreshOutcome =
 export class RefreshTokenService {
   readonly ttlSeconds: number;
   readonly #db: Database;
-  readonly #now: Clock;
+  readonly #now: NowMs;
 
-  constructor(db: Database, ttlSeconds: number, now: Clock = Date.now) {
+  constructor(db: Database, ttlSeconds: number, now: NowMs = Date.now) {
     this.#db = db;
     this.ttlSeconds = ttlSeconds;
     this.#now = now;

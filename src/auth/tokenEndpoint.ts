@@ -5,8 +5,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenEndpointLimits } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { findClient, type OAuthClient } from '../db/repositories/clients.ts';
-import { type Clock, FailureLimiter, QueueFullError, Semaphore } from './limits.ts';
+import { findClient, type OAuthClient } from '../db/repositories/clientRepository.ts';
+import { FailureLimiter, type NowMs, QueueFullError, Semaphore } from './limits.ts';
 import type { RefreshTokenService } from './refreshTokens.ts';
 import { DUMMY_HASH, verifySecret } from './secrets.ts';
 import type { TokenService } from './tokens.ts';
@@ -32,7 +32,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
 };
 
 /** An RFC 6749 5.2 error answer. */
-export class OAuthError extends Error {
+class OAuthError extends Error {
   readonly error: OAuthErrorCode;
   readonly status: number;
   /** Seconds, for 429. */
@@ -150,7 +150,7 @@ export class ClientAuthenticator {
   /** How long a refusal (429) is held before it is sent, in milliseconds. */
   readonly refusalDelayMs: number;
 
-  constructor(db: Database, limits: TokenEndpointLimits, now: Clock = Date.now) {
+  constructor(db: Database, limits: TokenEndpointLimits, now: NowMs = Date.now) {
     this.#db = db;
     const windowMs = limits.failureWindowSeconds * 1000;
     this.#byClient = new FailureLimiter(limits.failuresPerClient, windowMs, now);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Scope } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { findClient, signingKey } from '../db/repositories/clients.ts';
+import { findClient, signingKey } from '../db/repositories/clientRepository.ts';
 import { AppError } from '../domain/errors.ts';
 
 export interface AccessTokenClaims {

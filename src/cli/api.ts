@@ -3,6 +3,7 @@
 // `connectors list` page through GET /callbacks and GET /connectors. Credentials: --client-id/--client-secret or BRIDGE_CLIENT_ID/BRIDGE_CLIENT_SECRET.
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
+import { eventStreamParser } from '../net/eventStreamParser.ts';
 
 export class ApiUsageError extends Error {}
 
@@ -206,18 +207,14 @@ async function follow(
   if (!response.ok || !data) throw new RefusedError(describeError(response.status, error));
   onOpen();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const parser = eventStreamParser();
   let last = position;
   for await (const chunk of data as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const id = /^id: (.*)$/m.exec(block)?.[1];
-      const text = [...block.matchAll(/^data: (.*)$/gm)].map((match) => match[1]).join('\n');
-      if (!text) continue;
+    for (const message of parser.feed(decoder.decode(chunk, { stream: true }))) {
+      if (!message.data) continue;
+      const id = message.id;
       if (id !== undefined) last = id;
-      const { properties } = JSON.parse(text) as { properties: Record<string, unknown> };
+      const { properties } = JSON.parse(message.data) as { properties: Record<string, unknown> };
       process.stdout.write(
         json
           ? `${JSON.stringify({ position: Number(id), ...properties })}\n`

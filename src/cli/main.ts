@@ -6,7 +6,7 @@ import { addClient } from '../auth/clients.ts';
 import { ConfigError, loadConfig, SCOPES } from '../config.ts';
 import { type Database, isUniqueViolation } from '../db/database.ts';
 import { openDatabase } from '../db/open.ts';
-import { deleteClient, listClients } from '../db/repositories/clients.ts';
+import { deleteClient, listClients } from '../db/repositories/clientRepository.ts';
 
 const USAGE = `Usage: bridge <command>
   start                                   run the service (settings: docs/settings.md)

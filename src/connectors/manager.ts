@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database } from '../db/database.ts';
-import type { AddressPolicy } from '../delivery/addressPolicy.ts';
 import { LEASE_RENEW_MS } from '../domain/connectors.ts';
-import { claimConnectors, releaseConnector } from '../services/connectors.ts';
+import type { AddressPolicy } from '../net/addressPolicy.ts';
+import { claimConnectors, releaseConnector } from '../services/connectorService.ts';
 import { ConnectorRuntime, type RuntimeLog } from './runtime.ts';
 
 export interface ConnectorManagerOptions {

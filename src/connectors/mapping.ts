@@ -14,9 +14,9 @@ import {
   toNumber,
 } from '../domain/connectors.ts';
 import type { SampleInput } from '../domain/devices.ts';
-import { recordPiecesAtWorkplace } from '../services/outputQuantities.ts';
-import { recordSamples } from '../services/timeSeries.ts';
-import { changeOperatingState } from '../services/workplaces.ts';
+import { recordPiecesAtWorkplace } from '../services/outputQuantityService.ts';
+import { recordSamples } from '../services/timeSeriesService.ts';
+import { changeOperatingState } from '../services/workplaceService.ts';
 
 /** Batches written behind the values being applied at most; beyond, applying waits for the database. */
 const MAX_PENDING_BATCHES = 4;

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { connect as tlsConnect } from 'node:tls';
 import { MqttClient } from 'mqtt';
-import { literalAddress } from '../delivery/addressPolicy.ts';
 import { type Connector, reconnectDelay } from '../domain/connectors.ts';
+import { literalAddress } from '../net/addressPolicy.ts';
 import { type ClientOptions, errorText, type Sink } from './protocol.ts';
 
 export function openMqtt(

@@ -1,8 +1,9 @@
 // The one small interface every protocol client implements (docs/resources/connectors.md,
 // "Runtime"): it connects, subscribes to the mapped sources, hands each value to the sink, and
 // closes. Reconnecting (with backoff) is the client's own business; it reports its state.
-import type { AddressPolicy } from '../delivery/addressPolicy.ts';
+
 import type { Connector } from '../domain/connectors.ts';
+import type { AddressPolicy } from '../net/addressPolicy.ts';
 
 export type LiveState = 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED' | 'ERROR';
 

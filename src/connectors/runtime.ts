@@ -3,7 +3,7 @@
 import type { Clock } from '../background/clock.ts';
 import type { Database } from '../db/database.ts';
 import { type Connector, MAX_PENDING_VALUES, SAMPLE_FLUSH_MS } from '../domain/connectors.ts';
-import { reportConnectorCounts, reportConnectorState } from '../services/connectors.ts';
+import { reportConnectorCounts, reportConnectorState } from '../services/connectorService.ts';
 import { ValueApplier } from './mapping.ts';
 import { mqttClient } from './mqtt.ts';
 import { opcUaClient } from './opcua.ts';

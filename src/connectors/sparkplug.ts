@@ -13,7 +13,7 @@ const found = sparkplug.get('spBv1.0');
 if (!found) throw new Error('sparkplug-payload has no spBv1.0 codec');
 const codec = found;
 const NAMESPACE = 'spBv1.0';
-export const REBIRTH_METRIC = 'Node Control/Rebirth';
+const REBIRTH_METRIC = 'Node Control/Rebirth';
 /** One rebirth request per node in this time at most, whatever arrives meanwhile. */
 const REBIRTH_INTERVAL_MS = 5_000;
 

@@ -53,7 +53,6 @@ function sqlState(error: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (error: unknown): boolean => sqlState(error) === '23505';
-export const isForeignKeyViolation = (error: unknown): boolean => sqlState(error) === '23503';
 
 /** Rejects with DatabaseTimeoutError when `promise` takes longer than `timeoutMs`. */
 export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {

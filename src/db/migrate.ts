@@ -15,7 +15,7 @@ export interface Migration {
 }
 
 /** The checksum a migration file is known by; CRLF and LF checkouts of one file agree. */
-export const checksumOf = (sql: string): string =>
+const checksumOf = (sql: string): string =>
   createHash('sha256').update(sql.replace(/\r\n/g, '\n')).digest('hex');
 
 /** Numbered, forward-only SQL files: `001_name.sql`, `002_name.sql`, ... */

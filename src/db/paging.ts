@@ -12,7 +12,7 @@ export interface OffsetPage<T> {
   total: number;
 }
 
-export type PaginationDirection = 'NEXT' | 'PREVIOUS';
+type PaginationDirection = 'NEXT' | 'PREVIOUS';
 
 export interface KeysetRequest {
   limit: number;

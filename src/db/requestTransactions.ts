@@ -34,7 +34,7 @@ export interface RequestTransactions extends Database {
 }
 
 /** A statement of a request whose transaction was rolled back because it took too long (504). */
-export class AbandonedTransactionError extends DatabaseTimeoutError {}
+class AbandonedTransactionError extends DatabaseTimeoutError {}
 
 const scopes = new AsyncLocalStorage<Scope>();
 const ROLLED_BACK = Symbol('rolled back');

@@ -2,7 +2,7 @@
 // Redirects are not followed (undici's request does not without a redirect interceptor): a 3xx
 // answer is a failed attempt, so a receiver cannot send the bridge on to another address.
 import { Agent, request } from 'undici';
-import type { AddressPolicy } from './addressPolicy.ts';
+import type { AddressPolicy } from '../net/addressPolicy.ts';
 import { failure, noAnswer, type SendResult, type Transport } from './transport.ts';
 
 /**

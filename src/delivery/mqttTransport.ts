@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { type IClientPublishOptions, MqttClient } from 'mqtt';
 import { mqttTopic } from '../domain/callbacks.ts';
-import { type AddressPolicy, literalAddress } from './addressPolicy.ts';
+import { type AddressPolicy, literalAddress } from '../net/addressPolicy.ts';
 import { failure, noAnswer, type SendResult, type Transport } from './transport.ts';
 
 /** The broker took the publish but did not confirm it in time. */

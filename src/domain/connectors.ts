@@ -33,9 +33,9 @@ export interface OpcUaSource {
   nodeId: string;
   samplingIntervalMs?: number | undefined;
 }
-export type Source = MqttSource | SparkplugSource | OpcUaSource;
+type Source = MqttSource | SparkplugSource | OpcUaSource;
 
-export interface DeviceSampleTarget {
+interface DeviceSampleTarget {
   kind: 'DEVICE_SAMPLE';
   deviceId: string;
   tag: string;
@@ -48,12 +48,12 @@ export interface OperatingStateTarget {
   /** The state for any other value; absent: other values are rejected. */
   otherwise?: string | undefined;
 }
-export interface OutputQuantityTarget {
+interface OutputQuantityTarget {
   kind: 'OUTPUT_QUANTITY';
   workplaceId: string;
   quantityType: QuantityType;
 }
-export type Target = DeviceSampleTarget | OperatingStateTarget | OutputQuantityTarget;
+type Target = DeviceSampleTarget | OperatingStateTarget | OutputQuantityTarget;
 
 export interface Mapping {
   source: Source;
@@ -277,7 +277,7 @@ export function valueFromPayload(
 }
 
 /** A timestamp in a payload: an ISO 8601 text or epoch milliseconds. */
-export function toTimestamp(raw: unknown): Date {
+function toTimestamp(raw: unknown): Date {
   const date =
     typeof raw === 'number' ? new Date(raw) : typeof raw === 'string' ? new Date(raw) : new Date(Number.NaN);
   if (Number.isNaN(date.getTime()) || (typeof raw === 'string' && !/^\d{4}-\d\d-\d\dT/.test(raw)))

@@ -86,16 +86,20 @@ export function catalogueEvent(
   return { eventType, objectType, objectId, data };
 }
 
-/** A detail event of a primary resource's lifecycle plus the condensed RESOURCES_UPDATED beside it. */
+/** RESOURCES_UPDATED: the condensed event of a primary resource's create, update or delete. */
+export function resourcesUpdated(objectType: ObjectType, change: ChangeType, objectId: string): NewEvent {
+  return { eventType: 'RESOURCES_UPDATED', objectType, objectId, data: { changeType: change } };
+}
+
+/** The detail event `<objectType>_<change>` of a primary resource plus the RESOURCES_UPDATED beside it. */
 export function lifecycleEvents(
-  prefix: string | null,
-  change: ChangeType,
   objectType: ObjectType,
+  change: ChangeType,
   objectId: string,
   data: Record<string, unknown>,
 ): NewEvent[] {
-  const events: NewEvent[] = [];
-  if (prefix !== null) events.push({ eventType: `${prefix}_${change}`, objectType, objectId, data });
-  events.push({ eventType: 'RESOURCES_UPDATED', objectType, objectId, data: { changeType: change } });
-  return events;
+  return [
+    { eventType: `${objectType}_${change}`, objectType, objectId, data },
+    resourcesUpdated(objectType, change, objectId),
+  ];
 }

@@ -132,6 +132,6 @@ export function operatingStateById(id: string): OperatingState {
  * Planned maintenance (410). Their time is not planned production time; every other DOWNTIME
  * state is an unplanned stop.
  */
-export const PLANNED_STOP_CODES: readonly string[] = ['410', '993'];
+const PLANNED_STOP_CODES: readonly string[] = ['410', '993'];
 
 export const isPlannedStop = (state: OperatingState): boolean => PLANNED_STOP_CODES.includes(state.code);

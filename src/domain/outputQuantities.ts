@@ -3,9 +3,6 @@
 export const QUANTITY_TYPES = ['YIELD', 'SCRAP', 'REWORK', 'UNCATEGORIZED'] as const;
 export type QuantityType = (typeof QUANTITY_TYPES)[number];
 
-export const isQuantityType = (value: string): value is QuantityType =>
-  (QUANTITY_TYPES as readonly string[]).includes(value);
-
 export interface OutputQuantityInput {
   quantity: number;
   quantityType: QuantityType;

@@ -39,8 +39,8 @@ export interface Booking {
 }
 
 /** The longest period a summary or report may cover (docs/resources/reports.md, "Periods"). */
-export const MAX_PERIOD_MS = 366 * 24 * 3_600_000;
-export const DEFAULT_PERIOD_MS = 24 * 3_600_000;
+const MAX_PERIOD_MS = 366 * 24 * 3_600_000;
+const DEFAULT_PERIOD_MS = 24 * 3_600_000;
 
 /**
  * The window asked for: endDate defaults to now, startDate to 24 h before endDate; endDate must be
@@ -86,7 +86,7 @@ export function union(spans: readonly Span[]): Span[] {
 }
 
 /** How much of `span` lies inside the disjoint `within` spans. */
-export function overlap(span: Span, within: readonly Span[]): number {
+function overlap(span: Span, within: readonly Span[]): number {
   let total = 0;
   for (const other of within)
     total += Math.max(0, Math.min(span.end, other.end) - Math.max(span.start, other.start));
@@ -97,7 +97,7 @@ const length = (spans: readonly Span[]) => spans.reduce((sum, span) => sum + (sp
 
 // ---- quantities -------------------------------------------------------------------------
 
-export interface Quantities {
+interface Quantities {
   yield: number;
   scrap: number;
   rework: number;
@@ -111,9 +111,9 @@ const FIELD: Record<QuantityType, keyof Quantities> = {
   UNCATEGORIZED: 'uncategorized',
 };
 
-export const totalOf = (q: Quantities) => q.yield + q.scrap + q.rework + q.uncategorized;
+const totalOf = (q: Quantities) => q.yield + q.scrap + q.rework + q.uncategorized;
 
-export function sumQuantities(bookings: readonly Pick<Booking, 'quantity' | 'quantityType'>[]): Quantities {
+function sumQuantities(bookings: readonly Pick<Booking, 'quantity' | 'quantityType'>[]): Quantities {
   const sum: Quantities = { yield: 0, scrap: 0, rework: 0, uncategorized: 0 };
   for (const booking of bookings) sum[FIELD[booking.quantityType]] += booking.quantity;
   return sum;

@@ -27,7 +27,7 @@ export interface WorkplaceInput {
 }
 
 /** The flag a workplace type implies: both manual types are manual workplaces. */
-export const isManualType = (type: WorkplaceType): boolean => type !== 'MACHINE_WORKPLACE';
+const isManualType = (type: WorkplaceType): boolean => type !== 'MACHINE_WORKPLACE';
 
 /**
  * The type and flag of a created or replaced workplace from what the body sent

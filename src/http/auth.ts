@@ -8,7 +8,7 @@ import { routeConfigOf } from './context.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-export function requiredScope(request: FastifyRequest): Scope {
+function requiredScope(request: FastifyRequest): Scope {
   return routeConfigOf(request).scope ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
 }
 

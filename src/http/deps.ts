@@ -4,7 +4,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import type { Config, RuntimeOptions } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { EventStreamHub } from '../services/eventStream.ts';
+import type { EventStreamHub } from '../services/eventStreamService.ts';
 
 /** Every version answers identically (docs/api.md, "Addresses and versions"). */
 export const API_VERSIONS = [1, 2, 3] as const;

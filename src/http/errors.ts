@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../db/database.ts';
 import { AppError } from '../domain/errors.ts';
 import { message } from '../i18n/messages.ts';
-import { foreignKeyError } from '../services/foreignKeys.ts';
+import { foreignKeyError } from '../services/constraintErrors.ts';
 
 const REALM = 'Bearer realm="bridge"';
 

@@ -46,7 +46,7 @@ export function echoingBody<B extends TSchema>(
 }
 
 /** Equality of JSON values (key order of objects does not matter). */
-export function sameJson(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;

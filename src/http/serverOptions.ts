@@ -31,7 +31,7 @@ function decodeName(name: string): string {
 }
 
 /** The URL with the value of every query parameter that can carry a secret replaced. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const question = url.indexOf('?');
   if (question < 0) return url;
   const query = url

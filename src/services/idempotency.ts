@@ -7,7 +7,7 @@ import {
   findStoredAnswer,
   insertStoredAnswer,
   type StoredAnswer,
-} from '../db/repositories/idempotencyKeys.ts';
+} from '../db/repositories/idempotencyKeyRepository.ts';
 import {
   type RequestTransaction,
   type RequestTransactions,

@@ -9,9 +9,9 @@
 import { type Clock, systemClock } from '../background/clock.ts';
 import { type LoopLogger, PollingLoop } from '../background/pollingLoop.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { pruneEvents } from '../db/repositories/events.ts';
-import { pruneStoredAnswers } from '../db/repositories/idempotencyKeys.ts';
-import { pruneSamples } from '../db/repositories/timeSeries.ts';
+import { pruneEvents } from '../db/repositories/eventRepository.ts';
+import { pruneStoredAnswers } from '../db/repositories/idempotencyKeyRepository.ts';
+import { pruneSamples } from '../db/repositories/timeSeriesRepository.ts';
 import { foldCounts } from '../db/rowCounts.ts';
 import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency.ts';
 
@@ -21,7 +21,7 @@ export const RETENTION_INTERVAL_MS = 5 * 60_000;
 export const RETENTION_BATCH = 5000;
 const DAY_MS = 86_400_000;
 
-export type RetainedTable = 'events' | 'recorded_time_series' | 'idempotency_keys';
+type RetainedTable = 'events' | 'recorded_time_series' | 'idempotency_keys';
 
 export interface RetentionOptions {
   /** Days an event is kept after it was recorded (`recorded_at`); 0 keeps events forever. */

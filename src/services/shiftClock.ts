@@ -6,10 +6,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Clock, systemClock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { claimDueEnds, claimDueStarts } from '../db/repositories/shifts.ts';
+import { claimDueEnds, claimDueStarts } from '../db/repositories/shiftRepository.ts';
 import { catalogueEvent, type NewEvent } from '../domain/events.ts';
 import type { Shift, ShiftChange } from '../domain/shifts.ts';
-import { recordEvents } from './eventLog.ts';
+import { recordEvents } from './eventService.ts';
 
 const BATCH = 500;
 

@@ -1,9 +1,7 @@
 // The steps every write of a resource repeats: read it or answer 404, change it in one transaction
-// with the row locked, and append its lifecycle events in that same transaction.
+// with the row locked (its events are recorded in that same transaction through eventService.ts).
 import type { Database, Queryable } from '../db/database.ts';
 import { notFound } from '../domain/errors.ts';
-import { type ChangeType, lifecycleEvents, type ObjectType } from '../domain/events.ts';
-import { recordEvents } from './eventLog.ts';
 
 /** What `find` gave, or NOT_FOUND naming the resource and the id asked for. */
 export async function found<Item>(
@@ -68,16 +66,4 @@ export function writeOnFound<Item, T>(
   write: (tx: Queryable, item: Item) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => write(tx, await read(tx)));
-}
-
-/** Appends `<objectType>_<change>` and RESOURCES_UPDATED for the object, at `at` (eventLog.ts). */
-export async function recordLifecycle(
-  tx: Queryable,
-  objectType: ObjectType,
-  change: ChangeType,
-  objectId: string,
-  data: Record<string, unknown>,
-  at: Date,
-): Promise<void> {
-  await recordEvents(tx, lifecycleEvents(objectType, change, objectType, objectId, data), at);
 }

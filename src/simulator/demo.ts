@@ -46,7 +46,7 @@ export interface DemoOutput {
   write(text: string): void;
 }
 
-export interface DemoLog {
+interface DemoLog {
   warn(details: object, message: string): void;
 }
 

@@ -352,7 +352,7 @@ async function setOperatingState(bridge: BridgeClient, id: string, operatingStat
 }
 
 /** Production orders until `size` operations are planned, spread from 3 days ago to 10 days ahead. */
-export function planOrders(random: Random, size: number, now: Date): PlannedOrder[] {
+function planOrders(random: Random, size: number, now: Date): PlannedOrder[] {
   const orders: PlannedOrder[] = [];
   let operations = 0;
   const day = 86_400_000;
@@ -392,7 +392,7 @@ export function planOrders(random: Random, size: number, now: Date): PlannedOrde
 }
 
 /** The shift plan of one workplace: every shift that ends after midnight today, for SHIFT_DAYS days. */
-export function shiftPlan(now: Date): {
+function shiftPlan(now: Date): {
   startDate: string;
   endDate: string;
   shifts: { name: string; shiftModelId: string; startDate: string; endDate: string }[];
@@ -490,7 +490,7 @@ async function runOperation(bridge: BridgeClient, item: HistoryItem, phases: str
 }
 
 /** Runs `work` over `items` with at most `concurrency` at a time; rejects on the first failure. */
-export async function inBatches<T>(
+async function inBatches<T>(
   items: readonly T[],
   concurrency: number,
   work: (item: T, index: number) => Promise<void>,

@@ -51,8 +51,6 @@ function stored() {
   }
 }
 
-export const signedIn = () => stored() !== undefined;
-
 /**
  * @param {string} clientId
  * @param {string} clientSecret
@@ -184,7 +182,7 @@ export const get = (path, query, signal) => call('GET', path, query, undefined, 
  * @param {unknown} body
  * @param {AbortSignal} [signal]
  */
-export const post = (path, query, body, signal) => call('POST', path, query, body, signal);
+const post = (path, query, body, signal) => call('POST', path, query, body, signal);
 
 /**
  * A route another part of the service may not have (yet): null when the router does not know it.

@@ -15,9 +15,9 @@ import {
 } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { AddressPolicy, callbackPolicy } from '../../src/delivery/addressPolicy.ts';
 import { HttpTransport } from '../../src/delivery/httpTransport.ts';
 import { MqttTransport } from '../../src/delivery/mqttTransport.ts';
+import { AddressPolicy, callbackPolicy } from '../../src/net/addressPolicy.ts';
 import { needs, portOpen } from '../support/suite.ts';
 import { waitFor } from '../support/wait.ts';
 

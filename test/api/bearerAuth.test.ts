@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { type JWTPayload, SignJWT } from 'jose';
 import { addClient } from '../../src/auth/clients.ts';
-import { deleteClient } from '../../src/db/repositories/clients.ts';
+import { deleteClient } from '../../src/db/repositories/clientRepository.ts';
 import { describeEachBackend, json, TEST_CLIENT, type TestApp } from '../support/app.ts';
 import { BACKENDS } from '../support/databases.ts';
 import { type RuntimeApp, startRuntimeApp } from '../support/runtimeApp.ts';

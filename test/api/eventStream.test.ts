@@ -7,7 +7,8 @@ import { afterEach, before, test } from 'node:test';
 import pg from 'pg';
 import { addClient } from '../../src/auth/clients.ts';
 import { ManualClock } from '../../src/background/clock.ts';
-import { deleteClient } from '../../src/db/repositories/clients.ts';
+import { deleteClient } from '../../src/db/repositories/clientRepository.ts';
+import { eventStreamParser } from '../../src/net/eventStreamParser.ts';
 import { createWorkplace, describeEachBackend, json } from '../support/app.ts';
 import { waitFor } from '../support/faults.ts';
 
@@ -33,32 +34,17 @@ class Stream {
 
   async #read(response: Response): Promise<void> {
     const decoder = new TextDecoder();
-    let buffer = '';
+    const parser = eventStreamParser((comment) => this.comments.push(comment.trim()));
     try {
       for await (const chunk of response.body as ReadableStream<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          this.#parse(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-          end = buffer.indexOf('\n\n');
+        for (const { id, data } of parser.feed(decoder.decode(chunk, { stream: true }))) {
+          this.messages.push({ id, data: JSON.parse(data) });
         }
       }
     } catch {
       // aborted by close()
     }
     this.ended = true;
-  }
-
-  #parse(block: string): void {
-    let id: string | undefined;
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
-      else if (line.startsWith('id: ')) id = line.slice(4);
-      else if (line.startsWith('data: ')) data.push(line.slice(6));
-    }
-    if (data.length > 0) this.messages.push({ id, data: JSON.parse(data.join('\n')) });
   }
 
   names(): string[] {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Database } from '../../src/db/database.ts';
-import { FOREIGN_KEYS } from '../../src/services/foreignKeys.ts';
+import { FOREIGN_KEYS } from '../../src/services/constraintErrors.ts';
 import { describeEachBackend, json } from '../support/app.ts';
 
 const ENV = { BRIDGE_DELIVERY_ENABLED: 'false' };

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Queryable } from '../../src/db/database.ts';
 import { inOneStatement } from '../../src/db/oneStatement.ts';
-import { appendEvents, type StoredEvent } from '../../src/db/repositories/events.ts';
+import { appendEvents, type StoredEvent } from '../../src/db/repositories/eventRepository.ts';
 import { BACKENDS, freshDatabase, type TestDatabase } from '../support/databases.ts';
 
 /** A Queryable that counts what reaches the database. */

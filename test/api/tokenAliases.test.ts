@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { addClient } from '../../src/auth/clients.ts';
-import { deleteClient } from '../../src/db/repositories/clients.ts';
-import { countRefreshTokens } from '../../src/db/repositories/refreshTokens.ts';
+import { deleteClient } from '../../src/db/repositories/clientRepository.ts';
+import { countRefreshTokens } from '../../src/db/repositories/refreshTokenRepository.ts';
 import { describeEachBackend, json, TEST_CLIENT, type TestApp } from '../support/app.ts';
 
 const FORM = 'application/x-www-form-urlencoded';

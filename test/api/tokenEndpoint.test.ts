@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { addClient } from '../../src/auth/clients.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
-import { insertClient } from '../../src/db/repositories/clients.ts';
+import { insertClient } from '../../src/db/repositories/clientRepository.ts';
 import { describeEachBackend, json, TEST_CLIENT, type TestApp } from '../support/app.ts';
 import { BACKENDS } from '../support/databases.ts';
 import { type RuntimeApp, startRuntimeApp } from '../support/runtimeApp.ts';

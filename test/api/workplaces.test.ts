@@ -3,7 +3,7 @@
 // and a client that reaches a workplace from the entry point by following links only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { WorkplaceSchema } from '../../src/http/schemas/workplaces.ts';
+import { WorkplaceSchema } from '../../src/http/schemas/workplaceSchemas.ts';
 import { buildSerializer } from '../../src/http/serialization.ts';
 import { describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { absolute, get, normalized } from '../support/hal.ts';

@@ -154,7 +154,7 @@ export async function claimDue(
   return rows.map((row) => ({ ...toNotification(row, row.attempts), id: String(row.id) }));
 }
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   ok: boolean;
   statusCode: number | null;
   error: string | null;

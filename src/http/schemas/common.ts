@@ -67,7 +67,7 @@ export const KeysetCollection = <R extends Type.TSchema>(name: string, item: R) 
 
 // Paging parameters are optional (documented as such); Ajv fills in the defaults, and the
 // readers below say so to the type checker.
-export const DEFAULT_LIMIT = 100;
+const DEFAULT_LIMIT = 100;
 const Limit = Type.Optional(
   Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT, description: 'Page size (1..100)' }),
 );
@@ -164,9 +164,6 @@ export const OperatingStateProperty = Type.Object({
   description: Type.String(),
   workplaceStateId: Type.Enum([...WORKPLACE_STATE_IDS]),
 });
-
-/** A query string that may only ask for embeds. */
-export const EmbedOnly = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
 
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 

@@ -1,0 +1,253 @@
+import { IN_PROGRESS_PHASES, type OperationPhaseId } from '../../domain/operationPhases.ts';
+import type {
+  Component,
+  Operation,
+  OperationFilter,
+  ProductionResourceOrTool,
+  RecordedOperationPhase,
+} from '../../domain/operations.ts';
+import { Conditions } from '../conditions.ts';
+import type { Queryable } from '../database.ts';
+import { history } from '../history.ts';
+import { forUpdate, lockableFind, rowWrites, type Table, timestampList, typed } from '../table.ts';
+import { materialColumns, materialOf } from './productionOrderRepository.ts';
+
+interface Row {
+  id: string;
+  production_order_id: string;
+  sequence: number;
+  number: string;
+  description: string | null;
+  material_number: string | null;
+  material_description: string | null;
+  operation_phase_id: OperationPhaseId;
+  workplace_id: string | null;
+  workplace_group_id: string | null;
+  target_quantity: number | null;
+  quantity_unit: string | null;
+  // bigint columns arrive as text from node-postgres.
+  target_time_per_unit: string | number | null;
+  target_setup_time: string | number | null;
+  target_teardown_time: string | number | null;
+  target_move_time: string | number | null;
+  target_wait_time: string | number | null;
+  components: Component[] | string;
+  production_resources_and_tools: ProductionResourceOrTool[] | string;
+  start_date: Date | null;
+  end_date: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const duration = (value: string | number | null) => (value === null ? null : Number(value));
+const jsonArray = <T>(value: T[] | string): T[] => (typeof value === 'string' ? JSON.parse(value) : value);
+// jsonb keeps keys in its own order (shortest first): rebuild the objects in the order the
+// routes build them, as changes are detected on their JSON text.
+const toComponent = (component: Component): Component => ({
+  materialNumber: component.materialNumber,
+  description: component.description,
+  quantity: component.quantity,
+  quantityUnit: component.quantityUnit,
+});
+const toTool = (tool: ProductionResourceOrTool): ProductionResourceOrTool => ({
+  type: tool.type,
+  identifier: tool.identifier,
+  description: tool.description,
+  toolId: tool.toolId,
+});
+
+const toOperation = (row: Row): Operation => ({
+  id: row.id,
+  productionOrderId: row.production_order_id,
+  sequence: row.sequence,
+  number: row.number,
+  description: row.description,
+  material: materialOf(row),
+  operationPhaseId: row.operation_phase_id,
+  workplaceId: row.workplace_id,
+  workplaceGroupId: row.workplace_group_id,
+  targetQuantity: row.target_quantity,
+  quantityUnit: row.quantity_unit,
+  targetTimePerUnit: duration(row.target_time_per_unit),
+  targetSetupTime: duration(row.target_setup_time),
+  targetTeardownTime: duration(row.target_teardown_time),
+  targetMoveTime: duration(row.target_move_time),
+  targetWaitTime: duration(row.target_wait_time),
+  components: jsonArray(row.components).map(toComponent),
+  productionResourcesAndTools: jsonArray(row.production_resources_and_tools).map(toTool),
+  startDate: row.start_date,
+  endDate: row.end_date,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const values = (operation: Operation) => ({
+  id: operation.id,
+  production_order_id: operation.productionOrderId,
+  sequence: operation.sequence,
+  number: operation.number,
+  description: operation.description,
+  ...materialColumns(operation.material),
+  operation_phase_id: operation.operationPhaseId,
+  workplace_id: operation.workplaceId,
+  workplace_group_id: operation.workplaceGroupId,
+  target_quantity: operation.targetQuantity,
+  quantity_unit: operation.quantityUnit,
+  target_time_per_unit: operation.targetTimePerUnit,
+  target_setup_time: operation.targetSetupTime,
+  target_teardown_time: operation.targetTeardownTime,
+  target_move_time: operation.targetMoveTime,
+  target_wait_time: operation.targetWaitTime,
+  components: typed(JSON.stringify(operation.components), 'jsonb'),
+  production_resources_and_tools: typed(JSON.stringify(operation.productionResourcesAndTools), 'jsonb'),
+  start_date: operation.startDate,
+  end_date: operation.endDate,
+  updated_at: operation.updatedAt,
+  created_at: operation.createdAt,
+});
+
+const OPERATIONS: Table<Row, Operation> = {
+  from: 'operations o',
+  select: 'o.*',
+  id: 'o.id',
+  toItem: toOperation,
+};
+
+const IN_PROGRESS_SQL = IN_PROGRESS_PHASES.map((phase) => `'${phase}'`).join(', ');
+
+/** The WHERE conditions of a filter; a list restricts to any of its values, an empty one not at all. */
+function conditions(filter: OperationFilter) {
+  const conditions = new Conditions();
+  const add = conditions.add.bind(conditions);
+  // One value is compared with `=`: only then does PostgreSQL walk the (column, updated_at, id)
+  // indexes in keyset order instead of scanning the timeline for matches.
+  const anyOf = (column: string, type: string, values: readonly string[]) =>
+    values.length === 1
+      ? add((at) => `${column} = ${at}::${type}`, values[0])
+      : add((at) => `${column} = ANY(${at}::${type}[])`, values);
+  if (filter.productionOrderIds?.length) anyOf('o.production_order_id', 'uuid', filter.productionOrderIds);
+  if (filter.productionOrderNumbers?.length)
+    add(
+      (at) => `o.production_order_id IN (SELECT id FROM production_orders WHERE number = ANY(${at}::text[]))`,
+      filter.productionOrderNumbers,
+    );
+  if (filter.operationPhaseIds?.length) anyOf('o.operation_phase_id', 'text', filter.operationPhaseIds);
+  if (filter.workplaceIds?.length) anyOf('o.workplace_id', 'uuid', filter.workplaceIds);
+  if (filter.materialNumbers?.length) anyOf('o.material_number', 'text', filter.materialNumbers);
+  // Literal phases, as in the partial indexes of migration 014, so the planner can use them.
+  if (filter.inProgress !== undefined) {
+    conditions.where.push(`o.operation_phase_id ${filter.inProgress ? 'IN' : 'NOT IN'} (${IN_PROGRESS_SQL})`);
+  }
+  // An operation without the planned date in question is not known to lie outside the period: kept.
+  if (filter.startDate) add((at) => `(o.end_date IS NULL OR o.end_date >= ${at})`, filter.startDate);
+  if (filter.endDate) add((at) => `(o.start_date IS NULL OR o.start_date <= ${at})`, filter.endDate);
+  return conditions;
+}
+
+export const listOperations = timestampList(
+  OPERATIONS,
+  { timestampColumn: 'o.updated_at', timestampOf: (row) => row.updated_at },
+  conditions,
+);
+
+/** The operations in progress at each of these workplaces (a workplace's currentOperations), newest change first. */
+export async function findCurrentOperations(
+  db: Queryable,
+  workplaceIds: readonly string[],
+): Promise<Operation[]> {
+  if (workplaceIds.length === 0) return [];
+  const rows = await db.query<Row>(
+    `SELECT * FROM operations WHERE workplace_id = ANY($1::uuid[])
+       AND operation_phase_id IN (${IN_PROGRESS_SQL})
+     ORDER BY updated_at DESC, id DESC`,
+    [workplaceIds],
+  );
+  return rows.map(toOperation);
+}
+
+export const findOperation = lockableFind(OPERATIONS);
+
+/**
+ * The operations in `phaseId` at a workplace, the most recently changed first (a piece counter
+ * books on the one in PROCESSING).
+ */
+export async function findOperationsInPhaseAt(
+  db: Queryable,
+  workplaceId: string,
+  phaseId: OperationPhaseId,
+): Promise<Operation[]> {
+  const rows = await db.query<Row>(
+    `SELECT * FROM operations WHERE workplace_id = $1 AND operation_phase_id = $2
+     ORDER BY updated_at DESC, id DESC LIMIT 10`,
+    [workplaceId, phaseId],
+  );
+  return rows.map(toOperation);
+}
+
+/** The operations of these production orders, each order's in sequence order. */
+export async function operationsOfOrders(
+  db: Queryable,
+  productionOrderIds: readonly string[],
+  lock = false,
+): Promise<Operation[]> {
+  if (productionOrderIds.length === 0) return [];
+  const rows = await db.query<Row>(
+    `SELECT * FROM operations WHERE production_order_id = ANY($1::uuid[])
+     ORDER BY production_order_id, sequence, id${forUpdate(lock)}`,
+    [productionOrderIds],
+  );
+  return rows.map(toOperation);
+}
+
+/** The position after the order's last operation. */
+/**
+ * The position after the order's last operation. The order row is locked first, so concurrent
+ * creates in one order number one after the other instead of sharing a position.
+ */
+export async function nextSequence(db: Queryable, productionOrderId: string): Promise<number> {
+  await db.query('SELECT 1 FROM production_orders WHERE id = $1 FOR NO KEY UPDATE', [productionOrderId]);
+  const [row] = await db.query<{ next: number }>(
+    'SELECT COALESCE(max(sequence), 0)::int + 1 AS next FROM operations WHERE production_order_id = $1',
+    [productionOrderId],
+  );
+  return row?.next ?? 1;
+}
+
+const writes = rowWrites('operations', values);
+export const insertOperation = writes.insert;
+export const updateOperation = writes.update;
+export const deleteOperation = writes.delete;
+
+interface RecordRow {
+  id: string;
+  operation_id: string;
+  operation_phase_id: OperationPhaseId;
+  workplace_id: string | null;
+  staff_member_id: string | null;
+  start_date: Date;
+  end_date: Date | null;
+}
+
+const toRecord = (row: RecordRow): RecordedOperationPhase => ({
+  id: row.id,
+  operationId: row.operation_id,
+  operationPhaseId: row.operation_phase_id,
+  workplaceId: row.workplace_id,
+  staffMemberId: row.staff_member_id,
+  startDate: row.start_date,
+  endDate: row.end_date,
+});
+
+const operationPhases = history('recorded_operation_phases', 'operation_id', toRecord);
+export const listRecordedOperationPhases = operationPhases.list;
+export const findRecordedOperationPhase = operationPhases.find;
+
+/** Closes the open record of the operation (if any) and opens the new one. */
+export async function recordOperationPhase(db: Queryable, record: RecordedOperationPhase): Promise<void> {
+  await operationPhases.open(db, record.operationId, record.startDate, {
+    id: record.id,
+    operation_phase_id: record.operationPhaseId,
+    workplace_id: record.workplaceId,
+    staff_member_id: record.staffMemberId,
+  });
+}

@@ -1,0 +1,141 @@
+import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../domain/workplaces.ts';
+import { Conditions } from '../conditions.ts';
+import type { Queryable } from '../database.ts';
+import { history } from '../history.ts';
+import { findByIds, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
+import { groupFromJson } from './workplaceGroupRepository.ts';
+
+interface Row {
+  id: string;
+  number: string;
+  description: string | null;
+  is_manual_workplace: boolean;
+  workplace_type: WorkplaceType;
+  erp_context_id: string | null;
+  operating_state_id: string;
+  capacity_group_id: string;
+  production_line_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  /** Its capacity group and production line (`GROUPS_OF_WORKPLACE`); PGlite hands jsonb back parsed. */
+  capacity_group: GroupJson | string | null;
+  production_line: GroupJson | string | null;
+}
+
+const toWorkplace = (row: Row): Workplace => ({
+  id: row.id,
+  number: row.number,
+  description: row.description,
+  isManualWorkplace: row.is_manual_workplace,
+  workplaceType: row.workplace_type,
+  erpContextId: row.erp_context_id,
+  operatingStateId: row.operating_state_id,
+  capacityGroupId: row.capacity_group_id,
+  productionLineId: row.production_line_id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  readGroups: [row.capacity_group, row.production_line].flatMap((group) =>
+    group === null ? [] : [groupFromJson(typeof group === 'string' ? JSON.parse(group) : group)],
+  ),
+});
+
+type GroupJson = Parameters<typeof groupFromJson>[0];
+
+/**
+ * A workplace is read with its groups in the same statement: showing it needs them, and a second
+ * query for them was a second round trip on every read of a workplace and every command's answer.
+ * Scalar subqueries, not joins: a lock (`FOR UPDATE`) stays on the workplace row alone.
+ */
+export const GROUPS_OF_WORKPLACE = `(SELECT to_jsonb(g) FROM workplace_groups g WHERE g.id = w.capacity_group_id) AS capacity_group,
+  (SELECT to_jsonb(g) FROM workplace_groups g WHERE g.id = w.production_line_id) AS production_line`;
+
+export interface WorkplaceFilter {
+  workplaceGroupNumber?: string;
+  workplaceNumber?: string;
+  workplaceType?: WorkplaceType;
+  erpContextId?: string;
+  /** Its capacity group or its production line. */
+  workplaceGroupId?: string;
+}
+
+const WORKPLACES: Table<Row, Workplace> = {
+  from: 'workplaces w',
+  select: `w.*, ${GROUPS_OF_WORKPLACE}`,
+  toItem: toWorkplace,
+};
+
+export const listWorkplaces = offsetList(WORKPLACES, 'w.number, w.id', (filter: WorkplaceFilter) => {
+  const conditions = new Conditions()
+    .equals('w.number', filter.workplaceNumber)
+    .equals('w.workplace_type', filter.workplaceType)
+    .equals('w.erp_context_id', filter.erpContextId);
+  if (filter.workplaceGroupId !== undefined) {
+    conditions.add(
+      (at) => `(w.capacity_group_id = ${at} OR w.production_line_id = ${at})`,
+      filter.workplaceGroupId,
+    );
+  }
+  if (filter.workplaceGroupNumber !== undefined) {
+    // A workplace belongs to a group as its capacity group or as its production line.
+    conditions.add(
+      (at) => `EXISTS (SELECT 1 FROM workplace_groups g WHERE g.number = ${at}
+      AND (g.id = w.capacity_group_id OR g.id = w.production_line_id))`,
+      filter.workplaceGroupNumber,
+    );
+  }
+  return conditions;
+});
+
+/** The workplaces with these ids, in no particular order; unknown ids are left out. */
+export async function findWorkplaces(db: Queryable, ids: readonly string[]): Promise<Workplace[]> {
+  return findByIds(db, WORKPLACES, ids);
+}
+
+export const findWorkplace = lockableFind(WORKPLACES);
+
+const values = (workplace: Workplace) => ({
+  id: workplace.id,
+  number: workplace.number,
+  description: workplace.description,
+  is_manual_workplace: workplace.isManualWorkplace,
+  operating_state_id: workplace.operatingStateId,
+  capacity_group_id: workplace.capacityGroupId,
+  production_line_id: workplace.productionLineId,
+  created_at: workplace.createdAt,
+  updated_at: workplace.updatedAt,
+  workplace_type: workplace.workplaceType,
+  erp_context_id: workplace.erpContextId,
+});
+
+const writes = rowWrites('workplaces', values);
+export const insertWorkplace = writes.insert;
+export const updateWorkplace = writes.update;
+export const deleteWorkplace = writes.delete;
+
+interface RecordRow {
+  id: string;
+  workplace_id: string;
+  operating_state_id: string;
+  start_date: Date;
+  end_date: Date | null;
+}
+
+const toRecord = (row: RecordRow): RecordedOperatingState => ({
+  id: row.id,
+  workplaceId: row.workplace_id,
+  operatingStateId: row.operating_state_id,
+  startDate: row.start_date,
+  endDate: row.end_date,
+});
+
+const operatingStates = history('recorded_operating_states', 'workplace_id', toRecord);
+export const listRecordedOperatingStates = operatingStates.list;
+export const findRecordedOperatingState = operatingStates.find;
+
+/** Closes the open record of the workplace (if any) and opens the new one. */
+export async function recordOperatingState(db: Queryable, record: RecordedOperatingState): Promise<void> {
+  await operatingStates.open(db, record.workplaceId, record.startDate, {
+    id: record.id,
+    operating_state_id: record.operatingStateId,
+  });
+}

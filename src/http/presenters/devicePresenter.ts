@@ -1,0 +1,72 @@
+import type { Device, Sample } from '../../domain/devices.ts';
+import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
+import { link, type Resource, resource } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
+import type { View } from './view.ts';
+import { presentWorkplace } from './workplacePresenter.ts';
+
+export const DEVICE_EMBEDS = ['workplace'] as const;
+export type DeviceEmbed = (typeof DEVICE_EMBEDS)[number];
+
+export interface DeviceView extends View<DeviceEmbed> {
+  /** Workplaces loaded for embedding, by id. */
+  workplaces: ReadonlyMap<string, Workplace>;
+  /** Their groups, by id. */
+  groups: ReadonlyMap<string, WorkplaceGroup>;
+}
+
+export function presentDevice(device: Device, view: DeviceView): Resource {
+  const { hrefs } = view;
+  const workplace = view.workplaces.get(device.workplaceId);
+  const embedded: Record<string, unknown> = {};
+  if (view.embed.has('workplace') && workplace) {
+    embedded.workplace = presentWorkplace(workplace, { ...view, embed: new Set(), groups: view.groups });
+  }
+  return resource(
+    {
+      id: device.id,
+      name: device.name,
+      description: device.description,
+      type: device.type,
+      workplaceId: device.workplaceId,
+      recordedPhysicalQuantities: device.recordedPhysicalQuantities,
+    },
+    {
+      self: link(hrefs.api(`${DEVICES_PATH}/${device.id}`)),
+      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${device.workplaceId}`), { embeddable: true }),
+      recordedTimeSeries: link(hrefs.api(timeSeriesPath(device.id))),
+      recordTimeSeries: view.canWrite
+        ? link(hrefs.api(timeSeriesPath(device.id)), { method: 'POST' })
+        : undefined,
+    },
+    embedded,
+  );
+}
+
+export function presentSample(sample: Sample, hrefs: Hrefs): Resource {
+  return resource(
+    {
+      id: sample.id,
+      deviceId: sample.deviceId,
+      tag: sample.tag,
+      timestamp: sample.timestamp.toISOString(),
+      value: sample.value,
+    },
+    {
+      self: link(hrefs.api(`${timeSeriesPath(sample.deviceId)}/${sample.id}`)),
+      device: link(hrefs.api(`${DEVICES_PATH}/${sample.deviceId}`)),
+    },
+  );
+}
+
+/** The answer to a stored batch: how many samples, and where to read them. */
+export function presentRecordedBatch(deviceId: string, count: number, hrefs: Hrefs): Resource {
+  return resource(
+    { deviceId, count },
+    {
+      self: link(hrefs.api(timeSeriesPath(deviceId))),
+      device: link(hrefs.api(`${DEVICES_PATH}/${deviceId}`)),
+    },
+  );
+}

@@ -1,0 +1,113 @@
+import { operatingStateById } from '../../domain/masterData.ts';
+import type {
+  PlanningScenario,
+  PredictedMalfunctionScenario,
+  Result,
+  ResultElement,
+  ResultKind,
+} from '../../domain/planning.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { link, type Resource, resource } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+import {
+  MALFUNCTION_SCENARIOS_PATH,
+  OPERATING_STATES_PATH,
+  OPERATION_PLANNING_SCENARIOS_PATH,
+  OPERATIONS_PATH,
+  STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
+  STAFF_MEMBERS_PATH,
+  WORKPLACES_PATH,
+} from '../paths.ts';
+import { operatingStateProperty } from './masterDataPresenter.ts';
+
+// Paths of the owners (their collections belong to other slices; only the prefix is needed here).
+const OWNER_PATHS = { operations: OPERATIONS_PATH, staff_members: STAFF_MEMBERS_PATH } as const;
+
+/** The path of an owner's result: `/operations/{id}/forecastResult` and so on. */
+export const resultPath = (kind: ResultKind, ownerId: string) =>
+  `${OWNER_PATHS[kind.ownerTable]}/${ownerId}/${kind.resource}`;
+
+/** A result's or element's properties as the API shows them. */
+function elementProperties(ownerField: string, element: ResultElement) {
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    [ownerField]: element.ownerId,
+    workplaceId: element.workplaceId,
+    startDate: element.startDate.toISOString(),
+    endDate: element.endDate.toISOString(),
+    setupStartDate: iso(element.setupStartDate),
+    setupEndDate: iso(element.setupEndDate),
+    processingStartDate: iso(element.processingStartDate),
+    processingEndDate: iso(element.processingEndDate),
+    fixed: element.fixed,
+  };
+}
+
+export function presentResult(kind: ResultKind, result: Result, hrefs: Hrefs): Resource {
+  return resource(elementProperties(kind.ownerField, result), {
+    self: link(hrefs.api(resultPath(kind, result.ownerId))),
+    [kind.ownerResource]: link(hrefs.api(`${OWNER_PATHS[kind.ownerTable]}/${result.ownerId}`)),
+    workplace: link(hrefs.api(`${WORKPLACES_PATH}/${result.workplaceId}`)),
+  });
+}
+
+/** The answer of a bulk update: what happened, and the resulting results in the body's order. */
+export function presentBulkOutcome(
+  kind: ResultKind,
+  path: string,
+  outcome: { results: Result[]; created: number; updated: number; unchanged: number },
+  hrefs: Hrefs,
+): Resource {
+  const { created, updated, unchanged } = outcome;
+  return resource(
+    { created, updated, unchanged },
+    { self: link(hrefs.api(path), { method: 'POST' }) },
+    { [`${kind.resource}s`]: outcome.results.map((result) => presentResult(kind, result, hrefs)) },
+  );
+}
+
+export function presentPlanningScenario(scenario: PlanningScenario, hrefs: Hrefs): Resource {
+  const operation = scenario.kind === 'OPERATION';
+  const ownerField = operation ? 'operationId' : 'staffMemberId';
+  const path = operation ? OPERATION_PLANNING_SCENARIOS_PATH : STAFF_MEMBER_PLANNING_SCENARIOS_PATH;
+  return resource(
+    {
+      id: scenario.id,
+      name: scenario.name,
+      description: scenario.description,
+      [operation ? 'assignments' : 'elements']: scenario.elements.map((element) =>
+        elementProperties(ownerField, element),
+      ),
+      createdAt: scenario.createdAt.toISOString(),
+      // Only operation scenarios are outdated by a plan change (OBSOLETE_OPERATION_PLANNING_SCENARIOS).
+      ...(operation ? { obsoleteSince: scenario.obsoleteSince?.toISOString() ?? null } : {}),
+    },
+    { self: link(hrefs.api(`${path}/${scenario.id}`)) },
+  );
+}
+
+export function presentMalfunctionScenario(
+  scenario: PredictedMalfunctionScenario,
+  hrefs: Hrefs,
+  locale: Locale,
+): Resource {
+  const state = scenario.operatingStateId === null ? null : operatingStateById(scenario.operatingStateId);
+  return resource(
+    {
+      id: scenario.id,
+      workplaceId: scenario.workplaceId,
+      startDate: scenario.startDate.toISOString(),
+      endDate: scenario.endDate.toISOString(),
+      probability: scenario.probability,
+      operatingState: state === null ? null : operatingStateProperty(state, locale),
+      description: scenario.description,
+      createdAt: scenario.createdAt.toISOString(),
+      obsoleteSince: scenario.obsoleteSince?.toISOString() ?? null,
+    },
+    {
+      self: link(hrefs.api(`${MALFUNCTION_SCENARIOS_PATH}/${scenario.id}`)),
+      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${scenario.workplaceId}`)),
+      operatingState: state ? link(hrefs.api(`${OPERATING_STATES_PATH}/${state.id}`)) : undefined,
+    },
+  );
+}

@@ -1,0 +1,107 @@
+import { operatingStateById } from '../../domain/masterData.ts';
+import type { RecordedOperatingState, Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { link, type Resource, resource } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+import { OPERATING_STATES_PATH, OPERATIONS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { operatingStateProperty } from './masterDataPresenter.ts';
+import type { View } from './view.ts';
+import { groupProperty, presentWorkplaceGroup } from './workplaceGroupPresenter.ts';
+
+export const WORKPLACE_EMBEDS = [
+  'capacityGroup',
+  'productionLine',
+  'currentOperations',
+  'currentStaffMembers',
+] as const;
+export type WorkplaceEmbed = (typeof WORKPLACE_EMBEDS)[number];
+
+export interface WorkplaceView extends View<WorkplaceEmbed> {
+  /** The workplaces' groups (shown and embedded), by id. */
+  groups: ReadonlyMap<string, WorkplaceGroup>;
+  /** Embedded current operations and staff members, presented, by workplace id (when asked for). */
+  current?: {
+    operations: ReadonlyMap<string, Resource[]>;
+    staffMembers: ReadonlyMap<string, Resource[]>;
+  };
+}
+
+export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Resource {
+  const { hrefs } = view;
+  const self = `${WORKPLACES_PATH}/${workplace.id}`;
+  const embedded: Record<string, unknown> = {};
+  const capacityGroup = view.groups.get(workplace.capacityGroupId);
+  if (view.embed.has('capacityGroup') && capacityGroup)
+    embedded.capacityGroup = presentWorkplaceGroup(capacityGroup, hrefs);
+  const productionLine = workplace.productionLineId ? view.groups.get(workplace.productionLineId) : undefined;
+  if (view.embed.has('productionLine') && productionLine) {
+    embedded.productionLine = presentWorkplaceGroup(productionLine, hrefs);
+  }
+  if (view.embed.has('currentOperations'))
+    embedded.currentOperations = view.current?.operations.get(workplace.id) ?? [];
+  if (view.embed.has('currentStaffMembers'))
+    embedded.currentStaffMembers = view.current?.staffMembers.get(workplace.id) ?? [];
+  return resource(
+    {
+      id: workplace.id,
+      number: workplace.number,
+      description: workplace.description,
+      isManualWorkplace: workplace.isManualWorkplace,
+      workplaceType: workplace.workplaceType,
+      erpContextId: workplace.erpContextId,
+      operatingState: operatingStateProperty(operatingStateById(workplace.operatingStateId), view.locale),
+      capacityGroupId: workplace.capacityGroupId,
+      capacityGroup: groupProperty(capacityGroup),
+      productionLineId: workplace.productionLineId,
+      productionLine: groupProperty(productionLine),
+    },
+    {
+      self: link(hrefs.api(self)),
+      capacityGroup: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${workplace.capacityGroupId}`), {
+        embeddable: true,
+      }),
+      productionLine: workplace.productionLineId
+        ? link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${workplace.productionLineId}`), { embeddable: true })
+        : undefined,
+      operatingState: link(hrefs.api(`${OPERATING_STATES_PATH}/${workplace.operatingStateId}`)),
+      // The operations in progress here, and the staff with an open activity here (docs/resources/workplaces.md).
+      currentOperations: link(
+        hrefs.api(OPERATIONS_PATH, { isInProgress: 'true', workplaceId: workplace.id }),
+        { embeddable: true },
+      ),
+      currentStaffMembers: link(hrefs.api(self, { embed: 'currentStaffMembers' }), { embeddable: true }),
+      recordedOperatingStates: link(hrefs.api(`${self}/recordedOperatingStates`)),
+      devices: link(hrefs.api(`${self}/devices`)),
+      shifts: link(hrefs.api(`${self}/shifts`)),
+      scheduledMaintenances: link(hrefs.api(`${self}/scheduledMaintenances`)),
+      predictedMalfunctionScenarios: link(
+        hrefs.api(`${WORKPLACES_PATH}/predictedMalfunctionScenarios`, { workplaceId: workplace.id }),
+      ),
+      changeOperatingState: view.canWrite
+        ? link(hrefs.api(`${self}/operatingState/{operatingStateId}`), { method: 'POST', templated: true })
+        : undefined,
+    },
+    embedded,
+  );
+}
+
+export function presentRecordedOperatingState(
+  record: RecordedOperatingState,
+  hrefs: Hrefs,
+  locale: Locale,
+): Resource {
+  const workplace = `${WORKPLACES_PATH}/${record.workplaceId}`;
+  return resource(
+    {
+      id: record.id,
+      workplaceId: record.workplaceId,
+      operatingState: operatingStateProperty(operatingStateById(record.operatingStateId), locale),
+      startDate: record.startDate.toISOString(),
+      endDate: record.endDate?.toISOString() ?? null,
+    },
+    {
+      self: link(hrefs.api(`${workplace}/recordedOperatingStates/${record.id}`)),
+      workplace: link(hrefs.api(workplace)),
+    },
+  );
+}

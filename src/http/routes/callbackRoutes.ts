@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+import { listDeliveryAttempts } from '../../db/repositories/callbackRepository.ts';
+import type { Callback } from '../../domain/callbacks.ts';
+import * as service from '../../services/callbackService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { CALLBACKS_PATH } from '../paths.ts';
+import { presentCallback, presentDeliveries } from '../presenters/callbackPresenter.ts';
+import { type At, each, resourceRoutes } from '../resourceRoutes.ts';
+import { CallbackBody, CallbackSchema } from '../schemas/callbackSchemas.ts';
+import { errorResponses, IdParams } from '../schemas/common.ts';
+
+const tags = ['callbacks'];
+const DELIVERIES_SHOWN = 50;
+
+/** Callbacks belong to the client that registered them: other clients get 404 and never list them. */
+export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
+  const clientOf = ({ request }: At) => request.client?.clientId ?? '';
+  const callbacks = resourceRoutes(api, {
+    tags,
+    path: CALLBACKS_PATH,
+    name: 'callbacks',
+    schema: CallbackSchema,
+    present: each((callback: Callback, request) => presentCallback(callback, request.hrefs)),
+  });
+  callbacks.create({
+    summary: 'Register a callback',
+    body: CallbackBody,
+    run: (body, at) => service.registerCallback(db, clientOf(at), body, config),
+  });
+  callbacks.list({
+    summary: "List the caller's callbacks",
+    paging: 'offset',
+    load: (_filter, page, at) => service.listCallbacks(db, clientOf(at), page),
+    createRel: 'createCallback',
+  });
+  callbacks.get({ summary: 'One callback', load: (at) => service.getCallback(db, clientOf(at), at.id) });
+  callbacks.remove({
+    summary: 'Delete a callback: nothing more is delivered for it',
+    run: (at) => service.deleteCallback(db, clientOf(at), at.id),
+  });
+
+  api.get(
+    `${CALLBACKS_PATH}/:id/deliveries`,
+    {
+      schema: {
+        tags,
+        summary: 'Recent delivery attempts, newest first: why a callback does (not) fire',
+        params: IdParams,
+        querystring: Type.Object(
+          { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DELIVERIES_SHOWN })) },
+          { additionalProperties: false },
+        ),
+        response: { ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const callback = await service.getCallback(db, request.client?.clientId ?? '', request.params.id);
+      const attempts = await listDeliveryAttempts(db, callback.id, request.query.limit ?? DELIVERIES_SHOWN);
+      return presentDeliveries(callback.id, attempts, request.hrefs);
+    },
+  );
+}

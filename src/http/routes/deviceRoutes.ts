@@ -1,0 +1,158 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import * as repository from '../../db/repositories/deviceRepository.ts';
+import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
+import { type Device, MAX_SAMPLES_PER_CALL, type Sample } from '../../domain/devices.ts';
+import type { Workplace } from '../../domain/workplaces.ts';
+import * as service from '../../services/deviceService.ts';
+import * as timeSeries from '../../services/timeSeriesService.ts';
+import { getWorkplace } from '../../services/workplaceService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
+import {
+  DEVICE_EMBEDS,
+  type DeviceEmbed,
+  presentDevice,
+  presentRecordedBatch,
+  presentSample,
+} from '../presenters/devicePresenter.ts';
+import { viewOf } from '../presenters/view.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { dateOf, errorResponses, IdParams } from '../schemas/common.ts';
+import {
+  BatchSchema,
+  DeviceBody,
+  DeviceFilters,
+  DeviceSchema,
+  deviceInput,
+  SAMPLES_BODY_BYTES,
+  SampleFilters,
+  SampleSchema,
+  SamplesBody,
+} from '../schemas/deviceSchemas.ts';
+import { workplaceGroupsOf } from './workplaceRoutes.ts';
+
+const tags = ['devices'];
+
+export function registerDevices(api: Api, { db, config }: ServerDeps): void {
+  /** Presents devices, loading each workplace to embed once. */
+  async function present(devices: Device[], request: FastifyRequest, embed: ReadonlySet<DeviceEmbed>) {
+    const workplaces = new Map<string, Workplace>();
+    if (embed.has('workplace')) {
+      const ids = [...new Set(devices.map((device) => device.workplaceId))];
+      for (const workplace of await findWorkplaces(db, ids)) workplaces.set(workplace.id, workplace);
+    }
+    const groups = await workplaceGroupsOf(db, [...workplaces.values()]);
+    return devices.map((device) => presentDevice(device, { ...viewOf(request, embed), workplaces, groups }));
+  }
+  const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, present };
+
+  const devices = resourceRoutes(api, { ...resource, path: DEVICES_PATH });
+  devices.list({
+    summary: 'List devices',
+    paging: 'offset',
+    filters: DeviceFilters,
+    load: (filter, page) => repository.listDevices(db, filter, page),
+    createRel: 'createDevice',
+  });
+  devices.get({ summary: 'One device', load: (at) => service.getDevice(db, at.id) });
+  devices.create({
+    summary: 'Create a device (emits RESOURCES_UPDATED, objectType DEVICE)',
+    body: DeviceBody,
+    run: (body) => service.createDevice(db, deviceInput(body)),
+  });
+  devices.replace({
+    summary: 'Replace a device (emits RESOURCES_UPDATED when a property changes)',
+    description: 'workplaceId must stay the workplace the device was created at.',
+    body: DeviceBody,
+    run: (body, at) => service.replaceDevice(db, at.id, deviceInput(body)),
+  });
+  devices.remove({
+    summary: 'Delete a device and its recorded samples (emits RESOURCES_UPDATED)',
+    run: (at) => service.deleteDevice(db, at.id),
+  });
+
+  resourceRoutes(api, { ...resource, path: `${WORKPLACES_PATH}/:id/devices` }).list({
+    summary: 'The devices at a workplace',
+    paging: 'offset',
+    owner: async (at) => (await getWorkplace(db, at.id)).id,
+    load: (_filter, page, at) => repository.listDevices(db, { workplaceId: at.owner }, page),
+    createRel: 'createDevice',
+    createPath: DEVICES_PATH,
+  });
+
+  const samples = resourceRoutes(api, {
+    tags,
+    path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
+    name: 'recordedTimeSeries',
+    schema: SampleSchema,
+    present: each((sample: Sample, request) => presentSample(sample, request.hrefs)),
+  });
+  samples.list({
+    summary: 'Recorded process or sensor data, newest first (timestamp pagination)',
+    description: 'startDate is inclusive, endDate exclusive.',
+    paging: 'keyset',
+    position: (sample) => ({
+      paginationTimestamp: sample.timestamp.toISOString(),
+      paginationIdentifier: sample.id,
+    }),
+    filters: SampleFilters,
+    filter: ({ tag, startDate, endDate }) => ({
+      tag,
+      startDate: dateOf(startDate),
+      endDate: dateOf(endDate),
+    }),
+    load: (filter, page, at) => timeSeries.listSamples(db, at.id, filter, page),
+    createRel: 'createRecordedTimeSeries',
+  });
+
+  api.post(
+    `${DEVICES_PATH}/:id/recordedTimeSeries`,
+    {
+      bodyLimit: Math.max(config.bodyLimitBytes, SAMPLES_BODY_BYTES),
+      schema: {
+        tags,
+        summary: `Record process or sensor data (up to ${MAX_SAMPLES_PER_CALL} samples, one transaction)`,
+        description: 'Every tag must be one the device records; the first that is not is named. No events.',
+        params: IdParams,
+        body: SamplesBody,
+        response: { 201: BatchSchema, ...errorResponses(404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { device, count } = await timeSeries.recordSamples(
+        db,
+        request.params.id,
+        request.body.elements.map((element) => ({
+          tag: element.tag,
+          timestamp: new Date(element.timestamp),
+          value: element.value,
+        })),
+      );
+      const representation = presentRecordedBatch(device.id, count, request.hrefs);
+      return reply.code(201).header('location', representation._links.self?.href).send(representation);
+    },
+  );
+
+  api.get(
+    `${DEVICES_PATH}/:id/recordedTimeSeries/:sampleId`,
+    {
+      schema: {
+        tags,
+        summary: 'One recorded sample',
+        // Up to the router's limit, so that any readable sample id gets the service's own 404.
+        params: Type.Object({
+          id: Type.String({ maxLength: 100 }),
+          sampleId: Type.String({ maxLength: 200 }),
+        }),
+        response: { 200: SampleSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) =>
+      presentSample(
+        await timeSeries.getSample(db, request.params.id, request.params.sampleId),
+        request.hrefs,
+      ),
+  );
+}

@@ -1,0 +1,238 @@
+// GET /events/stream: the event log live, as Server-Sent Events (docs/api.md, "Event stream").
+// The instance's EventStreamHub (src/services/eventStreamService.ts) fans new events out to every open
+// stream; each stream filters, first replays what a reconnecting client missed from the log, sends
+// heartbeats, and is closed when its client cannot keep up.
+import type { ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Database } from '../../db/database.ts';
+import { findClient } from '../../db/repositories/clientRepository.ts';
+import {
+  type EventFilter,
+  listEventsAfterSequence,
+  type SequencedEvent,
+} from '../../db/repositories/eventRepository.ts';
+import { AppError } from '../../domain/errors.ts';
+import {
+  type EventStreamHub,
+  matchesFilter,
+  type StreamListener,
+  type Subscription,
+} from '../../services/eventStreamService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import type { Hrefs } from '../hrefs.ts';
+import { EVENT_STREAM_PATH } from '../paths.ts';
+import { presentEvent } from '../presenters/eventPresenter.ts';
+import { errorResponses } from '../schemas/common.ts';
+import { EventStreamQuery } from '../schemas/eventSchemas.ts';
+
+const REPLAY_BATCH = 500;
+
+export function registerEventStream(api: Api, { config, db, eventStream }: ServerDeps): void {
+  const { heartbeatMs, maxBufferBytes } = config.eventStream;
+  api.get(
+    EVENT_STREAM_PATH,
+    {
+      config: { tokenInQuery: true },
+      schema: {
+        tags: ['events'],
+        operationId: 'streamEvents',
+        summary: 'New events as they are recorded (Server-Sent Events)',
+        description:
+          'Each event is one SSE message: `id` is its log position, `data` the event as GET /events/{id} shows it. ' +
+          'Reconnect with Last-Event-ID (or lastEventId) to get what was missed first. Heartbeat comments keep ' +
+          'the connection open. The token may come as access_token for EventSource. See docs/api.md, "Event stream".',
+        querystring: EventStreamQuery,
+        response: {
+          200: {
+            description: 'A stream of events (text/event-stream), open until either side closes it',
+            content: { 'text/event-stream': { schema: Type.String() } },
+          },
+          ...errorResponses(429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { eventType, objectType, objectId } = request.query;
+      const filter: EventFilter = { eventType, objectType, objectId };
+      const after = resumePosition(request, request.query.lastEventId);
+      const stream = new SseStream(reply.raw, filter, request.hrefs, maxBufferBytes);
+      const subscription = await eventStream.subscribe(request.client?.clientId ?? '', stream);
+      reply.hijack();
+      reply.raw.on('close', () => stream.close());
+      stream.begin(subscription, after, request.id);
+      // The client is looked up again at every heartbeat: a removed client, or one whose read
+      // scope was taken away, loses its stream (docs/api.md, "Event stream"). A database that
+      // cannot answer just then does not end it.
+      const clientId = request.client?.clientId ?? '';
+      const stillAllowed = () =>
+        findClient(db, clientId).then(
+          (client) => client?.scopes.includes('read') ?? false,
+          () => true,
+        );
+      void heartbeats(stream, eventStream, heartbeatMs, stillAllowed);
+      try {
+        if (after !== undefined) await stream.replay(db, after, subscription);
+      } catch (error) {
+        request.log.warn({ err: error }, 'event stream replay failed; closing the stream');
+        stream.close();
+        return;
+      }
+      stream.live();
+    },
+  );
+}
+
+/** Where a reconnecting client resumes: the Last-Event-ID header, else the lastEventId parameter. */
+function resumePosition(request: FastifyRequest, fromQuery: number | undefined): number | undefined {
+  const header = request.headers['last-event-id'];
+  if (header === undefined) return fromQuery;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || !/^\d{1,15}$/.test(value.trim())) {
+    throw new AppError('VALIDATION_FAILED', { rule: 'type', field: 'Last-Event-ID', expected: 'integer' });
+  }
+  return Number(value.trim());
+}
+
+async function heartbeats(
+  stream: SseStream,
+  hub: EventStreamHub,
+  intervalMs: number,
+  stillAllowed: () => Promise<boolean>,
+): Promise<void> {
+  while (!stream.closed) {
+    await hub.sleep(intervalMs, stream.signal);
+    if (stream.closed) return;
+    if (!(await stillAllowed())) {
+      stream.close();
+      return;
+    }
+    stream.comment('heartbeat');
+  }
+}
+
+/** One open stream: filters, holds live events while replaying, writes SSE, watches its buffer. */
+class SseStream implements StreamListener {
+  readonly #raw: ServerResponse;
+  readonly #filter: EventFilter;
+  readonly #hrefs: Hrefs;
+  readonly #maxBufferBytes: number;
+  readonly #closing = new AbortController();
+  #subscription: Subscription | undefined;
+  /** Live events that arrived during the replay; sent after it. */
+  #held: SequencedEvent[] | undefined = [];
+  #heldBytes = 0;
+  /** Late positions the replay already sent (skipped if the hub sends them again). */
+  readonly #replayed = new Set<number>();
+  /** The highest log position sent; every message's `id` (a late event does not move it back). */
+  #position = 0;
+
+  constructor(raw: ServerResponse, filter: EventFilter, hrefs: Hrefs, maxBufferBytes: number) {
+    this.#raw = raw;
+    this.#filter = filter;
+    this.#hrefs = hrefs;
+    this.#maxBufferBytes = maxBufferBytes;
+  }
+
+  get closed(): boolean {
+    return this.#closing.signal.aborted;
+  }
+
+  get signal(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  begin(subscription: Subscription, after: number | undefined, requestId: string): void {
+    this.#subscription = subscription;
+    this.#position = after ?? subscription.highWater;
+    this.#raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      'x-request-id': requestId,
+    });
+    this.comment('connected');
+  }
+
+  /** Sends the logged events after `after` up to where the hub stood when the stream joined. */
+  async replay(db: Database, after: number, subscription: Subscription): Promise<void> {
+    let position = after;
+    while (!this.closed && position < subscription.highWater) {
+      const events = await listEventsAfterSequence(db, position, {
+        limit: REPLAY_BATCH,
+        until: subscription.highWater,
+        filter: this.#filter,
+      });
+      for (const event of events) {
+        if (subscription.pendingGaps.has(event.sequence)) this.#replayed.add(event.sequence);
+        this.#send(event);
+      }
+      const last = events.at(-1);
+      if (events.length < REPLAY_BATCH || last === undefined) break;
+      position = last.sequence;
+      if (this.#raw.writableNeedDrain) await this.#drained();
+    }
+    // What the log had up to the hub's mark has been sent: from here on the hub's events count.
+    this.#position = Math.max(this.#position, subscription.highWater);
+  }
+
+  /** Ends the replay: the held live events, then every event as it comes. */
+  live(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const event of held) this.#send(event);
+  }
+
+  event(event: SequencedEvent): void {
+    if (this.closed || !matchesFilter(event, this.#filter)) return;
+    if (this.#held) {
+      this.#held.push(event);
+      this.#heldBytes += JSON.stringify(event.data).length;
+      if (this.#heldBytes > this.#maxBufferBytes) this.close();
+      return;
+    }
+    this.#send(event);
+  }
+
+  comment(text: string): void {
+    this.#write(`: ${text}\n\n`);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.#closing.abort();
+    this.#subscription?.unsubscribe();
+    if (!this.#raw.destroyed) this.#raw.end();
+  }
+
+  #send(event: SequencedEvent): void {
+    if (this.#replayed.delete(event.sequence)) return;
+    this.#position = Math.max(this.#position, event.sequence);
+    const data = JSON.stringify(presentEvent(event, this.#hrefs));
+    this.#write(`id: ${this.#position}\ndata: ${data}\n\n`);
+  }
+
+  #write(text: string): void {
+    if (this.closed || this.#raw.destroyed) return;
+    this.#raw.write(text);
+    // A client that does not read: close it rather than buffer without bound.
+    if (this.#raw.writableLength > this.#maxBufferBytes) {
+      this.#closing.abort();
+      this.#subscription?.unsubscribe();
+      this.#raw.destroy();
+    }
+  }
+
+  #drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#raw.off('drain', done);
+        this.#closing.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.#raw.on('drain', done);
+      this.#closing.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

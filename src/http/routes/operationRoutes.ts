@@ -1,0 +1,195 @@
+import type { FastifyRequest } from 'fastify';
+import * as repository from '../../db/repositories/operationRepository.ts';
+import { findProductionOrders } from '../../db/repositories/productionOrderRepository.ts';
+import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
+import type { Operation, OperationFilter } from '../../domain/operations.ts';
+import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
+import * as service from '../../services/operationService.ts';
+import * as outputQuantities from '../../services/outputQuantityService.ts';
+import type { Api } from '../api.ts';
+import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
+import type { KeysetPosition, Resource } from '../hal.ts';
+import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { OPERATIONS_PATH } from '../paths.ts';
+import {
+  OPERATION_EMBEDS,
+  type OperationEmbed,
+  presentOperation,
+  presentRecordedOperationPhase,
+} from '../presenters/operationPresenter.ts';
+import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
+import { presentProductionOrder } from '../presenters/productionOrderPresenter.ts';
+import { viewOf } from '../presenters/view.ts';
+import { presentWorkplace } from '../presenters/workplacePresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { dateOf } from '../schemas/common.ts';
+import {
+  CreateOperationBody,
+  OperationFilters,
+  OperationSchema,
+  OperationSearchBody,
+  operationInput,
+  PhaseBody,
+  RecordedOperationPhaseSchema,
+  ReplaceOperationBody,
+} from '../schemas/operationSchemas.ts';
+import { OutputQuantityBody, RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
+import { workplaceGroupsOf } from './workplaceRoutes.ts';
+
+const tags = ['operations'];
+
+const positionOf = (operation: Operation): KeysetPosition => ({
+  paginationTimestamp: operation.updatedAt.toISOString(),
+  paginationIdentifier: operation.id,
+});
+
+export function registerOperations(api: Api, { db }: ServerDeps): void {
+  /** Presents operations, loading what they embed once per distinct id. */
+  async function present(
+    operations: Operation[],
+    request: FastifyRequest,
+    embed: ReadonlySet<OperationEmbed>,
+  ) {
+    // Every operation shows its order's number and description: one query for the page.
+    const ids = [...new Set(operations.map((operation) => operation.productionOrderId))];
+    const found = new Map((await findProductionOrders(db, ids)).map((order) => [order.id, order]));
+    const orders = new Map<string, Resource>();
+    if (embed.has('productionOrder')) {
+      for (const order of found.values()) orders.set(order.id, presentProductionOrder(order, request.hrefs));
+    }
+    const workplaces = new Map<string, Resource>();
+    if (embed.has('workplace')) {
+      const ids = [
+        ...new Set(operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))),
+      ];
+      const found = await findWorkplaces(db, ids);
+      const view = { ...viewOf(request), groups: await workplaceGroupsOf(db, found) };
+      for (const workplace of found) workplaces.set(workplace.id, presentWorkplace(workplace, view));
+    }
+    return operations.map((operation) =>
+      presentOperation(operation, {
+        hrefs: request.hrefs,
+        canWrite: canWrite(request),
+        orders: found,
+        embedded: {
+          productionOrder: orders.get(operation.productionOrderId),
+          workplace: operation.workplaceId ? workplaces.get(operation.workplaceId) : undefined,
+        },
+      }),
+    );
+  }
+
+  const operations = resourceRoutes(api, {
+    tags,
+    path: OPERATIONS_PATH,
+    name: 'operations',
+    schema: OperationSchema,
+    embeds: OPERATION_EMBEDS,
+    present,
+  });
+  operations.list({
+    summary: 'List operations, newest change first (timestamp pagination)',
+    description:
+      'startDate/endDate: operations planned to end before startDate or start after endDate are left out.',
+    paging: 'keyset',
+    position: positionOf,
+    filters: OperationFilters,
+    filter: ({
+      productionOrderId,
+      workplaceId,
+      operationPhaseId,
+      isInProgress,
+      startDate,
+      endDate,
+    }): OperationFilter => ({
+      inProgress: isInProgress,
+      productionOrderIds: productionOrderId ? [productionOrderId] : undefined,
+      workplaceIds: workplaceId ? [workplaceId] : undefined,
+      operationPhaseIds: operationPhaseId ? [operationPhaseId] : undefined,
+      startDate: dateOf(startDate),
+      endDate: dateOf(endDate),
+    }),
+    load: (filter, page) => repository.listOperations(db, filter, page),
+    createRel: 'createOperation',
+    search: {
+      summary: 'Search operations (read scope; answer as GET /operations)',
+      body: OperationSearchBody,
+      filter: (body) => ({
+        ...body,
+        startDate: dateOf(body.startDate),
+        endDate: dateOf(body.endDate),
+      }),
+    },
+  });
+  operations.get({ summary: 'One operation', load: (at) => service.getOperation(db, at.id) });
+  operations.create({
+    summary: 'Create an operation, RELEASED (emits OPERATION_CREATED)',
+    body: CreateOperationBody,
+    run: (body) => service.createOperation(db, operationInput(body, body.productionOrderId)),
+  });
+  operations.replace({
+    summary: 'Replace an operation (emits OPERATION_UPDATED when a characteristic property changes)',
+    description: 'The phase is changed by its command only; a missing sequence keeps the position.',
+    body: ReplaceOperationBody,
+    run: (body, at) => service.replaceOperation(db, at.id, operationInput(body, body.productionOrderId)),
+  });
+  operations.remove({
+    summary: 'Delete an operation (emits OPERATION_DELETED)',
+    run: (at) => service.deleteOperation(db, at.id),
+  });
+  operations.command({
+    path: ':operationPhaseId',
+    summary: 'Change the operation phase (emits OPERATION_PHASE_CHANGED)',
+    description:
+      'Transitions: see docs. SETUP, TRAINING and PROCESSING need a workplace: the body one (which becomes ' +
+      "the operation's workplace) or the planned one. The body may be left out.",
+    body: PhaseBody,
+    run: (body, at) => service.changeOperationPhase(db, at.id, at.params.operationPhaseId ?? '', body),
+  });
+
+  registerHistoryRoutes(api, db, {
+    tags,
+    ownerPath: OPERATIONS_PATH,
+    name: 'recordedOperationPhases',
+    singular: 'recordedOperationPhase',
+    summary: 'History of operation phases, newest first (timestamp pagination)',
+    schema: RecordedOperationPhaseSchema,
+    ownerId: async (tx, id) => (await service.getOperation(tx, id)).id,
+    history: { list: repository.listRecordedOperationPhases, find: repository.findRecordedOperationPhase },
+    present: (record, request) => presentRecordedOperationPhase(record, request.hrefs),
+  });
+
+  const quantities = resourceRoutes(api, {
+    tags,
+    path: `${OPERATIONS_PATH}/:id/recordedOutputQuantities`,
+    itemParam: 'recordedOutputQuantityId',
+    name: 'recordedOutputQuantities',
+    schema: RecordedOutputQuantitySchema,
+    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+  });
+  quantities.list({
+    summary: 'Output quantities booked on an operation, newest first (timestamp pagination)',
+    paging: 'keyset',
+    position: (record) => ({
+      paginationTimestamp: record.timestamp.toISOString(),
+      paginationIdentifier: record.id,
+    }),
+    load: (_filter, page, at) => outputQuantities.listOutputQuantities(db, at.id, page),
+    createRel: 'recordOutputQuantity',
+  });
+  quantities.get({
+    summary: 'One booked output quantity',
+    load: (at) => outputQuantities.getOutputQuantity(db, at.id, at.itemId),
+  });
+  quantities.create({
+    summary: 'Book an output quantity (emits OPERATION_OUTPUT_QUANTITY_RECORDED)',
+    description: "timestamp defaults to now, workplaceId to the operation's workplace.",
+    body: OutputQuantityBody,
+    run: (body, at) =>
+      outputQuantities.recordOutputQuantity(db, at.id, {
+        ...body,
+        timestamp: body.timestamp === undefined ? undefined : new Date(body.timestamp),
+      }),
+  });
+}

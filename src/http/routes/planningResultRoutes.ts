@@ -1,0 +1,157 @@
+// Forecast and planning results (docs/resources/planning.md): one per operation (forecast, planning) or staff
+// member (planning), read, deleted, replaced (forecast PUT) and bulk updated. The static bulk
+// paths (`/operations/forecastResults/update`) win over `/operations/:id/:operationPhaseId`.
+import { Type } from 'typebox';
+import {
+  FORECAST_RESULTS,
+  OPERATION_PLANNING_RESULTS,
+  type ResultKind,
+  STAFF_MEMBER_PLANNING_RESULTS,
+} from '../../domain/planning.ts';
+import * as service from '../../services/planningResultService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
+import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planningPresenter.ts';
+import { checkEchoed, echoingBody, readOnlyNames } from '../readOnly.ts';
+import { errorResponses, IdParams, Resource } from '../schemas/common.ts';
+import {
+  BulkOutcomeSchema,
+  ElementBody,
+  MAX_ELEMENTS,
+  type ResultBody,
+  ResultProperties,
+  resultFields,
+  toElement,
+  toResultInput,
+} from '../schemas/planningSchemas.ts';
+
+interface ResultRoutes {
+  kind: ResultKind;
+  /** Collection path of the owner, e.g. `/operations`. */
+  owners: string;
+  /** Name of the body's array, e.g. `forecastResults`. */
+  list: string;
+  title: string;
+  tags: string[];
+}
+
+const ROUTES: ResultRoutes[] = [
+  {
+    kind: FORECAST_RESULTS,
+    owners: OPERATIONS_PATH,
+    list: 'forecastResults',
+    title: 'forecast result',
+    tags: ['operations'],
+  },
+  {
+    kind: OPERATION_PLANNING_RESULTS,
+    owners: OPERATIONS_PATH,
+    list: 'assignments',
+    title: 'planning result',
+    tags: ['operations'],
+  },
+  {
+    kind: STAFF_MEMBER_PLANNING_RESULTS,
+    owners: STAFF_MEMBERS_PATH,
+    list: 'elements',
+    title: 'staff member planning result (dispatching to a workplace)',
+    tags: ['staffMembers'],
+  },
+];
+
+export function registerPlanning(api: Api, { db }: ServerDeps): void {
+  for (const { kind, owners, list, title, tags } of ROUTES) {
+    const schema = Resource(ResultProperties(kind.ownerField), title);
+    const events = `${kind.eventPrefix}_CREATED/_UPDATED/_DELETED`;
+    const bulkPath = `${owners}/${kind.resource}s/update`;
+
+    api.get(
+      `${owners}/:id/${kind.resource}`,
+      {
+        schema: {
+          tags,
+          summary: `The ${title}`,
+          params: IdParams,
+          response: { 200: schema, ...errorResponses(404) },
+        },
+      },
+      async (request) =>
+        presentResult(kind, await service.getResult(db, kind, request.params.id), request.hrefs),
+    );
+
+    api.delete(
+      `${owners}/:id/${kind.resource}`,
+      {
+        schema: {
+          tags,
+          summary: `Delete the ${title} (emits ${kind.eventPrefix}_DELETED)`,
+          params: IdParams,
+          response: { 204: Type.Null(), ...errorResponses(404) },
+        },
+      },
+      async (request, reply) => {
+        await service.deleteResult(db, kind, request.params.id);
+        return reply.code(204).send();
+      },
+    );
+
+    api.post(
+      bulkPath,
+      {
+        schema: {
+          tags,
+          summary: `Create or replace many ${title}s in one transaction (emits ${events})`,
+          description:
+            'All or nothing: one invalid element is a 400 naming its index and nothing is applied. ' +
+            'Each element is applied exactly as a single replacement would be.',
+          body: Type.Object(
+            { [list]: Type.Array(ElementBody(kind.ownerField), { maxItems: MAX_ELEMENTS }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: BulkOutcomeSchema, ...errorResponses(415) },
+        },
+      },
+      async (request) => {
+        const body = request.body as Record<string, ResultBody[]>;
+        const elements = (body[list] ?? []).map((element) => toElement(kind.ownerField, element));
+        const outcome = await service.updateResults(db, kind, list, elements);
+        return presentBulkOutcome(kind, bulkPath, outcome, request.hrefs);
+      },
+    );
+  }
+
+  // The operationId a GET shows may come back unchanged (docs/api.md, "Errors").
+  const forecastBody = Type.Object(resultFields, { additionalProperties: false });
+  const forecastReadOnly = readOnlyNames(forecastBody, ResultProperties('operationId').properties);
+  api.put(
+    `${OPERATIONS_PATH}/:id/forecastResult`,
+    {
+      schema: {
+        tags: ['operations'],
+        summary: `Create or replace the forecast result (emits ${FORECAST_RESULTS.eventPrefix}_CREATED/_UPDATED)`,
+        params: IdParams,
+        body: echoingBody(forecastBody, forecastReadOnly),
+        response: {
+          200: Resource(ResultProperties('operationId'), 'forecast result'),
+          201: Resource(ResultProperties('operationId'), 'forecast result'),
+          ...errorResponses(404, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      await checkEchoed(request.body as Record<string, unknown>, forecastReadOnly, [], async () => ({
+        operationId: request.params.id,
+      }));
+      const { result, change } = await service.replaceForecastResult(
+        db,
+        request.params.id,
+        toResultInput(request.body),
+      );
+      const representation = presentResult(FORECAST_RESULTS, result, request.hrefs);
+      if (change !== 'CREATED') return representation;
+      const location = request.hrefs.api(resultPath(FORECAST_RESULTS, result.ownerId));
+      return reply.code(201).header('location', location).send(representation);
+    },
+  );
+}

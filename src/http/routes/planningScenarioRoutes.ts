@@ -1,0 +1,130 @@
+// Planning scenarios of operations and staff members and predicted malfunction scenarios of
+// workplaces: created (POST, 201) and read (offset-mode collections, newest first); never changed.
+
+import { Type } from 'typebox';
+import * as repository from '../../db/repositories/planningScenarioRepository.ts';
+import type { PlanningScenario, PredictedMalfunctionScenario, ScenarioKind } from '../../domain/planning.ts';
+import * as service from '../../services/planningScenarioService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import {
+  MALFUNCTION_SCENARIOS_PATH,
+  OPERATION_PLANNING_SCENARIOS_PATH,
+  STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
+} from '../paths.ts';
+import { presentMalfunctionScenario, presentPlanningScenario } from '../presenters/planningPresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import {
+  MalfunctionBody,
+  MalfunctionSchema,
+  PlanningScenarioBody,
+  PlanningScenarioSchema,
+  type ResultBody,
+  toElement,
+} from '../schemas/planningSchemas.ts';
+
+interface ScenarioRoutes {
+  kind: ScenarioKind;
+  path: string;
+  /** The embedded collection name and the rel of its create link. */
+  name: string;
+  createRel: string;
+  list: 'assignments' | 'elements';
+  ownerField: 'operationId' | 'staffMemberId';
+  event: string;
+  tags: string[];
+}
+
+const ROUTES: ScenarioRoutes[] = [
+  {
+    kind: 'OPERATION',
+    path: OPERATION_PLANNING_SCENARIOS_PATH,
+    name: 'operationPlanningScenarios',
+    createRel: 'createOperationPlanningScenario',
+    list: 'assignments',
+    ownerField: 'operationId',
+    event: 'OPERATION_PLANNING_SCENARIO_CREATED',
+    tags: ['operations'],
+  },
+  {
+    kind: 'STAFF_MEMBER',
+    path: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
+    name: 'staffMemberPlanningScenarios',
+    createRel: 'createStaffMemberPlanningScenario',
+    list: 'elements',
+    ownerField: 'staffMemberId',
+    event: 'STAFF_MEMBER_PLANNING_SCENARIO_CREATED',
+    tags: ['staffMembers'],
+  },
+];
+
+export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
+  for (const { kind, path, name, createRel, list, ownerField, event, tags } of ROUTES) {
+    const scenarios = resourceRoutes(api, {
+      tags,
+      path,
+      name,
+      schema: PlanningScenarioSchema(list, ownerField),
+      present: each((scenario: PlanningScenario, request) =>
+        presentPlanningScenario(scenario, request.hrefs),
+      ),
+    });
+    scenarios.list({
+      summary: `List ${name}, newest first`,
+      paging: 'offset',
+      load: (_filter, page) => repository.listPlanningScenarios(db, kind, page),
+      createRel,
+    });
+    scenarios.get({
+      summary: `One of the ${name}`,
+      load: (at) => service.getPlanningScenario(db, kind, at.id),
+    });
+    scenarios.create({
+      summary: `Create a planning scenario (emits ${event})`,
+      body: PlanningScenarioBody(list, ownerField),
+      run: (sent) => {
+        const body = sent as { name?: string | null; description?: string | null } & Record<string, unknown>;
+        const elements = (body[list] as ResultBody[]).map((element) => toElement(ownerField, element));
+        return service.createPlanningScenario(db, kind, {
+          name: body.name ?? null,
+          description: body.description ?? null,
+          elements,
+        });
+      },
+    });
+  }
+
+  const malfunctions = resourceRoutes(api, {
+    tags: ['workplaces'],
+    path: MALFUNCTION_SCENARIOS_PATH,
+    name: 'predictedMalfunctionScenarios',
+    schema: MalfunctionSchema,
+    present: each((scenario: PredictedMalfunctionScenario, request) =>
+      presentMalfunctionScenario(scenario, request.hrefs, request.locale),
+    ),
+  });
+  malfunctions.list({
+    summary: 'List predicted malfunction scenarios, newest first',
+    paging: 'offset',
+    filters: { workplaceId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })) },
+    load: (filter, page) => repository.listMalfunctionScenarios(db, filter, page),
+    createRel: 'createPredictedMalfunctionScenario',
+  });
+  malfunctions.get({
+    summary: 'One predicted malfunction scenario',
+    load: (at) => service.getMalfunctionScenario(db, at.id),
+  });
+  malfunctions.create({
+    summary: 'Create a predicted malfunction scenario (emits PREDICTED_MALFUNCTION_SCENARIO_CREATED)',
+    body: MalfunctionBody,
+    run: (body) =>
+      service.createMalfunctionScenario(db, {
+        workplaceId: body.workplaceId,
+        startDate: new Date(body.startDate),
+        endDate: new Date(body.endDate),
+        probability: body.probability,
+        operatingStateId: body.operatingStateId ?? null,
+        description: body.description ?? null,
+      }),
+  });
+}

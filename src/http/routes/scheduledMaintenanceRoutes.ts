@@ -1,0 +1,56 @@
+import * as repository from '../../db/repositories/scheduledMaintenanceRepository.ts';
+import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
+import * as service from '../../services/scheduledMaintenanceService.ts';
+import { getWorkplace } from '../../services/workplaceService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { scheduledMaintenancesPath } from '../paths.ts';
+import { presentScheduledMaintenance } from '../presenters/scheduledMaintenancePresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { PeriodFilters, periodOf } from '../schemas/common.ts';
+import {
+  CreateScheduledMaintenanceBody,
+  ReplaceScheduledMaintenanceBody,
+  ScheduledMaintenanceSchema,
+  scheduledMaintenanceInput,
+} from '../schemas/scheduledMaintenanceSchemas.ts';
+
+export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): void {
+  const tasks = resourceRoutes(api, {
+    tags: ['workplaces'],
+    path: scheduledMaintenancesPath(':id'),
+    itemParam: 'scheduledMaintenanceId',
+    name: 'scheduledMaintenances',
+    schema: ScheduledMaintenanceSchema,
+    present: each((task: ScheduledMaintenance, request) => presentScheduledMaintenance(task, request.hrefs)),
+  });
+  tasks.list({
+    summary: 'Scheduled maintenance of a workplace, by start date (offset pagination)',
+    description: 'Tasks ending before startDate or starting after endDate are left out.',
+    paging: 'offset',
+    filters: PeriodFilters,
+    owner: async (at) => (await getWorkplace(db, at.id)).id,
+    filter: periodOf,
+    load: (filter, page, at) => repository.listScheduledMaintenances(db, at.owner, filter, page),
+    createRel: 'createScheduledMaintenance',
+  });
+  tasks.get({
+    summary: 'One scheduled maintenance task',
+    load: (at) => service.getScheduledMaintenance(db, at.id, at.itemId),
+  });
+  tasks.create({
+    summary: 'Plan a maintenance task (emits SCHEDULED_MAINTENANCE_CREATED)',
+    body: CreateScheduledMaintenanceBody,
+    run: (body, at) => service.createScheduledMaintenance(db, at.id, scheduledMaintenanceInput(body)),
+  });
+  tasks.replace({
+    summary: 'Replace a maintenance task (emits SCHEDULED_MAINTENANCE_UPDATED when something changes)',
+    body: ReplaceScheduledMaintenanceBody,
+    run: (body, at) =>
+      service.replaceScheduledMaintenance(db, at.id, at.itemId, scheduledMaintenanceInput(body)),
+  });
+  tasks.remove({
+    summary: 'Delete a maintenance task (emits SCHEDULED_MAINTENANCE_DELETED)',
+    run: (at) => service.deleteScheduledMaintenance(db, at.id, at.itemId),
+  });
+}

@@ -1,0 +1,95 @@
+import { Type } from 'typebox';
+import * as repository from '../../db/repositories/shiftRepository.ts';
+import type { Shift } from '../../domain/shifts.ts';
+import * as service from '../../services/shiftService.ts';
+import { getWorkplace } from '../../services/workplaceService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { link, startPosition } from '../hal.ts';
+import { shiftsPath } from '../paths.ts';
+import { presentShift } from '../presenters/shiftPresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { errorResponses, IdParams, LinkSchema, PeriodFilters, periodOf } from '../schemas/common.ts';
+import {
+  CreateShiftBody,
+  ReplaceShiftBody,
+  ShiftPlanBody,
+  ShiftSchema,
+  shiftInput,
+} from '../schemas/shiftSchemas.ts';
+
+const COLLECTION = shiftsPath(':id');
+const tags = ['workplaces'];
+
+export function registerShifts(api: Api, { db }: ServerDeps): void {
+  const shifts = resourceRoutes(api, {
+    tags,
+    path: COLLECTION,
+    itemParam: 'shiftId',
+    name: 'shifts',
+    schema: ShiftSchema,
+    present: each((shift: Shift, request) => presentShift(shift, request.hrefs)),
+  });
+  shifts.list({
+    summary: 'Shifts of a workplace, latest start first (timestamp pagination on startDate)',
+    description: 'Shifts ending before startDate or starting after endDate are left out.',
+    paging: 'keyset',
+    position: startPosition,
+    filters: PeriodFilters,
+    owner: async (at) => (await getWorkplace(db, at.id)).id,
+    filter: periodOf,
+    load: (filter, page, at) => repository.listShifts(db, at.owner, filter, page),
+    createRel: 'createShift',
+  });
+
+  api.put(
+    COLLECTION,
+    {
+      schema: {
+        tags,
+        summary: 'Replace the shifts starting within a period (bulk, one transaction)',
+        description:
+          'A shift with the start of an existing one keeps its id; shifts of the period that are not sent are deleted. ' +
+          'Each created, changed or deleted shift emits WORKPLACE_SHIFTS_UPDATED; the same plan again changes nothing. ' +
+          'The answer lists the shifts of the period by start.',
+        params: IdParams,
+        body: ShiftPlanBody,
+        response: {
+          200: Type.Object({
+            _embedded: Type.Object({ shifts: Type.Array(ShiftSchema) }),
+            _links: Type.Record(Type.String(), LinkSchema),
+          }),
+          ...errorResponses(404, 415),
+        },
+      },
+    },
+    async (request) => {
+      const { startDate, endDate, shifts } = request.body;
+      const result = await service.replaceShiftsInPeriod(db, request.params.id, {
+        startDate: new Date(startDate),
+        endDate: new Date(endDate),
+        shifts: shifts.map(shiftInput),
+      });
+      return {
+        _embedded: { shifts: result.map((shift) => presentShift(shift, request.hrefs)) },
+        _links: { self: link(request.hrefs.api(shiftsPath(request.params.id), { startDate, endDate })) },
+      };
+    },
+  );
+
+  shifts.get({ summary: 'One shift of a workplace', load: (at) => service.getShift(db, at.id, at.itemId) });
+  shifts.create({
+    summary: 'Add a shift (emits WORKPLACE_SHIFTS_UPDATED); it must not overlap the workplace’s other shifts',
+    body: CreateShiftBody,
+    run: (body, at) => service.createShift(db, at.id, shiftInput(body)),
+  });
+  shifts.replace({
+    summary: 'Replace a shift (emits WORKPLACE_SHIFTS_UPDATED when something changes)',
+    body: ReplaceShiftBody,
+    run: (body, at) => service.replaceShift(db, at.id, at.itemId, shiftInput(body)),
+  });
+  shifts.remove({
+    summary: 'Delete a shift (emits WORKPLACE_SHIFTS_UPDATED)',
+    run: (at) => service.deleteShift(db, at.id, at.itemId),
+  });
+}

@@ -1,0 +1,134 @@
+import * as repository from '../../db/repositories/staffMemberRepository.ts';
+import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
+import { notFound } from '../../domain/errors.ts';
+import type { StaffMember } from '../../domain/staffMembers.ts';
+import type { Workplace } from '../../domain/workplaces.ts';
+import * as service from '../../services/staffMemberService.ts';
+import type { Api } from '../api.ts';
+import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
+import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { STAFF_MEMBERS_PATH } from '../paths.ts';
+import { presentRecordedActivity, presentStaffMember } from '../presenters/staffMemberPresenter.ts';
+import { viewOf } from '../presenters/view.ts';
+import { presentWorkplace } from '../presenters/workplacePresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { errorResponses, IdParams } from '../schemas/common.ts';
+import {
+  ActivityBody,
+  CreateStaffMemberBody,
+  RecordedActivitySchema,
+  ReplaceStaffMemberBody,
+  StaffMemberFilters,
+  StaffMemberSchema,
+  staffMemberInput,
+  WorkplaceItem,
+} from '../schemas/staffMemberSchemas.ts';
+import { workplaceGroupsOf } from './workplaceRoutes.ts';
+
+const tags = ['staffMembers'];
+
+export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
+  const members = resourceRoutes(api, {
+    tags,
+    path: STAFF_MEMBERS_PATH,
+    name: 'staffMembers',
+    schema: StaffMemberSchema,
+    present: each((member: StaffMember, request) =>
+      presentStaffMember(member, request.hrefs, canWrite(request)),
+    ),
+  });
+  members.list({
+    summary: 'List staff members, ordered by staff number',
+    paging: 'offset',
+    filters: StaffMemberFilters,
+    load: (filter, page) => repository.listStaffMembers(db, filter, page),
+    createRel: 'createStaffMember',
+  });
+  members.get({ summary: 'One staff member', load: (at) => service.getStaffMember(db, at.id) });
+  members.create({
+    summary: 'Create a staff member (emits STAFF_MEMBER_CREATED)',
+    body: CreateStaffMemberBody,
+    run: (body) => service.createStaffMember(db, staffMemberInput(body)),
+  });
+  members.replace({
+    summary: 'Replace a staff member (emits STAFF_MEMBER_UPDATED when anything changes)',
+    body: ReplaceStaffMemberBody,
+    run: ({ id: _checked, ...body }, at) => service.replaceStaffMember(db, at.id, staffMemberInput(body)),
+  });
+  members.remove({
+    summary: 'Delete a staff member with its activity history (emits STAFF_MEMBER_DELETED)',
+    run: (at) => service.deleteStaffMember(db, at.id),
+  });
+
+  resourceRoutes(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/:id/assignedWorkplaces`,
+    name: 'workplaces',
+    schema: WorkplaceItem,
+    present: async (workplaces: Workplace[], request) => {
+      const groups = await workplaceGroupsOf(db, workplaces);
+      return workplaces.map((workplace) => presentWorkplace(workplace, { ...viewOf(request), groups }));
+    },
+  }).list({
+    summary: 'The workplaces the staff member is assigned to, in assignment order',
+    paging: 'offset',
+    owner: async (at) => (await service.getStaffMember(db, at.id)).id,
+    load: async (_filter, page, at) => {
+      const ids = await repository.listAssignedWorkplaceIds(db, at.owner, page);
+      // One read for the page, shown in the assignment order; a workplace gone since is 404 as before.
+      const byId = new Map(
+        (await findWorkplaces(db, ids.items)).map((workplace) => [workplace.id, workplace]),
+      );
+      const items = ids.items.map((workplaceId) => {
+        const workplace = byId.get(workplaceId);
+        if (!workplace) throw notFound('workplace', workplaceId);
+        return workplace;
+      });
+      return { items, total: ids.total };
+    },
+  });
+
+  api.post(
+    `${STAFF_MEMBERS_PATH}/:id/activities`,
+    {
+      schema: {
+        tags,
+        summary: 'Record an activity on an operation (emits STAFF_MEMBER_ACTIVITY_CHANGED)',
+        description:
+          'STARTED opens a recorded activity (201, Location); INTERRUPTED and FINISHED close the open one ' +
+          'on that operation (200). Not allowed now: 400 INVALID_TRANSITION.',
+        params: IdParams,
+        body: ActivityBody,
+        response: {
+          200: RecordedActivitySchema,
+          201: RecordedActivitySchema,
+          ...errorResponses(404, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { operationId, workplaceId, activity } = request.body;
+      const { record, created } = await service.recordActivity(db, request.params.id, {
+        operationId,
+        workplaceId: workplaceId ?? null,
+        activity,
+      });
+      const representation = presentRecordedActivity(record, request.hrefs);
+      if (!created) return representation;
+      return reply.code(201).header('location', representation._links.self?.href).send(representation);
+    },
+  );
+
+  registerHistoryRoutes(api, db, {
+    tags,
+    ownerPath: STAFF_MEMBERS_PATH,
+    name: 'recordedActivities',
+    singular: 'recordedActivity',
+    summary: 'History of activities, newest first by start (timestamp pagination)',
+    schema: RecordedActivitySchema,
+    ownerId: async (tx, id) => (await service.getStaffMember(tx, id)).id,
+    history: { list: repository.listActivities, find: repository.findActivity },
+    present: (record, request) => presentRecordedActivity(record, request.hrefs),
+  });
+}

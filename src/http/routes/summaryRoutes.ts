@@ -1,0 +1,237 @@
+// Summaries of operations and workplaces and the OEE report (docs/resources/reports.md): read
+// scope, one resource each (no collection), computed on every request on the app's clock.
+import type { FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { OperatingState } from '../../domain/masterData.ts';
+import { targetProcessingTime } from '../../domain/operations.ts';
+import type { OperatingStateSummary, QuantitySummary, Span } from '../../domain/summaries.ts';
+import * as service from '../../services/summaryService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { link, resource } from '../hal.ts';
+import type { QueryValues } from '../hrefs.ts';
+import { OPERATIONS_PATH, REPORTS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
+import { dateOf, errorResponses, IdParams, periodOf } from '../schemas/common.ts';
+import {
+  OeeQuery,
+  OeeSchema,
+  OperatingStateSummarySchema,
+  PeriodQuery,
+  QuantitySummarySchema,
+  SpecificationSchema,
+} from '../schemas/summarySchemas.ts';
+
+/** The period a summary is asked for, as the query sends it. */
+type PeriodValues = QueryValues & { startDate?: string; endDate?: string };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const windowProperties = (window: Span) => ({ startDate: iso(window.start), endDate: iso(window.end) });
+
+const quantityProperties = (summary: QuantitySummary) => ({
+  targetQuantity: summary.targetQuantity,
+  totalQuantity: summary.totalQuantity,
+  remainingQuantity: summary.remainingQuantity,
+  elements: summary.elements,
+});
+
+const stateProperties = (
+  summary: OperatingStateSummary,
+  present: (state: OperatingState) => ReturnType<typeof operatingStateProperty>,
+) => ({
+  setupTime: summary.setupTime,
+  processingTime: summary.processingTime,
+  interruptionTime: summary.interruptionTime,
+  executionTime: summary.executionTime,
+  timePerUnit: summary.timePerUnit,
+  elements: summary.elements.map(({ operatingState, duration }) => ({
+    operatingState: present(operatingState),
+    duration,
+  })),
+});
+
+export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
+  const now = () => clock?.now() ?? new Date();
+  const schemaOf = (tags: string[], summary: string, response: TSchema, description?: string) => ({
+    tags,
+    summary,
+    ...(description === undefined ? {} : { description }),
+    params: IdParams,
+    response: { 200: response, ...errorResponses(404) },
+  });
+
+  api.get(
+    `${OPERATIONS_PATH}/:id/specification`,
+    { schema: schemaOf(['operations'], "The operation's standard values", SpecificationSchema) },
+    async (request) => {
+      const { operation, workplace, capacityGroup } = await service.getSpecification(db, request.params.id);
+      const self = `${OPERATIONS_PATH}/${operation.id}`;
+      return resource(
+        {
+          operationId: operation.id,
+          targetQuantity: operation.targetQuantity,
+          quantityUnit: operation.quantityUnit,
+          targetTimePerUnit: operation.targetTimePerUnit,
+          targetSetupTime: operation.targetSetupTime,
+          targetProcessingTime: targetProcessingTime(operation),
+          targetTeardownTime: operation.targetTeardownTime,
+          targetWaitTime: operation.targetWaitTime,
+          targetMoveTime: operation.targetMoveTime,
+          targetWorkplace: workplace && {
+            id: workplace.id,
+            number: workplace.number,
+            description: workplace.description,
+            erpContextId: workplace.erpContextId,
+          },
+          targetCapacityGroup: capacityGroup && {
+            id: capacityGroup.id,
+            number: capacityGroup.number,
+            description: capacityGroup.description,
+            type: capacityGroup.type,
+            erpContextId: capacityGroup.erpContextId,
+          },
+        },
+        {
+          self: link(request.hrefs.api(`${self}/specification`)),
+          operation: link(request.hrefs.api(self)),
+          targetWorkplace: workplace
+            ? link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`))
+            : undefined,
+        },
+      );
+    },
+  );
+
+  /**
+   * GET <owner>/:id/<name>: a summary of the owner, linked to itself and to its owner. A summary
+   * of a period takes startDate and endDate (its self link keeps them) and shows its window.
+   */
+  const summaryRoute = (
+    owner: { path: string; rel: string },
+    name: string,
+    schema: ReturnType<typeof schemaOf>,
+    properties: (
+      id: string,
+      request: FastifyRequest,
+      period: PeriodValues,
+    ) => Promise<Record<string, unknown>>,
+    period = false,
+  ) =>
+    api.get(
+      `${owner.path}/:id/${name}`,
+      { schema: period ? { ...schema, querystring: PeriodQuery } : schema },
+      async (request) => {
+        const { id } = request.params as { id: string };
+        const query = period ? (request.query as PeriodValues) : {};
+        return resource(await properties(id, request, query), {
+          self: link(request.hrefs.api(`${owner.path}/${id}/${name}`, query)),
+          [owner.rel]: link(request.hrefs.api(`${owner.path}/${id}`)),
+        });
+      },
+    );
+  const operation = { path: OPERATIONS_PATH, rel: 'operation' };
+  const workplace = { path: WORKPLACES_PATH, rel: 'workplace' };
+  const states = (summary: OperatingStateSummary, request: FastifyRequest) =>
+    stateProperties(summary, (state) => operatingStateProperty(state, request.locale));
+
+  summaryRoute(
+    operation,
+    'quantitySummary',
+    schemaOf(
+      ['operations'],
+      'Output quantities booked on the operation',
+      QuantitySummarySchema,
+      'The first element is the total over all workplaces (workplaceId null), then one per workplace.',
+    ),
+    async (id) => quantityProperties(await service.getOperationQuantitySummary(db, id)),
+  );
+  summaryRoute(
+    operation,
+    'operatingStateSummary',
+    schemaOf(
+      ['operations'],
+      'Time of the operation by phase, and by operating state of its workplace while it ran',
+      OperatingStateSummarySchema,
+    ),
+    async (id, request) => states(await service.getOperationStateSummary(db, id, now()), request),
+  );
+
+  const periodDescription = 'startDate/endDate: default the 24 hours up to now; at most 366 days.';
+  summaryRoute(
+    workplace,
+    'operatingStateSummary',
+    schemaOf(
+      ['workplaces'],
+      'Time at the workplace by phase and by operating state in a period',
+      OperatingStateSummarySchema,
+      periodDescription,
+    ),
+    async (id, request, query) => {
+      const { window, summary } = await service.getWorkplaceStateSummary(db, id, periodOf(query), now());
+      return { ...windowProperties(window), ...states(summary, request) };
+    },
+    true,
+  );
+  summaryRoute(
+    workplace,
+    'quantitySummary',
+    schemaOf(
+      ['workplaces'],
+      'Output quantities booked at the workplace in a period',
+      QuantitySummarySchema,
+      `${periodDescription} targetQuantity and remainingQuantity are null (a workplace has no target).`,
+    ),
+    async (id, _request, query) => {
+      const { window, summary } = await service.getWorkplaceQuantitySummary(db, id, periodOf(query), now());
+      return { ...windowProperties(window), ...quantityProperties(summary) };
+    },
+    true,
+  );
+
+  api.get(
+    `${REPORTS_PATH}/overallEquipmentEfficiency`,
+    {
+      schema: {
+        tags: ['reports'],
+        summary: 'Overall equipment efficiency (OEE) of a workplace or workplace group in a period',
+        description: `Exactly one of workplaceId and workplaceGroupId. ${periodDescription}`,
+        querystring: OeeQuery,
+        response: { 200: OeeSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const query = request.query as QueryValues & {
+        workplaceId?: string;
+        workplaceGroupId?: string;
+        startDate?: string;
+        endDate?: string;
+      };
+      const { window, summary } = await service.getOeeReport(
+        db,
+        {
+          workplaceId: query.workplaceId,
+          workplaceGroupId: query.workplaceGroupId,
+          startDate: dateOf(query.startDate),
+          endDate: dateOf(query.endDate),
+        },
+        now(),
+      );
+      return resource(
+        {
+          ...windowProperties(window),
+          workplaceId: query.workplaceId ?? null,
+          workplaceGroupId: query.workplaceGroupId ?? null,
+          ...summary,
+        },
+        {
+          self: link(request.hrefs.api(`${REPORTS_PATH}/overallEquipmentEfficiency`, query)),
+          ...(query.workplaceId
+            ? { workplace: link(request.hrefs.api(`${WORKPLACES_PATH}/${query.workplaceId}`)) }
+            : {
+                workplaceGroup: link(request.hrefs.api(`${WORKPLACE_GROUPS_PATH}/${query.workplaceGroupId}`)),
+              }),
+        },
+      );
+    },
+  );
+}

@@ -1,0 +1,59 @@
+import * as repository from '../../db/repositories/toolAssemblyOrderRepository.ts';
+import type { ToolAssemblyOrder } from '../../domain/tools.ts';
+import * as service from '../../services/toolAssemblyOrderService.ts';
+import type { Api } from '../api.ts';
+import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
+import { TOOL_ASSEMBLY_ORDERS_PATH } from '../paths.ts';
+import { presentToolAssemblyOrder } from '../presenters/toolPresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import {
+  CreateToolAssemblyOrderBody,
+  ToolAssemblyOrderFilters,
+  ToolAssemblyOrderSchema,
+  toLifespan,
+} from '../schemas/toolSchemas.ts';
+
+/** Tool assembly orders: `/tools/assemblyOrders` is a static path, so it wins over `/tools/:id`. */
+export function registerToolAssemblyOrders(api: Api, { db }: ServerDeps): void {
+  const orders = resourceRoutes(api, {
+    tags: ['tools'],
+    path: TOOL_ASSEMBLY_ORDERS_PATH,
+    name: 'toolAssemblyOrders',
+    schema: ToolAssemblyOrderSchema,
+    present: each((order: ToolAssemblyOrder, request) =>
+      presentToolAssemblyOrder(order, request.hrefs, canWrite(request)),
+    ),
+  });
+  orders.list({
+    summary: 'List tool assembly orders',
+    paging: 'offset',
+    filters: ToolAssemblyOrderFilters,
+    load: (filter, page) => repository.listToolAssemblyOrders(db, filter, page),
+    createRel: 'createToolAssemblyOrder',
+  });
+  orders.get({ summary: 'One tool assembly order', load: (at) => service.getToolAssemblyOrder(db, at.id) });
+  orders.create({
+    summary: 'Create a tool assembly order and its new tool (emits TOOL_CREATED)',
+    description: 'The answer announces the new tool: properties.toolId and the `tool` link.',
+    body: CreateToolAssemblyOrderBody,
+    run: (body) =>
+      service.createToolAssemblyOrder(db, {
+        toolNumber: body.toolNumber ?? null,
+        toolDescription: body.toolDescription,
+        targetWorkplaceId: body.targetWorkplaceId ?? null,
+        operationId: body.operationId ?? null,
+        storageLocation: body.storageLocation ?? null,
+        lifespan: toLifespan(body.lifespan),
+      }),
+  });
+  orders.command({
+    path: ':toolAssemblyOrderStateId',
+    summary: 'Set the state of a tool assembly order (emits TOOL_ASSEMBLY_ORDER_STATE_CHANGED)',
+    description:
+      'REQUESTED -> INITIATED -> ASSEMBLED -> PRESETTING -> AVAILABLE; UNAVAILABLE from any ' +
+      'non-final state. Any other change: 400 INVALID_TRANSITION. Unknown state: 404.',
+    run: (_body, at) =>
+      service.changeToolAssemblyOrderState(db, at.id, at.params.toolAssemblyOrderStateId ?? ''),
+  });
+}

@@ -1,0 +1,56 @@
+import { Type } from 'typebox';
+import * as repository from '../../db/repositories/workplaceGroupRepository.ts';
+import type { WorkplaceGroup } from '../../domain/workplaces.ts';
+import * as service from '../../services/workplaceGroupService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
+import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { GroupType, WorkplaceGroupBody, WorkplaceGroupSchema } from '../schemas/workplaceSchemas.ts';
+
+export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
+  const groups = resourceRoutes(api, {
+    tags: ['workplace groups'],
+    path: WORKPLACE_GROUPS_PATH,
+    name: 'workplaceGroups',
+    schema: WorkplaceGroupSchema,
+    embeds: [],
+    present: each((group: WorkplaceGroup, { hrefs }) => presentWorkplaceGroup(group, hrefs)),
+  });
+  groups.list({
+    summary: 'List workplace groups',
+    paging: 'offset',
+    filters: { type: Type.Optional(GroupType) },
+    load: (filter, page) => repository.listWorkplaceGroups(db, filter, page),
+    createRel: 'createWorkplaceGroup',
+  });
+  groups.get({
+    summary: 'One workplace group',
+    load: (at) => service.getWorkplaceGroup(db, at.id),
+  });
+  groups.create({
+    summary: 'Create a workplace group',
+    body: WorkplaceGroupBody,
+    run: ({ id: _ignored, ...input }) =>
+      service.createWorkplaceGroup(db, {
+        ...input,
+        description: input.description ?? null,
+        erpContextId: input.erpContextId ?? null,
+      }),
+  });
+  groups.replace({
+    summary: 'Replace a workplace group',
+    body: WorkplaceGroupBody,
+    run: ({ id: _checked, ...input }, at) =>
+      service.replaceWorkplaceGroup(db, at.id, {
+        ...input,
+        description: input.description ?? null,
+        erpContextId: input.erpContextId ?? null,
+      }),
+  });
+  groups.remove({
+    summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',
+    run: (at) => service.deleteWorkplaceGroup(db, at.id),
+  });
+}

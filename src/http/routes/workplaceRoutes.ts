@@ -1,0 +1,163 @@
+import type { FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import type { Queryable } from '../../db/database.ts';
+import { findCurrentOperations } from '../../db/repositories/operationRepository.ts';
+import { findProductionOrders } from '../../db/repositories/productionOrderRepository.ts';
+import { findCurrentStaffMembers } from '../../db/repositories/staffMemberRepository.ts';
+import { findWorkplaceGroups } from '../../db/repositories/workplaceGroupRepository.ts';
+import * as repository from '../../db/repositories/workplaceRepository.ts';
+import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
+import * as service from '../../services/workplaceService.ts';
+import type { Api } from '../api.ts';
+import { canWrite } from '../auth.ts';
+import type { ServerDeps } from '../deps.ts';
+import type { Resource } from '../hal.ts';
+import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { WORKPLACES_PATH } from '../paths.ts';
+import { presentOperation } from '../presenters/operationPresenter.ts';
+import { presentStaffMember } from '../presenters/staffMemberPresenter.ts';
+import { viewOf } from '../presenters/view.ts';
+import {
+  presentRecordedOperatingState,
+  presentWorkplace,
+  WORKPLACE_EMBEDS,
+  type WorkplaceEmbed,
+  type WorkplaceView,
+} from '../presenters/workplacePresenter.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
+import {
+  CreateWorkplaceBody,
+  RecordedOperatingStateSchema,
+  ReplaceWorkplaceBody,
+  WorkplaceFilters,
+  WorkplaceSchema,
+} from '../schemas/workplaceSchemas.ts';
+
+const tags = ['workplaces'];
+
+/** The workplace a POST or PUT body describes: what it leaves out is null (a PUT replaces it all). */
+const workplaceBody = (body: Static<typeof ReplaceWorkplaceBody>): service.WorkplaceBody => ({
+  number: body.number,
+  description: body.description ?? null,
+  isManualWorkplace: body.isManualWorkplace,
+  workplaceType: body.workplaceType,
+  erpContextId: body.erpContextId ?? null,
+  capacityGroupId: body.capacityGroupId,
+  productionLineId: body.productionLineId ?? null,
+});
+
+/** The groups read with these workplaces, by id, and the ids of the others they name. */
+function groupsRead(workplaces: readonly Workplace[]) {
+  const groups = new Map<string, WorkplaceGroup>();
+  for (const workplace of workplaces)
+    for (const group of workplace.readGroups ?? []) groups.set(group.id, group);
+  const missing = new Set<string>();
+  for (const workplace of workplaces) {
+    if (!groups.has(workplace.capacityGroupId)) missing.add(workplace.capacityGroupId);
+    const line = workplace.productionLineId;
+    if (line !== null && !groups.has(line)) missing.add(line);
+  }
+  return { groups, missing };
+}
+
+/**
+ * The capacity groups and production lines of these workplaces, by id: those read with the
+ * workplaces, the others (a group id changed since) in one query.
+ */
+export async function workplaceGroupsOf(
+  db: Queryable,
+  workplaces: readonly Workplace[],
+): Promise<Map<string, WorkplaceGroup>> {
+  const { groups, missing } = groupsRead(workplaces);
+  if (missing.size > 0)
+    for (const group of await findWorkplaceGroups(db, [...missing])) groups.set(group.id, group);
+  return groups;
+}
+
+export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
+  /** The current operations and staff members to embed, one query each for the whole page. */
+  async function currentOf(items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) {
+    const ids = items.map((workplace) => workplace.id);
+    const operations = new Map<string, Resource[]>();
+    const staffMembers = new Map<string, Resource[]>();
+    if (embed.has('currentOperations')) {
+      const found = await findCurrentOperations(db, ids);
+      const orderIds = [...new Set(found.map((operation) => operation.productionOrderId))];
+      const orders = new Map((await findProductionOrders(db, orderIds)).map((order) => [order.id, order]));
+      const view = { hrefs: request.hrefs, canWrite: canWrite(request), orders };
+      for (const operation of found) {
+        const at = operation.workplaceId as string;
+        operations.set(at, [...(operations.get(at) ?? []), presentOperation(operation, view)]);
+      }
+    }
+    if (embed.has('currentStaffMembers')) {
+      for (const { workplaceId, member } of await findCurrentStaffMembers(db, ids)) {
+        const presented = presentStaffMember(member, request.hrefs, canWrite(request));
+        staffMembers.set(workplaceId, [...(staffMembers.get(workplaceId) ?? []), presented]);
+      }
+    }
+    return { operations, staffMembers };
+  }
+
+  const workplaces = resourceRoutes(api, {
+    tags,
+    path: WORKPLACES_PATH,
+    name: 'workplaces',
+    schema: WorkplaceSchema,
+    embeds: WORKPLACE_EMBEDS,
+    plainJson: true,
+    /** Loads the groups the workplaces show (and may embed) in one query. */
+    present: (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
+      const show = (groups: ReadonlyMap<string, WorkplaceGroup>, current?: WorkplaceView['current']) =>
+        items.map((workplace) => presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }));
+      // The usual read: the groups came with the workplaces and nothing else is embedded. Presented
+      // at once, without the promises of the loads below.
+      const read = groupsRead(items);
+      if (read.missing.size === 0 && !embed.has('currentOperations') && !embed.has('currentStaffMembers'))
+        return show(read.groups);
+      return (async () => show(await workplaceGroupsOf(db, items), await currentOf(items, request, embed)))();
+    },
+  });
+  workplaces.list({
+    summary: 'List workplaces',
+    paging: 'offset',
+    filters: WorkplaceFilters,
+    load: (filter, page) => repository.listWorkplaces(db, filter, page),
+    createRel: 'createWorkplace',
+  });
+  workplaces.get({ summary: 'One workplace', load: (at) => service.getWorkplace(db, at.id) });
+  workplaces.create({
+    summary: 'Create a workplace (emits WORKPLACE_CREATED)',
+    body: CreateWorkplaceBody,
+    run: (body) =>
+      service.createWorkplace(db, { ...workplaceBody(body), operatingStateId: body.operatingStateId }),
+  });
+  workplaces.replace({
+    summary: 'Replace a workplace (emits WORKPLACE_UPDATED when a characteristic property changes)',
+    body: ReplaceWorkplaceBody,
+    run: (body, at) => service.replaceWorkplace(db, at.id, workplaceBody(body)),
+  });
+  workplaces.remove({
+    summary: 'Delete a workplace (emits WORKPLACE_DELETED)',
+    run: (at) => service.deleteWorkplace(db, at.id),
+  });
+  workplaces.command({
+    path: 'operatingState/:operatingStateId',
+    summary: 'Change the operating state (emits WORKPLACE_OPERATING_STATE_CHANGED)',
+    description:
+      'operatingStateId is the id or the code of an operating state (see /masterData/operatingStates).',
+    run: (_body, at) => service.changeOperatingState(db, at.id, at.params.operatingStateId ?? ''),
+  });
+
+  registerHistoryRoutes(api, db, {
+    tags,
+    ownerPath: WORKPLACES_PATH,
+    name: 'recordedOperatingStates',
+    singular: 'recordedOperatingState',
+    summary: 'History of operating states, newest first (timestamp pagination)',
+    schema: RecordedOperatingStateSchema,
+    ownerId: async (tx, id) => (await service.getWorkplace(tx, id)).id,
+    history: { list: repository.listRecordedOperatingStates, find: repository.findRecordedOperatingState },
+    present: (record, request) => presentRecordedOperatingState(record, request.hrefs, request.locale),
+  });
+}

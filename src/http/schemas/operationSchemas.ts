@@ -1,0 +1,215 @@
+// Operations as the API shows and takes them (docs/api.md, "Resources"), and how a body
+// becomes the service's input (also for the operations sent with a new production order).
+import { type Static, Type } from 'typebox';
+import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
+import { checkTargetProcessingTime } from '../../domain/operations.ts';
+import { checkPeriod } from '../../domain/productionOrders.ts';
+import type * as service from '../../services/operationService.ts';
+import { Nullable, nullableDate, Resource } from './common.ts';
+
+const Uuid = Type.String({ format: 'uuid' });
+const DateTime = Type.String({ format: 'date-time' });
+const optional = <T extends Type.TSchema>(schema: T) => Type.Optional(Nullable(schema));
+const Quantity = Type.Number({ minimum: 0, maximum: 1e12 });
+const Duration = Type.Integer({ minimum: 0, description: 'Milliseconds' });
+const Unit = Type.String({ maxLength: 20 });
+const Description = Type.String({ maxLength: 2000 });
+
+export const MaterialSchema = Type.Object(
+  { number: Type.String({ minLength: 1, maxLength: 100 }), description: optional(Description) },
+  { additionalProperties: false },
+);
+const ComponentSchema = Type.Object(
+  {
+    materialNumber: Type.String({ minLength: 1, maxLength: 100 }),
+    description: optional(Description),
+    quantity: optional(Quantity),
+    quantityUnit: optional(Unit),
+  },
+  { additionalProperties: false },
+);
+const ToolSchema = Type.Object(
+  {
+    type: optional(Type.String({ maxLength: 100 })),
+    identifier: Type.String({ minLength: 1, maxLength: 200 }),
+    description: optional(Description),
+    toolId: optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+/** Writable fields of an operation, also used for the operations sent with a new production order. */
+export const operationFields = {
+  number: Type.String({ minLength: 1, maxLength: 100 }),
+  description: optional(Description),
+  sequence: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 2147483647, description: 'Position in the order; default: last' }),
+  ),
+  material: optional(MaterialSchema),
+  workplaceId: optional(Uuid),
+  workplaceGroupId: optional(Uuid),
+  targetQuantity: optional(Quantity),
+  quantityUnit: optional(Unit),
+  targetTimePerUnit: optional(Duration),
+  targetProcessingTime: optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'Derived: targetQuantity x targetTimePerUnit; another value is 400',
+    }),
+  ),
+  targetSetupTime: optional(Duration),
+  targetTeardownTime: optional(Duration),
+  targetMoveTime: optional(Duration),
+  targetWaitTime: optional(Duration),
+  components: Type.Optional(Type.Array(ComponentSchema, { maxItems: 1000 })),
+  productionResourcesAndTools: Type.Optional(Type.Array(ToolSchema, { maxItems: 1000 })),
+  startDate: optional(DateTime),
+  endDate: optional(DateTime),
+};
+const OperationFieldsSchema = Type.Object(operationFields);
+type OperationFields = Static<typeof OperationFieldsSchema>;
+
+/** The service input from a body; `prefix` names the operation in bulk bodies (`operations[2].`). */
+export function operationInput(
+  body: OperationFields,
+  productionOrderId: string,
+  prefix = '',
+): service.NewOperation {
+  const input: service.NewOperation = {
+    productionOrderId,
+    number: body.number,
+    description: body.description ?? null,
+    sequence: body.sequence,
+    // Objects are built in a fixed key order: changes are detected on their JSON text.
+    material: body.material
+      ? { number: body.material.number, description: body.material.description ?? null }
+      : null,
+    workplaceId: body.workplaceId ?? null,
+    workplaceGroupId: body.workplaceGroupId ?? null,
+    targetQuantity: body.targetQuantity ?? null,
+    quantityUnit: body.quantityUnit ?? null,
+    targetTimePerUnit: body.targetTimePerUnit ?? null,
+    targetSetupTime: body.targetSetupTime ?? null,
+    targetTeardownTime: body.targetTeardownTime ?? null,
+    targetMoveTime: body.targetMoveTime ?? null,
+    targetWaitTime: body.targetWaitTime ?? null,
+    components: (body.components ?? []).map((component) => ({
+      materialNumber: component.materialNumber,
+      description: component.description ?? null,
+      quantity: component.quantity ?? null,
+      quantityUnit: component.quantityUnit ?? null,
+    })),
+    productionResourcesAndTools: (body.productionResourcesAndTools ?? []).map((tool) => ({
+      type: tool.type ?? null,
+      identifier: tool.identifier,
+      description: tool.description ?? null,
+      toolId: tool.toolId ?? null,
+    })),
+    startDate: nullableDate(body.startDate),
+    endDate: nullableDate(body.endDate),
+  };
+  checkTargetProcessingTime(input, body.targetProcessingTime, `${prefix}targetProcessingTime`);
+  checkPeriod(input.startDate, input.endDate, `${prefix}endDate`);
+  return input;
+}
+
+const MaterialProperty = Nullable(
+  Type.Object({ number: Type.String(), description: Nullable(Type.String()) }),
+);
+const Properties = Type.Object({
+  id: Uuid,
+  number: Type.String(),
+  description: Nullable(Type.String()),
+  productionOrderId: Uuid,
+  productionOrder: Nullable(
+    Type.Object({ id: Uuid, number: Type.String(), description: Nullable(Type.String()) }),
+  ),
+  sequence: Type.Integer(),
+  material: MaterialProperty,
+  operationPhaseId: Type.Enum([...OPERATION_PHASE_IDS]),
+  workplaceId: Nullable(Uuid),
+  workplaceGroupId: Nullable(Uuid),
+  targetQuantity: Nullable(Type.Number()),
+  quantityUnit: Nullable(Type.String()),
+  targetTimePerUnit: Nullable(Type.Integer()),
+  targetProcessingTime: Nullable(Type.Number({ description: 'targetQuantity x targetTimePerUnit, ms' })),
+  targetSetupTime: Nullable(Type.Integer()),
+  targetTeardownTime: Nullable(Type.Integer()),
+  targetMoveTime: Nullable(Type.Integer()),
+  targetWaitTime: Nullable(Type.Integer()),
+  components: Type.Array(
+    Type.Object({
+      materialNumber: Type.String(),
+      description: Nullable(Type.String()),
+      quantity: Nullable(Type.Number()),
+      quantityUnit: Nullable(Type.String()),
+    }),
+  ),
+  productionResourcesAndTools: Type.Array(
+    Type.Object({
+      type: Nullable(Type.String()),
+      identifier: Type.String(),
+      description: Nullable(Type.String()),
+      toolId: Nullable(Uuid),
+    }),
+  ),
+  startDate: Nullable(DateTime),
+  endDate: Nullable(DateTime),
+});
+export const OperationSchema = Resource(
+  Properties,
+  'Operation: one step of a production order. Action links changeOperationPhaseTo<PHASE> (POST) for each phase allowed next',
+);
+export const RecordedOperationPhaseSchema = Resource(
+  Type.Object({
+    id: Uuid,
+    operationId: Uuid,
+    operationPhaseId: Type.Enum([...OPERATION_PHASE_IDS]),
+    workplaceId: Nullable(Uuid),
+    staffMemberId: Nullable(Uuid),
+    startDate: DateTime,
+    endDate: Nullable(DateTime),
+  }),
+  'A period in one operation phase',
+);
+
+const List = <T extends Type.TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 1000 }));
+const PhaseIdSchema = Type.Enum([...OPERATION_PHASE_IDS]);
+export const OperationFilters = {
+  productionOrderId: Type.Optional(Uuid),
+  workplaceId: Type.Optional(Uuid),
+  operationPhaseId: Type.Optional(PhaseIdSchema),
+  isInProgress: Type.Optional(
+    Type.Boolean({ description: 'true: phase SETUP, TRAINING, PROCESSING or INTERRUPTED; false: any other' }),
+  ),
+  startDate: Type.Optional(DateTime),
+  endDate: Type.Optional(DateTime),
+};
+export const OperationSearchBody = Type.Object(
+  {
+    productionOrderNumbers: List(Type.String({ maxLength: 100 })),
+    productionOrderIds: List(Uuid),
+    operationPhaseIds: List(PhaseIdSchema),
+    workplaceIds: List(Uuid),
+    materialNumbers: List(Type.String({ maxLength: 100 })),
+    startDate: Type.Optional(DateTime),
+    endDate: Type.Optional(DateTime),
+  },
+  { additionalProperties: false, description: 'Each list matches any of its values; lists combine with AND' },
+);
+export const CreateOperationBody = Type.Object(
+  { productionOrderId: Uuid, ...operationFields },
+  { additionalProperties: false },
+);
+export const ReplaceOperationBody = Type.Object(
+  {
+    id: Type.Optional(Type.String({ maxLength: 100, description: 'Must equal the path id when sent' })),
+    productionOrderId: Uuid,
+    ...operationFields,
+  },
+  { additionalProperties: false },
+);
+export const PhaseBody = Type.Object(
+  { workplaceId: Type.Optional(Uuid), staffMemberId: Type.Optional(Uuid) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,89 @@
+// Production orders as the API shows and takes them (docs/resources/production-orders.md).
+import { type Static, Type } from 'typebox';
+import { checkPeriod, type ProductionOrderInput } from '../../domain/productionOrders.ts';
+import { Nullable, nullableDate, Resource } from './common.ts';
+import { MaterialSchema, operationFields } from './operationSchemas.ts';
+
+const Uuid = Type.String({ format: 'uuid' });
+const DateTime = Type.String({ format: 'date-time' });
+const optional = <T extends Type.TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+export const ProductionOrderSchema = Resource(
+  Type.Object({
+    id: Uuid,
+    number: Type.String(),
+    description: Nullable(Type.String()),
+    material: Nullable(Type.Object({ number: Type.String(), description: Nullable(Type.String()) })),
+    targetQuantity: Nullable(Type.Number()),
+    quantityUnit: Nullable(Type.String()),
+    basicStartDate: Nullable(DateTime),
+    basicEndDate: Nullable(DateTime),
+    deliveryDate: Nullable(DateTime),
+  }),
+  'Production order; embed=operations embeds its operations in sequence order',
+);
+
+const writable = {
+  number: Type.String({ minLength: 1, maxLength: 100 }),
+  description: optional(Type.String({ maxLength: 2000 })),
+  material: optional(MaterialSchema),
+  targetQuantity: optional(Type.Number({ minimum: 0, maximum: 1e12 })),
+  quantityUnit: optional(Type.String({ maxLength: 20 })),
+  basicStartDate: optional(DateTime),
+  basicEndDate: optional(DateTime),
+  deliveryDate: optional(DateTime),
+};
+export const CreateProductionOrderBody = Type.Object(
+  {
+    ...writable,
+    operations: Type.Optional(
+      Type.Array(Type.Object(operationFields, { additionalProperties: false }), {
+        maxItems: 1000,
+        description: 'Operations created with the order, in one transaction',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const ReplaceProductionOrderBody = Type.Object(
+  {
+    id: Type.Optional(Type.String({ maxLength: 100, description: 'Must equal the path id when sent' })),
+    ...writable,
+  },
+  { additionalProperties: false },
+);
+export const ProductionOrderFilters = {
+  startDate: Type.Optional(DateTime),
+  endDate: Type.Optional(DateTime),
+  productionOrderNumber: Type.Optional(Type.String({ maxLength: 100 })),
+  materialNumber: Type.Optional(Type.String({ maxLength: 100 })),
+};
+const List = <T extends Type.TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 1000 }));
+export const ProductionOrderSearchBody = Type.Object(
+  {
+    productionOrderNumbers: List(Type.String({ maxLength: 100 })),
+    productionOrderIds: List(Uuid),
+    materialNumbers: List(Type.String({ maxLength: 100 })),
+    startDate: Type.Optional(DateTime),
+    endDate: Type.Optional(DateTime),
+  },
+  { additionalProperties: false, description: 'Each list matches any of its values; lists combine with AND' },
+);
+
+/** The service input from a body (the order's own fields). */
+export function orderInput(body: Static<typeof ReplaceProductionOrderBody>): ProductionOrderInput {
+  const input: ProductionOrderInput = {
+    number: body.number,
+    description: body.description ?? null,
+    material: body.material
+      ? { number: body.material.number, description: body.material.description ?? null }
+      : null,
+    targetQuantity: body.targetQuantity ?? null,
+    quantityUnit: body.quantityUnit ?? null,
+    basicStartDate: nullableDate(body.basicStartDate),
+    basicEndDate: nullableDate(body.basicEndDate),
+    deliveryDate: nullableDate(body.deliveryDate),
+  };
+  checkPeriod(input.basicStartDate, input.basicEndDate ?? input.deliveryDate, 'basicEndDate');
+  return input;
+}

@@ -1,0 +1,220 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, Queryable } from '../db/database.ts';
+import * as operations from '../db/repositories/operationRepository.ts';
+import { findProductionOrder } from '../db/repositories/productionOrderRepository.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { catalogueEvent, lifecycleEvents, type NewEvent } from '../domain/events.ts';
+import {
+  canChangeOperationPhase,
+  INITIAL_OPERATION_PHASE,
+  isOperationPhaseId,
+  OPERATION_PHASE_TRANSITIONS,
+  PHASES_NEEDING_WORKPLACE,
+} from '../domain/operationPhases.ts';
+import {
+  type Operation,
+  type OperationInput,
+  ownMaterial,
+  targetProcessingTime,
+} from '../domain/operations.ts';
+import { changedValues, jsonValues } from '../domain/productionOrders.ts';
+import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
+import { recordEvents } from './eventService.ts';
+import { checkReference } from './referenceService.ts';
+import { found, locking, writeOnFound } from './writes.ts';
+
+const lockOperation = locking('operation', operations.findOperation);
+
+// Changes of these emit OPERATION_UPDATED; the phase has its own event
+// (docs/events.md, "Catalogue").
+const CHARACTERISTICS = [
+  'number',
+  'description',
+  'productionOrderId',
+  'sequence',
+  'material',
+  'workplaceId',
+  'workplaceGroupId',
+  'targetQuantity',
+  'quantityUnit',
+  'targetTimePerUnit',
+  'targetSetupTime',
+  'targetTeardownTime',
+  'targetMoveTime',
+  'targetWaitTime',
+  'components',
+  'productionResourcesAndTools',
+  'startDate',
+  'endDate',
+] as const;
+
+/** The event data of OPERATION_CREATED/_UPDATED/_DELETED: the operation's characteristic properties. */
+function eventData(operation: Operation, changed?: string[]) {
+  const data: Record<string, unknown> = {
+    operationId: operation.id,
+    ...jsonValues(operation, CHARACTERISTICS),
+    targetProcessingTime: targetProcessingTime(operation),
+  };
+  if (changed) data.changedProperties = changed;
+  return data;
+}
+
+/** A new operation: the input plus, optionally, its position within the order (default: last). */
+export type NewOperation = OperationInput & { sequence?: number | undefined };
+
+export async function getOperation(db: Queryable, id: string): Promise<Operation> {
+  return found(operations.findOperation(db, id), 'operation', id);
+}
+
+/** `prefix` names the operation in bulk bodies, e.g. `operations[2].`. */
+async function checkReferences(tx: Queryable, input: OperationInput, prefix: string) {
+  await checkReference(tx, `${prefix}productionOrderId`, input.productionOrderId, 'production_orders');
+  await checkReference(tx, `${prefix}workplaceId`, input.workplaceId, 'workplaces');
+  await checkReference(tx, `${prefix}workplaceGroupId`, input.workplaceGroupId, 'workplace_groups');
+  for (const [index, tool] of input.productionResourcesAndTools.entries()) {
+    await checkReference(tx, `${prefix}productionResourcesAndTools[${index}].toolId`, tool.toolId, 'tools');
+  }
+}
+
+/**
+ * Creates a released operation inside the caller's transaction, with its first phase record and
+ * OPERATION_CREATED. Production orders create their operations through this as well.
+ */
+export async function insertNewOperation(
+  tx: Queryable,
+  input: NewOperation,
+  at: Date,
+  prefix = '',
+): Promise<Operation> {
+  const { sequence, ...properties } = input;
+  await checkReferences(tx, properties, prefix);
+  const operation: Operation = {
+    ...properties,
+    id: uuidv7(),
+    sequence: sequence ?? (await operations.nextSequence(tx, input.productionOrderId)),
+    operationPhaseId: INITIAL_OPERATION_PHASE,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await operations
+    .insertOperation(tx, operation)
+    .catch(rethrowDuplicate(`${prefix}number`, operation.number));
+  await operations.recordOperationPhase(tx, {
+    id: uuidv7(),
+    operationId: operation.id,
+    operationPhaseId: operation.operationPhaseId,
+    workplaceId: operation.workplaceId,
+    staffMemberId: null,
+    startDate: at,
+    endDate: null,
+  });
+  await recordEvents(tx, lifecycleEvents('OPERATION', 'CREATED', operation.id, eventData(operation)), at);
+  return operation;
+}
+
+/** Deletes a locked operation inside the caller's transaction and emits OPERATION_DELETED. */
+export async function removeOperation(tx: Queryable, operation: Operation, at: Date): Promise<void> {
+  await operations.deleteOperation(tx, operation.id).catch(rethrowInUse('operation', operation.id));
+  await recordEvents(tx, lifecycleEvents('OPERATION', 'DELETED', operation.id, eventData(operation)), at);
+}
+
+export async function createOperation(db: Database, input: NewOperation): Promise<Operation> {
+  return db.transaction((tx) => insertNewOperation(tx, input, new Date()));
+}
+
+/** Full replacement; a missing sequence keeps the operation's position. */
+export async function replaceOperation(db: Database, id: string, input: NewOperation): Promise<Operation> {
+  return writeOnFound(db, lockOperation(id), async (tx, before) => {
+    const { sequence, ...properties } = input;
+    const order = await findProductionOrder(tx, before.productionOrderId);
+    properties.material = ownMaterial(properties.material, before.material, order?.material ?? null);
+    const after: Operation = { ...before, ...properties, sequence: sequence ?? before.sequence };
+    const changed = changedValues(eventData(before), eventData(after), [
+      ...CHARACTERISTICS,
+      'targetProcessingTime',
+    ]);
+    if (changed.length === 0) return before;
+    await checkReferences(tx, after, '');
+    after.updatedAt = new Date();
+    await operations.updateOperation(tx, after).catch(rethrowDuplicate('number', after.number));
+    await recordEvents(
+      tx,
+      lifecycleEvents('OPERATION', 'UPDATED', id, eventData(after, changed)),
+      after.updatedAt,
+    );
+    return after;
+  });
+}
+
+export async function deleteOperation(db: Database, id: string): Promise<void> {
+  await writeOnFound(db, lockOperation(id), async (tx, operation) => {
+    await removeOperation(tx, operation, new Date());
+  });
+}
+
+export interface PhaseChange {
+  workplaceId?: string | undefined;
+  staffMemberId?: string | undefined;
+}
+
+/**
+ * The phase command (docs/api.md, "States and transitions"). A workplace given in the body becomes the operation's workplace
+ * (and, being a characteristic, emits OPERATION_UPDATED beside OPERATION_PHASE_CHANGED).
+ */
+export async function changeOperationPhase(
+  db: Database,
+  id: string,
+  phaseId: string,
+  change: PhaseChange,
+): Promise<Operation> {
+  return writeOnFound(db, lockOperation(id), async (tx, before) => {
+    if (!isOperationPhaseId(phaseId)) throw notFound('operationPhase', phaseId);
+    if (!canChangeOperationPhase(before.operationPhaseId, phaseId)) {
+      const allowed = OPERATION_PHASE_TRANSITIONS[before.operationPhaseId];
+      throw new AppError('INVALID_TRANSITION', {
+        resource: 'operation',
+        id,
+        current: before.operationPhaseId,
+        requested: phaseId,
+        allowed: allowed.length === 0 ? '-' : allowed.join(', '),
+      });
+    }
+    await checkReference(tx, 'workplaceId', change.workplaceId, 'workplaces');
+    await checkReference(tx, 'staffMemberId', change.staffMemberId, 'staff_members');
+    const workplaceId = change.workplaceId ?? before.workplaceId;
+    if (workplaceId === null && PHASES_NEEDING_WORKPLACE.includes(phaseId)) {
+      throw new AppError('VALIDATION_FAILED', {
+        rule: 'value',
+        field: 'workplaceId',
+        detail: `the phase ${phaseId} needs a workplace, and the operation has none planned`,
+      });
+    }
+    const now = new Date();
+    const after: Operation = { ...before, operationPhaseId: phaseId, workplaceId, updatedAt: now };
+    await operations.updateOperation(tx, after);
+    const staffMemberId = change.staffMemberId ?? null;
+    await operations.recordOperationPhase(tx, {
+      id: uuidv7(),
+      operationId: id,
+      operationPhaseId: phaseId,
+      workplaceId,
+      staffMemberId,
+      startDate: now,
+      endDate: null,
+    });
+    const events: NewEvent[] = [
+      catalogueEvent('OPERATION_PHASE_CHANGED', id, {
+        operationId: id,
+        currentOperationPhase: phaseId,
+        previousOperationPhase: before.operationPhaseId,
+        workplaceId,
+        staffMemberId,
+      }),
+    ];
+    if (workplaceId !== before.workplaceId) {
+      events.push(...lifecycleEvents('OPERATION', 'UPDATED', id, eventData(after, ['workplaceId'])));
+    }
+    await recordEvents(tx, events, now);
+    return after;
+  });
+}

@@ -1,0 +1,177 @@
+// Results of every kind (forecast, operation planning, staff member planning): reading, deleting,
+// the forecast's single-resource PUT and the bulk update. One function, applyResult, stores an element for the bulk update and for
+// PUT alike, so both give the same state and the same events.
+import type { Database, Queryable } from '../db/database.ts';
+import * as results from '../db/repositories/planningResultRepository.ts';
+import { obsoletePlanningScenarios } from '../db/repositories/planningScenarioRepository.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import type { NewEvent } from '../domain/events.ts';
+import { catalogueEvent } from '../domain/events.ts';
+import {
+  checkResultDates,
+  checkUniqueOwners,
+  FORECAST_RESULTS,
+  OPERATION_PLANNING_RESULTS,
+  RESULT_PROPERTIES,
+  type Result,
+  type ResultElement,
+  type ResultInput,
+  type ResultKind,
+  resultValues,
+} from '../domain/planning.ts';
+import { changedProperties } from '../domain/workplaces.ts';
+import { recordEvents } from './eventService.ts';
+import { checkReference } from './referenceService.ts';
+
+export type ResultChange = 'CREATED' | 'UPDATED' | 'UNCHANGED';
+
+/** Event data: the owner's id and the result's properties (times as ISO text). */
+function resultEvent(
+  kind: ResultKind,
+  change: 'CREATED' | 'UPDATED' | 'DELETED',
+  result: Result,
+  changed?: string[],
+) {
+  const data: Record<string, unknown> = { [kind.ownerField]: result.ownerId, ...resultValues(result) };
+  if (changed) data.changedProperties = changed;
+  // Results belong to their owner and are no primary resources: no RESOURCES_UPDATED beside them.
+  const event: NewEvent = {
+    eventType: `${kind.eventPrefix}_${change}`,
+    objectType: kind.objectType,
+    objectId: result.ownerId,
+    data,
+  };
+  return event;
+}
+
+/** The owner named in a path must exist (404), and stays until the transaction ends. */
+async function requireOwner(tx: Queryable, kind: ResultKind, ownerId: string): Promise<void> {
+  await checkReference(tx, kind.ownerField, ownerId, kind.ownerTable).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === 'INVALID_REFERENCE'
+      ? notFound(kind.ownerResource, ownerId)
+      : error;
+  });
+}
+
+/** Dates and references of one element; `prefix` names it in errors (`assignments[3].`). */
+export async function checkElement(
+  tx: Queryable,
+  kind: Pick<ResultKind, 'ownerField' | 'ownerTable'>,
+  element: ResultElement,
+  prefix: string,
+): Promise<void> {
+  checkResultDates(element, prefix);
+  await checkReference(tx, `${prefix}${kind.ownerField}`, element.ownerId, kind.ownerTable);
+  await checkReference(tx, `${prefix}workplaceId`, element.workplaceId, 'workplaces');
+}
+
+/**
+ * Creates or fully replaces the owner's result in the caller's transaction and records its event;
+ * a replacement that changes nothing records nothing.
+ */
+async function applyResult(
+  tx: Queryable,
+  kind: ResultKind,
+  element: ResultElement,
+  prefix: string,
+  now: Date,
+): Promise<{ result: Result; change: ResultChange }> {
+  await checkElement(tx, kind, element, prefix);
+  const before = await results.findResult(tx, kind, element.ownerId, true);
+  if (before) {
+    const changed = changedProperties(resultValues(before), resultValues(element), RESULT_PROPERTIES);
+    if (changed.length === 0) return { result: before, change: 'UNCHANGED' };
+    const after: Result = { ...before, ...element, updatedAt: now };
+    await results.saveResult(tx, kind, after);
+    await recordEvents(tx, [resultEvent(kind, 'UPDATED', after, changed)], now);
+    return { result: after, change: 'UPDATED' };
+  }
+  const created: Result = { ...element, createdAt: now, updatedAt: now };
+  await results.saveResult(tx, kind, created);
+  await recordEvents(tx, [resultEvent(kind, 'CREATED', created)], now);
+  return { result: created, change: 'CREATED' };
+}
+
+/**
+ * A change of the operation plan outdates every operation planning scenario computed against it:
+ * one OBSOLETE_OPERATION_PLANNING_SCENARIOS for the scenarios not yet obsolete, if any.
+ */
+async function obsoleteScenarios(tx: Queryable, kind: ResultKind, now: Date): Promise<void> {
+  if (kind !== OPERATION_PLANNING_RESULTS) return;
+  const ids = await obsoletePlanningScenarios(tx, 'OPERATION', now);
+  if (ids.length === 0) return;
+  const obsoleted = catalogueEvent('OBSOLETE_OPERATION_PLANNING_SCENARIOS', null, {
+    operationPlanningScenarioIds: ids,
+  });
+  await recordEvents(tx, [obsoleted], now);
+}
+
+export async function getResult(db: Database, kind: ResultKind, ownerId: string): Promise<Result> {
+  return db.transaction(async (tx) => {
+    await requireOwner(tx, kind, ownerId);
+    const result = await results.findResult(tx, kind, ownerId);
+    if (!result) throw notFound(kind.resource, ownerId);
+    return result;
+  });
+}
+
+export async function deleteResult(db: Database, kind: ResultKind, ownerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await requireOwner(tx, kind, ownerId);
+    const result = await results.findResult(tx, kind, ownerId, true);
+    if (!result) throw notFound(kind.resource, ownerId);
+    const now = new Date();
+    await results.deleteResult(tx, kind, ownerId);
+    await recordEvents(tx, [resultEvent(kind, 'DELETED', result)], now);
+    await obsoleteScenarios(tx, kind, now);
+  });
+}
+
+export interface BulkOutcome {
+  /** The resulting results, in the order of the body. */
+  results: Result[];
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * The bulk update: every element is applied as its PUT would be, all in one transaction, so one
+ * invalid element (named by its index in `list`) leaves everything as it was.
+ */
+export async function updateResults(
+  db: Database,
+  kind: ResultKind,
+  list: string,
+  elements: readonly ResultElement[],
+): Promise<BulkOutcome> {
+  checkUniqueOwners(elements, list, kind.ownerField);
+  const now = new Date();
+  return db.transaction(async (tx) => {
+    await results.lockOwners(
+      tx,
+      kind,
+      elements.map((element) => element.ownerId),
+    );
+    const outcome: BulkOutcome = { results: [], created: 0, updated: 0, unchanged: 0 };
+    for (const [index, element] of elements.entries()) {
+      const { result, change } = await applyResult(tx, kind, element, `${list}[${index}].`, now);
+      outcome.results.push(result);
+      if (change === 'CREATED') outcome.created++;
+      else if (change === 'UPDATED') outcome.updated++;
+      else outcome.unchanged++;
+    }
+    if (outcome.created + outcome.updated > 0) await obsoleteScenarios(tx, kind, now);
+    return outcome;
+  });
+}
+
+/** PUT /operations/{id}/forecastResult: full replacement; the operation must exist (404). */
+export async function replaceForecastResult(db: Database, operationId: string, input: ResultInput) {
+  const now = new Date();
+  return db.transaction(async (tx) => {
+    await requireOwner(tx, FORECAST_RESULTS, operationId);
+    await results.lockOwners(tx, FORECAST_RESULTS, [operationId]);
+    return applyResult(tx, FORECAST_RESULTS, { ...input, ownerId: operationId }, '', now);
+  });
+}

@@ -1,0 +1,167 @@
+// Planning scenarios (operations, staff members) and predicted malfunction scenarios: created
+// once, never changed; outdated by later changes of the plan or of the workplace (see docs).
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, Queryable } from '../db/database.ts';
+import { listRunningResultsAt } from '../db/repositories/planningResultRepository.ts';
+import * as scenarios from '../db/repositories/planningScenarioRepository.ts';
+import { AppError } from '../domain/errors.ts';
+import { catalogueEvent, lifecycleEvents, type NewEvent, resourcesUpdated } from '../domain/events.ts';
+import { findOperatingState, type OperatingState } from '../domain/masterData.ts';
+import {
+  checkPeriod,
+  checkUniqueOwners,
+  FORECAST_RESULTS,
+  OBSOLETING_WORKPLACE_STATE,
+  OPERATION_PLANNING_RESULTS,
+  type PlanningScenario,
+  type PredictedMalfunctionScenario,
+  type PredictedMalfunctionScenarioInput,
+  type ResultElement,
+  type ScenarioKind,
+  STAFF_MEMBER_PLANNING_RESULTS,
+} from '../domain/planning.ts';
+import { recordEvents } from './eventService.ts';
+import { checkElement } from './planningResultService.ts';
+import { checkReference } from './referenceService.ts';
+import { found } from './writes.ts';
+
+/** Per kind: the results its elements look like, the body's list name and its event. */
+const PLANNING_SCENARIO_KINDS = {
+  OPERATION: {
+    results: OPERATION_PLANNING_RESULTS,
+    list: 'assignments',
+    prefix: 'OPERATION_PLANNING_SCENARIO',
+    idKey: 'operationPlanningScenarioId',
+  },
+  STAFF_MEMBER: {
+    results: STAFF_MEMBER_PLANNING_RESULTS,
+    list: 'elements',
+    prefix: 'STAFF_MEMBER_PLANNING_SCENARIO',
+    idKey: 'staffMemberPlanningScenarioId',
+  },
+} as const;
+
+export interface PlanningScenarioInput {
+  name: string | null;
+  description: string | null;
+  elements: ResultElement[];
+}
+
+export async function createPlanningScenario(
+  db: Database,
+  kind: ScenarioKind,
+  input: PlanningScenarioInput,
+): Promise<PlanningScenario> {
+  const { results, list, prefix, idKey } = PLANNING_SCENARIO_KINDS[kind];
+  checkUniqueOwners(input.elements, list, results.ownerField);
+  const now = new Date();
+  const scenario: PlanningScenario = { ...input, id: uuidv7(), kind, createdAt: now, obsoleteSince: null };
+  await db.transaction(async (tx) => {
+    for (const [index, element] of input.elements.entries()) {
+      await checkElement(tx, results, element, `${list}[${index}].`);
+    }
+    await scenarios.insertPlanningScenario(tx, scenario);
+    const data = { [idKey]: scenario.id, name: scenario.name, description: scenario.description };
+    await recordEvents(tx, lifecycleEvents(prefix, 'CREATED', scenario.id, data), now);
+  });
+  return scenario;
+}
+
+export async function getPlanningScenario(db: Queryable, kind: ScenarioKind, id: string) {
+  return found(scenarios.findPlanningScenario(db, kind, id), 'planningScenario', id);
+}
+
+/** An operating state given by id or code that a malfunction can be predicted as: a downtime. */
+function malfunctionState(idOrCode: string | null): string | null {
+  if (idOrCode === null) return null;
+  const state = findOperatingState(idOrCode);
+  if (!state)
+    throw new AppError('INVALID_REFERENCE', {
+      field: 'operatingStateId',
+      id: idOrCode,
+      expected: 'operatingState',
+    });
+  if (state.workplaceStateId !== 'DOWNTIME')
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: 'operatingStateId',
+      detail: 'must be an operating state of workplace state DOWNTIME',
+    });
+  return state.id;
+}
+
+export async function createMalfunctionScenario(
+  db: Database,
+  input: PredictedMalfunctionScenarioInput,
+): Promise<PredictedMalfunctionScenario> {
+  checkPeriod(input.startDate, input.endDate, 'startDate', 'endDate');
+  const now = new Date();
+  const scenario: PredictedMalfunctionScenario = {
+    ...input,
+    operatingStateId: malfunctionState(input.operatingStateId),
+    id: uuidv7(),
+    createdAt: now,
+    obsoleteSince: null,
+  };
+  await db.transaction(async (tx) => {
+    await checkReference(tx, 'workplaceId', scenario.workplaceId, 'workplaces');
+    await scenarios.insertMalfunctionScenario(tx, scenario);
+    await recordEvents(
+      tx,
+      [
+        catalogueEvent('PREDICTED_MALFUNCTION_SCENARIO_CREATED', scenario.workplaceId, {
+          predictedMalfunctionScenarioId: scenario.id,
+          workplaceId: scenario.workplaceId,
+          startDate: scenario.startDate.toISOString(),
+          endDate: scenario.endDate.toISOString(),
+          probability: scenario.probability,
+          operatingStateId: scenario.operatingStateId,
+          description: scenario.description,
+        }),
+        // The scenario is a resource of its own; the condensed event names it.
+        resourcesUpdated('PREDICTED_MALFUNCTION_SCENARIO', 'CREATED', scenario.id),
+      ],
+      now,
+    );
+  });
+  return scenario;
+}
+
+export async function getMalfunctionScenario(db: Queryable, id: string) {
+  return found(scenarios.findMalfunctionScenario(db, id), 'predictedMalfunctionScenario', id);
+}
+
+/**
+ * What a workplace's change into a downtime state outdates, in that change's transaction: its
+ * malfunction predictions not yet obsolete (one OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS, and
+ * they are marked obsolete) and every forecast result on it that has not ended yet (one
+ * OBSOLETE_OPERATION_FORECAST_RESULTS per operation). Returns the events to record.
+ */
+export async function obsoletedByOperatingState(
+  tx: Queryable,
+  workplaceId: string,
+  state: OperatingState,
+  at: Date,
+): Promise<NewEvent[]> {
+  if (state.workplaceStateId !== OBSOLETING_WORKPLACE_STATE) return [];
+  const events: NewEvent[] = [];
+  const predictionIds = await scenarios.obsoleteMalfunctionScenarios(tx, workplaceId, at);
+  if (predictionIds.length > 0) {
+    events.push(
+      catalogueEvent('OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS', null, {
+        workplaceId,
+        predictedMalfunctionScenarioIds: predictionIds,
+      }),
+    );
+  }
+  for (const forecast of await listRunningResultsAt(tx, FORECAST_RESULTS, workplaceId, at)) {
+    events.push(
+      catalogueEvent('OBSOLETE_OPERATION_FORECAST_RESULTS', forecast.ownerId, {
+        operationId: forecast.ownerId,
+        workplaceId,
+        operatingStateId: state.id,
+      }),
+    );
+  }
+  return events;
+}

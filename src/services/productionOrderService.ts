@@ -1,0 +1,111 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, Queryable } from '../db/database.ts';
+import { operationsOfOrders } from '../db/repositories/operationRepository.ts';
+import * as orders from '../db/repositories/productionOrderRepository.ts';
+import { lifecycleEvents } from '../domain/events.ts';
+import type { Operation } from '../domain/operations.ts';
+import {
+  changedValues,
+  jsonValues,
+  type ProductionOrder,
+  type ProductionOrderInput,
+  withDefaultEndDate,
+} from '../domain/productionOrders.ts';
+import { rethrowDuplicate } from './constraintErrors.ts';
+import { recordEvents } from './eventService.ts';
+import { insertNewOperation, type NewOperation, removeOperation } from './operationService.ts';
+import { found, locking, writeOnFound } from './writes.ts';
+
+const lockProductionOrder = locking('productionOrder', orders.findProductionOrder);
+
+// Changes of these emit PRODUCTION_ORDER_UPDATED.
+const CHARACTERISTICS = [
+  'number',
+  'description',
+  'material',
+  'targetQuantity',
+  'quantityUnit',
+  'basicStartDate',
+  'basicEndDate',
+  'deliveryDate',
+] as const;
+
+/** The event data of PRODUCTION_ORDER_CREATED/_UPDATED/_DELETED: the order's characteristic properties. */
+function eventData(order: ProductionOrder, changed?: string[]) {
+  const data: Record<string, unknown> = {
+    productionOrderId: order.id,
+    ...jsonValues(order, CHARACTERISTICS),
+  };
+  if (changed) data.changedProperties = changed;
+  return data;
+}
+
+export async function getProductionOrder(db: Queryable, id: string): Promise<ProductionOrder> {
+  return found(orders.findProductionOrder(db, id), 'productionOrder', id);
+}
+
+/** An operation created with its order: the order's id is not known to the client yet. */
+export type NewOrderOperation = Omit<NewOperation, 'productionOrderId'>;
+
+/** Creates the order and its operations (in the given order unless they say their sequence) at once. */
+export async function createProductionOrder(
+  db: Database,
+  input: ProductionOrderInput,
+  newOperations: readonly NewOrderOperation[] = [],
+): Promise<{ order: ProductionOrder; operations: Operation[] }> {
+  const now = new Date();
+  const order: ProductionOrder = {
+    ...withDefaultEndDate(input),
+    id: uuidv7(),
+    createdAt: now,
+    updatedAt: now,
+  };
+  return db.transaction(async (tx) => {
+    await orders.insertProductionOrder(tx, order).catch(rethrowDuplicate('number', order.number));
+    await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'CREATED', order.id, eventData(order)), now);
+    const created: Operation[] = [];
+    for (const [index, operation] of newOperations.entries()) {
+      created.push(
+        await insertNewOperation(
+          tx,
+          { ...operation, productionOrderId: order.id, sequence: operation.sequence ?? index + 1 },
+          now,
+          `operations[${index}].`,
+        ),
+      );
+    }
+    created.sort((a, b) => a.sequence - b.sequence);
+    return { order, operations: created };
+  });
+}
+
+export async function replaceProductionOrder(
+  db: Database,
+  id: string,
+  input: ProductionOrderInput,
+): Promise<ProductionOrder> {
+  return writeOnFound(db, lockProductionOrder(id), async (tx, before) => {
+    const after: ProductionOrder = { ...before, ...withDefaultEndDate(input) };
+    const changed = changedValues(before, after, CHARACTERISTICS);
+    if (changed.length === 0) return before;
+    after.updatedAt = new Date();
+    await orders.updateProductionOrder(tx, after).catch(rethrowDuplicate('number', after.number));
+    await recordEvents(
+      tx,
+      lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed)),
+      after.updatedAt,
+    );
+    return after;
+  });
+}
+
+/** Deletes the order with its operations; each operation emits OPERATION_DELETED. */
+export async function deleteProductionOrder(db: Database, id: string): Promise<void> {
+  await writeOnFound(db, lockProductionOrder(id), async (tx, order) => {
+    const now = new Date();
+    for (const operation of await operationsOfOrders(tx, [id], true))
+      await removeOperation(tx, operation, now);
+    await orders.deleteProductionOrder(tx, id);
+    await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'DELETED', id, eventData(order)), now);
+  });
+}

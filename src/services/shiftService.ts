@@ -1,0 +1,177 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, Queryable } from '../db/database.ts';
+import * as shifts from '../db/repositories/shiftRepository.ts';
+import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { type ChangeType, catalogueEvent, type NewEvent } from '../domain/events.ts';
+import {
+  announcementsAfterChange,
+  checkPeriod,
+  checkShiftPlan,
+  type Shift,
+  type ShiftInput,
+  type ShiftPlan,
+} from '../domain/shifts.ts';
+import { changedProperties } from '../domain/workplaces.ts';
+import { recordEvents } from './eventService.ts';
+import { getWorkplace } from './workplaceService.ts';
+import { gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
+
+const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
+
+/** A shift as it appears in event data (times as ISO text, so changes compare by value). */
+function shiftData(shift: Shift) {
+  return {
+    shiftId: shift.id,
+    name: shift.name,
+    shiftModelId: shift.shiftModelId,
+    startDate: shift.startDate.toISOString(),
+    endDate: shift.endDate.toISOString(),
+  };
+}
+
+function shiftsUpdated(shift: Shift, changeType: ChangeType, changed?: string[]): NewEvent[] {
+  return [
+    catalogueEvent('WORKPLACE_SHIFTS_UPDATED', shift.workplaceId, {
+      workplaceId: shift.workplaceId,
+      changeType,
+      shift: shiftData(shift),
+      ...(changed ? { changedProperties: changed } : {}),
+    }),
+  ];
+}
+
+/** A shift of the workplace: 404 when there is no such workplace, or no such shift of it. */
+export const getShift = gettingBelow('shift', getWorkplace, shifts.findShift);
+
+/**
+ * Locks the workplace (404 when it does not exist) for the change: it cannot be deleted meanwhile,
+ * and shift writes of one workplace take turns, so two requests cannot both pass the overlap check.
+ */
+export async function lockWorkplace(tx: Queryable, workplaceId: string): Promise<void> {
+  if (!(await findWorkplace(tx, workplaceId, true))) throw notFound('workplace', workplaceId);
+}
+
+const lockShift = lockingBelow('shift', lockWorkplace, shifts.findShift);
+
+async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise<void> {
+  const other = await shifts.findOverlappingShift(tx, shift.workplaceId, shift, shift.id);
+  if (other) {
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: `${prefix}startDate`,
+      detail: `the period overlaps shift ${other.id} (${other.startDate.toISOString()} to ${other.endDate.toISOString()})`,
+    });
+  }
+}
+
+/** A new shift, with what the clock is to announce (a shift created already over: nothing). */
+function newShift(workplaceId: string, input: ShiftInput, now: Date): Shift {
+  const none = { startAnnouncedAt: null, endAnnouncedAt: null };
+  return {
+    ...input,
+    id: uuidv7(),
+    workplaceId,
+    ...announcementsAfterChange(none, input, now),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A stored shift given new properties: what changed, and (if anything did) the new state. */
+function changeShift(before: Shift, input: ShiftInput, now: Date): { after: Shift; changed: string[] } {
+  const after: Shift = { ...before, ...input };
+  const changed = changedProperties(shiftData(before), shiftData(after), CHARACTERISTICS);
+  if (changed.length === 0) return { after: before, changed };
+  return { after: { ...after, ...announcementsAfterChange(before, after, now), updatedAt: now }, changed };
+}
+
+export async function createShift(db: Database, workplaceId: string, input: ShiftInput): Promise<Shift> {
+  checkPeriod(input);
+  return db.transaction(async (tx) => {
+    await lockWorkplace(tx, workplaceId);
+    const now = new Date();
+    const shift = newShift(workplaceId, input, now);
+    await checkNoOverlap(tx, shift);
+    await shifts.insertShift(tx, shift);
+    await recordEvents(tx, shiftsUpdated(shift, 'CREATED'), now);
+    return shift;
+  });
+}
+
+export async function replaceShift(
+  db: Database,
+  workplaceId: string,
+  id: string,
+  input: ShiftInput,
+): Promise<Shift> {
+  checkPeriod(input);
+  return writeOnFound(db, lockShift(workplaceId, id), async (tx, before) => {
+    const now = new Date();
+    const { after, changed } = changeShift(before, input, now);
+    if (changed.length === 0) return before;
+    await checkNoOverlap(tx, after);
+    await shifts.updateShift(tx, after);
+    await recordEvents(tx, shiftsUpdated(after, 'UPDATED', changed), now);
+    return after;
+  });
+}
+
+/** Deleting a running shift announces no ENDED: WORKPLACE_SHIFTS_UPDATED (DELETED) says it is gone. */
+export async function deleteShift(db: Database, workplaceId: string, id: string): Promise<void> {
+  await writeOnFound(db, lockShift(workplaceId, id), async (tx, shift) => {
+    await shifts.deleteShift(tx, id);
+    await recordEvents(tx, shiftsUpdated(shift, 'DELETED'), new Date());
+  });
+}
+
+/**
+ * Bulk replace: the workplace's shifts starting within the plan's period become the plan's shifts,
+ * in one transaction. A planned shift with the start of an existing one keeps that shift's id
+ * (UPDATED when something differs, nothing when not); existing shifts left over are DELETED, new
+ * ones CREATED, each with its WORKPLACE_SHIFTS_UPDATED. Sending the same plan again changes nothing.
+ * Returns the period's shifts by start.
+ */
+export async function replaceShiftsInPeriod(
+  db: Database,
+  workplaceId: string,
+  plan: ShiftPlan,
+): Promise<Shift[]> {
+  checkShiftPlan(plan);
+  return db.transaction(async (tx) => {
+    await lockWorkplace(tx, workplaceId);
+    const now = new Date();
+    const existing = await shifts.lockShiftsStartingIn(tx, workplaceId, plan);
+    const planned = new Set(plan.shifts.map((shift) => shift.startDate.getTime()));
+    const events: NewEvent[] = [];
+    for (const shift of existing.filter((old) => !planned.has(old.startDate.getTime()))) {
+      await shifts.deleteShift(tx, shift.id);
+      events.push(...shiftsUpdated(shift, 'DELETED'));
+    }
+    const byStart = new Map(existing.map((shift) => [shift.startDate.getTime(), shift]));
+    const result: Shift[] = [];
+    const written: [number, Shift][] = [];
+    for (const [index, input] of plan.shifts.entries()) {
+      const before = byStart.get(input.startDate.getTime());
+      if (before === undefined) {
+        const shift = newShift(workplaceId, input, now);
+        await shifts.insertShift(tx, shift);
+        events.push(...shiftsUpdated(shift, 'CREATED'));
+        written.push([index, shift]);
+        result.push(shift);
+        continue;
+      }
+      const { after, changed } = changeShift(before, input, now);
+      result.push(after);
+      if (changed.length === 0) continue;
+      await shifts.updateShift(tx, after);
+      events.push(...shiftsUpdated(after, 'UPDATED', changed));
+      written.push([index, after]);
+    }
+    // The plan's shifts do not overlap one another (checked above): an overlap now is with a shift
+    // outside the period (one starting before it and running into it, or one after it).
+    for (const [index, shift] of written) await checkNoOverlap(tx, shift, `shifts[${index}].`);
+    await recordEvents(tx, events, now);
+    return result.sort((a, b) => a.startDate.getTime() - b.startDate.getTime());
+  });
+}

@@ -1,0 +1,179 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, Queryable } from '../db/database.ts';
+import * as staffMembers from '../db/repositories/staffMemberRepository.ts';
+import { AppError } from '../domain/errors.ts';
+import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
+import {
+  activityOf,
+  allowedAfter,
+  checkAbsences,
+  comparable,
+  type RecordedActivity,
+  type StaffActivity,
+  type StaffMember,
+  type StaffMemberInput,
+} from '../domain/staffMembers.ts';
+import { changedProperties } from '../domain/workplaces.ts';
+import { rethrowDuplicate } from './constraintErrors.ts';
+import { recordEvents } from './eventService.ts';
+import { checkReference } from './referenceService.ts';
+import { found, locking, writeOnFound } from './writes.ts';
+
+const lockStaffMember = locking('staffMember', staffMembers.findStaffMember);
+
+// Every property is characteristic (skills, assigned workplaces, ...: docs/events.md, "Catalogue"); activities
+// have their own event and never emit STAFF_MEMBER_UPDATED.
+const CHARACTERISTICS = [
+  'staffNumber',
+  'firstName',
+  'lastName',
+  'email',
+  'erpContextId',
+  'qualifications',
+  'assignedWorkplaceIds',
+  'shiftId',
+  'absences',
+] as const;
+
+/** The event data of STAFF_MEMBER_CREATED/_UPDATED/_DELETED. */
+function eventData(member: StaffMember, changed?: string[]) {
+  const data: Record<string, unknown> = { staffMemberId: member.id };
+  // The catalogue's properties (docs/events.md); an ERP context change is named in changedProperties.
+  for (const key of CHARACTERISTICS) if (key !== 'erpContextId') data[key] = member[key];
+  data.absences = member.absences.map((absence) => ({
+    startDate: absence.startDate.toISOString(),
+    endDate: absence.endDate.toISOString(),
+    reason: absence.reason,
+  }));
+  if (changed) data.changedProperties = changed;
+  return data;
+}
+
+export async function getStaffMember(db: Queryable, id: string): Promise<StaffMember> {
+  return found(staffMembers.findStaffMember(db, id), 'staffMember', id);
+}
+
+/** Absences in order, and every assigned workplace existing (kept so until commit). */
+async function checkInput(tx: Queryable, input: StaffMemberInput) {
+  checkAbsences(input.absences);
+  for (const [index, workplaceId] of input.assignedWorkplaceIds.entries()) {
+    await checkReference(tx, `assignedWorkplaceIds[${index}]`, workplaceId, 'workplaces');
+  }
+}
+
+export async function createStaffMember(db: Database, input: StaffMemberInput): Promise<StaffMember> {
+  const now = new Date();
+  const member: StaffMember = { ...input, id: uuidv7(), createdAt: now, updatedAt: now };
+  await db.transaction(async (tx) => {
+    await checkInput(tx, member);
+    await staffMembers
+      .insertStaffMember(tx, member)
+      .catch(rethrowDuplicate('staffNumber', member.staffNumber));
+    await recordEvents(tx, lifecycleEvents('STAFF_MEMBER', 'CREATED', member.id, eventData(member)), now);
+  });
+  return member;
+}
+
+export async function replaceStaffMember(
+  db: Database,
+  id: string,
+  input: StaffMemberInput,
+): Promise<StaffMember> {
+  return writeOnFound(db, lockStaffMember(id), async (tx, before) => {
+    const after: StaffMember = { ...before, ...input };
+    const changed = changedProperties(comparable(before), comparable(after), CHARACTERISTICS);
+    if (changed.length === 0) return before;
+    await checkInput(tx, after);
+    after.updatedAt = new Date();
+    await staffMembers.updateStaffMember(tx, after).catch(rethrowDuplicate('staffNumber', after.staffNumber));
+    await recordEvents(
+      tx,
+      lifecycleEvents('STAFF_MEMBER', 'UPDATED', id, eventData(after, changed)),
+      after.updatedAt,
+    );
+    return after;
+  });
+}
+
+export async function deleteStaffMember(db: Database, id: string): Promise<void> {
+  await writeOnFound(db, lockStaffMember(id), async (tx, member) => {
+    await staffMembers.deleteStaffMember(tx, member.id);
+    await recordEvents(tx, lifecycleEvents('STAFF_MEMBER', 'DELETED', id, eventData(member)), new Date());
+  });
+}
+
+export interface ActivityCommand {
+  operationId: string;
+  workplaceId: string | null;
+  activity: StaffActivity;
+}
+
+/**
+ * POST /staffMembers/{id}/activities. STARTED opens a record on the operation (none may be open
+ * on it); INTERRUPTED and FINISHED close the open one. Returns the record and whether it is new.
+ */
+export async function recordActivity(
+  db: Database,
+  staffMemberId: string,
+  command: ActivityCommand,
+): Promise<{ record: RecordedActivity; created: boolean }> {
+  return db.transaction(async (tx) => {
+    // Locking the staff member serializes its activity commands.
+    const member = await found(
+      staffMembers.findStaffMember(tx, staffMemberId, true),
+      'staffMember',
+      staffMemberId,
+    );
+    const latest = await staffMembers.findLatestActivity(tx, member.id, command.operationId);
+    const allowed = allowedAfter(latest);
+    if (!allowed.includes(command.activity)) {
+      throw new AppError('INVALID_TRANSITION', {
+        resource: 'staffMember',
+        id: member.id,
+        current: latest ? activityOf(latest) : 'NONE',
+        requested: command.activity,
+        allowed: allowed.join(', '),
+      });
+    }
+    const now = new Date();
+    let record: RecordedActivity;
+    if (command.activity === 'STARTED') {
+      if (command.workplaceId === null) {
+        throw new AppError('VALIDATION_FAILED', { rule: 'required', field: 'workplaceId' });
+      }
+      await checkReference(tx, 'operationId', command.operationId, 'operations');
+      await checkReference(tx, 'workplaceId', command.workplaceId, 'workplaces');
+      record = {
+        id: uuidv7(),
+        staffMemberId: member.id,
+        operationId: command.operationId,
+        workplaceId: command.workplaceId,
+        startDate: now,
+        endDate: null,
+        endActivity: null,
+      };
+      await staffMembers.insertActivity(tx, record);
+    } else {
+      // `latest` is the open record here: only that allows INTERRUPTED and FINISHED.
+      const open = latest as RecordedActivity;
+      if (command.workplaceId !== null && command.workplaceId !== open.workplaceId) {
+        throw new AppError('VALIDATION_FAILED', {
+          rule: 'value',
+          field: 'workplaceId',
+          detail: 'differs from the workplace of the open activity',
+        });
+      }
+      record = { ...open, endDate: now, endActivity: command.activity };
+      await staffMembers.closeActivity(tx, record);
+    }
+    const event = catalogueEvent('STAFF_MEMBER_ACTIVITY_CHANGED', member.id, {
+      staffMemberId: member.id,
+      operationId: record.operationId,
+      workplaceId: record.workplaceId,
+      activity: command.activity,
+      previousActivity: latest ? activityOf(latest) : null,
+    });
+    await recordEvents(tx, [event], now);
+    return { record, created: command.activity === 'STARTED' };
+  });
+}

@@ -1,0 +1,137 @@
+// Summaries of operations and workplaces, and the OEE report (docs/resources/reports.md): the
+// owner is checked (404), the inputs read (src/db/repositories/summaryRepository.ts) and combined by the
+// pure functions of src/domain/summaries.ts. `now` comes from the app's clock.
+import type { Database } from '../db/database.ts';
+import * as repository from '../db/repositories/summaryRepository.ts';
+import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.ts';
+import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
+import { AppError } from '../domain/errors.ts';
+import type { Operation } from '../domain/operations.ts';
+import {
+  type OeeReport,
+  type OperatingStateSummary,
+  oeeReport,
+  operationStateSummary,
+  type QuantitySummary,
+  quantitySummary,
+  type Span,
+  windowOf,
+  workplaceStateSummary,
+} from '../domain/summaries.ts';
+import type { Workplace, WorkplaceGroup } from '../domain/workplaces.ts';
+import { getOperation } from './operationService.ts';
+import { getWorkplaceGroup } from './workplaceGroupService.ts';
+import { getWorkplace } from './workplaceService.ts';
+
+export interface Period {
+  startDate?: Date | undefined;
+  endDate?: Date | undefined;
+}
+
+export interface Specification {
+  operation: Operation;
+  workplace: Workplace | null;
+  capacityGroup: WorkplaceGroup | null;
+}
+
+/** An operation's standard values with its planned workplace and that workplace's capacity group. */
+export async function getSpecification(db: Database, operationId: string): Promise<Specification> {
+  const operation = await getOperation(db, operationId);
+  const workplace = operation.workplaceId ? ((await findWorkplace(db, operation.workplaceId)) ?? null) : null;
+  const groupId = operation.workplaceGroupId ?? workplace?.capacityGroupId ?? null;
+  const capacityGroup = groupId ? ((await findWorkplaceGroup(db, groupId)) ?? null) : null;
+  return { operation, workplace, capacityGroup };
+}
+
+export async function getOperationQuantitySummary(
+  db: Database,
+  operationId: string,
+): Promise<QuantitySummary> {
+  const operation = await getOperation(db, operationId);
+  return quantitySummary(operation.targetQuantity, await repository.listOperationBookings(db, operation.id));
+}
+
+export async function getOperationStateSummary(
+  db: Database,
+  operationId: string,
+  now: Date,
+): Promise<OperatingStateSummary> {
+  const operation = await getOperation(db, operationId);
+  const phases = await repository.listOperationPhasePeriods(db, operation.id);
+  const workplaceIds = [
+    ...new Set(phases.flatMap((phase) => (phase.workplaceId ? [phase.workplaceId] : []))),
+  ];
+  // The states from its first phase's start to its last phase's end (now while one is open).
+  const span = {
+    start: Math.min(...phases.map((phase) => phase.startDate.getTime())),
+    end: Math.max(...phases.map((phase) => (phase.endDate ?? now).getTime())),
+  };
+  const states = phases.length === 0 ? [] : await repository.listStatePeriods(db, workplaceIds, span);
+  const bookings = await repository.listOperationBookings(db, operation.id);
+  return operationStateSummary(phases, states, bookings, now.getTime());
+}
+
+export interface InPeriod<T> {
+  window: Span;
+  summary: T;
+}
+
+/** A summary of a workplace (404 without it) in a period: the period's window up to `now`, and what `summarize` makes of it. */
+async function ofWorkplaceInPeriod<T>(
+  db: Database,
+  workplaceId: string,
+  period: Period,
+  now: Date,
+  summarize: (workplaceId: string, window: Span) => Promise<T>,
+): Promise<InPeriod<T>> {
+  const window = windowOf(period.startDate, period.endDate, now);
+  const workplace = await getWorkplace(db, workplaceId);
+  return { window, summary: await summarize(workplace.id, window) };
+}
+
+export const getWorkplaceStateSummary = (db: Database, workplaceId: string, period: Period, now: Date) =>
+  ofWorkplaceInPeriod(db, workplaceId, period, now, async (id, window) => {
+    const phases = await repository.listWorkplacePhasePeriods(db, id, window);
+    const states = await repository.listStatePeriods(db, [id], window);
+    const bookings = await repository.listWorkplaceBookings(db, [id], window);
+    return workplaceStateSummary(phases, states, bookings, window, now.getTime());
+  });
+
+/** A workplace's bookings in the period; it has no target, so targetQuantity and remainingQuantity are null. */
+export const getWorkplaceQuantitySummary = (db: Database, workplaceId: string, period: Period, now: Date) =>
+  ofWorkplaceInPeriod(db, workplaceId, period, now, async (id, window) =>
+    quantitySummary(null, await repository.listWorkplaceBookings(db, [id], window)),
+  );
+
+export interface OeeQuery extends Period {
+  workplaceId?: string | undefined;
+  workplaceGroupId?: string | undefined;
+}
+
+/** The OEE of one workplace, or of all workplaces of a group taken together. */
+export async function getOeeReport(db: Database, query: OeeQuery, now: Date): Promise<InPeriod<OeeReport>> {
+  if ((query.workplaceId === undefined) === (query.workplaceGroupId === undefined)) {
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: 'workplaceId',
+      detail: 'give exactly one of workplaceId and workplaceGroupId',
+    });
+  }
+  const window = windowOf(query.startDate, query.endDate, now);
+  const workplaceIds =
+    query.workplaceId !== undefined
+      ? [(await getWorkplace(db, query.workplaceId)).id]
+      : await repository.listGroupWorkplaceIds(
+          db,
+          (await getWorkplaceGroup(db, query.workplaceGroupId as string)).id,
+        );
+  const states = await repository.listStatePeriods(db, workplaceIds, window);
+  const shifts = await repository.listShiftPeriods(db, workplaceIds, window);
+  const bookings = await repository.listWorkplaceBookings(db, workplaceIds, window);
+  const inputs = workplaceIds.map((id) => ({
+    states: states.filter((state) => state.workplaceId === id),
+    shifts: shifts.filter((shift) => shift.workplaceId === id),
+    bookings: bookings.filter((booking) => booking.workplaceId === id),
+  }));
+  return { window, summary: oeeReport(inputs, window, now.getTime()) };
+}

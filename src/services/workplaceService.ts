@@ -1,0 +1,201 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, Queryable } from '../db/database.ts';
+import { inOneStatement } from '../db/oneStatement.ts';
+import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.ts';
+import * as workplaces from '../db/repositories/workplaceRepository.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
+import {
+  findOperatingState,
+  INITIAL_OPERATING_STATE_CODE,
+  type OperatingState,
+  operatingStateById,
+} from '../domain/masterData.ts';
+import {
+  changedProperties,
+  resolveWorkplaceType,
+  type Workplace,
+  type WorkplaceGroupType,
+  type WorkplaceInput,
+  type WorkplaceType,
+} from '../domain/workplaces.ts';
+
+/** A workplace as a body gives it: the type and the flag may each be left out. */
+export type WorkplaceBody = Omit<WorkplaceInput, 'workplaceType' | 'isManualWorkplace'> & {
+  workplaceType?: WorkplaceType | undefined;
+  isManualWorkplace?: boolean | undefined;
+};
+
+function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
+  const { workplaceType: _type, isManualWorkplace: _flag, ...rest } = body;
+  const resolved = resolveWorkplaceType(body, stored);
+  if ('conflict' in resolved) {
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: 'isManualWorkplace',
+      detail: resolved.conflict,
+    });
+  }
+  return { ...rest, ...resolved };
+}
+
+import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
+import { recordEvents } from './eventService.ts';
+import { obsoletedByOperatingState } from './planningScenarioService.ts';
+import { found, locking, writeOnFound } from './writes.ts';
+
+const lockWorkplace = locking('workplace', workplaces.findWorkplace);
+
+// Changes of these emit WORKPLACE_UPDATED; the operating state has its own event
+// (docs/events.md, "Catalogue").
+const CHARACTERISTICS = [
+  'number',
+  'description',
+  'isManualWorkplace',
+  'workplaceType',
+  'erpContextId',
+  'capacityGroupId',
+  'productionLineId',
+] as const;
+
+// The event data keeps the catalogue's properties (docs/events.md); a change of the type or the
+// ERP context is still an update, named in changedProperties.
+const EVENT_PROPERTIES = [
+  'number',
+  'description',
+  'isManualWorkplace',
+  'capacityGroupId',
+  'productionLineId',
+] as const;
+
+/** The event data of WORKPLACE_CREATED/_UPDATED/_DELETED: the workplace's characteristic properties. */
+function eventData(workplace: Workplace, changed?: string[]) {
+  const data: Record<string, unknown> = { workplaceId: workplace.id };
+  for (const key of EVENT_PROPERTIES) data[key] = workplace[key];
+  if (changed) data.changedProperties = changed;
+  return data;
+}
+
+/** Operating state as it appears in event data (texts in the default language). */
+function operatingStateData(state: OperatingState) {
+  return {
+    id: state.id,
+    code: state.code,
+    description: state.description['en-GB'],
+    workplaceStateId: state.workplaceStateId,
+  };
+}
+
+export async function getWorkplace(db: Queryable, id: string): Promise<Workplace> {
+  return found(workplaces.findWorkplace(db, id), 'workplace', id);
+}
+
+async function checkGroup(tx: Queryable, field: string, id: string | null, type: WorkplaceGroupType) {
+  if (id === null) return;
+  const group = await findWorkplaceGroup(tx, id);
+  if (!group || group.type !== type) throw new AppError('INVALID_REFERENCE', { field, id, expected: type });
+}
+
+async function checkReferences(tx: Queryable, input: WorkplaceInput) {
+  await checkGroup(tx, 'capacityGroupId', input.capacityGroupId, 'CAPACITY_GROUP');
+  await checkGroup(tx, 'productionLineId', input.productionLineId, 'PRODUCTION_LINE');
+}
+
+export async function createWorkplace(
+  db: Database,
+  input: WorkplaceBody & { operatingStateId?: string | undefined },
+): Promise<Workplace> {
+  const { operatingStateId, ...body } = input;
+  const properties = withType(body);
+  const state = findOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
+  if (!state)
+    throw new AppError('INVALID_REFERENCE', {
+      field: 'operatingStateId',
+      id: String(operatingStateId),
+      expected: 'operatingState',
+    });
+  const now = new Date();
+  const workplace: Workplace = {
+    ...properties,
+    id: uuidv7(),
+    operatingStateId: state.id,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.transaction(async (tx) => {
+    await checkReferences(tx, workplace);
+    await workplaces.insertWorkplace(tx, workplace).catch(rethrowDuplicate('number', workplace.number));
+    await workplaces.recordOperatingState(tx, {
+      id: uuidv7(),
+      workplaceId: workplace.id,
+      operatingStateId: state.id,
+      startDate: now,
+      endDate: null,
+    });
+    await recordEvents(tx, lifecycleEvents('WORKPLACE', 'CREATED', workplace.id, eventData(workplace)), now);
+  });
+  return workplace;
+}
+
+export async function replaceWorkplace(db: Database, id: string, body: WorkplaceBody): Promise<Workplace> {
+  return writeOnFound(db, lockWorkplace(id), async (tx, before) => {
+    const after: Workplace = { ...before, ...withType(body, before.workplaceType) };
+    const changed = changedProperties(before, after, CHARACTERISTICS);
+    if (changed.length === 0) return before;
+    await checkReferences(tx, after);
+    after.updatedAt = new Date();
+    await workplaces.updateWorkplace(tx, after).catch(rethrowDuplicate('number', after.number));
+    await recordEvents(
+      tx,
+      lifecycleEvents('WORKPLACE', 'UPDATED', id, eventData(after, changed)),
+      after.updatedAt,
+    );
+    return after;
+  });
+}
+
+export async function deleteWorkplace(db: Database, id: string): Promise<void> {
+  await writeOnFound(db, lockWorkplace(id), async (tx, workplace) => {
+    // Operations, devices and tools will reference workplaces with restricting foreign keys.
+    await workplaces.deleteWorkplace(tx, workplace.id).catch(rethrowInUse('workplace', id));
+    await recordEvents(tx, lifecycleEvents('WORKPLACE', 'DELETED', id, eventData(workplace)), new Date());
+  });
+}
+
+/**
+ * The operating-state command. Any change to a different state is allowed; asking for the state
+ * the workplace is already in changes nothing and emits nothing, so a repeated command is harmless.
+ */
+export async function changeOperatingState(
+  db: Database,
+  id: string,
+  operatingStateIdOrCode: string,
+): Promise<Workplace> {
+  const target = findOperatingState(operatingStateIdOrCode);
+  return writeOnFound(db, lockWorkplace(id), async (tx, before) => {
+    if (!target) throw notFound('operatingState', operatingStateIdOrCode);
+    if (before.operatingStateId === target.id) return before;
+    const now = new Date();
+    const after: Workplace = { ...before, operatingStateId: target.id, updatedAt: now };
+    // A downtime outdates the workplace's forecasts and malfunction predictions (docs/resources/planning.md).
+    const obsoleted = await obsoletedByOperatingState(tx, id, target, now);
+    // The command's hot path: its writes in one round trip (src/db/oneStatement.ts).
+    await inOneStatement(tx, async (batch) => {
+      await workplaces.updateWorkplace(batch, after);
+      await workplaces.recordOperatingState(batch, {
+        id: uuidv7(),
+        workplaceId: id,
+        operatingStateId: target.id,
+        startDate: now,
+        endDate: null,
+      });
+      const changed = catalogueEvent('WORKPLACE_OPERATING_STATE_CHANGED', id, {
+        workplaceId: id,
+        currentOperatingState: operatingStateData(target),
+        previousOperatingState: operatingStateData(operatingStateById(before.operatingStateId)),
+      });
+      await recordEvents(batch, [changed, ...obsoleted], now);
+    });
+    return after;
+  });
+}
