@@ -136,8 +136,8 @@ export class MqttTransport implements Transport {
       password: url.password === '' ? undefined : decodeURIComponent(url.password),
       reconnectPeriod: 1000,
       connectTimeout: this.#timeoutMs,
-      // mqtt.js logs through `debug` about 15 times per publish; even switched off that was 3 % of
-      // the service's CPU while delivering. Connection failures still show as failed deliveries.
+      // mqtt.js logs through `debug` several times per publish, a cost even when switched off.
+      // Connection failures still show as failed deliveries.
       log: noLog,
     });
     const refusedVersion = await new Promise<boolean>((resolve) => {

@@ -1,4 +1,4 @@
-// The retry set: notifications whose first attempt failed (src/db/repositories/deliveryStreams.ts
+// The retry set: notifications whose first attempt failed (src/db/repositories/deliveryCursors.ts
 // sends first attempts from each callback's cursor), claimed when due and recorded after each
 // attempt. Each step is one statement, so one short transaction without BEGIN and COMMIT.
 // What an outcome means (retry or discard) is decided in src/domain/delivery.ts.
@@ -55,8 +55,8 @@ export interface NotificationRow {
 
 /**
  * An event's data and timestamp as the text a delivery body carries, selected so: parsing the
- * JSON and the date of every row only to write them out again was about 7 % of the service's CPU
- * in a drain (bench/mqttDelivery.ts). `MS` truncates to milliseconds, as a JavaScript Date does.
+ * JSON and the date of every row only to write them out again is work a drain can do without
+ * (bench/mqttDelivery.ts). `MS` truncates to milliseconds, as a JavaScript Date does.
  */
 export const deliveredEventColumns = (alias: string): string =>
   `${alias}.data::text AS data, to_char(${alias}."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`;
