@@ -78,7 +78,7 @@ export class Sender {
   }
 
   /** Every slot is taken: callbacks may be waiting for one, so finished sends stop passing theirs on. */
-  contended(): void {
+  markContended(): void {
     this.#contended = true;
   }
 

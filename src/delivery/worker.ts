@@ -163,7 +163,7 @@ export class DeliveryWorker {
     this.#lastClaimed = 0;
     let free = this.#sender.freeSlots;
     if (free > 0) free -= await this.#sendFromCursors(free, now);
-    else this.#sender.contended();
+    else this.#sender.markContended();
     if (free > 0 && poll.nextRetryAt !== null && poll.nextRetryAt <= now) {
       this.#lastClaimed += await this.#sender.sendRetries(free, now);
     }
