@@ -62,8 +62,7 @@ export class HttpTransport implements Transport {
 
   async send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult> {
     // A timer cleared when the send ends, not AbortSignal.timeout(): its timer outlives the send
-    // and builds a DOMException when it fires, for every send (work that shows in a busy
-    // delivery's profile), and keeps the signal alive until then.
+    // and builds a DOMException when it fires, for every send, and keeps the signal alive until then.
     const timeout = new AbortController();
     const timer = setTimeout(
       () => timeout.abort(new DOMException(`no answer within ${this.#timeoutMs} ms`, 'TimeoutError')),

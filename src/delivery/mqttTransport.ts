@@ -136,8 +136,8 @@ export class MqttTransport implements Transport {
       password: url.password === '' ? undefined : decodeURIComponent(url.password),
       reconnectPeriod: 1000,
       connectTimeout: this.#timeoutMs,
-      // mqtt.js logs through `debug` many times per publish, and even switched off those calls
-      // show in a busy delivery's profile. Connection failures still show as failed deliveries.
+      // mqtt.js logs through `debug` several times per publish, a cost even when switched off.
+      // Connection failures still show as failed deliveries.
       log: noLog,
     });
     const refusedVersion = await new Promise<boolean>((resolve) => {

@@ -83,7 +83,7 @@ export function deliveryHeaders(notification: Notification, body: string, now: D
 }
 
 /** Standard Webhooks: v1 = base64 HMAC-SHA256 over `id.timestamp.body`, key = the secret after `whsec_`. */
-function sign(secret: string, id: string, timestamp: string, body: string): string {
+export function sign(secret: string, id: string, timestamp: string, body: string): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }

@@ -1,4 +1,4 @@
-// The retry set: notifications whose first attempt failed (src/db/repositories/deliveryStreams.ts
+// The retry set: notifications whose first attempt failed (src/db/repositories/deliveryCursors.ts
 // sends first attempts from each callback's cursor), claimed when due and recorded after each
 // attempt. Each step is one statement, so one short transaction without BEGIN and COMMIT.
 // What an outcome means (retry or discard) is decided in src/domain/delivery.ts.
@@ -55,8 +55,8 @@ export interface NotificationRow {
 
 /**
  * An event's data and timestamp as the text a delivery body carries, selected so: parsing the
- * JSON and the date of every row only to write them out again, once per callback, is work a busy
- * delivery does for every event. `MS` truncates to milliseconds, as a JavaScript Date does.
+ * JSON and the date of every row only to write them out again is work a drain can do without
+ * (bench/mqttDelivery.ts). `MS` truncates to milliseconds, as a JavaScript Date does.
  */
 export const deliveredEventColumns = (alias: string): string =>
   `${alias}.data::text AS data, to_char(${alias}."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`;
@@ -90,7 +90,7 @@ interface ClaimRow extends NotificationRow {
  * Claims due notifications for sending, locked for `lockMs` so a crashed sender's claims come
  * back. The free slots (`limit`) go round-robin over the callbacks with due work, counting the
  * sends each already has in flight: every callback gets its next slot before any callback gets
- * one more (docs/decisions/0003-delivery-from-the-event-log.md). A callback has at most its cap in flight:
+ * one more (docs/architecture.md, "Fair delivery"). A callback has at most its cap in flight:
  * `reducedCaps` for those listed, 1 for one never sent to (a first send is a probe), else
  * `perCallback`.
  */

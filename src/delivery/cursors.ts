@@ -1,10 +1,11 @@
-// The callbacks this instance streams (docs/decisions/0003-delivery-from-the-event-log.md), in memory:
-// per callback how far its reader has got, which of its events are still out, and so where its
-// stored cursor may move. The stored cursor only ever passes events whose outcome is recorded;
-// a crash sends again what was out, nothing else.
-import type { CursorMove, LeasedCallback, StreamedNotification } from '../db/repositories/deliveryStreams.ts';
+// The cursors of the callbacks this instance holds (docs/architecture.md, "Delivery by cursor"),
+// in memory: per callback how far its reader has got, which of its events are still out, and so
+// where its stored cursor may move. The stored cursor only ever passes events whose outcome is
+// recorded; a crash sends again what was out, nothing else.
+import type { CursorMove, CursorNotification, LeasedCallback } from '../db/repositories/deliveryCursors.ts';
 
-export class Stream {
+/** One held callback's cursor: read, sent and stored positions. */
+export class Cursor {
   readonly callbackId: string;
   maxUnconfirmedMessages: number;
   /** Never sent to: one send, a probe, until it has an outcome. */
@@ -14,7 +15,7 @@ export class Stream {
   readSequence: number;
   /** As stored: where a new holder of the lease would start. */
   storedPosition: number;
-  /** The head when it was last checked for falling too far behind (src/delivery/worker.ts). */
+  /** The head when it was last checked for falling too far behind (src/delivery/readAhead.ts). */
   skipCheckedAt = 0;
   /** Sends at the receiver now (what the callback's cap counts). */
   sending = 0;
@@ -22,7 +23,7 @@ export class Stream {
    * Events read and numbered but not sent yet, oldest first: read ahead, so that a send that ends
    * starts the next one at once instead of after a read from the database.
    */
-  readonly #ahead: StreamedNotification[] = [];
+  readonly #ahead: CursorNotification[] = [];
   /** Events read whose outcome is not yet being recorded (ahead or sent): position -> sequence, in position order. */
   readonly #out = new Map<number, number>();
 
@@ -45,7 +46,7 @@ export class Stream {
   }
 
   /** Numbers the events just read (on from the last one), counts them as out and queues them to be sent. */
-  take(events: readonly StreamedNotification[]): void {
+  take(events: readonly CursorNotification[]): void {
     for (const event of events) {
       this.readSequence += 1;
       event.sequence = this.readSequence;
@@ -56,7 +57,7 @@ export class Stream {
   }
 
   /** The oldest event read ahead, for sending; it stays out until its outcome is recorded. */
-  next(): StreamedNotification | undefined {
+  next(): CursorNotification | undefined {
     return this.#ahead.shift();
   }
 
@@ -85,23 +86,23 @@ export class Stream {
   }
 }
 
-/** The streams of the callbacks this instance holds, kept in line with its leases. */
-export class Streams {
-  readonly #streams = new Map<string, Stream>();
+/** The cursors of the callbacks this instance holds, kept in line with its leases. */
+export class Cursors {
+  readonly #cursors = new Map<string, Cursor>();
 
-  get(callbackId: string): Stream | undefined {
-    return this.#streams.get(callbackId);
+  get(callbackId: string): Cursor | undefined {
+    return this.#cursors.get(callbackId);
   }
 
-  all(): IterableIterator<Stream> {
-    return this.#streams.values();
+  all(): IterableIterator<Cursor> {
+    return this.#cursors.values();
   }
 
   /** Callbacks with sends out: never given back by the lease step. */
   busy(): string[] {
-    return [...this.#streams.values()]
-      .filter((stream) => stream.outCount > 0)
-      .map((stream) => stream.callbackId);
+    return [...this.#cursors.values()]
+      .filter((cursor) => cursor.outCount > 0)
+      .map((cursor) => cursor.callbackId);
   }
 
   /**
@@ -110,13 +111,13 @@ export class Streams {
    */
   idlePositions(recording: ReadonlySet<string>): Map<string, number> {
     const idle = new Map<string, number>();
-    for (const stream of this.#streams.values()) {
+    for (const cursor of this.#cursors.values()) {
       if (
-        stream.outCount === 0 &&
-        !recording.has(stream.callbackId) &&
-        stream.readPosition > stream.storedPosition
+        cursor.outCount === 0 &&
+        !recording.has(cursor.callbackId) &&
+        cursor.readPosition > cursor.storedPosition
       ) {
-        idle.set(stream.callbackId, stream.readPosition);
+        idle.set(cursor.callbackId, cursor.readPosition);
       }
     }
     return idle;
@@ -125,23 +126,23 @@ export class Streams {
   /** After a lease step: new callbacks start at their stored cursor, ones no longer held are dropped. */
   reconcile(held: readonly LeasedCallback[], idleStored: ReadonlyMap<string, number>): void {
     const ids = new Set(held.map((leased) => leased.callbackId));
-    for (const callbackId of this.#streams.keys()) {
-      if (!ids.has(callbackId)) this.#streams.delete(callbackId);
+    for (const callbackId of this.#cursors.keys()) {
+      if (!ids.has(callbackId)) this.#cursors.delete(callbackId);
     }
     for (const leased of held) {
-      const stream = this.#streams.get(leased.callbackId);
-      if (!stream) {
-        this.#streams.set(leased.callbackId, new Stream(leased));
+      const cursor = this.#cursors.get(leased.callbackId);
+      if (!cursor) {
+        this.#cursors.set(leased.callbackId, new Cursor(leased));
         continue;
       }
-      stream.maxUnconfirmedMessages = leased.maxUnconfirmedMessages;
+      cursor.maxUnconfirmedMessages = leased.maxUnconfirmedMessages;
       const stored = idleStored.get(leased.callbackId);
-      if (stored !== undefined) stream.storedPosition = Math.max(stream.storedPosition, stored);
+      if (stored !== undefined) cursor.storedPosition = Math.max(cursor.storedPosition, stored);
     }
   }
 
   /** Forgets a callback (lease lost, deleted, or its record failed): it starts again from its stored cursor. */
   drop(callbackId: string): void {
-    this.#streams.delete(callbackId);
+    this.#cursors.delete(callbackId);
   }
 }

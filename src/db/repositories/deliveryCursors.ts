@@ -1,7 +1,8 @@
 // Delivery by cursor (docs/decisions/0003-delivery-from-the-event-log.md): events get delivery positions
 // in commit order, each callback keeps the position up to which every matching event has had its
 // first attempt, and the instance holding a callback's lease reads the events after it. Every
-// step is one statement (migration 021's functions), however many callbacks it concerns.
+// step is one statement (the delivery_* functions, read together in src/db/schema.sql), however
+// many callbacks it concerns. A cursor is stored as callbacks.delivered_position and last_sequence.
 import type { AttemptResult } from '../../domain/delivery.ts';
 import type { Queryable } from '../database.ts';
 import {
@@ -98,22 +99,22 @@ export async function releaseLeases(db: Queryable, instanceId: string): Promise<
 }
 
 /** A callback's read request: the events after `after`, at most `take` of them. */
-export interface StreamRead {
+export interface CursorRead {
   callbackId: string;
   after: number;
   take: number;
 }
 
 /** An event read from a callback's cursor, for its first attempt. */
-export interface StreamedNotification extends Notification {
+export interface CursorNotification extends Notification {
   position: number;
 }
 
-export interface StreamBatch {
+export interface CursorReadBatch {
   /** The head position of the read's snapshot: a callback given fewer than `take` has read up to it. */
   head: number;
   /** Per callback, its events in position order (sequence numbers still to be given). */
-  events: Map<string, StreamedNotification[]>;
+  events: Map<string, CursorNotification[]>;
 }
 
 /**
@@ -122,7 +123,10 @@ export interface StreamBatch {
  * walked in order, bounded by the snapshot's head so that the head and the rows agree. Sequence
  * numbers are the caller's: it numbers on from the callback's last one.
  */
-export async function readStreams(db: Queryable, reads: readonly StreamRead[]): Promise<StreamBatch> {
+export async function readAfterCursors(
+  db: Queryable,
+  reads: readonly CursorRead[],
+): Promise<CursorReadBatch> {
   const rows = await db.query<
     NotificationRow & { head: string; callback_id: string | null; position: string }
   >(
@@ -132,7 +136,7 @@ export async function readStreams(db: Queryable, reads: readonly StreamRead[]): 
      FROM delivery_read($1::uuid[], $2::bigint[], $3::int[]) r`,
     [reads.map((read) => read.callbackId), reads.map((read) => read.after), reads.map((read) => read.take)],
   );
-  const events = new Map<string, StreamedNotification[]>();
+  const events = new Map<string, CursorNotification[]>();
   for (const row of rows) {
     if (row.callback_id === null) continue;
     const list = events.get(row.callback_id) ?? [];
