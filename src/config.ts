@@ -1,7 +1,12 @@
-// Typed settings: the only module that reads process.env. Every setting, its variable and its
-// default are read in loadConfig below; docs/settings.md is the same list for people.
+// Typed settings: the only module that reads process.env. SETTINGS declares every environment
+// variable once, as a TypeBox schema (type, default, limits, description); loadConfig validates the
+// environment against it and builds the Config the app uses. `npm run settings:generate` renders
+// the same declarations as the table of docs/settings.md and as .env.example.
 
 import { availableParallelism } from 'node:os';
+import { type Static, type TSchema, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import Value from 'typebox/value';
 import { parseNetworks } from './net/addressPolicy.ts';
 
 export interface Config {
@@ -118,203 +123,505 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const SCOPES = ['read', 'write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** What a setting carries besides its JSON Schema rules: for people and for its problems. */
+export interface SettingAnnotations {
+  /** What the setting does (the "meaning" column of docs/settings.md). */
+  description: string;
+  /** The default in words, where the code computes it (the computed value differs by machine). */
+  defaultText?: string;
+  /** How a problem states the rule a refused text breaks (after the variable and its value). */
+  rule?: string;
+  /** Never repeat the value in a problem (keys, passwords in URLs). */
+  secret?: boolean;
+}
+
+type TextRules = Pick<SettingAnnotations, 'rule' | 'secret'> & { pattern?: string; minLength?: number };
+
+const integer = (
+  rules: { default: number; minimum: number; maximum: number; defaultText?: string },
+  description: string,
+) => Type.Integer({ ...rules, description });
+const flag = (rules: { default: boolean }, description: string) => Type.Boolean({ ...rules, description });
+const oneOf = <const T extends readonly string[]>(
+  values: T,
+  rules: { default: T[number] },
+  description: string,
+) => Type.Enum([...values] as T[number][], { ...rules, description });
+const text = (rules: TextRules & { default: string }, description: string) =>
+  Type.String({ ...rules, description });
+/** A text without a default: undefined when unset. */
+const optionalText = (rules: TextRules, description: string) =>
+  Type.Optional(Type.String({ ...rules, description }));
+
+// Half the cores (1 to 4): the other half stays with the event loop that serves the API.
+const halfTheCores = () => Math.min(4, Math.max(1, Math.floor(availableParallelism() / 2)));
+
+/**
+ * Every setting, in the order docs/settings.md lists them. A new setting is one entry here and
+ * one line in loadConfig (where it lands in Config); then run `npm run settings:generate`.
+ */
+export const SETTINGS = {
+  BRIDGE_HOST: text({ default: '0.0.0.0' }, 'interface to listen on'),
+  BRIDGE_PORT: integer(
+    { default: 8080, minimum: 0, maximum: 65535 },
+    'port to listen on (0..65535; 0 picks a free one)',
+  ),
+  BRIDGE_DATA_DIR: text(
+    { default: './data' },
+    'PGlite data directory (embedded database), used when `DATABASE_URL` is not set; locked by `bridge.lock` while a process uses it',
+  ),
+  DATABASE_URL: optionalText(
+    { pattern: '^postgres(ql)?://', rule: 'must be a postgres:// or postgresql:// URL', secret: true },
+    '`postgres://user:pass@host:5432/db`: use this PostgreSQL instead of PGlite',
+  ),
+  BRIDGE_DB_POOL_SIZE: integer(
+    { default: 10, minimum: 1, maximum: 200 },
+    'PostgreSQL connections per process for requests and background work (1..200); the delivery worker has 2 more of its own',
+  ),
+  BRIDGE_DB_TIMEOUT_MS: integer(
+    { default: 5000, minimum: 50, maximum: 600_000 },
+    'the longest any database call may take; beyond it the request answers 504 `DATABASE_TIMEOUT` (PostgreSQL also cancels the statement)',
+  ),
+  BRIDGE_BASE_PATH: text(
+    {
+      default: '',
+      pattern: '^(/[A-Za-z0-9._~\\-/]*)?$',
+      rule: 'must start with "/" and contain only URL path characters',
+    },
+    'path prefix of every route, e.g. `/ffwebservices`',
+  ),
+  BRIDGE_PUBLIC_URL: optionalText(
+    {
+      pattern: '^https?://[^/\\s]+(/\\S*)?$',
+      rule: 'must be an http(s) URL such as https://bridge.example.com',
+    },
+    "when set (e.g. `https://bridge.plant.example/ffwebservices`), hrefs and `Location` start with it instead of the request's address; it replaces the base path in hrefs",
+  ),
+  BRIDGE_TRUST_PROXY: flag(
+    { default: false },
+    '`true`: hrefs follow `Forwarded` or `X-Forwarded-Proto/-Host/-Prefix` from the proxy in front (set only behind one that sets them)',
+  ),
+  BRIDGE_TOKEN_SECRET: optionalText(
+    { minLength: 32, rule: 'must be at least 32 characters long', secret: true },
+    'HS256 key for access tokens (at least 32 characters). Unset: a random key is created once and stored in the database, shared by every instance on it',
+  ),
+  BRIDGE_TOKEN_TTL_SECONDS: integer(
+    { default: 3600, minimum: 60, maximum: 86400 },
+    'access token lifetime (`expires_in`), 60..86400',
+  ),
+  BRIDGE_REFRESH_TOKEN_TTL_SECONDS: integer(
+    { default: 86_400, minimum: 60, maximum: 31_536_000 },
+    'refresh token lifetime (single use; each use issues the next), 60..31536000',
+  ),
+  BRIDGE_BOOTSTRAP_CLIENT_ID: optionalText(
+    {},
+    'id of a client created (or updated) at start, so scripts and containers need not read logs',
+  ),
+  BRIDGE_BOOTSTRAP_CLIENT_SECRET: optionalText(
+    { minLength: 16, rule: 'must be at least 16 characters long', secret: true },
+    'its secret (at least 16 characters; stored only as a hash)',
+  ),
+  BRIDGE_BOOTSTRAP_CLIENT_SCOPES: text({ default: SCOPES.join(' ') }, 'its scopes, space-separated'),
+  BRIDGE_TLS_CERT_FILE: optionalText({}, 'PEM certificate: with the key, the service speaks HTTPS itself'),
+  BRIDGE_TLS_KEY_FILE: optionalText({}, 'PEM private key'),
+  BRIDGE_BODY_LIMIT_BYTES: integer(
+    { default: 1_048_576, minimum: 1024, maximum: 104_857_600 },
+    'largest request body; larger ones get 413 `PAYLOAD_TOO_LARGE`',
+  ),
+  BRIDGE_DOCUMENT_MAX_BYTES: integer(
+    { default: 10_485_760, minimum: 1024, maximum: 104_857_600 },
+    'largest document file (`PUT /documents/{id}/file`, 1024..104857600); larger ones get 413 `PAYLOAD_TOO_LARGE`',
+  ),
+  BRIDGE_LOG_LEVEL: oneOf(
+    LOG_LEVELS,
+    { default: 'info' },
+    '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
+  ),
+  BRIDGE_DELIVERY_ENABLED: flag(
+    { default: true },
+    '`false` makes an instance API-only (another instance delivers)',
+  ),
+  BRIDGE_DELIVERY_RETRY_INTERVAL_MS: integer(
+    { default: 10_000, minimum: 100, maximum: 3_600_000 },
+    'time between a failed delivery and its retry (10 s: docs/api.md, "Callbacks (event delivery)")',
+  ),
+  BRIDGE_DELIVERY_TIMEOUT_MS: integer(
+    { default: 5000, minimum: 100, maximum: 60_000 },
+    'a receiver must confirm (HTTP 2xx, MQTT PUBACK) within this; must be below the retry interval',
+  ),
+  BRIDGE_DELIVERY_POLL_MS: integer(
+    { default: 250, minimum: 10, maximum: 60_000 },
+    'how often an idle instance looks for new events (a write on the same instance wakes it at once)',
+  ),
+  BRIDGE_DELIVERY_LEASE_MS: integer(
+    { default: 10_000, minimum: 1000, maximum: 600_000 },
+    'how long an instance holds a callback without renewing it (renewed every third of it): how soon another instance takes over the callbacks of one that was killed (1,000 to 600,000)',
+  ),
+  BRIDGE_DELIVERY_MAX_IN_FLIGHT: integer(
+    { default: 1000, minimum: 1, maximum: 10_000 },
+    'deliveries in flight at once per instance',
+  ),
+  BRIDGE_DELIVERY_PER_CALLBACK: integer(
+    { default: 100, minimum: 1, maximum: 1000 },
+    'deliveries in flight at once for one callback (a slow receiver holds at most this many of the instance\'s slots, one while it does not answer, and free slots go round-robin between callbacks: "Fair delivery" in `architecture.md`; 1 keeps a healthy receiver\'s deliveries in order)',
+  ),
+  BRIDGE_SHIFT_CLOCK_POLL_MS: integer(
+    { default: 1000, minimum: 10, maximum: 60_000 },
+    'how often each instance looks for shifts that started or ended (10..60000); each start and end is announced once (WORKPLACE_SHIFT_CHANGED), at most this long after it happens',
+  ),
+  BRIDGE_RETENTION_EVENTS_DAYS: integer(
+    { default: 30, minimum: 0, maximum: 36_500 },
+    'days an event stays in the log after it was recorded (`recordedAt`), 0..36500; 0 keeps every event. Events still needed by delivery and the newest event stay whatever their age (docs/events.md, "Retention")',
+  ),
+  BRIDGE_RETENTION_SAMPLES_DAYS: integer(
+    { default: 90, minimum: 0, maximum: 36_500 },
+    'days a device sample stays after its own `timestamp`, 0..36500; 0 keeps every sample (docs/resources/devices.md, "Retention"). Each instance deletes what is past either setting every 5 minutes, in batches of 5,000 rows',
+  ),
+  BRIDGE_CONNECTORS_ENABLED: flag(
+    { default: true },
+    '`false`: this instance runs no connectors (others holding their leases do; docs/resources/connectors.md)',
+  ),
+  BRIDGE_CALLBACK_MQTT_PORT: integer(
+    { default: 1883, minimum: 1, maximum: 65535 },
+    'the port MQTT callback URLs must use',
+  ),
+  BRIDGE_CALLBACK_ALLOWED_NETWORKS: text(
+    { default: '0.0.0.0/0 ::/0' },
+    'address ranges callbacks may reach (space- or comma-separated CIDR)',
+  ),
+  BRIDGE_CALLBACK_DENIED_NETWORKS: text(
+    { default: '' },
+    'ranges callbacks may never reach, **in addition to** the built-in denials, which no setting removes: `0.0.0.0/8 ::/128` (unspecified: the host itself), `169.254.0.0/16 fe80::/10` (link-local), `100.100.100.200/32 fd00:ec2::254/128` (cloud metadata); checked at registration for address literals and on the address of every connection (see "Callback destinations" in `api.md`)',
+  ),
+  BRIDGE_CALLBACK_DENY_LOOPBACK: flag(
+    { default: false },
+    '`true` also denies loopback (`127.0.0.0/8 ::1/128`); allowed by default because receivers such as Node-RED often run on the same edge host',
+  ),
+  BRIDGE_EMBEDDED_MQTT: oneOf(
+    ['auto', 'on', 'off'],
+    { default: 'auto' },
+    'embedded MQTT broker (MQTT 3.1.1) for the zero-setup run: `auto` starts it unless its port is taken (an external broker is assumed there), `on` always, `off` never',
+  ),
+  BRIDGE_EMBEDDED_MQTT_HOST: text(
+    { default: '127.0.0.1' },
+    'interface of the embedded broker (it has no authentication: keep it local)',
+  ),
+  BRIDGE_EMBEDDED_MQTT_PORT: integer(
+    { default: 1883, minimum: 0, maximum: 65535 },
+    'port of the embedded broker',
+  ),
+  BRIDGE_METRICS_TOP_CALLBACKS: integer(
+    { default: 10, minimum: 0, maximum: 1000 },
+    '`GET /metrics` gives queue depth and oldest pending age per callback for this many callbacks, those whose oldest notification waits longest (0..1000; totals cover all)',
+  ),
+  BRIDGE_DELIVERY_STALL_MS: integer(
+    { default: 60_000, minimum: 1000, maximum: 3_600_000 },
+    "`/health/ready` answers 503 with `delivery: STALLED` when this instance's delivery loop has not finished a cycle for this long (1000..3600000; keep it above `BRIDGE_DB_TIMEOUT_MS`)",
+  ),
+  BRIDGE_EVENT_STREAM_POLL_MS: integer(
+    { default: 250, minimum: 10, maximum: 60_000 },
+    'how often the event stream\'s poller looks for new events when no write on this instance woke it (10..60000; docs/api.md, "Event stream")',
+  ),
+  BRIDGE_EVENT_STREAM_HEARTBEAT_MS: integer(
+    { default: 15_000, minimum: 100, maximum: 3_600_000 },
+    'a heartbeat comment on every open event stream this often (100..3600000)',
+  ),
+  BRIDGE_EVENT_STREAM_MAX_PER_CLIENT: integer(
+    { default: 5, minimum: 1, maximum: 10_000 },
+    'open event streams per client (1..10000); beyond: 429 `TOO_MANY_STREAMS`',
+  ),
+  BRIDGE_EVENT_STREAM_MAX_STREAMS: integer(
+    { default: 500, minimum: 1, maximum: 100_000 },
+    'open event streams per instance (1..100000); beyond: 429 `TOO_MANY_STREAMS`',
+  ),
+  BRIDGE_EVENT_STREAM_MAX_BUFFER_BYTES: integer(
+    { default: 1_048_576, minimum: 1024, maximum: 1_073_741_824 },
+    'an event stream with more than this waiting to be sent to its client is closed (1024..1073741824)',
+  ),
+  BRIDGE_EVENT_DATA_MAX_BYTES: integer(
+    { default: 65_536, minimum: 1024, maximum: 104_857_600 },
+    'largest `data` of an EXTERNAL event (`POST /events`), as JSON bytes (1024..104857600); larger gets 413 `PAYLOAD_TOO_LARGE` naming `data`. The body limit still applies to the whole request',
+  ),
+  BRIDGE_PAGE_MAX_BYTES: integer(
+    { default: 8_388_608, minimum: 16_384, maximum: 1_073_741_824 },
+    'byte budget of one page of the event log (16384..1073741824): a page whose items would be larger ends early, with a `next` (or `previous`) link that continues exactly where it stopped; a page always holds at least one item',
+  ),
+  BRIDGE_TOKEN_FAILURES_PER_CLIENT: integer(
+    { default: 10, minimum: 1, maximum: 100_000 },
+    'failed authentications of one client id per window; beyond it the token endpoint answers 429 `slow_down` with `Retry-After` until the window ends (docs/api.md, Limits)',
+  ),
+  BRIDGE_TOKEN_FAILURES_PER_ADDRESS: integer(
+    { default: 10, minimum: 1, maximum: 100_000 },
+    'failed authentications from one source address per window (behind a reverse proxy all clients share its address)',
+  ),
+  BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS: integer(
+    { default: 60, minimum: 1, maximum: 86_400 },
+    'length of the failure window (1..86400)',
+  ),
+  BRIDGE_TOKEN_HASH_CONCURRENCY: integer(
+    { default: halfTheCores(), minimum: 1, maximum: 64, defaultText: 'half the CPU cores, 1..4' },
+    'secret hashes (scrypt, ~50 ms and 32 MiB each) computed at once, so token requests leave CPU, thread pool and event loop to the API (1..64)',
+  ),
+  BRIDGE_TOKEN_HASH_QUEUE: integer(
+    { default: 32, minimum: 0, maximum: 10_000 },
+    'authentications waiting for a hash; beyond it 429 with `Retry-After: 1`',
+  ),
+  BRIDGE_TOKEN_HASHES_PER_ADDRESS: integer(
+    { default: 1, minimum: 1, maximum: 10_000 },
+    'hashes one source address may have running or waiting; beyond it 429 (one address cannot take every slot; raise it behind a reverse proxy)',
+  ),
+  BRIDGE_TOKEN_REFUSAL_DELAY_MS: integer(
+    { default: 1000, minimum: 0, maximum: 10_000 },
+    'a 429 of the token endpoint is sent after this pause (at most its `Retry-After`); 0 answers at once',
+  ),
+  BRIDGE_TOKEN_CLOCK_SKEW_SECONDS: integer(
+    { default: 60, minimum: 0, maximum: 3600 },
+    'a token issued (`iat`) further than this in the future is refused (0..3600)',
+  ),
+  BRIDGE_TOKEN_RECHECK_SECONDS: integer(
+    { default: 30, minimum: 1, maximum: 3600 },
+    "a cached token's client is read again after this: removed clients and removed scopes stop working within it (1..3600)",
+  ),
+  BRIDGE_HTTP_REQUEST_TIMEOUT_MS: integer(
+    { default: 120_000, minimum: 0, maximum: 3_600_000 },
+    'the whole request (headers and body) must arrive within this, else 408 `REQUEST_TIMEOUT` and the connection is closed; 0 disables (a body dripped byte by byte then holds its connection)',
+  ),
+  BRIDGE_HTTP_HEADERS_TIMEOUT_MS: integer(
+    { default: 20_000, minimum: 100, maximum: 600_000 },
+    'the request headers must arrive within this (100..600000, not above the request timeout)',
+  ),
+  BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(
+    { default: 72_000, minimum: 100, maximum: 3_600_000 },
+    'an idle keep-alive connection is closed after this (above the usual 60 s idle timeout of load balancers)',
+  ),
+  BRIDGE_DASHBOARD: oneOf(
+    ['on', 'off'],
+    { default: 'on' },
+    '`off` removes the browser dashboard (`GET /` and `/dashboard/*`, docs/dashboard.md); the API is unchanged',
+  ),
+  BRIDGE_HTTP_MAX_CONNECTIONS: integer(
+    { default: 1000, minimum: 1, maximum: 1_000_000 },
+    'open connections at most; further connections are closed at once',
+  ),
+  BRIDGE_HTTP_SHUTDOWN_GRACE_MS: integer(
+    { default: 10_000, minimum: 0, maximum: 600_000 },
+    'on shutdown, idle connections close at once and requests in progress get this long to finish; then every connection is cut, so a client that holds its socket cannot delay the stop by the keep-alive timeout',
+  ),
+  BRIDGE_DEMO: oneOf(
+    ['auto', 'on', 'off'],
+    { default: 'auto' },
+    'the demo plant and simulator (docs/demo.md): `auto` seeds and simulates on the first start of the embedded database only (empty data directory, no `BRIDGE_BOOTSTRAP_CLIENT_ID`; never with `DATABASE_URL`), `on` simulates at every start and seeds first when the plant is empty, `off` never',
+  ),
+  BRIDGE_DEMO_SIZE: integer(
+    { default: 1000, minimum: 1, maximum: 1_000_000 },
+    'operations the demo seeds (1..1000000; production orders are added until there are this many)',
+  ),
+  BRIDGE_DEMO_SEED: integer(
+    { default: 1, minimum: 0, maximum: 4_294_967_295 },
+    "seed of the demo's random choices: the same seed gives the same plant and the same run (0..4294967295)",
+  ),
+  BRIDGE_DEMO_RATE: integer(
+    { default: 2, minimum: 1, maximum: 1000 },
+    'changes per second the demo simulator makes (1..1000)',
+  ),
+};
+
+const SETTINGS_SCHEMA = Type.Object(SETTINGS);
+type Settings = Static<typeof SETTINGS_SCHEMA>;
+type SettingName = keyof typeof SETTINGS;
+const validator = Compile(SETTINGS_SCHEMA);
+
+/** The schema of one setting with its annotations (TypeBox keeps unknown keywords as given). */
+export const settingSchema = (name: SettingName) =>
+  SETTINGS[name] as unknown as TSchema & SettingAnnotations & Record<string, unknown>;
+
+/** An environment value as the schema's type: numbers and booleans only when written exactly so. */
+function fromText(schema: TSchema & Record<string, unknown>, value: string): unknown {
+  if (schema.type === 'integer') return /^-?\d+$/.test(value) ? Number(value) : value;
+  if (schema.type === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
+  return value;
+}
+
+/** The problem a refused value gives: the variable, the value (unless secret) and the rule. */
+function problemOf(name: SettingName, value: string): string {
+  const schema = settingSchema(name);
+  if (schema.type === 'integer') {
+    return `${name}="${value}" must be an integer from ${schema.minimum} to ${schema.maximum}`;
+  }
+  if (schema.type === 'boolean') return `${name}="${value}" must be one of true, false`;
+  if (Array.isArray(schema.enum)) return `${name}="${value}" must be one of ${schema.enum.join(', ')}`;
+  return schema.secret ? `${name} ${schema.rule}` : `${name}="${value}" ${schema.rule}`;
+}
+
 /** Reads and validates every setting; throws ConfigError listing all problems at once. */
 export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
-  const text = (name: string): string | undefined => {
+  // Blank values count as unset; values are trimmed.
+  const given = new Map<SettingName, string>();
+  const values: Record<string, unknown> = {};
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
     const value = env[name]?.trim();
-    return value === '' ? undefined : value;
-  };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = text(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
-      problems.push(`${name}="${raw}" must be an integer from ${min} to ${max}`);
-      return fallback;
-    }
-    return value;
-  };
-
-  const basePath = (text('BRIDGE_BASE_PATH') ?? '').replace(/\/+$/, '');
-  if (basePath !== '' && !/^\/[A-Za-z0-9._~\-/]*$/.test(basePath)) {
-    problems.push(`BRIDGE_BASE_PATH="${basePath}" must start with "/" and contain only URL path characters`);
+    if (value === undefined || value === '') continue;
+    given.set(name, value);
+    values[name] = fromText(settingSchema(name), value);
   }
+  const settings = Value.Default(SETTINGS_SCHEMA, values) as Settings;
 
-  const publicUrl = text('BRIDGE_PUBLIC_URL')?.replace(/\/+$/, '');
-  if (publicUrl !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrl)) {
-    problems.push(
-      `BRIDGE_PUBLIC_URL="${publicUrl}" must be an http(s) URL such as https://bridge.example.com`,
-    );
+  const problems: string[] = [];
+  const refused = new Set<string>();
+  for (const error of validator.Errors(settings)) {
+    const name = error.instancePath.slice(1) as SettingName;
+    if (refused.has(name)) continue;
+    refused.add(name);
+    problems.push(problemOf(name, given.get(name) ?? ''));
   }
+  problems.push(...relationProblems(settings, given, refused));
 
-  const databaseUrl = text('DATABASE_URL');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
-  }
-
-  const tokenSecret = text('BRIDGE_TOKEN_SECRET');
-  if (tokenSecret !== undefined && tokenSecret.length < 32) {
-    problems.push('BRIDGE_TOKEN_SECRET must be at least 32 characters long');
-  }
-
-  const logLevel = text('BRIDGE_LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
-    problems.push(`BRIDGE_LOG_LEVEL="${logLevel}" must be one of ${LOG_LEVELS.join(', ')}`);
-  }
-
-  const tlsCertFile = text('BRIDGE_TLS_CERT_FILE');
-  const tlsKeyFile = text('BRIDGE_TLS_KEY_FILE');
-  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
-    problems.push('BRIDGE_TLS_CERT_FILE and BRIDGE_TLS_KEY_FILE must be set together');
-  }
-
-  const bootstrapClient = readBootstrapClient(text, problems);
-  const choice = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const raw = text(name) ?? fallback;
-    if ((allowed as readonly string[]).includes(raw)) return raw as T;
-    problems.push(`${name}="${raw}" must be one of ${allowed.join(', ')}`);
-    return fallback;
-  };
-  const networks = (name: string, fallback: string): string[] => {
+  const networks = (name: SettingName & `${string}_NETWORKS`): string[] => {
     try {
-      return parseNetworks(text(name) ?? fallback);
+      return parseNetworks(settings[name]);
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message}`);
       return [];
     }
   };
-  const delivery = {
-    enabled: choice('BRIDGE_DELIVERY_ENABLED', ['true', 'false'], 'true') === 'true',
-    retryIntervalMs: integer('BRIDGE_DELIVERY_RETRY_INTERVAL_MS', 10_000, 100, 3_600_000),
-    timeoutMs: integer('BRIDGE_DELIVERY_TIMEOUT_MS', 5000, 100, 60_000),
-    pollMs: integer('BRIDGE_DELIVERY_POLL_MS', 250, 10, 60_000),
-    leaseMs: integer('BRIDGE_DELIVERY_LEASE_MS', 10_000, 1000, 600_000),
-    maxInFlight: integer('BRIDGE_DELIVERY_MAX_IN_FLIGHT', 1000, 1, 10_000),
-    perCallback: integer('BRIDGE_DELIVERY_PER_CALLBACK', 100, 1, 1000),
-  };
-  const tokenEndpoint: TokenEndpointLimits = {
-    failuresPerClient: integer('BRIDGE_TOKEN_FAILURES_PER_CLIENT', 10, 1, 100_000),
-    failuresPerAddress: integer('BRIDGE_TOKEN_FAILURES_PER_ADDRESS', 10, 1, 100_000),
-    failureWindowSeconds: integer('BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
-    // Half the cores (1 to 4): the other half stays with the event loop that serves the API.
-    hashConcurrency: integer(
-      'BRIDGE_TOKEN_HASH_CONCURRENCY',
-      Math.min(4, Math.max(1, Math.floor(availableParallelism() / 2))),
-      1,
-      64,
-    ),
-    hashQueue: integer('BRIDGE_TOKEN_HASH_QUEUE', 32, 0, 10_000),
-    hashesPerAddress: integer('BRIDGE_TOKEN_HASHES_PER_ADDRESS', 1, 1, 10_000),
-    refusalDelayMs: integer('BRIDGE_TOKEN_REFUSAL_DELAY_MS', 1000, 0, 10_000),
-    clockSkewSeconds: integer('BRIDGE_TOKEN_CLOCK_SKEW_SECONDS', 60, 0, 3600),
-    recheckSeconds: integer('BRIDGE_TOKEN_RECHECK_SECONDS', 30, 1, 3600),
-  };
-  const http: HttpLimits = {
-    requestTimeoutMs: integer('BRIDGE_HTTP_REQUEST_TIMEOUT_MS', 120_000, 0, 3_600_000),
-    headersTimeoutMs: integer('BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
-    keepAliveTimeoutMs: integer('BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
-    maxConnections: integer('BRIDGE_HTTP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
-    shutdownGraceMs: integer('BRIDGE_HTTP_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-  };
-  if (http.requestTimeoutMs !== 0 && http.headersTimeoutMs > http.requestTimeoutMs) {
-    problems.push('BRIDGE_HTTP_HEADERS_TIMEOUT_MS must not be above BRIDGE_HTTP_REQUEST_TIMEOUT_MS');
-  }
-
-  if (delivery.timeoutMs >= delivery.retryIntervalMs) {
-    problems.push('BRIDGE_DELIVERY_TIMEOUT_MS must be below BRIDGE_DELIVERY_RETRY_INTERVAL_MS');
-  }
-
+  const s = settings;
   const config: Config = {
-    host: text('BRIDGE_HOST') ?? '0.0.0.0',
-    port: integer('BRIDGE_PORT', 8080, 0, 65535),
-    dataDir: text('BRIDGE_DATA_DIR') ?? './data',
-    databaseUrl,
-    basePath,
-    publicUrl,
-    tokenSecret,
-    tokenTtlSeconds: integer('BRIDGE_TOKEN_TTL_SECONDS', 3600, 60, 86400),
-    refreshTokenTtlSeconds: integer('BRIDGE_REFRESH_TOKEN_TTL_SECONDS', 86_400, 60, 31_536_000),
-    trustProxy: choice('BRIDGE_TRUST_PROXY', ['true', 'false'], 'false') === 'true',
-    bootstrapClient,
-    tlsCertFile,
-    tlsKeyFile,
-    bodyLimitBytes: integer('BRIDGE_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
-    documentMaxBytes: integer('BRIDGE_DOCUMENT_MAX_BYTES', 10_485_760, 1024, 104_857_600),
-    eventDataMaxBytes: integer('BRIDGE_EVENT_DATA_MAX_BYTES', 65_536, 1024, 104_857_600),
-    pageMaxBytes: integer('BRIDGE_PAGE_MAX_BYTES', 8_388_608, 16_384, 1_073_741_824),
-    dbTimeoutMs: integer('BRIDGE_DB_TIMEOUT_MS', 5000, 50, 600_000),
-    dbPoolSize: integer('BRIDGE_DB_POOL_SIZE', 10, 1, 200),
-    logLevel,
-    delivery,
-    shiftClockPollMs: integer('BRIDGE_SHIFT_CLOCK_POLL_MS', 1000, 10, 60_000),
-    retention: {
-      eventsDays: integer('BRIDGE_RETENTION_EVENTS_DAYS', 30, 0, 36_500),
-      samplesDays: integer('BRIDGE_RETENTION_SAMPLES_DAYS', 90, 0, 36_500),
+    host: s.BRIDGE_HOST,
+    port: s.BRIDGE_PORT,
+    dataDir: s.BRIDGE_DATA_DIR,
+    databaseUrl: s.DATABASE_URL,
+    // Trailing slashes are dropped so hrefs never get a double slash.
+    basePath: s.BRIDGE_BASE_PATH.replace(/\/+$/, ''),
+    publicUrl: s.BRIDGE_PUBLIC_URL?.replace(/\/+$/, ''),
+    tokenSecret: s.BRIDGE_TOKEN_SECRET,
+    tokenTtlSeconds: s.BRIDGE_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: s.BRIDGE_REFRESH_TOKEN_TTL_SECONDS,
+    trustProxy: s.BRIDGE_TRUST_PROXY,
+    bootstrapClient:
+      s.BRIDGE_BOOTSTRAP_CLIENT_ID !== undefined && s.BRIDGE_BOOTSTRAP_CLIENT_SECRET !== undefined
+        ? {
+            id: s.BRIDGE_BOOTSTRAP_CLIENT_ID,
+            secret: s.BRIDGE_BOOTSTRAP_CLIENT_SECRET,
+            scopes: s.BRIDGE_BOOTSTRAP_CLIENT_SCOPES.split(/\s+/),
+          }
+        : undefined,
+    tlsCertFile: s.BRIDGE_TLS_CERT_FILE,
+    tlsKeyFile: s.BRIDGE_TLS_KEY_FILE,
+    bodyLimitBytes: s.BRIDGE_BODY_LIMIT_BYTES,
+    documentMaxBytes: s.BRIDGE_DOCUMENT_MAX_BYTES,
+    eventDataMaxBytes: s.BRIDGE_EVENT_DATA_MAX_BYTES,
+    pageMaxBytes: s.BRIDGE_PAGE_MAX_BYTES,
+    dbTimeoutMs: s.BRIDGE_DB_TIMEOUT_MS,
+    dbPoolSize: s.BRIDGE_DB_POOL_SIZE,
+    logLevel: s.BRIDGE_LOG_LEVEL,
+    delivery: {
+      enabled: s.BRIDGE_DELIVERY_ENABLED,
+      retryIntervalMs: s.BRIDGE_DELIVERY_RETRY_INTERVAL_MS,
+      timeoutMs: s.BRIDGE_DELIVERY_TIMEOUT_MS,
+      pollMs: s.BRIDGE_DELIVERY_POLL_MS,
+      leaseMs: s.BRIDGE_DELIVERY_LEASE_MS,
+      maxInFlight: s.BRIDGE_DELIVERY_MAX_IN_FLIGHT,
+      perCallback: s.BRIDGE_DELIVERY_PER_CALLBACK,
     },
-    connectorsEnabled: choice('BRIDGE_CONNECTORS_ENABLED', ['true', 'false'], 'true') === 'true',
-    callbackMqttPort: integer('BRIDGE_CALLBACK_MQTT_PORT', 1883, 1, 65535),
-    callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS', '0.0.0.0/0 ::/0'),
-    callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS', ''),
-    callbackDenyLoopback: choice('BRIDGE_CALLBACK_DENY_LOOPBACK', ['true', 'false'], 'false') === 'true',
+    shiftClockPollMs: s.BRIDGE_SHIFT_CLOCK_POLL_MS,
+    retention: { eventsDays: s.BRIDGE_RETENTION_EVENTS_DAYS, samplesDays: s.BRIDGE_RETENTION_SAMPLES_DAYS },
+    connectorsEnabled: s.BRIDGE_CONNECTORS_ENABLED,
+    callbackMqttPort: s.BRIDGE_CALLBACK_MQTT_PORT,
+    callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS'),
+    callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS'),
+    callbackDenyLoopback: s.BRIDGE_CALLBACK_DENY_LOOPBACK,
     embeddedMqtt: {
-      mode: choice('BRIDGE_EMBEDDED_MQTT', ['auto', 'on', 'off'], 'auto'),
-      host: text('BRIDGE_EMBEDDED_MQTT_HOST') ?? '127.0.0.1',
-      port: integer('BRIDGE_EMBEDDED_MQTT_PORT', 1883, 0, 65535),
+      mode: s.BRIDGE_EMBEDDED_MQTT,
+      host: s.BRIDGE_EMBEDDED_MQTT_HOST,
+      port: s.BRIDGE_EMBEDDED_MQTT_PORT,
     },
     eventStream: {
-      pollMs: integer('BRIDGE_EVENT_STREAM_POLL_MS', 250, 10, 60_000),
-      heartbeatMs: integer('BRIDGE_EVENT_STREAM_HEARTBEAT_MS', 15_000, 100, 3_600_000),
-      maxPerClient: integer('BRIDGE_EVENT_STREAM_MAX_PER_CLIENT', 5, 1, 10_000),
-      maxStreams: integer('BRIDGE_EVENT_STREAM_MAX_STREAMS', 500, 1, 100_000),
-      maxBufferBytes: integer('BRIDGE_EVENT_STREAM_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
+      pollMs: s.BRIDGE_EVENT_STREAM_POLL_MS,
+      heartbeatMs: s.BRIDGE_EVENT_STREAM_HEARTBEAT_MS,
+      maxPerClient: s.BRIDGE_EVENT_STREAM_MAX_PER_CLIENT,
+      maxStreams: s.BRIDGE_EVENT_STREAM_MAX_STREAMS,
+      maxBufferBytes: s.BRIDGE_EVENT_STREAM_MAX_BUFFER_BYTES,
     },
     monitoring: {
-      topCallbacks: integer('BRIDGE_METRICS_TOP_CALLBACKS', 10, 0, 1000),
-      deliveryStallMs: integer('BRIDGE_DELIVERY_STALL_MS', 60_000, 1000, 3_600_000),
+      topCallbacks: s.BRIDGE_METRICS_TOP_CALLBACKS,
+      deliveryStallMs: s.BRIDGE_DELIVERY_STALL_MS,
     },
-    tokenEndpoint,
-    http,
+    tokenEndpoint: {
+      failuresPerClient: s.BRIDGE_TOKEN_FAILURES_PER_CLIENT,
+      failuresPerAddress: s.BRIDGE_TOKEN_FAILURES_PER_ADDRESS,
+      failureWindowSeconds: s.BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS,
+      hashConcurrency: s.BRIDGE_TOKEN_HASH_CONCURRENCY,
+      hashQueue: s.BRIDGE_TOKEN_HASH_QUEUE,
+      hashesPerAddress: s.BRIDGE_TOKEN_HASHES_PER_ADDRESS,
+      refusalDelayMs: s.BRIDGE_TOKEN_REFUSAL_DELAY_MS,
+      clockSkewSeconds: s.BRIDGE_TOKEN_CLOCK_SKEW_SECONDS,
+      recheckSeconds: s.BRIDGE_TOKEN_RECHECK_SECONDS,
+    },
+    http: {
+      requestTimeoutMs: s.BRIDGE_HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: s.BRIDGE_HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: s.BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: s.BRIDGE_HTTP_MAX_CONNECTIONS,
+      shutdownGraceMs: s.BRIDGE_HTTP_SHUTDOWN_GRACE_MS,
+    },
     // The demo plant (docs/demo.md): auto = first start of the embedded database only.
     demo: {
-      mode: choice('BRIDGE_DEMO', ['auto', 'on', 'off'], 'auto'),
-      size: integer('BRIDGE_DEMO_SIZE', 1000, 1, 1_000_000),
-      seed: integer('BRIDGE_DEMO_SEED', 1, 0, 4_294_967_295),
-      rate: integer('BRIDGE_DEMO_RATE', 2, 1, 1000),
+      mode: s.BRIDGE_DEMO,
+      size: s.BRIDGE_DEMO_SIZE,
+      seed: s.BRIDGE_DEMO_SEED,
+      rate: s.BRIDGE_DEMO_RATE,
     },
-    dashboard: choice('BRIDGE_DASHBOARD', ['on', 'off'], 'on') === 'on',
+    dashboard: s.BRIDGE_DASHBOARD === 'on',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
-function readBootstrapClient(
-  text: (name: string) => string | undefined,
-  problems: string[],
-): Config['bootstrapClient'] {
-  const id = text('BRIDGE_BOOTSTRAP_CLIENT_ID');
-  const secret = text('BRIDGE_BOOTSTRAP_CLIENT_SECRET');
-  const scopesText = text('BRIDGE_BOOTSTRAP_CLIENT_SCOPES');
-  if (id === undefined && secret === undefined) {
-    if (scopesText !== undefined)
-      problems.push('BRIDGE_BOOTSTRAP_CLIENT_SCOPES needs BRIDGE_BOOTSTRAP_CLIENT_ID');
-    return undefined;
+/**
+ * The rules between settings (each setting's own rules are in SETTINGS). A rule that compares
+ * values is checked only when those values passed their own rules.
+ */
+function relationProblems(s: Settings, given: Map<SettingName, string>, refused: Set<string>): string[] {
+  const problems: string[] = [];
+  const valid = (...names: SettingName[]) => names.every((name) => !refused.has(name));
+
+  if (given.has('BRIDGE_TLS_CERT_FILE') !== given.has('BRIDGE_TLS_KEY_FILE')) {
+    problems.push('BRIDGE_TLS_CERT_FILE and BRIDGE_TLS_KEY_FILE must be set together');
   }
-  if (id === undefined || secret === undefined) {
+
+  const hasId = given.has('BRIDGE_BOOTSTRAP_CLIENT_ID');
+  const hasSecret = given.has('BRIDGE_BOOTSTRAP_CLIENT_SECRET');
+  if (!hasId && !hasSecret && given.has('BRIDGE_BOOTSTRAP_CLIENT_SCOPES')) {
+    problems.push('BRIDGE_BOOTSTRAP_CLIENT_SCOPES needs BRIDGE_BOOTSTRAP_CLIENT_ID');
+  } else if (hasId !== hasSecret) {
     problems.push('BRIDGE_BOOTSTRAP_CLIENT_ID and BRIDGE_BOOTSTRAP_CLIENT_SECRET must be set together');
-    return undefined;
-  }
-  if (secret.length < 16) problems.push('BRIDGE_BOOTSTRAP_CLIENT_SECRET must be at least 16 characters long');
-  const scopes = scopesText === undefined ? [...SCOPES] : scopesText.split(/\s+/);
-  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
-  if (unknown.length > 0) {
-    problems.push(
-      `BRIDGE_BOOTSTRAP_CLIENT_SCOPES has unknown scopes: ${unknown.join(', ')} (allowed: read write)`,
+  } else if (hasId) {
+    const unknown = s.BRIDGE_BOOTSTRAP_CLIENT_SCOPES.split(/\s+/).filter(
+      (scope) => !(SCOPES as readonly string[]).includes(scope),
     );
+    if (unknown.length > 0) {
+      problems.push(
+        `BRIDGE_BOOTSTRAP_CLIENT_SCOPES has unknown scopes: ${unknown.join(', ')} (allowed: ${SCOPES.join(' ')})`,
+      );
+    }
   }
-  return { id, secret, scopes };
+
+  if (
+    valid('BRIDGE_HTTP_REQUEST_TIMEOUT_MS', 'BRIDGE_HTTP_HEADERS_TIMEOUT_MS') &&
+    s.BRIDGE_HTTP_REQUEST_TIMEOUT_MS !== 0 &&
+    s.BRIDGE_HTTP_HEADERS_TIMEOUT_MS > s.BRIDGE_HTTP_REQUEST_TIMEOUT_MS
+  ) {
+    problems.push('BRIDGE_HTTP_HEADERS_TIMEOUT_MS must not be above BRIDGE_HTTP_REQUEST_TIMEOUT_MS');
+  }
+  if (
+    valid('BRIDGE_DELIVERY_TIMEOUT_MS', 'BRIDGE_DELIVERY_RETRY_INTERVAL_MS') &&
+    s.BRIDGE_DELIVERY_TIMEOUT_MS >= s.BRIDGE_DELIVERY_RETRY_INTERVAL_MS
+  ) {
+    problems.push('BRIDGE_DELIVERY_TIMEOUT_MS must be below BRIDGE_DELIVERY_RETRY_INTERVAL_MS');
+  }
+  return problems;
 }

@@ -1,7 +1,7 @@
 // The service's Prometheus metrics: one registry per app (tests run many apps in one process).
 // Label values are bounded: routes are Fastify's route patterns, statuses and reasons come from
 // fixed sets, callbacks only for the few with the longest queues (docs/operations.md, "Metrics").
-import { Counter, Gauge, type Metric, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database, Queryable } from '../db/database.ts';
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../db/database.ts';
 import { callbackQueues, eventLogHead } from '../db/repositories/deliveryBacklog.ts';
@@ -33,88 +33,18 @@ type DbCall = (typeof DB_CALLS)[number];
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-interface DurationSeries {
-  method: string;
-  status: number;
-  labels: { method: string; route: string; status: string };
-  /** Per bucket, not cumulative; above the last bound only `count` grows. */
-  counts: number[];
-  sum: number;
-  count: number;
-}
-
-/**
- * bridge_http_request_duration_seconds, written exactly as a prom-client Histogram writes it but
- * counted in plain numbers: the Histogram's observe() checks the labels and hashes them on every
- * request. Registered in the registry as prom-client's own metrics are (an object with get()).
- */
-class RequestDurations {
-  readonly name = 'bridge_http_request_duration_seconds';
-  readonly help = 'HTTP requests by method, route pattern and status';
-  readonly type = 'histogram';
-  readonly aggregator = 'sum';
-  /** By route pattern: its few method and status pairs. */
-  readonly #byRoute = new Map<string, DurationSeries[]>();
-
-  constructor(registry: Registry) {
-    registry.registerMetric(this as unknown as Metric);
-  }
-
-  observe(method: string, route: string, status: number, seconds: number): void {
-    let ofRoute = this.#byRoute.get(route);
-    if (ofRoute === undefined) {
-      ofRoute = [];
-      this.#byRoute.set(route, ofRoute);
-    }
-    let series = ofRoute.find((one) => one.status === status && one.method === method);
-    if (series === undefined) {
-      const labels = { method, route, status: String(status) };
-      series = { method, status, labels, counts: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
-      ofRoute.push(series);
-    }
-    let bucket = 0;
-    while (bucket < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[bucket] as number)) bucket += 1;
-    if (bucket < series.counts.length) series.counts[bucket] = (series.counts[bucket] as number) + 1;
-    series.sum += seconds;
-    series.count += 1;
-  }
-
-  /** The values as prom-client's Histogram hands them to the registry. */
-  async get() {
-    const name = this.name;
-    const values: { labels: object; sharedLabels: object; value: number; metricName: string }[] = [];
-    for (const ofRoute of this.#byRoute.values()) {
-      for (const { labels, counts, sum, count } of ofRoute) {
-        let cumulative = 0;
-        DURATION_BUCKETS.forEach((le, i) => {
-          cumulative += counts[i] as number;
-          values.push({
-            labels: { le },
-            sharedLabels: labels,
-            value: cumulative,
-            metricName: `${name}_bucket`,
-          });
-        });
-        values.push({
-          labels: { le: '+Inf' },
-          sharedLabels: labels,
-          value: count,
-          metricName: `${name}_bucket`,
-        });
-        values.push({ labels: {}, sharedLabels: labels, value: sum, metricName: `${name}_sum` });
-        values.push({ labels: {}, sharedLabels: labels, value: count, metricName: `${name}_count` });
-      }
-    }
-    return { name, help: this.help, type: this.type, values, aggregator: this.aggregator };
-  }
-}
-
 export class Metrics {
   readonly registry = new Registry();
   readonly #options: MetricsOptions;
   #lastCycleAt: number | undefined;
 
-  readonly #requests = new RequestDurations(this.registry);
+  readonly #requests = new Histogram({
+    name: 'bridge_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
   readonly #authFailures = new Counter({
     name: 'bridge_auth_failures_total',
     help: 'Refused credentials: API requests (401/403) and token requests, by error code',
@@ -205,7 +135,10 @@ export class Metrics {
 
   /** One answered request; `route` is the route pattern (undefined when no route matched). */
   request(method: string, route: string | undefined, status: number, seconds: number): void {
-    this.#requests.observe(METHODS.has(method) ? method : 'other', route ?? 'unmatched', status, seconds);
+    this.#requests.observe(
+      { method: METHODS.has(method) ? method : 'other', route: route ?? 'unmatched', status },
+      seconds,
+    );
     if (status === 429) this.#rateLimited.inc({ route: route ?? 'unmatched' });
   }
 

@@ -3,7 +3,7 @@
 // 405 carries Allow, 413/415 for bodies, a 500 hides its cause behind the request id, and a
 // database that does not answer in time is a 504 that leaves no lasting damage.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import pg from 'pg';
 import { describeEachBackend, json, type TestApp } from '../support/app.ts';
 
@@ -49,7 +49,8 @@ function assertError(
 describeEachBackend('errors: 400, 404, 405, 415', (t) => {
   let setup: Setup;
 
-  test('setup: a group and a workplace', async () => {
+  // Read by every test below and changed by none.
+  before(async () => {
     setup = await createWorkplace(t());
   });
 

@@ -10,19 +10,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const GROUPS = '/api/v2/workplaceGroups';
 
 describeEachBackend('media types', (t) => {
-  let groupId: string;
-
-  test('setup: a group', async () => {
+  /** A capacity group of the test's own; returns its id. */
+  async function createGroup(number: string): Promise<string> {
     const response = await t().request({
       method: 'POST',
       url: GROUPS,
-      body: { number: 'MT-G', type: 'CAPACITY_GROUP' },
+      body: { number, type: 'CAPACITY_GROUP' },
     });
     assert.equal(response.statusCode, 201, response.body);
-    groupId = json(response).properties.id;
-  });
+    return json(response).properties.id;
+  }
 
   test('Accept decides the content type; the body is the same byte for byte', async () => {
+    const groupId = await createGroup('MT-G');
     for (const url of ['/api/v2', GROUPS, `${GROUPS}/${groupId}`, '/api/v2/masterData/operatingStates']) {
       const plain = await t().request({ url });
       assert.equal(plain.statusCode, 200, url);
@@ -55,6 +55,7 @@ describeEachBackend('media types', (t) => {
   });
 
   test('request bodies: application/json with charset, +json types, any case', async () => {
+    const groupId = await createGroup('MT-R');
     const types = [
       'application/json',
       'application/json; charset=utf-8',
@@ -77,7 +78,7 @@ describeEachBackend('media types', (t) => {
     const replaced = await t().request({
       method: 'PUT',
       url: `${GROUPS}/${groupId}`,
-      body: JSON.stringify({ number: 'MT-G', type: 'CAPACITY_GROUP', description: 'replaced as HAL' }),
+      body: JSON.stringify({ number: 'MT-R', type: 'CAPACITY_GROUP', description: 'replaced as HAL' }),
       headers: { 'content-type': 'application/hal+json', accept: 'application/hal+json' },
     });
     assert.equal(replaced.statusCode, 200, replaced.body);

@@ -13,7 +13,7 @@ import {
   topicMatches,
   validTopicFilter,
   valueFromPayload,
-} from '../../src/domain/connectors.ts';
+} from '../../../src/domain/connectors.ts';
 
 test('topic filters: + is one level, # the rest', () => {
   assert.ok(topicMatches('a/+/c', 'a/b/c'));

@@ -2,7 +2,7 @@
 // up to `now`, overlapping shifts, the caps and nulls of the factors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { OPERATING_STATES } from '../../src/domain/masterData.ts';
+import { OPERATING_STATES } from '../../../src/domain/masterData.ts';
 import {
   type Booking,
   clip,
@@ -12,7 +12,7 @@ import {
   union,
   windowOf,
   workplaceStateSummary,
-} from '../../src/domain/summaries.ts';
+} from '../../../src/domain/summaries.ts';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-03-02T00:00:00Z');

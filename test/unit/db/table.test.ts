@@ -1,0 +1,179 @@
+// The statements every resource table shares (src/db/table.ts), on a table of the test's own in a
+// fresh database of each backend: writes by id, finds by id (of an owner, locked), the rows of some
+// ids, and offset and timestamp pages with their totals.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Database } from '../../../src/db/database.ts';
+import {
+  BY_UPDATED_AT,
+  findById,
+  findByIds,
+  lockableFind,
+  NO_FILTER,
+  offsetPageOf,
+  ownedBy,
+  ownedFind,
+  rowWrites,
+  type Table,
+  timestampPageOf,
+  typed,
+} from '../../../src/db/table.ts';
+import { BACKENDS, freshDatabase, type TestDatabase } from '../../support/databases.ts';
+
+interface Row {
+  id: string;
+  owner_id: string;
+  name: string;
+  tags: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+interface Part {
+  id: string;
+  ownerId: string;
+  name: string;
+  tags: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const PARTS: Table<Row, Part> = {
+  from: 'unit_parts',
+  toItem: (row) => ({
+    id: row.id,
+    ownerId: row.owner_id,
+    name: row.name,
+    tags: row.tags,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }),
+};
+const writes = rowWrites<Part>('unit_parts', (part) => ({
+  id: part.id,
+  owner_id: part.ownerId,
+  name: part.name,
+  tags: typed(part.tags, 'text[]'),
+  created_at: part.createdAt,
+  updated_at: part.updatedAt,
+}));
+
+const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
+const part = (ownerId: string, name: string, minute: number): Part => ({
+  id: randomUUID(),
+  ownerId,
+  name,
+  tags: [name.toLowerCase()],
+  createdAt: at(0),
+  updatedAt: at(minute),
+});
+
+for (const backend of BACKENDS) {
+  describe(`db/table [${backend}]`, () => {
+    let database: TestDatabase;
+    let db: Database;
+    before(async () => {
+      database = await freshDatabase(backend);
+      db = database.db;
+      await db.exec(`CREATE TABLE unit_parts (
+        id uuid PRIMARY KEY, owner_id uuid NOT NULL, name text NOT NULL, tags text[] NOT NULL,
+        created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`);
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    /** An owner of the test's own with these parts (names and minutes of their last change). */
+    async function ownerWith(...parts: [string, number][]): Promise<{ ownerId: string; parts: Part[] }> {
+      const ownerId = randomUUID();
+      const made = parts.map(([name, minute]) => part(ownerId, name, minute));
+      for (const one of made) await writes.insert(db, one);
+      return { ownerId, parts: made };
+    }
+
+    test('insert, update and delete by id; an update leaves created_at alone', async () => {
+      const { parts } = await ownerWith(['Gear', 1]);
+      const [gear] = parts as [Part];
+      assert.deepEqual(await lockableFind(PARTS)(db, gear.id), gear);
+      const changed = { ...gear, name: 'Gear 2', tags: ['a', 'b'], createdAt: at(59), updatedAt: at(2) };
+      await writes.update(db, changed);
+      assert.deepEqual(await lockableFind(PARTS)(db, gear.id, true), {
+        ...changed,
+        createdAt: gear.createdAt,
+      });
+      await writes.delete(db, gear.id);
+      assert.equal(await findById(db, PARTS, gear.id), undefined);
+    });
+
+    test('an id that is no uuid is not found, and never reaches the uuid column', async () => {
+      for (const id of ['', 'abc', "x' OR '1'='1", `${randomUUID()}x`]) {
+        assert.equal(await findById(db, PARTS, id), undefined, id);
+      }
+    });
+
+    test("a row of another owner is not found through the owner's find", async () => {
+      const { ownerId, parts } = await ownerWith(['Shaft', 1]);
+      const [shaft] = parts as [Part];
+      const find = ownedFind(PARTS, 'owner_id');
+      assert.equal((await find(db, ownerId, shaft.id))?.name, 'Shaft');
+      assert.equal(await find(db, randomUUID(), shaft.id), undefined);
+    });
+
+    test('the rows of some ids leave unknown ids out', async () => {
+      const { parts } = await ownerWith(['A', 1], ['B', 2]);
+      const found = await findByIds(db, PARTS, [...parts.map((one) => one.id), randomUUID()]);
+      assert.deepEqual(found.map((one) => one.name).sort(), ['A', 'B']);
+      assert.deepEqual(await findByIds(db, PARTS, []), []);
+    });
+
+    test('an offset page of an owner: its order, its slice and the total of the owner', async () => {
+      const { ownerId } = await ownerWith(['C', 1], ['A', 2], ['D', 3], ['B', 4]);
+      const page = await offsetPageOf(db, PARTS, ownedBy('owner_id')(ownerId), 'name', {
+        limit: 2,
+        offset: 1,
+      });
+      assert.deepEqual(
+        page.items.map((one) => one.name),
+        ['B', 'C'],
+      );
+      assert.equal(page.total, 4);
+      const all = await offsetPageOf(db, PARTS, NO_FILTER, 'name', { limit: 1, offset: 0 });
+      assert.ok(all.total >= 4);
+    });
+
+    test('timestamp pages: newest first, NEXT walks older and PREVIOUS newer from a position', async () => {
+      const { ownerId, parts } = await ownerWith(['P1', 1], ['P2', 2], ['P3', 3], ['P4', 4], ['P5', 5]);
+      const filter = ownedBy('owner_id')(ownerId);
+      const page = (request: Partial<Parameters<typeof timestampPageOf>[4]>) =>
+        timestampPageOf(db, PARTS, filter, BY_UPDATED_AT, {
+          limit: 2,
+          direction: 'NEXT',
+          timestamp: undefined,
+          identifier: undefined,
+          ...request,
+        });
+      const first = await page({});
+      assert.deepEqual(
+        first.items.map((one) => one.name),
+        ['P5', 'P4'],
+      );
+      assert.deepEqual([first.total, first.hasOlder, first.hasNewer], [5, true, false]);
+
+      const edge = first.items.at(-1) as Part;
+      const next = await page({ timestamp: edge.updatedAt, identifier: edge.id });
+      assert.deepEqual(
+        next.items.map((one) => one.name),
+        ['P3', 'P2'],
+      );
+      assert.deepEqual([next.hasOlder, next.hasNewer], [true, true]);
+
+      const p3 = parts[2] as Part;
+      const previous = await page({ direction: 'PREVIOUS', timestamp: p3.updatedAt, identifier: p3.id });
+      assert.deepEqual(
+        previous.items.map((one) => one.name),
+        ['P5', 'P4'],
+      );
+      assert.deepEqual([previous.hasOlder, previous.hasNewer], [true, false]);
+    });
+  });
+}
