@@ -3,6 +3,7 @@
 
 import { availableParallelism } from 'node:os';
 import { parseNetworks } from './delivery/addressPolicy.ts';
+import { findOperatingState, NO_CONNECTION_STATE_CODE } from './domain/masterData.ts';
 
 export interface Config {
   host: string;
@@ -44,6 +45,13 @@ export interface Config {
   retention: { eventsDays: number; samplesDays: number };
   /** Whether this instance runs connectors (those whose lease it holds). */
   connectorsEnabled: boolean;
+  // --- Connector settings (issue 28) -------------------------------------------------------------
+  /**
+   * The operating state (code) a workplace takes when the source of its OPERATING_STATE mapping
+   * dies (Sparkplug NDEATH/DDEATH, a lost OPC UA session); null keeps the last state.
+   */
+  connectorNoConnectionState: string | null;
+  // --- end of connector settings -----------------------------------------------------------------
   callbackMqttPort: number;
   callbackAllowedNetworks: string[];
   /** Denied in addition to the built-in denials (unspecified, link-local, cloud metadata). */
@@ -167,6 +175,16 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`BRIDGE_LOG_LEVEL="${logLevel}" must be one of ${LOG_LEVELS.join(', ')}`);
   }
 
+  // --- Connector settings (issue 28) -------------------------------------------------------------
+  const noConnection = text('BRIDGE_CONNECTOR_NO_CONNECTION_STATE') ?? NO_CONNECTION_STATE_CODE;
+  const connectorNoConnectionState = noConnection === 'keep' ? null : noConnection;
+  if (connectorNoConnectionState !== null && !findOperatingState(connectorNoConnectionState)) {
+    problems.push(
+      `BRIDGE_CONNECTOR_NO_CONNECTION_STATE="${noConnection}" must be an operating state code or id, or keep`,
+    );
+  }
+  // --- end of connector settings -----------------------------------------------------------------
+
   const tlsCertFile = text('BRIDGE_TLS_CERT_FILE');
   const tlsKeyFile = text('BRIDGE_TLS_KEY_FILE');
   if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
@@ -257,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
       samplesDays: integer('BRIDGE_RETENTION_SAMPLES_DAYS', 90, 0, 36_500),
     },
     connectorsEnabled: choice('BRIDGE_CONNECTORS_ENABLED', ['true', 'false'], 'true') === 'true',
+    connectorNoConnectionState,
     callbackMqttPort: integer('BRIDGE_CALLBACK_MQTT_PORT', 1883, 1, 65535),
     callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS', '0.0.0.0/0 ::/0'),
     callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS', ''),

@@ -8,6 +8,7 @@ import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database } from '../db/database.ts';
 import type { AddressPolicy } from '../delivery/addressPolicy.ts';
 import { LEASE_RENEW_MS } from '../domain/connectors.ts';
+import { NO_CONNECTION_STATE_CODE } from '../domain/masterData.ts';
 import { claimConnectors, releaseConnector } from '../services/connectors.ts';
 import { ConnectorRuntime, type RuntimeLog } from './runtime.ts';
 
@@ -15,6 +16,8 @@ export interface ConnectorManagerOptions {
   clock: Clock;
   log: RuntimeLog;
   policy: AddressPolicy;
+  /** The operating state a workplace takes when its state's source dies; null keeps it. */
+  noConnectionState?: string | null;
   /** This instance's name in the lease; random by default. */
   owner?: string;
   random?: () => number;
@@ -101,6 +104,10 @@ export class ConnectorManager {
         {
           policy: this.#options.policy,
           random: this.#options.random ?? Math.random,
+          noConnectionState:
+            this.#options.noConnectionState === undefined
+              ? NO_CONNECTION_STATE_CODE
+              : this.#options.noConnectionState,
         },
       );
       this.#running.set(connector.id, runtime);

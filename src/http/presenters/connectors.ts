@@ -20,6 +20,11 @@ export function presentConnector(connector: Connector, hrefs: Hrefs): Resource {
         state: status.state,
         since: status.since.toISOString(),
         lastError: status.lastError,
+        recentErrors: status.recentErrors.map((error) => ({
+          at: error.at.toISOString(),
+          message: error.message,
+          repeated: error.repeated,
+        })),
         lastMessageAt: status.lastMessageAt?.toISOString() ?? null,
         messagesReceived: status.messagesReceived,
         valuesApplied: status.valuesApplied,
