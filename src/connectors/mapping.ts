@@ -7,6 +7,7 @@ import type { Clock } from '../background/clock.ts';
 import type { Database } from '../db/database.ts';
 import {
   type Connector,
+  checkCounterReading,
   counterKey,
   type Mapping,
   operatingStateFor,
@@ -75,13 +76,15 @@ export class ValueApplier {
         await changeOperatingState(this.#db, target.workplaceId, operatingStateFor(target, value));
         this.#outcome.applied(1);
       } else {
+        // Checked before the transaction: a bad reading is rejected in arrival order.
+        const reading = checkCounterReading(toNumber(value));
         // The increase since the reading stored with the last booking, whoever made it.
         await bookCounterReading(this.#db, {
           connectorId: this.#connectorId,
           counterKey: this.#counterKeys[index] as string,
           workplaceId: target.workplaceId,
           quantityType: target.quantityType,
-          reading: toNumber(value),
+          reading,
           timestamp,
         });
         this.#outcome.applied(1);

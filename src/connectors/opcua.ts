@@ -56,9 +56,10 @@ export function opcUaClient(connector: Connector, sink: Sink, options: ClientOpt
 
   /**
    * One attempt: connect, create the session and the subscription, monitor every mapped node.
-   * Resolves once they are live, with a promise of why they were lost.
+   * Resolves once they are live, with a promise of why they were lost (in an object: a promise
+   * returned as such would be awaited).
    */
-  async function attempt(opcua: OpcUa): Promise<Promise<string>> {
+  async function attempt(opcua: OpcUa): Promise<{ lost: Promise<string> }> {
     const url = new URL(connector.url);
     const address = await checkedAddress(url.hostname.replace(/^\[|\]$/g, ''));
     const host = address.includes(':') ? `[${address}]` : address;
@@ -86,7 +87,7 @@ export function opcUaClient(connector: Connector, sink: Sink, options: ClientOpt
     } catch (error) {
       throw new AttemptFailed('DISCONNECTED', `OPC UA server not reachable: ${errorText(error)}`);
     }
-    if (closed) return lost;
+    if (closed) return { lost };
     try {
       const session = await created.createSession(
         connector.username
@@ -134,7 +135,7 @@ export function opcUaClient(connector: Connector, sink: Sink, options: ClientOpt
       // offer, a rejected identity): retried, but shown as ERROR.
       throw new AttemptFailed('ERROR', errorText(error));
     }
-    return lost;
+    return { lost };
   }
 
   async function teardown(): Promise<void> {
@@ -169,7 +170,7 @@ export function opcUaClient(connector: Connector, sink: Sink, options: ClientOpt
     while (!closed) {
       let outcome: { state: LiveState; message: string };
       try {
-        const lost = await attempt(opcua);
+        const { lost } = await attempt(opcua);
         if (closed) break;
         failures = 0;
         sink.state('CONNECTED');

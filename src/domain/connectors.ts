@@ -319,14 +319,20 @@ export function operatingStateFor(target: OperatingStateTarget, value: unknown):
   return state;
 }
 
+/** A piece counter reads whole numbers from 0. */
+export function checkCounterReading(reading: number): number {
+  if (!Number.isInteger(reading) || reading < 0)
+    throw new RejectedValue(`counter value ${reading} is not a whole number >= 0`);
+  return reading;
+}
+
 /**
  * A piece counter: the increase since the last reading (the one stored with the last booking,
  * whichever instance made it). The first reading ever only sets the baseline; a reading below
  * the last one is a reset, and counts from zero.
  */
 export function counterIncrease(last: number | undefined, reading: number): number {
-  if (!Number.isInteger(reading) || reading < 0)
-    throw new RejectedValue(`counter value ${reading} is not a whole number >= 0`);
+  checkCounterReading(reading);
   if (last === undefined) return 0;
   return reading >= last ? reading - last : reading;
 }
