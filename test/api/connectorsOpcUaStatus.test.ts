@@ -98,7 +98,10 @@ for (const backend of BACKENDS) {
       await sim().stop();
       await sim().start();
       await waitForState(app(), connector.id, 'CONNECTED', 60_000);
-      await waitFor('state 410 again', async () => (await operatingStateCode(app(), plant.workplaceId)) === '410');
+      await waitFor(
+        'state 410 again',
+        async () => (await operatingStateCode(app(), plant.workplaceId)) === '410',
+      );
       await waitFor('5 pieces', async () => (await bookedQuantity(app(), plant.operationId)) === 5);
       const status = (await connectorNow(app(), connector.id)).status;
       assert.ok(status.recentErrors.length >= 2, JSON.stringify(status.recentErrors));
