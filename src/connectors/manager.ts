@@ -3,6 +3,7 @@
 // LEASE_RENEW_MS, starts the connectors it newly holds, restarts those whose configuration
 // changed, stops those it lost (disabled, deleted, taken over), and reports their counts.
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Clock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database } from '../db/database.ts';
@@ -18,7 +19,7 @@ export interface ConnectorManagerOptions {
   policy: AddressPolicy;
   /** The operating state a workplace takes when its state's source dies; null keeps it. */
   noConnectionState?: string | null;
-  /** This instance's name in the lease; random by default. */
+  /** This instance's name in the lease; by default its host and process id and a random part. */
   owner?: string;
   random?: () => number;
 }
@@ -33,7 +34,8 @@ export class ConnectorManager {
   constructor(db: Database, options: ConnectorManagerOptions) {
     this.#db = db;
     this.#options = options;
-    this.owner = options.owner ?? `instance-${randomBytes(6).toString('hex')}`;
+    // The host and process make a lease holder findable (in the row, by an operator or a test).
+    this.owner = options.owner ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
     this.#loop = new PollingLoop({
       name: 'connectors',
       intervalMs: LEASE_RENEW_MS,
