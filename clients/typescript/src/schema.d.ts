@@ -12951,6 +12951,12 @@ export interface operations {
                                         /** Format: date-time */
                                         since: string;
                                         lastError: string | null;
+                                        recentErrors: {
+                                            /** Format: date-time */
+                                            at: string;
+                                            message: string;
+                                            repeated: number;
+                                        }[];
                                         lastMessageAt: string | null;
                                         messagesReceived: number;
                                         valuesApplied: number;
@@ -13116,6 +13122,12 @@ export interface operations {
                                 /** Format: date-time */
                                 since: string;
                                 lastError: string | null;
+                                recentErrors: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    message: string;
+                                    repeated: number;
+                                }[];
                                 lastMessageAt: string | null;
                                 messagesReceived: number;
                                 valuesApplied: number;
@@ -13213,6 +13225,12 @@ export interface operations {
                                 /** Format: date-time */
                                 since: string;
                                 lastError: string | null;
+                                recentErrors: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    message: string;
+                                    repeated: number;
+                                }[];
                                 lastMessageAt: string | null;
                                 messagesReceived: number;
                                 valuesApplied: number;
@@ -13381,6 +13399,12 @@ export interface operations {
                                 /** Format: date-time */
                                 since: string;
                                 lastError: string | null;
+                                recentErrors: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    message: string;
+                                    repeated: number;
+                                }[];
                                 lastMessageAt: string | null;
                                 messagesReceived: number;
                                 valuesApplied: number;
