@@ -141,7 +141,7 @@ describeEachBackend('operating states', (t) => {
     });
     assert.equal(german.headers['content-language'], 'de-DE');
     const body = json(german);
-    assert.deepEqual(body.pagination, { limit: 3, count: 3, offset: 3, total: 7 });
+    assert.deepEqual(body.pagination, { limit: 3, count: 3, offset: 3, total: 8 });
     assert.deepEqual(
       body._embedded.operatingStates.map((entry: Body) => [
         entry.properties.code,
