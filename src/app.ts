@@ -187,7 +187,12 @@ function createConnectors(
   server: FastifyInstance,
   clock: Clock,
 ): ConnectorManager {
-  const manager = new ConnectorManager(db, { clock, log: server.log, policy: callbackPolicy(config) });
+  const manager = new ConnectorManager(db, {
+    clock,
+    log: server.log,
+    policy: callbackPolicy(config),
+    noConnectionState: config.connectorNoConnectionState,
+  });
   // Stopped before the database closes (whatever closes the server); leases are given up.
   server.addHook('onClose', () => manager.stop());
   // A changed connector is started, restarted or stopped now instead of at the next renewal.

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { type Static, type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
+import { findOperatingState, NO_CONNECTION_STATE_CODE } from './domain/masterData.ts';
 import { parseNetworks } from './net/addressPolicy.ts';
 
 export interface Config {
@@ -49,6 +50,13 @@ export interface Config {
   retention: { eventsDays: number; samplesDays: number };
   /** Whether this instance runs connectors (those whose lease it holds). */
   connectorsEnabled: boolean;
+  // --- Connector settings (issue 28) -------------------------------------------------------------
+  /**
+   * The operating state (code) a workplace takes when the source of its OPERATING_STATE mapping
+   * dies (Sparkplug NDEATH/DDEATH, a lost OPC UA session); null keeps the last state.
+   */
+  connectorNoConnectionState: string | null;
+  // --- end of connector settings -----------------------------------------------------------------
   callbackMqttPort: number;
   callbackAllowedNetworks: string[];
   /** Denied in addition to the built-in denials (unspecified, link-local, cloud metadata). */
@@ -284,6 +292,10 @@ export const SETTINGS = {
   BRIDGE_CONNECTORS_ENABLED: flag(
     { default: true },
     '`false`: this instance runs no connectors (others holding their leases do; docs/resources/connectors.md)',
+  ),
+  BRIDGE_CONNECTOR_NO_CONNECTION_STATE: text(
+    { default: NO_CONNECTION_STATE_CODE },
+    'the operating state (code or id) a workplace moves to when a connector marks its values stale (an edge node died, an OPC UA session was lost); `keep` leaves the last state (docs/resources/connectors.md, "Stale values")',
   ),
   BRIDGE_CALLBACK_MQTT_PORT: integer(
     { default: 1883, minimum: 1, maximum: 65535 },
@@ -530,6 +542,8 @@ export function loadConfig(env: Env = process.env): Config {
     shiftClockPollMs: s.BRIDGE_SHIFT_CLOCK_POLL_MS,
     retention: { eventsDays: s.BRIDGE_RETENTION_EVENTS_DAYS, samplesDays: s.BRIDGE_RETENTION_SAMPLES_DAYS },
     connectorsEnabled: s.BRIDGE_CONNECTORS_ENABLED,
+    connectorNoConnectionState:
+      s.BRIDGE_CONNECTOR_NO_CONNECTION_STATE === 'keep' ? null : s.BRIDGE_CONNECTOR_NO_CONNECTION_STATE,
     callbackMqttPort: s.BRIDGE_CALLBACK_MQTT_PORT,
     callbackAllowedNetworks: networks('BRIDGE_CALLBACK_ALLOWED_NETWORKS'),
     callbackDeniedNetworks: networks('BRIDGE_CALLBACK_DENIED_NETWORKS'),
@@ -616,6 +630,12 @@ function relationProblems(s: Settings, given: Map<SettingName, string>, refused:
     s.BRIDGE_HTTP_HEADERS_TIMEOUT_MS > s.BRIDGE_HTTP_REQUEST_TIMEOUT_MS
   ) {
     problems.push('BRIDGE_HTTP_HEADERS_TIMEOUT_MS must not be above BRIDGE_HTTP_REQUEST_TIMEOUT_MS');
+  }
+  const noConnection = s.BRIDGE_CONNECTOR_NO_CONNECTION_STATE;
+  if (noConnection !== 'keep' && !findOperatingState(noConnection)) {
+    problems.push(
+      `BRIDGE_CONNECTOR_NO_CONNECTION_STATE="${noConnection}" must be an operating state code or id, or keep`,
+    );
   }
   if (
     valid('BRIDGE_DELIVERY_TIMEOUT_MS', 'BRIDGE_DELIVERY_RETRY_INTERVAL_MS') &&

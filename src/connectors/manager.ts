@@ -3,10 +3,12 @@
 // LEASE_RENEW_MS, starts the connectors it newly holds, restarts those whose configuration
 // changed, stops those it lost (disabled, deleted, taken over), and reports their counts.
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Clock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
 import type { Database } from '../db/database.ts';
 import { LEASE_RENEW_MS } from '../domain/connectors.ts';
+import { NO_CONNECTION_STATE_CODE } from '../domain/masterData.ts';
 import type { AddressPolicy } from '../net/addressPolicy.ts';
 import { claimConnectors, releaseConnector } from '../services/connectorService.ts';
 import { ConnectorRuntime, type RuntimeLog } from './runtime.ts';
@@ -15,7 +17,9 @@ export interface ConnectorManagerOptions {
   clock: Clock;
   log: RuntimeLog;
   policy: AddressPolicy;
-  /** This instance's name in the lease; random by default. */
+  /** The operating state a workplace takes when its state's source dies; null keeps it. */
+  noConnectionState?: string | null;
+  /** This instance's name in the lease; by default its host and process id and a random part. */
   owner?: string;
   random?: () => number;
 }
@@ -30,7 +34,8 @@ export class ConnectorManager {
   constructor(db: Database, options: ConnectorManagerOptions) {
     this.#db = db;
     this.#options = options;
-    this.owner = options.owner ?? `instance-${randomBytes(6).toString('hex')}`;
+    // The host and process make a lease holder findable (in the row, by an operator or a test).
+    this.owner = options.owner ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
     this.#loop = new PollingLoop({
       name: 'connectors',
       intervalMs: LEASE_RENEW_MS,
@@ -101,6 +106,10 @@ export class ConnectorManager {
         {
           policy: this.#options.policy,
           random: this.#options.random ?? Math.random,
+          noConnectionState:
+            this.#options.noConnectionState === undefined
+              ? NO_CONNECTION_STATE_CODE
+              : this.#options.noConnectionState,
         },
       );
       this.#running.set(connector.id, runtime);

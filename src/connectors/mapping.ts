@@ -1,12 +1,14 @@
 // Turns a mapped value into a service call (docs/resources/connectors.md, "Mappings"): a device
 // sample (buffered, written in batches), an operating state change (the command's code path), or
-// a piece counter's increase booked as an output quantity. Rules come from domain/connectors.ts.
+// a piece counter's reading booked against the last one stored (services/connectorCounters.ts).
+// Rules come from domain/connectors.ts.
 import type { Clock } from '../background/clock.ts';
 
 import type { Database } from '../db/database.ts';
 import {
   type Connector,
-  counterIncrease,
+  checkCounterReading,
+  counterKey,
   type Mapping,
   operatingStateFor,
   RejectedValue,
@@ -14,7 +16,7 @@ import {
   toNumber,
 } from '../domain/connectors.ts';
 import type { SampleInput } from '../domain/devices.ts';
-import { recordPiecesAtWorkplace } from '../services/outputQuantityService.ts';
+import { bookCounterReading } from '../services/connectorCounters.ts';
 import { recordSamples } from '../services/timeSeriesService.ts';
 import { changeOperatingState } from '../services/workplaceService.ts';
 
@@ -29,7 +31,10 @@ export interface Outcome {
 
 export class ValueApplier {
   readonly #db: Database;
+  readonly #connectorId: string;
   readonly #mappings: Mapping[];
+  /** Each mapping's counter key (its source), by index. */
+  readonly #counterKeys: string[];
   readonly #outcome: Outcome;
   /** Samples waiting for the next batch, per device. */
   #samples = new Map<string, SampleInput[]>();
@@ -37,12 +42,12 @@ export class ValueApplier {
   /** The batches being written, one after the other. */
   #writing: Promise<void> = Promise.resolve();
   #pendingBatches = 0;
-  /** The last reading of each piece counter (by mapping index). */
-  readonly #counters = new Map<number, number>();
 
   constructor(db: Database, connector: Connector, outcome: Outcome, _clock: Clock) {
     this.#db = db;
+    this.#connectorId = connector.id;
     this.#mappings = connector.mappings;
+    this.#counterKeys = connector.mappings.map((mapping) => counterKey(mapping.source));
     this.#outcome = outcome;
   }
 
@@ -71,30 +76,22 @@ export class ValueApplier {
         await changeOperatingState(this.#db, target.workplaceId, operatingStateFor(target, value));
         this.#outcome.applied(1);
       } else {
-        const reading = toNumber(value);
-        const increase = counterIncrease(this.#counters.get(index), reading);
-        this.#counters.set(index, reading);
-        if (increase > 0) {
-          const booked = await recordPiecesAtWorkplace(
-            this.#db,
-            target.workplaceId,
-            target.quantityType,
-            increase,
-            timestamp,
-          );
-          if (!booked)
-            throw new RejectedValue(`${increase} pieces at a workplace with no operation in PROCESSING`);
-        }
+        // Checked before the transaction: a bad reading is rejected in arrival order.
+        const reading = checkCounterReading(toNumber(value));
+        // The increase since the reading stored with the last booking, whoever made it.
+        await bookCounterReading(this.#db, {
+          connectorId: this.#connectorId,
+          counterKey: this.#counterKeys[index] as string,
+          workplaceId: target.workplaceId,
+          quantityType: target.quantityType,
+          reading,
+          timestamp,
+        });
         this.#outcome.applied(1);
       }
     } catch (error) {
       this.#outcome.rejected(1, reason(error));
     }
-  }
-
-  /** The source of these mappings died: their counters start from a new baseline. */
-  forget(indexes: number[]): void {
-    for (const index of indexes) this.#counters.delete(index);
   }
 
   /**

@@ -2,7 +2,7 @@
 // a value per matching mapping, from a JSON payload by pointer or from a plain payload.
 import type { Connector, MqttSource } from '../domain/connectors.ts';
 import { MAX_PAYLOAD_BYTES, RejectedValue, topicMatches, valueFromPayload } from '../domain/connectors.ts';
-import { openMqtt } from './mqttConnection.ts';
+import { openMqtt, subscribeAll } from './mqttConnection.ts';
 import type { ClientOptions, ProtocolClient, Sink } from './protocol.ts';
 
 export function mqttClient(connector: Connector, sink: Sink, options: ClientOptions): ProtocolClient {
@@ -13,14 +13,9 @@ export function mqttClient(connector: Connector, sink: Sink, options: ClientOpti
     start() {
       client = openMqtt(connector, sink, options);
       client.on('connect', () => {
-        // A clean session: subscribe again after every (re)connect.
-        client?.subscribe(
-          Object.fromEntries(filters.map((filter) => [filter, { qos: 1 as const }])),
-          (error) => {
-            if (error) sink.state('ERROR', `subscribe failed: ${error.message}`);
-            else sink.state('CONNECTED');
-          },
-        );
+        // The broker may have kept the session (and its subscriptions): subscribing again is
+        // harmless and covers a session it lost.
+        if (client) subscribeAll(client, filters, sink);
       });
       client.on('message', (topic, payload) => {
         sink.message();

@@ -1,11 +1,32 @@
 // An MQTT connection for the MQTT and Sparkplug B clients: every connection, reconnects included,
-// goes through the address policy; reconnects wait with exponential backoff and jitter.
-import { randomBytes } from 'node:crypto';
+// goes through the address policy; reconnects wait with exponential backoff and jitter. The
+// session is persistent under a client id of the connector's own, so that the broker queues the
+// QoS 1 messages for whichever instance holds the connector next (docs/resources/connectors.md).
 import { connect as tlsConnect } from 'node:tls';
 import { MqttClient } from 'mqtt';
 import { type Connector, reconnectDelay } from '../domain/connectors.ts';
 import { literalAddress } from '../net/addressPolicy.ts';
 import { type ClientOptions, errorText, type Sink } from './protocol.ts';
+
+/** The connector's MQTT client id: the same on every instance, so its session follows the lease. */
+const connectorClientId = (connectorId: string) => `bridge-connector-${connectorId}`;
+
+/**
+ * Subscribes with QoS 1 and reports CONNECTED only when the broker granted every filter (a
+ * refused one, e.g. by an ACL, comes back as 128 without an error).
+ */
+export function subscribeAll(client: MqttClient, filters: readonly string[], sink: Sink): void {
+  client.subscribe(
+    Object.fromEntries(filters.map((filter) => [filter, { qos: 1 as const }])),
+    (error, granted) => {
+      if (error) return sink.state('ERROR', `subscribe failed: ${error.message}`);
+      const refused = (granted ?? []).filter((grant) => grant.qos === 128).map((grant) => grant.topic);
+      if (refused.length > 0)
+        sink.state('ERROR', `subscription refused by the broker: ${refused.join(', ')}`);
+      else sink.state('CONNECTED');
+    },
+  );
+}
 
 export function openMqtt(
   connector: Connector,
@@ -36,10 +57,10 @@ export function openMqtt(
     host,
     port,
     protocolVersion: 4,
-    clientId: `bridge-connector-${randomBytes(6).toString('hex')}`,
+    clientId: connectorClientId(connector.id),
     username: connector.username ?? undefined,
     password: connector.password ?? undefined,
-    clean: true,
+    clean: false,
     reconnectPeriod: reconnectDelay(0, options.random()),
     connectTimeout: 10_000,
     ...(extra.will ? { will: { ...extra.will, qos: 1, retain: false } } : {}),

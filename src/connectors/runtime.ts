@@ -2,8 +2,14 @@
 // (in arrival order), the sample batches, and the counts reported into its status.
 import type { Clock } from '../background/clock.ts';
 import type { Database } from '../db/database.ts';
-import { type Connector, MAX_PENDING_VALUES, SAMPLE_FLUSH_MS } from '../domain/connectors.ts';
-import { reportConnectorCounts, reportConnectorState } from '../services/connectorService.ts';
+import {
+  type Connector,
+  type ConnectorError,
+  MAX_PENDING_VALUES,
+  SAMPLE_FLUSH_MS,
+  withErrors,
+} from '../domain/connectors.ts';
+import { reportConnectorCounts, reportConnectorState, reportStaleValues } from '../services/connectorService.ts';
 import { ValueApplier } from './mapping.ts';
 import { mqttClient } from './mqtt.ts';
 import { opcUaClient } from './opcua.ts';
@@ -19,6 +25,11 @@ const CLIENTS: Record<Connector['type'], ClientFactory> = {
 export interface RuntimeLog {
   warn(details: object, message: string): void;
   info(details: object, message: string): void;
+}
+
+export interface RuntimeOptions extends ClientOptions {
+  /** The operating state a workplace takes when its state's source dies; null keeps it. */
+  noConnectionState: string | null;
 }
 
 interface Pending {
@@ -46,7 +57,8 @@ export class ConnectorRuntime {
   #applied = 0;
   #rejected = 0;
   #lastMessageAt: Date | null = null;
-  #lastError: string | null = null;
+  /** Problems since the last report, oldest last (the same one in a row counted once). */
+  #errors: ConnectorError[] = [];
 
   constructor(
     db: Database,
@@ -54,7 +66,7 @@ export class ConnectorRuntime {
     owner: string,
     clock: Clock,
     log: RuntimeLog,
-    options: ClientOptions,
+    options: RuntimeOptions,
   ) {
     this.#db = db;
     this.connector = connector;
@@ -81,8 +93,12 @@ export class ConnectorRuntime {
       value: (index, value, timestamp) => this.#enqueue({ index, value, timestamp }),
       reject: (reason) => this.#reject(1, reason),
       stale: (indexes, reason) => {
-        this.#applier.forget(indexes);
-        this.#lastError = `stale: ${reason}`;
+        this.#error(`stale: ${reason}`);
+        const at = this.#clock.now();
+        // In order with the state reports: a death reported after the connection was lost.
+        this.#stateReports = this.#stateReports
+          .then(() => reportStaleValues(db, connector, owner, indexes, reason, options.noConnectionState, at))
+          .catch((failure: unknown) => this.#log.warn({ err: failure }, 'connector stale report failed'));
       },
     };
     this.#client = CLIENTS[connector.type](connector, sink, options);
@@ -118,15 +134,15 @@ export class ConnectorRuntime {
       valuesApplied: this.#applied,
       valuesRejected: this.#rejected,
       lastMessageAt: this.#lastMessageAt,
-      lastError: this.#lastError,
+      errors: [...this.#errors].reverse(),
     };
-    if (delta.messagesReceived + delta.valuesApplied + delta.valuesRejected === 0 && delta.lastError === null)
+    if (delta.messagesReceived + delta.valuesApplied + delta.valuesRejected + delta.errors.length === 0)
       return;
     this.#messages = 0;
     this.#applied = 0;
     this.#rejected = 0;
     this.#lastMessageAt = null;
-    this.#lastError = null;
+    this.#errors = [];
     await reportConnectorCounts(this.#db, this.connector.id, this.#owner, delta);
   }
 
@@ -137,7 +153,12 @@ export class ConnectorRuntime {
 
   #reject(count: number, reason: string): void {
     this.#rejected += count;
-    this.#lastError = reason;
+    this.#error(reason);
+  }
+
+  /** A problem for the status history (bounded: a flood of them keeps the newest few). */
+  #error(message: string): void {
+    this.#errors = withErrors(this.#errors, [{ at: this.#clock.now(), message, repeated: 1 }]);
   }
 
   #setState(state: LiveState, error?: string): void {

@@ -2,11 +2,13 @@
 // Birth certificates (NBIRTH, DBIRTH) give each metric's name and alias; data messages (NDATA,
 // DDATA) may name metrics by alias only. Every message of a node carries `seq` (0..255, one more
 // each time): a gap, or data without a birth, asks the node for a rebirth (NCMD
-// `Node Control/Rebirth`). NDEATH and DDEATH make the values of that node or device stale.
+// `Node Control/Rebirth`). NDEATH and DDEATH make the values of that node or device stale; an
+// NDEATH whose bdSeq is not the one of the node's current birth is a stale death (an earlier
+// session's will, delivered late) and is ignored, as Sparkplug 3.0 requires of a host.
 import sparkplug from 'sparkplug-payload';
 import type { Connector, SparkplugSource } from '../domain/connectors.ts';
 import { MAX_PAYLOAD_BYTES } from '../domain/connectors.ts';
-import { openMqtt } from './mqttConnection.ts';
+import { openMqtt, subscribeAll } from './mqttConnection.ts';
 import type { ClientOptions, ProtocolClient, Sink } from './protocol.ts';
 
 const found = sparkplug.get('spBv1.0');
@@ -30,8 +32,12 @@ interface NodeState {
   aliases: Map<string, Map<string, string>>;
   /** The seq expected next; undefined until a birth. */
   nextSeq: number | undefined;
+  /** The bdSeq of the node's current birth (its session); undefined before one or without it. */
+  bdSeq: number | undefined;
   lastRebirthRequest: number;
 }
+
+const BD_SEQ = 'bdSeq';
 
 const scalar = (value: unknown): unknown =>
   value !== null && typeof value === 'object' && 'toNumber' in value
@@ -47,7 +53,12 @@ export function sparkplugClient(connector: Connector, sink: Sink, options: Clien
   const nodeState = (key: string): NodeState => {
     let state = nodes.get(key);
     if (!state) {
-      state = { aliases: new Map(), nextSeq: undefined, lastRebirthRequest: Number.NEGATIVE_INFINITY };
+      state = {
+        aliases: new Map(),
+        nextSeq: undefined,
+        bdSeq: undefined,
+        lastRebirthRequest: Number.NEGATIVE_INFINITY,
+      };
       nodes.set(key, state);
     }
     return state;
@@ -142,13 +153,25 @@ export function sparkplugClient(connector: Connector, sink: Sink, options: Clien
         : new Date(Number(scalar(decoded.timestamp)));
     const seq = decoded.seq === undefined || decoded.seq === null ? undefined : Number(scalar(decoded.seq));
 
+    const bdSeqOf = () => {
+      const metric = metrics.find((candidate) => candidate.name === BD_SEQ);
+      const value = metric === undefined ? undefined : Number(scalar(metric.value));
+      return value === undefined || Number.isNaN(value) ? undefined : value;
+    };
     if (messageType === 'NDEATH') {
+      const died = bdSeqOf();
+      if (died !== undefined && state.bdSeq !== undefined && died !== state.bdSeq) {
+        sink.reject(`${key}: NDEATH with bdSeq ${died} ignored, the node's session has bdSeq ${state.bdSeq}`);
+        return;
+      }
       state.nextSeq = undefined;
+      state.bdSeq = undefined;
       state.aliases.clear();
       staleOf(groupId, edgeNodeId, undefined, `edge node ${key} died (NDEATH)`);
       return;
     }
     if (messageType === 'NBIRTH') {
+      state.bdSeq = bdSeqOf();
       state.aliases.clear();
       state.nextSeq = seq === undefined ? undefined : (seq + 1) % 256;
     } else {
@@ -191,13 +214,7 @@ export function sparkplugClient(connector: Connector, sink: Sink, options: Clien
           const [groupId, edgeNodeId] = key.split('/');
           return `${NAMESPACE}/${groupId}/+/${edgeNodeId}/#`;
         });
-        client?.subscribe(
-          Object.fromEntries(filters.map((filter) => [filter, { qos: 1 as const }])),
-          (error) => {
-            if (error) sink.state('ERROR', `subscribe failed: ${error.message}`);
-            else sink.state('CONNECTED');
-          },
-        );
+        if (client) subscribeAll(client, filters, sink);
       });
       client.on('message', (topic, payload) => onMessage(topic, payload));
     },

@@ -72,10 +72,20 @@ export interface ConnectorInput {
   mappings: Mapping[];
 }
 
+/** One problem in a connector's status history; the same problem again raises `repeated`. */
+export interface ConnectorError {
+  at: Date;
+  message: string;
+  /** How often it happened in a row (1: once). */
+  repeated: number;
+}
+
 export interface ConnectorStatus {
   state: ConnectorState;
   since: Date;
   lastError: string | null;
+  /** The last problems, newest first, at most MAX_RECENT_ERRORS. */
+  recentErrors: ConnectorError[];
   lastMessageAt: Date | null;
   messagesReceived: number;
   valuesApplied: number;
@@ -102,12 +112,15 @@ export const MAX_PENDING_VALUES = 10_000;
 export const SAMPLE_BATCH_SIZE = 500;
 export const SAMPLE_FLUSH_MS = 200;
 
+/** Problems a connector's status keeps (the same one in a row counts once, with `repeated`). */
+const MAX_RECENT_ERRORS = 10;
+
 /** A lease lasts this long unless renewed; the owner renews it every LEASE_RENEW_MS. */
 export const LEASE_TTL_MS = 10_000;
 export const LEASE_RENEW_MS = 2_000;
 
 /** The first reconnect waits about this long, doubling up to RECONNECT_MAX_MS. */
-export const RECONNECT_BASE_MS = 500;
+const RECONNECT_BASE_MS = 500;
 export const RECONNECT_MAX_MS = 30_000;
 
 /**
@@ -271,6 +284,7 @@ export function valueFromPayload(
   let timestamp = receivedAt;
   if (source.timestampPath !== undefined) {
     const raw = readPointer(document, source.timestampPath);
+    if (raw === undefined) throw new RejectedValue(`payload has no timestamp at '${source.timestampPath}'`);
     timestamp = toTimestamp(raw);
   }
   return { value, timestamp };
@@ -305,15 +319,57 @@ export function operatingStateFor(target: OperatingStateTarget, value: unknown):
   return state;
 }
 
-/**
- * A piece counter: the increase since the last reading. The first reading only sets the
- * baseline; a reading below the last one is a reset, and counts from zero.
- */
-export function counterIncrease(last: number | undefined, reading: number): number {
+/** A piece counter reads whole numbers from 0. */
+export function checkCounterReading(reading: number): number {
   if (!Number.isInteger(reading) || reading < 0)
     throw new RejectedValue(`counter value ${reading} is not a whole number >= 0`);
+  return reading;
+}
+
+/**
+ * A piece counter: the increase since the last reading (the one stored with the last booking,
+ * whichever instance made it). The first reading ever only sets the baseline; a reading below
+ * the last one is a reset, and counts from zero.
+ */
+export function counterIncrease(last: number | undefined, reading: number): number {
+  checkCounterReading(reading);
   if (last === undefined) return 0;
   return reading >= last ? reading - last : reading;
+}
+
+/**
+ * The problems `newer` (oldest first) added to the history (newest first): the same message as
+ * the newest entry raises its count, and only the newest MAX_RECENT_ERRORS are kept.
+ */
+export function withErrors(
+  history: readonly ConnectorError[],
+  newer: readonly ConnectorError[],
+): ConnectorError[] {
+  const result = [...history];
+  for (const error of newer) {
+    const newest = result[0];
+    if (newest && newest.message === error.message)
+      result[0] = { at: error.at, message: error.message, repeated: newest.repeated + error.repeated };
+    else result.unshift(error);
+  }
+  return result.slice(0, MAX_RECENT_ERRORS);
+}
+
+/**
+ * What identifies a piece counter across restarts and instances: the mapping's source (the
+ * machine's counter), not its place in the list, so reordering mappings keeps the stored reading.
+ */
+export function counterKey(source: Source): string {
+  const fields = source as Partial<MqttSource & SparkplugSource & OpcUaSource>;
+  return JSON.stringify([
+    fields.topic ?? null,
+    fields.valuePath ?? null,
+    fields.groupId ?? null,
+    fields.edgeNodeId ?? null,
+    fields.deviceId ?? null,
+    fields.metric ?? null,
+    fields.nodeId ?? null,
+  ]);
 }
 
 function describe(value: unknown): string {
@@ -327,6 +383,7 @@ export function initialStatus(enabled: boolean, at: Date): ConnectorStatus {
     state: enabled ? 'CONNECTING' : 'DISABLED',
     since: at,
     lastError: null,
+    recentErrors: [],
     lastMessageAt: null,
     messagesReceived: 0,
     valuesApplied: 0,

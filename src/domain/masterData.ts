@@ -100,6 +100,14 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     color: '#757575',
   },
   {
+    id: 'd1b69a53-e94a-5b2f-bdff-09bf88c9593e',
+    code: '998',
+    workplaceStateId: 'DOWNTIME',
+    description: { 'en-GB': 'No connection', 'de-DE': 'Keine Verbindung', 'zh-CN': '无连接' },
+    shortDescription: { 'en-GB': 'No conn.', 'de-DE': 'Keine Verb.', 'zh-CN': '无连接' },
+    color: '#9E9E9E',
+  },
+  {
     id: '6b5e3e20-94f4-55ee-9a6e-eb7a3eb4f379',
     code: '999',
     workplaceStateId: 'DOWNTIME',
@@ -112,6 +120,9 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     color: '#424242',
   },
 ];
+
+/** A connector lost the machine whose state it reports (docs/resources/connectors.md, "Stale values"). */
+export const NO_CONNECTION_STATE_CODE = '998';
 
 /** A new workplace knows nothing of its machine yet. */
 export const INITIAL_OPERATING_STATE_CODE = '999';

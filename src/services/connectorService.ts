@@ -15,6 +15,7 @@ import {
   initialStatus,
   LEASE_TTL_MS,
   type Mapping,
+  withErrors,
 } from '../domain/connectors.ts';
 import { AppError } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
@@ -22,6 +23,7 @@ import { isUuid } from '../domain/ids.ts';
 import { callbackPolicy } from '../net/addressPolicy.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
+import { changeOperatingState } from './workplaceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockConnector = locking('connector', repository.findConnector);
@@ -173,8 +175,9 @@ export function releaseConnector(db: Database, id: string, owner: string): Promi
 }
 
 /**
- * The owner reports a state: stored with CONNECTOR_STATE_CHANGED when the state differs. Ignored
- * when the connector is gone, disabled, or leased to another instance meanwhile.
+ * The owner reports a state: stored with CONNECTOR_STATE_CHANGED when the state differs; its
+ * error joins the status history. Ignored when the connector is gone, disabled, or leased to
+ * another instance meanwhile.
  */
 export async function reportConnectorState(
   db: Database,
@@ -187,11 +190,15 @@ export async function reportConnectorState(
   await db.transaction(async (tx) => {
     const current = await repository.lockConnectorState(tx, id);
     if (!current || current.owner !== owner || current.state === 'DISABLED') return;
+    const history =
+      lastError === null
+        ? current.recentErrors
+        : withErrors(current.recentErrors, [{ at, message: lastError, repeated: 1 }]);
     if (current.state === state) {
-      if (lastError !== null) await repository.setConnectorLastError(tx, id, lastError);
+      if (lastError !== null) await repository.setConnectorLastError(tx, id, lastError, history);
       return;
     }
-    await repository.setConnectorState(tx, id, state, at, lastError);
+    await repository.setConnectorState(tx, id, state, at, lastError, history);
     await recordEvents(
       tx,
       [
@@ -205,12 +212,65 @@ export async function reportConnectorState(
   });
 }
 
-/** The owner adds what it counted since its last report. */
-export function reportConnectorCounts(
+/** The owner adds what it counted since its last report, and its problems to the history. */
+export async function reportConnectorCounts(
   db: Database,
   id: string,
   owner: string,
   delta: repository.CounterDelta,
 ): Promise<void> {
-  return repository.addConnectorCounts(db, id, owner, delta);
+  if (delta.errors.length === 0) return repository.addConnectorCounts(db, id, owner, delta, null);
+  await db.transaction(async (tx) => {
+    const current = await repository.lockConnectorState(tx, id);
+    if (!current || current.owner !== owner) return;
+    await repository.addConnectorCounts(tx, id, owner, delta, withErrors(current.recentErrors, delta.errors));
+  });
+}
+
+/**
+ * The source of some of a connector's mappings died (Sparkplug NDEATH or DDEATH, a lost OPC UA
+ * session): CONNECTOR_VALUES_STALE says which, and each workplace whose operating state those
+ * mappings report takes the "no connection" state (BRIDGE_CONNECTOR_NO_CONNECTION_STATE; null
+ * keeps its state). Ignored when the connector is leased to another instance meanwhile.
+ */
+export async function reportStaleValues(
+  db: Database,
+  connector: Pick<Connector, 'id' | 'name' | 'type' | 'mappings'>,
+  owner: string,
+  indexes: readonly number[],
+  reason: string,
+  noConnectionState: string | null,
+  at: Date,
+): Promise<void> {
+  const workplaceIds = [
+    ...new Set(
+      indexes.flatMap((index) => {
+        const target = connector.mappings[index]?.target;
+        return target?.kind === 'OPERATING_STATE' ? [target.workplaceId] : [];
+      }),
+    ),
+  ];
+  const reported = await db.transaction(async (tx) => {
+    const current = await repository.lockConnectorState(tx, connector.id);
+    if (!current || current.owner !== owner) return false;
+    await recordEvents(
+      tx,
+      [
+        catalogueEvent('CONNECTOR_VALUES_STALE', connector.id, {
+          connectorId: connector.id,
+          name: connector.name,
+          type: connector.type,
+          reason,
+          mappings: [...indexes],
+          workplaceIds,
+          operatingState: noConnectionState,
+        }),
+      ],
+      at,
+    );
+    return true;
+  });
+  if (!reported || noConnectionState === null) return;
+  // Through the operating-state command: its history record and event only on a real change.
+  for (const workplaceId of workplaceIds) await changeOperatingState(db, workplaceId, noConnectionState);
 }

@@ -68,30 +68,6 @@ export async function recordOutputQuantity(
   });
 }
 
-/**
- * A piece counter's increase at a workplace: booked on the operation in PROCESSING there. Null
- * when no operation is in PROCESSING at the workplace (the pieces cannot be attributed).
- */
-export async function recordPiecesAtWorkplace(
-  db: Database,
-  workplaceId: string,
-  quantityType: QuantityType,
-  quantity: number,
-  timestamp: Date,
-): Promise<RecordedOutputQuantity | null> {
-  return db.transaction(async (tx) => {
-    const [operation] = await operations.findOperationsInPhaseAt(tx, workplaceId, 'PROCESSING');
-    if (!operation) return null;
-    return book(
-      tx,
-      operation.id,
-      workplaceId,
-      { quantity, quantityType, timestamp, workplaceId },
-      new Date(),
-    );
-  });
-}
-
 export async function listOutputQuantities(
   db: Queryable,
   operationId: string,

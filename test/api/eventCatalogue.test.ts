@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { EVENT_OBJECT_TYPES, EXTERNAL_EVENT_TYPE } from '../../src/domain/events.ts';
+import { bookCounterReading } from '../../src/services/connectorCounters.ts';
+import { claimConnectors, reportStaleValues } from '../../src/services/connectorService.ts';
 import {
   createOperation,
   createStaffMember,
@@ -194,6 +196,60 @@ const ROWS: Row[] = [
       const id = (await ok(t, { method: 'POST', url: `${API}/connectors`, body })).id;
       await ok(t, { method: 'PUT', url: `${API}/connectors/${id}`, body: { ...body, enabled: true } });
       return id;
+    },
+  },
+  {
+    eventType: 'CONNECTOR_VALUES_STALE',
+    action: "a running connector's source dying (the runtime's call)",
+    data: ['connectorId', 'name', 'type', 'reason', 'mappings', 'workplaceIds', 'operatingState'],
+    run: async (t, { workplaceId }) => {
+      const body = {
+        name: 'EC stale',
+        type: 'SPARKPLUG_B',
+        url: 'mqtt://127.0.0.1:1883',
+        mappings: [
+          {
+            source: { groupId: 'G', edgeNodeId: 'E', metric: 'State' },
+            target: { kind: 'OPERATING_STATE', workplaceId, values: { RUN: '000' } },
+          },
+        ],
+      };
+      const connector = await ok(t, { method: 'POST', url: `${API}/connectors`, body });
+      // Connectors do not run in this suite: the lease taken as the runtime would, then its report.
+      await claimConnectors(t.app.db, 'event-catalogue', new Date());
+      await reportStaleValues(t.app.db, connector, 'event-catalogue', [0], 'NDEATH', '998', new Date());
+      return connector.id;
+    },
+  },
+  {
+    eventType: 'WORKPLACE_OUTPUT_QUANTITY_RECORDED',
+    action: "a connector's piece counter at a workplace with no operation in PROCESSING",
+    data: [
+      'workplaceId',
+      'recordedWorkplaceOutputQuantityId',
+      'quantity',
+      'quantityType',
+      'timestamp',
+      'connectorId',
+    ],
+    run: async (t) => {
+      const workplaceId = await createWorkplace(t, 'EC-W-COUNTER');
+      const target = { kind: 'OUTPUT_QUANTITY', workplaceId, quantityType: 'YIELD' };
+      const body = { name: 'EC counter', type: 'MQTT', url: 'mqtt://127.0.0.1:1883', enabled: false };
+      const connector = await ok(t, {
+        method: 'POST',
+        url: `${API}/connectors`,
+        body: { ...body, mappings: [{ source: { topic: 'ec/count' }, target }] },
+      });
+      const reading = {
+        connectorId: connector.id,
+        counterKey: 'ec',
+        workplaceId,
+        quantityType: 'YIELD' as const,
+      };
+      for (const value of [5, 7])
+        await bookCounterReading(t.app.db, { ...reading, reading: value, timestamp: new Date() });
+      return workplaceId;
     },
   },
   {

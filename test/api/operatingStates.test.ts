@@ -21,6 +21,7 @@ const STATES = [
   ['70bc3dba-1d9d-5a3c-a0f5-fb4cfafe11fa', '110', 'Malfunction', 'Fault', '#C62828', 'DOWNTIME'],
   ['62540d52-ec93-52fc-8c1e-cbca9610b7c3', '410', 'Planned maintenance', 'Maint.', '#6A1B9A', 'DOWNTIME'],
   ['fdf23d49-794d-5de0-8422-86df0d65641a', '993', 'Break', 'Break', '#757575', 'DOWNTIME'],
+  ['d1b69a53-e94a-5b2f-bdff-09bf88c9593e', '998', 'No connection', 'No conn.', '#9E9E9E', 'DOWNTIME'],
   ['6b5e3e20-94f4-55ee-9a6e-eb7a3eb4f379', '999', 'Undefined stoppage', 'Undefined', '#424242', 'DOWNTIME'],
 ].map(([id, code, description, shortDescription, color, workplaceStateId]) => ({
   id: id as string,
@@ -87,7 +88,7 @@ describeEachBackend('operating states', (t) => {
     assert.deepEqual(
       normalized(json(response)),
       normalized({
-        pagination: { limit: 100, count: 7, offset: 0, total: 7 },
+        pagination: { limit: 100, count: 8, offset: 0, total: 8 },
         _embedded: { operatingStates: STATES.map(stateEntry) },
         _links: { self: at0, current: at0, first: at0, last: at0 },
       }),
@@ -140,7 +141,7 @@ describeEachBackend('operating states', (t) => {
     });
     assert.equal(german.headers['content-language'], 'de-DE');
     const body = json(german);
-    assert.deepEqual(body.pagination, { limit: 3, count: 3, offset: 3, total: 7 });
+    assert.deepEqual(body.pagination, { limit: 3, count: 3, offset: 3, total: 8 });
     assert.deepEqual(
       body._embedded.operatingStates.map((entry: Body) => [
         entry.properties.code,

@@ -1,7 +1,8 @@
 // A simulated machine behind a real node-opcua server, started inside the test: a state text, a
 // piece counter and a temperature under ns=1, changed by the test. stop() and start() restart the
-// server on the same port (its certificate stays in node-opcua's default PKI folder).
-import { DataType, Variant } from 'node-opcua-client';
+// server on the same port (its certificate stays in node-opcua's default PKI folder); start() may
+// offer only some security modes (a server reconfigured to SignAndEncrypt only).
+import { DataType, MessageSecurityMode, SecurityPolicy, Variant } from 'node-opcua-client';
 import { OPCUAServer } from 'node-opcua-server';
 import { freePort } from './faults.ts';
 
@@ -35,11 +36,19 @@ export class SimulatedMachine {
     return `opc.tcp://127.0.0.1:${this.port}/UA/Machine`;
   }
 
-  async start(): Promise<void> {
+  /** Starts the server; `secureOnly` offers SignAndEncrypt (Basic256Sha256) and nothing else. */
+  async start(options: { secureOnly?: boolean } = {}): Promise<void> {
     if (this.#server) return;
     const server = new OPCUAServer({
       port: this.port,
       hostname: '127.0.0.1',
+      ...(options.secureOnly
+        ? {
+            securityModes: [MessageSecurityMode.SignAndEncrypt],
+            securityPolicies: [SecurityPolicy.Basic256Sha256],
+            allowAnonymous: true,
+          }
+        : {}),
       resourcePath: '/UA/Machine',
       buildInfo: { productName: 'SimulatedMachine', buildNumber: '1', buildDate: new Date() },
     });

@@ -12947,6 +12947,12 @@ export interface operations {
                                         /** Format: date-time */
                                         since: string;
                                         lastError: string | null;
+                                        recentErrors: {
+                                            /** Format: date-time */
+                                            at: string;
+                                            message: string;
+                                            repeated: number;
+                                        }[];
                                         lastMessageAt: string | null;
                                         messagesReceived: number;
                                         valuesApplied: number;
@@ -13111,6 +13117,12 @@ export interface operations {
                                 /** Format: date-time */
                                 since: string;
                                 lastError: string | null;
+                                recentErrors: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    message: string;
+                                    repeated: number;
+                                }[];
                                 lastMessageAt: string | null;
                                 messagesReceived: number;
                                 valuesApplied: number;
@@ -13208,6 +13220,12 @@ export interface operations {
                                 /** Format: date-time */
                                 since: string;
                                 lastError: string | null;
+                                recentErrors: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    message: string;
+                                    repeated: number;
+                                }[];
                                 lastMessageAt: string | null;
                                 messagesReceived: number;
                                 valuesApplied: number;
@@ -13375,6 +13393,12 @@ export interface operations {
                                 /** Format: date-time */
                                 since: string;
                                 lastError: string | null;
+                                recentErrors: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    message: string;
+                                    repeated: number;
+                                }[];
                                 lastMessageAt: string | null;
                                 messagesReceived: number;
                                 valuesApplied: number;

@@ -2,6 +2,7 @@
 // says which instance runs each one (docs/resources/connectors.md, "Ownership").
 import type {
   Connector,
+  ConnectorError,
   ConnectorState,
   ConnectorType,
   Mapping,
@@ -33,6 +34,7 @@ interface Row {
   state: ConnectorState;
   state_since: Date;
   last_error: string | null;
+  recent_errors: StoredError[] | string;
   last_message_at: Date | null;
   messages_received: string | number;
   values_applied: string | number;
@@ -40,6 +42,23 @@ interface Row {
   created_at: Date;
   updated_at: Date;
 }
+
+/** A ConnectorError as the recent_errors JSON holds it. */
+interface StoredError {
+  at: string;
+  message: string;
+  repeated: number;
+}
+
+const fromStored = (stored: StoredError[] | string): ConnectorError[] =>
+  (typeof stored === 'string' ? (JSON.parse(stored) as StoredError[]) : stored).map((error) => ({
+    at: new Date(error.at),
+    message: error.message,
+    repeated: error.repeated,
+  }));
+
+const toStored = (errors: readonly ConnectorError[]): string =>
+  JSON.stringify(errors.map((error) => ({ ...error, at: error.at.toISOString() })));
 
 const toConnector = (row: Row): Connector => ({
   id: row.id,
@@ -56,6 +75,7 @@ const toConnector = (row: Row): Connector => ({
     state: row.state,
     since: row.state_since,
     lastError: row.last_error,
+    recentErrors: fromStored(row.recent_errors),
     lastMessageAt: row.last_message_at,
     messagesReceived: Number(row.messages_received),
     valuesApplied: Number(row.values_applied),
@@ -142,21 +162,37 @@ export async function releaseConnectorLease(db: Queryable, id: string, owner: st
   );
 }
 
-/** The lease owner of a connector, locked for a status change; undefined without the row. */
+/** The lease owner of a connector and its status, locked for a status change; undefined without the row. */
 export async function lockConnectorState(
   db: Queryable,
   id: string,
-): Promise<{ owner: string | null; state: ConnectorState; name: string; type: ConnectorType } | undefined> {
+): Promise<
+  | {
+      owner: string | null;
+      state: ConnectorState;
+      name: string;
+      type: ConnectorType;
+      recentErrors: ConnectorError[];
+    }
+  | undefined
+> {
   const rows = await db.query<{
     lease_owner: string | null;
     state: ConnectorState;
     name: string;
     type: ConnectorType;
-  }>('SELECT lease_owner, state, name, type FROM connectors WHERE id = $1 FOR UPDATE', [id]);
+    recent_errors: StoredError[] | string;
+  }>('SELECT lease_owner, state, name, type, recent_errors FROM connectors WHERE id = $1 FOR UPDATE', [id]);
   const row = rows[0];
   return row === undefined
     ? undefined
-    : { owner: row.lease_owner, state: row.state, name: row.name, type: row.type };
+    : {
+        owner: row.lease_owner,
+        state: row.state,
+        name: row.name,
+        type: row.type,
+        recentErrors: fromStored(row.recent_errors),
+      };
 }
 
 export async function setConnectorState(
@@ -165,17 +201,25 @@ export async function setConnectorState(
   state: ConnectorState,
   since: Date,
   lastError: string | null,
+  recentErrors: readonly ConnectorError[],
 ): Promise<void> {
-  await db.query('UPDATE connectors SET state = $2, state_since = $3, last_error = $4 WHERE id = $1', [
-    id,
-    state,
-    since,
-    lastError,
-  ]);
+  await db.query(
+    'UPDATE connectors SET state = $2, state_since = $3, last_error = $4, recent_errors = $5::jsonb WHERE id = $1',
+    [id, state, since, lastError, toStored(recentErrors)],
+  );
 }
 
-export async function setConnectorLastError(db: Queryable, id: string, lastError: string): Promise<void> {
-  await db.query('UPDATE connectors SET last_error = $2 WHERE id = $1', [id, lastError]);
+export async function setConnectorLastError(
+  db: Queryable,
+  id: string,
+  lastError: string,
+  recentErrors: readonly ConnectorError[],
+): Promise<void> {
+  await db.query('UPDATE connectors SET last_error = $2, recent_errors = $3::jsonb WHERE id = $1', [
+    id,
+    lastError,
+    toStored(recentErrors),
+  ]);
 }
 
 export interface CounterDelta {
@@ -183,21 +227,26 @@ export interface CounterDelta {
   valuesApplied: number;
   valuesRejected: number;
   lastMessageAt: Date | null;
-  /** A new lastError to show; null keeps the stored one. */
-  lastError: string | null;
+  /** The problems since the last report, oldest first (the last one becomes lastError). */
+  errors: ConnectorError[];
 }
 
-/** Adds what the owner counted since its last report; only while it holds the lease. */
+/**
+ * Adds what the owner counted since its last report; only while it holds the lease.
+ * `recentErrors`: the new history, or null to keep the stored one (and last_error).
+ */
 export async function addConnectorCounts(
   db: Queryable,
   id: string,
   owner: string,
   delta: CounterDelta,
+  recentErrors: readonly ConnectorError[] | null,
 ): Promise<void> {
   await db.query(
     `UPDATE connectors SET messages_received = messages_received + $3, values_applied = values_applied + $4,
        values_rejected = values_rejected + $5,
-       last_message_at = COALESCE($6, last_message_at), last_error = COALESCE($7, last_error)
+       last_message_at = COALESCE($6, last_message_at), last_error = COALESCE($7, last_error),
+       recent_errors = COALESCE($8::jsonb, recent_errors)
      WHERE id = $1 AND lease_owner = $2`,
     [
       id,
@@ -206,7 +255,8 @@ export async function addConnectorCounts(
       delta.valuesApplied,
       delta.valuesRejected,
       delta.lastMessageAt,
-      delta.lastError,
+      delta.errors.at(-1)?.message ?? null,
+      recentErrors === null ? null : toStored(recentErrors),
     ],
   );
 }

@@ -167,23 +167,6 @@ export async function findCurrentOperations(
 
 export const findOperation = lockableFind(OPERATIONS);
 
-/**
- * The operations in `phaseId` at a workplace, the most recently changed first (a piece counter
- * books on the one in PROCESSING).
- */
-export async function findOperationsInPhaseAt(
-  db: Queryable,
-  workplaceId: string,
-  phaseId: OperationPhaseId,
-): Promise<Operation[]> {
-  const rows = await db.query<Row>(
-    `SELECT * FROM operations WHERE workplace_id = $1 AND operation_phase_id = $2
-     ORDER BY updated_at DESC, id DESC LIMIT 10`,
-    [workplaceId, phaseId],
-  );
-  return rows.map(toOperation);
-}
-
 /** The operations of these production orders, each order's in sequence order. */
 export async function operationsOfOrders(
   db: Queryable,

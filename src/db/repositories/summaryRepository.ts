@@ -131,7 +131,10 @@ export async function listOperationBookings(db: Queryable, operationId: string):
   return rows.map(toBooking);
 }
 
-/** The output quantities booked at the workplaces within the window, with their operation's target time. */
+/**
+ * The output quantities booked at the workplaces within the window, with their operation's target
+ * time; and those a connector booked on the workplace itself (docs/resources/connectors.md).
+ */
 export async function listWorkplaceBookings(
   db: Queryable,
   workplaceIds: readonly string[],
@@ -140,7 +143,12 @@ export async function listWorkplaceBookings(
   if (workplaceIds.length === 0) return [];
   const rows = await db.query<BookingRow>(
     `SELECT ${BOOKING_COLUMNS} FROM recorded_output_quantities q JOIN operations o ON o.id = q.operation_id
-     WHERE q.workplace_id = ANY($1::uuid[]) AND q."timestamp" >= $2::timestamptz AND q."timestamp" < $3::timestamptz`,
+     WHERE q.workplace_id = ANY($1::uuid[]) AND q."timestamp" >= $2::timestamptz AND q."timestamp" < $3::timestamptz
+     UNION ALL
+     -- A connector's pieces counted while no operation was in PROCESSING: no target time.
+     SELECT w.quantity::float8, w.quantity_type, w.workplace_id, w."timestamp", NULL::float8
+     FROM recorded_workplace_output_quantities w
+     WHERE w.workplace_id = ANY($1::uuid[]) AND w."timestamp" >= $2::timestamptz AND w."timestamp" < $3::timestamptz`,
     [workplaceIds, edge(window.start), edge(window.end)],
   );
   return rows.map(toBooking);

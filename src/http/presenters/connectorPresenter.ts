@@ -21,6 +21,11 @@ export function presentConnector(connector: Connector, hrefs: Hrefs): Resource {
         state: status.state,
         since: status.since.toISOString(),
         lastError: describeNetworkFailure(status.lastError),
+        recentErrors: status.recentErrors.map((error) => ({
+          at: error.at.toISOString(),
+          message: describeNetworkFailure(error.message),
+          repeated: error.repeated,
+        })),
         lastMessageAt: status.lastMessageAt?.toISOString() ?? null,
         messagesReceived: status.messagesReceived,
         valuesApplied: status.valuesApplied,

@@ -127,6 +127,9 @@ export const ConnectorSchema = Resource(
       state: Type.Enum([...CONNECTOR_STATES]),
       since: DateTime,
       lastError: Nullable(Type.String()),
+      recentErrors: Type.Array(
+        Type.Object({ at: DateTime, message: Type.String(), repeated: Type.Integer({ minimum: 1 }) }),
+      ),
       lastMessageAt: Nullable(DateTime),
       messagesReceived: Type.Integer(),
       valuesApplied: Type.Integer(),

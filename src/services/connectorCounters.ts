@@ -1,0 +1,103 @@
+// A connector's piece counter reading booked (docs/resources/connectors.md, "Piece counters"): in
+// one transaction, the stored last reading is locked, the increase since it is booked, and the
+// new reading stored, so that whichever instance holds the connector next continues from it.
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, Queryable } from '../db/database.ts';
+import * as counters from '../db/repositories/connectorCounters.ts';
+import { insertOutputQuantity } from '../db/repositories/outputQuantityRepository.ts';
+import { counterIncrease } from '../domain/connectors.ts';
+import { catalogueEvent } from '../domain/events.ts';
+import { outputQuantityEventData, type QuantityType } from '../domain/outputQuantities.ts';
+import { recordEvents } from './eventService.ts';
+
+/** Operations in PROCESSING a booking names at most (the one booked on and the others). */
+const MAX_NAMED_OPERATIONS = 10;
+
+export interface CounterReading {
+  connectorId: string;
+  /** The mapping's source (domain/connectors.ts, counterKey). */
+  counterKey: string;
+  workplaceId: string;
+  quantityType: QuantityType;
+  reading: number;
+  timestamp: Date;
+}
+
+export interface CounterOutcome {
+  /** The pieces booked (0: a baseline, the same reading again, or a reset to 0). */
+  booked: number;
+  /** Where: the operation's id, or null when booked on the workplace (none in PROCESSING). */
+  operationId: string | null;
+}
+
+export async function bookCounterReading(db: Database, reading: CounterReading): Promise<CounterOutcome> {
+  return db.transaction(async (tx) => {
+    const last = await counters.lockCounterReading(tx, reading.connectorId, reading.counterKey);
+    const increase = counterIncrease(last, reading.reading);
+    const now = new Date();
+    if (last !== reading.reading)
+      await counters.saveCounterReading(tx, reading.connectorId, reading.counterKey, reading.reading, now);
+    if (increase === 0) return { booked: 0, operationId: null };
+    return { booked: increase, operationId: await book(tx, reading, increase, now) };
+  });
+}
+
+/**
+ * Books on the operation in PROCESSING at the workplace; with several, on the one that entered
+ * PROCESSING last, and the event names them all; with none, on the workplace itself.
+ */
+async function book(
+  tx: Queryable,
+  reading: CounterReading,
+  quantity: number,
+  now: Date,
+): Promise<string | null> {
+  const processing = await counters.operationsProcessingAt(tx, reading.workplaceId, MAX_NAMED_OPERATIONS);
+  const operationId = processing[0];
+  if (operationId === undefined) {
+    const booking = {
+      id: uuidv7(),
+      workplaceId: reading.workplaceId,
+      quantity,
+      quantityType: reading.quantityType,
+      timestamp: reading.timestamp,
+      connectorId: reading.connectorId,
+      recordedAt: now,
+    };
+    await counters.insertWorkplaceBooking(tx, booking);
+    await recordEvents(
+      tx,
+      [
+        catalogueEvent('WORKPLACE_OUTPUT_QUANTITY_RECORDED', reading.workplaceId, {
+          workplaceId: booking.workplaceId,
+          recordedWorkplaceOutputQuantityId: booking.id,
+          quantity,
+          quantityType: booking.quantityType,
+          timestamp: booking.timestamp.toISOString(),
+          connectorId: booking.connectorId,
+        }),
+      ],
+      now,
+    );
+    return null;
+  }
+  const record = {
+    id: uuidv7(),
+    operationId,
+    quantity,
+    quantityType: reading.quantityType,
+    timestamp: reading.timestamp,
+    workplaceId: reading.workplaceId,
+    staffMemberId: null,
+    recordedAt: now,
+  };
+  await insertOutputQuantity(tx, record);
+  const data = {
+    ...outputQuantityEventData(record),
+    connectorId: reading.connectorId,
+    // The rule's choice made visible: every operation in PROCESSING there, the one booked on first.
+    operationsInProcessing: processing,
+  };
+  await recordEvents(tx, [catalogueEvent('OPERATION_OUTPUT_QUANTITY_RECORDED', operationId, data)], now);
+  return operationId;
+}
