@@ -64,6 +64,12 @@ export interface Config {
   tokenEndpoint: TokenEndpointLimits;
   /** Timeouts and the connection cap of the HTTP server (Node's http.Server settings). */
   http: HttpLimits;
+  // --- Hardening against abuse of connections, the token endpoint and memory (docs/settings.md) ---
+  /** Connections per source address, slow senders and slow readers (src/http/connectionGuard.ts). */
+  connections: ConnectionLimits;
+  /** Bytes large responses and unread event streams may hold at once (src/http/responseBudget.ts). */
+  memory: MemoryBudgets;
+  // --- end of hardening ---
   /** The demo plant and its simulator (docs/demo.md). */
   demo: { mode: 'auto' | 'on' | 'off'; size: number; seed: number; rate: number };
   /** The browser dashboard at `/` (docs/dashboard.md); `BRIDGE_DASHBOARD=off` removes it. */
@@ -71,8 +77,6 @@ export interface Config {
 }
 
 export interface TokenEndpointLimits {
-  /** Failed authentications of one client id per window before 429. */
-  failuresPerClient: number;
   /** Failed authentications from one source address per window before 429. */
   failuresPerAddress: number;
   failureWindowSeconds: number;
@@ -80,8 +84,16 @@ export interface TokenEndpointLimits {
   hashConcurrency: number;
   /** Authentications waiting for a hash slot; beyond that 429. */
   hashQueue: number;
-  /** Hashes one source address may have running or waiting at once; beyond that 429. */
-  hashesPerAddress: number;
+  // --- Hardening (docs/settings.md, "Token endpoint") ---
+  /** How long a verified (client id, secret) pair is answered without hashing again; 0: never. */
+  verifiedCacheSeconds: number;
+  /** Failures of one (client id, address) pair before it has to wait. */
+  backoffAfterFailures: number;
+  /** The longest wait of a (client id, address) pair. */
+  backoffMaxSeconds: number;
+  /** Authentications of one client id waiting for a hash; beyond that 429. */
+  hashQueuePerClient: number;
+  // --- end of hardening ---
   /** A 429 is sent after this long (at most its Retry-After), so refusals cannot be turned into load. */
   refusalDelayMs: number;
   /** Tolerated clock difference for a token's `iat` (issued in the future). */
@@ -99,6 +111,28 @@ export interface HttpLimits {
   /** On shutdown, how long requests in progress may take before every connection is cut. */
   shutdownGraceMs: number;
 }
+
+// --- Hardening (docs/settings.md, "Connections and memory") ---
+export interface ConnectionLimits {
+  /** Open connections from one source address (IPv6: one /64); beyond it the newest is closed. */
+  perAddress: number;
+  /** A request body must not pause longer than this between two pieces. */
+  bodyTimeoutMs: number;
+  /** A response whose client reads nothing for this long is cut off. */
+  sendTimeoutMs: number;
+}
+
+export interface MemoryBudgets {
+  /** Bytes that large responses (pages of the event log) may hold while built and sent. */
+  largeResponseBytes: number;
+  /** Requests waiting for that budget; beyond it 503 SERVER_BUSY. */
+  largeResponseQueue: number;
+  /** Longest wait for that budget; then 503 SERVER_BUSY. */
+  largeResponseWaitMs: number;
+  /** Bytes all event streams together may have waiting for their clients. */
+  streamBufferTotalBytes: number;
+}
+// --- end of hardening ---
 
 /** What tests and benchmarks inject into the server; not settings (no environment variable). */
 export interface RuntimeOptions {
@@ -197,8 +231,33 @@ export function loadConfig(env: Env = process.env): Config {
     maxInFlight: integer('BRIDGE_DELIVERY_MAX_IN_FLIGHT', 1000, 1, 10_000),
     perCallback: integer('BRIDGE_DELIVERY_PER_CALLBACK', 100, 1, 1000),
   };
+  // --- Hardening against abuse of connections, the token endpoint and memory (docs/settings.md) ---
+  const hardening = {
+    token: {
+      verifiedCacheSeconds: integer('BRIDGE_TOKEN_VERIFIED_CACHE_SECONDS', 300, 0, 86_400),
+      backoffAfterFailures: integer('BRIDGE_TOKEN_BACKOFF_AFTER_FAILURES', 5, 1, 100_000),
+      backoffMaxSeconds: integer('BRIDGE_TOKEN_BACKOFF_MAX_SECONDS', 60, 1, 86_400),
+      hashQueuePerClient: integer('BRIDGE_TOKEN_HASH_QUEUE_PER_CLIENT', 8, 1, 10_000),
+    },
+    connections: {
+      perAddress: integer('BRIDGE_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 100, 1, 1_000_000),
+      bodyTimeoutMs: integer('BRIDGE_HTTP_BODY_TIMEOUT_MS', 10_000, 100, 3_600_000),
+      sendTimeoutMs: integer('BRIDGE_HTTP_SEND_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    } satisfies ConnectionLimits,
+    memory: {
+      largeResponseBytes: integer('BRIDGE_LARGE_RESPONSE_BUDGET_BYTES', 67_108_864, 65_536, 68_719_476_736),
+      largeResponseQueue: integer('BRIDGE_LARGE_RESPONSE_QUEUE', 1000, 0, 100_000),
+      largeResponseWaitMs: integer('BRIDGE_LARGE_RESPONSE_WAIT_MS', 30_000, 100, 600_000),
+      streamBufferTotalBytes: integer(
+        'BRIDGE_EVENT_STREAM_TOTAL_BUFFER_BYTES',
+        33_554_432,
+        65_536,
+        68_719_476_736,
+      ),
+    } satisfies MemoryBudgets,
+  };
+  // --- end of hardening ---
   const tokenEndpoint: TokenEndpointLimits = {
-    failuresPerClient: integer('BRIDGE_TOKEN_FAILURES_PER_CLIENT', 10, 1, 100_000),
     failuresPerAddress: integer('BRIDGE_TOKEN_FAILURES_PER_ADDRESS', 10, 1, 100_000),
     failureWindowSeconds: integer('BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     // Half the cores (1 to 4): the other half stays with the event loop that serves the API.
@@ -209,14 +268,14 @@ export function loadConfig(env: Env = process.env): Config {
       64,
     ),
     hashQueue: integer('BRIDGE_TOKEN_HASH_QUEUE', 32, 0, 10_000),
-    hashesPerAddress: integer('BRIDGE_TOKEN_HASHES_PER_ADDRESS', 1, 1, 10_000),
+    ...hardening.token,
     refusalDelayMs: integer('BRIDGE_TOKEN_REFUSAL_DELAY_MS', 1000, 0, 10_000),
     clockSkewSeconds: integer('BRIDGE_TOKEN_CLOCK_SKEW_SECONDS', 60, 0, 3600),
     recheckSeconds: integer('BRIDGE_TOKEN_RECHECK_SECONDS', 30, 1, 3600),
   };
   const http: HttpLimits = {
     requestTimeoutMs: integer('BRIDGE_HTTP_REQUEST_TIMEOUT_MS', 120_000, 0, 3_600_000),
-    headersTimeoutMs: integer('BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
+    headersTimeoutMs: integer('BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     keepAliveTimeoutMs: integer('BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     maxConnections: integer('BRIDGE_HTTP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
     shutdownGraceMs: integer('BRIDGE_HTTP_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
@@ -279,6 +338,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tokenEndpoint,
     http,
+    connections: hardening.connections,
+    memory: hardening.memory,
     // The demo plant (docs/demo.md): auto = first start of the embedded database only.
     demo: {
       mode: choice('BRIDGE_DEMO', ['auto', 'on', 'off'], 'auto'),

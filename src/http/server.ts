@@ -8,8 +8,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { Type } from 'typebox';
+import { ClientAuthenticator } from '../auth/clientAuthenticator.ts';
 import { RefreshTokenService } from '../auth/refreshTokens.ts';
-import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
+import { registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
@@ -164,7 +165,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   registerHealth(app, deps.db, config.basePath, deps.metrics);
   if (config.dashboard) registerDashboard(app, config.basePath);
-  const authenticator = new ClientAuthenticator(deps.db, config.tokenEndpoint, deps.runtime?.now);
+  const authenticator = new ClientAuthenticator(
+    deps.db,
+    config.tokenEndpoint,
+    deps.runtime?.now,
+    deps.metrics?.registry,
+  );
   const refreshTokens = new RefreshTokenService(deps.db, config.refreshTokenTtlSeconds, deps.runtime?.now);
   // FORCE Bridge clients ask for tokens at /ffauth/oauth2.0/accessToken, at the server root and
   // under the base path (docs/api.md, "Authentication").

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { TEST_CLIENT } from '../support/app.ts';
 import { BACKENDS } from '../support/databases.ts';
 import { waitUntil } from '../support/process.ts';
 import { type RuntimeApp, startRuntimeApp } from '../support/runtimeApp.ts';
@@ -135,12 +136,16 @@ describe(`connection cap [${BACKEND}]`, () => {
       r.app.server.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
     );
 
-  test('connections beyond the cap are closed at once; a freed place is taken again', async () => {
+  test('with every connection busy, one more is closed at once; a freed place is taken again', async () => {
+    const token = await r.app.tokens.issue(TEST_CLIENT.id, ['read']);
     const held: Connection[] = [];
     for (let i = 0; i < 3; i += 1) {
+      // An open event stream: the connection is serving a request.
       const connection = await open(port);
-      connection.socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n');
-      await waitUntil(() => connection.received().includes('"UP"'), { what: `answer ${i}` });
+      connection.socket.write(
+        `GET /api/v2/events/stream HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+      );
+      await waitUntil(() => connection.received().includes(': connected'), { what: `stream ${i}` });
       held.push(connection);
     }
     const refused = await open(port);
@@ -156,6 +161,21 @@ describe(`connection cap [${BACKEND}]`, () => {
     const response = await fetch(`http://127.0.0.1:${port}/health/live`);
     assert.equal(response.status, 200);
     for (const connection of held) connection.socket.destroy();
+  });
+
+  test('with the cap reached by idle connections, a new one pushes out the one idle longest', async () => {
+    const idle: Connection[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const connection = await open(port);
+      connection.socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await waitUntil(() => connection.received().includes('"UP"'), { what: `answer ${i}` });
+      idle.push(connection);
+    }
+    const response = await fetch(`http://127.0.0.1:${port}/health/live`);
+    assert.equal(response.status, 200);
+    await idle[0]?.closed;
+    assert.equal(idle[1]?.socket.destroyed, false);
+    for (const connection of idle) connection.socket.destroy();
   });
 });
 

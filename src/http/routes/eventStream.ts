@@ -54,6 +54,15 @@ export function registerEventStream(api: Api, { config, db, eventStream }: Serve
       },
     },
     async (request, reply) => {
+      // HEAD (the route Fastify adds beside GET) answers with the stream's headers at once and
+      // opens no stream, so it takes no stream slot.
+      if (request.method === 'HEAD') {
+        return reply
+          .code(200)
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send();
+      }
       const { eventType, objectType, objectId } = request.query;
       const filter: EventFilter = { eventType, objectType, objectId };
       const after = resumePosition(request, request.query.lastEventId);
