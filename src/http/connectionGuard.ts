@@ -84,10 +84,14 @@ export class ConnectionGuard {
     const group = addressGroup(socket.remoteAddress);
     const own = this.#byGroup.get(group);
     if (own !== undefined && own.size >= this.#limits.perAddress) {
-      if (!this.#pushOut(oldestWaiting(own))) return this.#refuse(socket, 'address_full');
+      if (!this.#pushOut(oldestWaiting(own))) {
+        this.#refuse(socket, 'address_full');
+        return;
+      }
     }
     if (this.#byKey.size >= this.#limits.maxConnections && !this.#pushOut(this.#victim())) {
-      return this.#refuse(socket, 'server_full');
+      this.#refuse(socket, 'server_full');
+      return;
     }
     const tracked: Tracked = { socket, group, waitingSince: performance.now(), exchange: undefined };
     const key = keyOf(socket);

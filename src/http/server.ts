@@ -20,6 +20,7 @@ import { routeConfigOf } from './context.ts';
 import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from './deps.ts';
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot, requestRoot } from './hrefs.ts';
+import { ByteBudget, budgetLargeResponses } from './responseBudget.ts';
 import { registerDashboard } from './routes/dashboard.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerApi } from './routes/index.ts';
@@ -32,6 +33,7 @@ import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 const FORCE_TOKEN_PATH = '/ffauth/oauth2.0/accessToken';
 const SUB_PATH_CATCH_ALL = /\/:[^/]+\/:[^/]+$/;
+const EVENT_LOG_PAGE = /\/api\/v\d+\/events$/;
 
 // Re-exported for the composition root (src/app.ts) and the tests that walk the route table.
 export { CURRENT_VERSION, type RouteEntry, type ServerDeps };
@@ -93,6 +95,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     done();
   });
   app.addHook('onRequest', bearerGuard(deps.tokens));
+  // Pages of the event log can be megabytes each: they run under a memory budget (responseBudget.ts).
+  const { largeResponseBytes, largeResponseQueue, largeResponseWaitMs } = config.memory;
+  budgetLargeResponses(
+    app,
+    new ByteBudget(largeResponseBytes, largeResponseQueue, largeResponseWaitMs),
+    (request) => request.method === 'GET' && EVENT_LOG_PAGE.test(request.routeOptions.url ?? ''),
+    config.pageMaxBytes,
+  );
   if (deps.metrics) registerMetrics(app, deps.metrics, deps.db, config.basePath);
   app.addHook('onSend', (request, reply, payload, done) => {
     const type = String(reply.getHeader('content-type') ?? '');
