@@ -1,5 +1,5 @@
 // Connection limits of the HTTP server against slow and greedy peers (docs/api.md, "Limits"):
-// - one source address (IPv6: one /64) holds at most `perAddress` connections;
+// - one source address (IPv6: one /64) holds at most `perAddress` connections; more are closed;
 // - at most `maxConnections` in all; when full, a new connection takes the place of the connection
 //   that has waited longest for a request on the address holding the most connections, so a host
 //   that opens connections and sends nothing (slowloris) pushes out its own, not other clients';
@@ -83,11 +83,11 @@ export class ConnectionGuard {
   #admit(socket: Socket): void {
     const group = addressGroup(socket.remoteAddress);
     const own = this.#byGroup.get(group);
+    // An address at its limit is refused, not given one of its own places: an attacker that
+    // reconnects at once would otherwise churn its connections at the cost of accepting each.
     if (own !== undefined && own.size >= this.#limits.perAddress) {
-      if (!this.#pushOut(oldestWaiting(own))) {
-        this.#refuse(socket, 'address_full');
-        return;
-      }
+      this.#refuse(socket, 'address_full');
+      return;
     }
     if (this.#byKey.size >= this.#limits.maxConnections && !this.#pushOut(this.#victim())) {
       this.#refuse(socket, 'server_full');
