@@ -245,7 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
       sendTimeoutMs: integer('BRIDGE_HTTP_SEND_TIMEOUT_MS', 30_000, 100, 3_600_000),
     } satisfies ConnectionLimits,
     memory: {
-      largeResponseBytes: integer('BRIDGE_LARGE_RESPONSE_BUDGET_BYTES', 67_108_864, 65_536, 68_719_476_736),
+      largeResponseBytes: integer('BRIDGE_LARGE_RESPONSE_BUDGET_BYTES', 33_554_432, 65_536, 68_719_476_736),
       largeResponseQueue: integer('BRIDGE_LARGE_RESPONSE_QUEUE', 1000, 0, 100_000),
       largeResponseWaitMs: integer('BRIDGE_LARGE_RESPONSE_WAIT_MS', 30_000, 100, 600_000),
       streamBufferTotalBytes: integer(
