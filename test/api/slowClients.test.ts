@@ -119,6 +119,34 @@ describe(`slow clients [${BACKEND}]`, () => {
   });
 });
 
+describe(`body timeout [${BACKEND}]`, () => {
+  let r: RuntimeApp;
+  let port = 0;
+  before(async () => {
+    // The whole-request timeout stays long: only the pause in the body ends this request.
+    r = await startRuntimeApp(BACKEND, { BRIDGE_HTTP_BODY_TIMEOUT_MS: '300' });
+    await r.app.server.listen({ host: '127.0.0.1', port: 0 });
+    port = (r.app.server.server.address() as { port: number }).port;
+  });
+  after(async () => {
+    await r?.close();
+  });
+
+  test('a body that stops arriving is answered 408 after the body timeout', async () => {
+    const connection = await open(port);
+    connection.socket.write(
+      'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\n' +
+        'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type',
+    );
+    await waitUntil(() => connection.socket.destroyed || connection.socket.readableEnded, {
+      what: 'the server to end the stalled request',
+      timeoutMs: 15_000,
+    });
+    assertTimeoutAnswer(connection.received());
+    connection.socket.destroy();
+  });
+});
+
 describe(`connection cap [${BACKEND}]`, () => {
   let r: RuntimeApp;
   let port = 0;
