@@ -90,7 +90,7 @@ export async function probe(
     connections: 16,
     headersTimeout: options.timeoutMs ?? 10_000,
     bodyTimeout: options.timeoutMs ?? 10_000,
-    ...(options.localAddress ? { connect: { localAddress: options.localAddress } } : {}),
+    ...(options.localAddress ? { localAddress: options.localAddress } : {}),
   });
   const latencies: number[] = [];
   let failed = 0;

@@ -50,7 +50,7 @@ const randomLoopback = () =>
   `127.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 async function rotatingRequest(url: string, attempt: number): Promise<number> {
-  const client = new Client(url, { connect: { localAddress: randomLoopback() } });
+  const client = new Client(url, { localAddress: randomLoopback() });
   try {
     const id = `rotating-${Math.random().toString(36).slice(2)}`;
     const response = await client.request({
