@@ -83,11 +83,14 @@ export async function probe(
   token: string,
   rate: number,
   until: () => boolean,
-  options: { localAddress?: string; failureMs?: number; timeoutMs?: number } = {},
+  options: { localAddress?: string; failureMs?: number; timeoutMs?: number; fresh?: boolean } = {},
 ): Promise<ProbeResult> {
   const failureMs = options.failureMs ?? 10_000;
+  // `fresh`: every request on a new connection (a client that connects now, not one that holds an
+  // old keep-alive connection).
   const pool = new Pool(url, {
     connections: 16,
+    ...(options.fresh ? { pipelining: 0, keepAliveTimeout: 1, keepAliveMaxTimeout: 1 } : {}),
     headersTimeout: options.timeoutMs ?? 10_000,
     bodyTimeout: options.timeoutMs ?? 10_000,
     ...(options.localAddress ? { localAddress: options.localAddress } : {}),
@@ -102,7 +105,11 @@ export async function probe(
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const begin = performance.now();
     const call = pool
-      .request({ method: 'GET', path, headers: { authorization: `Bearer ${token}` } })
+      .request({
+        method: 'GET',
+        path,
+        headers: { authorization: `Bearer ${token}`, ...(options.fresh ? { connection: 'close' } : {}) },
+      })
       .then(async (response) => {
         await response.body.dump();
         if (response.statusCode !== 200) throw new Error(String(response.statusCode));

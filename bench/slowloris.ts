@@ -3,7 +3,8 @@
 // DRIP_MS, never ending their headers; whenever the server closes one, it reconnects after
 // RECONNECT_MS. Meanwhile a client at 127.0.0.1 sends an authenticated GET of one workplace at
 // RATE req/s (open loop). Its p99 with the attack over its p99 without, in the same run against
-// the same service process: goal < 2. A request that fails counts as 10 s.
+// the same service process: goal < 2. A request that fails counts as 10 s. Each probe request
+// opens a new connection, as a client arriving during the attack would.
 //
 // Rounds: ROUNDS (3) fresh service processes, each measured unloaded then loaded; medians.
 // Settings (environment): BENCH_BACKEND (postgres), BENCH_DURATION (s, 15), BENCH_RATE (20),
@@ -78,7 +79,9 @@ async function round(target: string, token: string, path: string): Promise<Round
     const warm = performance.now() + 2000;
     await probe(service.url, path, token, RATE, () => performance.now() < warm);
     const end1 = performance.now() + DURATION_MS;
-    const unloaded = await probe(service.url, path, token, RATE, () => performance.now() < end1);
+    const unloaded = await probe(service.url, path, token, RATE, () => performance.now() < end1, {
+      fresh: true,
+    });
     const child = fork(new URL(import.meta.url), ['attack', String(port)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -86,11 +89,17 @@ async function round(target: string, token: string, path: string): Promise<Round
     child.on('message', (message: { open: number; connects: number }) => {
       last = message;
     });
-    // Let the attack take hold: the sockets opened and refused or held.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Let the attack take hold: every socket opened once (then held or refused), plus a moment.
+    const holdBy = performance.now() + 60_000;
+    while (last.connects < SOCKETS && performance.now() < holdBy) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     const connectsBefore = last.connects;
     const end2 = performance.now() + DURATION_MS;
-    const loaded = await probe(service.url, path, token, RATE, () => performance.now() < end2);
+    const loaded = await probe(service.url, path, token, RATE, () => performance.now() < end2, {
+      fresh: true,
+    });
     child.send('stop');
     await new Promise((resolve) => child.once('exit', resolve));
     return {
