@@ -134,6 +134,11 @@ function tokenFlood(result: Json): string[] {
     '',
     `- a valid client's token: every request answered 200, the slowest in ${fixed(s.validTokenMaxMsUnderFlood, 0)} ms (goal < ${s.validTokenMaxMsTarget} ms); without the limits ${fixed(s.unprotectedValidTokenMaxMs, 0)} ms`,
     `- API p99 under the flood: ${fixed(s.apiP99Ratio)} x without it (goal <= ${s.apiP99RatioTarget}); without the limits ${fixed(s.unprotectedApiP99Ratio, 1)} x`,
+    ...(s.rotatingValidTokenP99Ms === undefined
+      ? []
+      : [
+          `- 16 loops of random client ids, each request from a new 127.x.y.z address: a valid client's token p99 ${fixed(s.rotatingValidTokenP99Ms, 0)} ms (goal < ${s.rotatingValidTokenP99MsTarget} ms), API p99 ${fixed(s.rotatingApiP99Ratio)} x without the flood`,
+        ]),
   ];
 }
 

@@ -7,6 +7,8 @@
 //   baseline      API load + a valid client asking for a token every TOKEN_EVERY_MS, no flood
 //   flood         the same, plus FLOOD_LOOPS loops of wrong secrets from 127.0.0.2 (another
 //                 loopback address: the valid client and the API load come from 127.0.0.1)
+//   rotating      the same, plus FLOOD_LOOPS loops of random client ids, each request from a new
+//                 127.x.y.z address (a new connection bound to it): per-address limits cannot help
 //   flood-open    the same flood with the limits opened up (no failure limits, 64 hashes at once,
 //                 no per-address share, no refusal delay):
 //                 what the flood does without the protection (skip with BENCH_UNPROTECTED=0)
@@ -16,10 +18,12 @@
 //
 // Settings (environment): BENCH_BACKEND ("postgres" or "pglite"; postgres), BENCH_DURATION (s, 15),
 // BENCH_API_RATE (req/s, 50), BENCH_FLOOD_LOOPS (16), BENCH_TOKEN_EVERY_MS (500),
-// BENCH_UNPROTECTED ("1"), BENCH_ADMIN_URL.
+// BENCH_UNPROTECTED ("1"), BENCH_ADMIN_URL, BENCH_SERVICE_ROOT (another checkout's service, for a
+// before/after comparison).
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { Agent, Pool, request } from 'undici';
+import { Agent, Client, Pool, request } from 'undici';
+import { SERVICE_ROOT } from './abuseSupport.ts';
 import { type Backend, machineInfo, median, percentile, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
@@ -30,18 +34,39 @@ const FLOOD_LOOPS = Number(env.BENCH_FLOOD_LOOPS ?? 16);
 const TOKEN_EVERY_MS = Number(env.BENCH_TOKEN_EVERY_MS ?? 500);
 const UNPROTECTED = env.BENCH_UNPROTECTED !== '0';
 const RESULTS_FILE = new URL('./results/token-flood-latest.json', import.meta.url);
-const CLI = new URL('../src/cli/main.ts', import.meta.url).pathname;
+const CLI = `${SERVICE_ROOT}/src/cli/main.ts`;
 const VALID = { id: 'bench-valid-client', secret: 'bench-valid-client-secret-0123456789' };
 const FLOOD_ADDRESS = '127.0.0.2';
 const FORM = 'application/x-www-form-urlencoded';
 
-type Phase = 'baseline' | 'flood' | 'flood-open';
+type Phase = 'baseline' | 'flood' | 'rotating' | 'flood-open';
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 // --- the flood child: FLOOD_LOOPS loops of wrong secrets until told to stop --------------------
-async function floodChild(url: string): Promise<void> {
+/** A loopback address other than 127.0.0.1 and 127.0.0.2 (all of 127/8 is loopback on Linux). */
+const randomLoopback = () =>
+  `127.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
+async function rotatingRequest(url: string, attempt: number): Promise<number> {
+  const client = new Client(url, { localAddress: randomLoopback() });
+  try {
+    const id = `rotating-${Math.random().toString(36).slice(2)}`;
+    const response = await client.request({
+      method: 'POST',
+      path: '/oauth/token',
+      headers: { 'content-type': FORM, authorization: basic(id, `wrong-${attempt}`) },
+      body: 'grant_type=client_credentials',
+    });
+    await response.body.dump();
+    return response.statusCode;
+  } finally {
+    await client.close();
+  }
+}
+
+async function floodChild(url: string, mode: string): Promise<void> {
   const agent = new Agent({ localAddress: FLOOD_ADDRESS, connections: FLOOD_LOOPS });
   const statuses: Record<string, number> = {};
   let stopped = false;
@@ -50,6 +75,16 @@ async function floodChild(url: string): Promise<void> {
   });
   const loop = async (index: number) => {
     for (let attempt = 0; !stopped; attempt += 1) {
+      if (mode === 'rotating') {
+        try {
+          const status = await rotatingRequest(url, attempt);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        } catch (error) {
+          const key = `error ${(error as NodeJS.ErrnoException).code ?? 'unknown'}`;
+          statuses[key] = (statuses[key] ?? 0) + 1;
+        }
+        continue;
+      }
       // Half the loops guess secrets of ever new ids, half of one id (not VALID's).
       const id = index % 2 === 0 ? `flood-${index}-${attempt}` : 'bench-bystander';
       try {
@@ -85,6 +120,8 @@ async function startService(target: string, phase: Phase): Promise<{ url: string
           BRIDGE_TOKEN_HASH_QUEUE: '10000',
           BRIDGE_TOKEN_HASHES_PER_ADDRESS: '10000',
           BRIDGE_TOKEN_REFUSAL_DELAY_MS: '0',
+          BRIDGE_TOKEN_BACKOFF_AFTER_FAILURES: '100000',
+          BRIDGE_TOKEN_HASH_QUEUE_PER_CLIENT: '10000',
         }
       : {};
   const child = spawn(process.execPath, [CLI, 'start'], {
@@ -130,7 +167,7 @@ async function startService(target: string, phase: Phase): Promise<{ url: string
 interface PhaseResult {
   phase: Phase;
   api: { requests: number; failed: number; p50Ms: number; p99Ms: number; maxMs: number };
-  token: { requests: number; statuses: Record<string, number>; p50Ms: number; maxMs: number };
+  token: { requests: number; statuses: Record<string, number>; p50Ms: number; p99Ms: number; maxMs: number };
   flood: { statuses: Record<string, number>; perSecond: number } | undefined;
 }
 
@@ -189,16 +226,20 @@ async function tokenRequests(url: string, until: () => boolean) {
     requests: latencies.length,
     statuses,
     p50Ms: round(median(latencies)),
+    p99Ms: round(percentile(latencies, 99)),
     maxMs: round(Math.max(...latencies)),
   };
 }
 
-function startFlood(url: string): {
+function startFlood(
+  url: string,
+  mode: string,
+): {
   child: ChildProcess;
   started: Promise<void>;
   result: Promise<Record<string, number>>;
 } {
-  const child = fork(new URL(import.meta.url), ['flood', url], {
+  const child = fork(new URL(import.meta.url), ['flood', url, mode], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let markStarted: () => void = () => {};
@@ -225,7 +266,7 @@ async function runPhase(phase: Phase, target: string, token: string, path: strin
       });
       await response.body.dump();
     }
-    const flood = phase === 'baseline' ? undefined : startFlood(service.url);
+    const flood = phase === 'baseline' ? undefined : startFlood(service.url, phase);
     await flood?.started;
     const floodStarted = performance.now();
     const end = performance.now() + DURATION_MS;
@@ -255,7 +296,9 @@ async function main(): Promise<void> {
   console.log(`[${BACKEND}] seeding...`);
   const seeded = await seedDatabase(BACKEND, 'tokenflood', 100);
   const path = `/api/v2/workplaces/${seeded.workplaceIds[50]}`;
-  const phases: Phase[] = UNPROTECTED ? ['baseline', 'flood', 'flood-open'] : ['baseline', 'flood'];
+  const phases: Phase[] = UNPROTECTED
+    ? ['baseline', 'flood', 'rotating', 'flood-open']
+    : ['baseline', 'flood', 'rotating'];
   const results: PhaseResult[] = [];
   try {
     for (const phase of phases) {
@@ -278,7 +321,12 @@ async function main(): Promise<void> {
   const baseline = byPhase('baseline') as PhaseResult;
   const flood = byPhase('flood') as PhaseResult;
   const open = byPhase('flood-open');
+  const rotating = byPhase('rotating') as PhaseResult;
   const summary = {
+    rotatingValidTokenP99Ms: rotating.token.p99Ms,
+    rotatingValidTokenP99MsTarget: 500,
+    rotatingApiP99Ratio: ratio(rotating.api.p99Ms, baseline.api.p99Ms),
+    rotatingValidTokenAllOk: Object.keys(rotating.token.statuses).every((status) => status === '200'),
     apiP99Ratio: ratio(flood.api.p99Ms, baseline.api.p99Ms),
     apiP99RatioTarget: 1.5,
     validTokenMaxMsUnderFlood: flood.token.maxMs,
@@ -293,6 +341,8 @@ async function main(): Promise<void> {
   };
   writeResults(RESULTS_FILE, {
     benchmark: 'token endpoint flood (R11)',
+    date: new Date().toISOString(),
+    serviceRoot: SERVICE_ROOT,
     backend: BACKEND,
     settings: {
       durationS: DURATION_MS / 1000,
@@ -314,7 +364,10 @@ async function main(): Promise<void> {
     );
   }
   console.log(`API p99 under flood / without: ${summary.apiP99Ratio} (target <= 1.5)`);
+  console.log(
+    `rotating addresses: valid token p99 ${summary.rotatingValidTokenP99Ms} ms (target < 500), API p99 ratio ${summary.rotatingApiP99Ratio} (target <= 1.5); load average ${loadAverageBefore.map((v) => v.toFixed(1)).join(' ')}`,
+  );
 }
 
-if (process.argv[2] === 'flood') await floodChild(process.argv[3] as string);
+if (process.argv[2] === 'flood') await floodChild(process.argv[3] as string, process.argv[4] as string);
 else await main();

@@ -77,6 +77,12 @@ export interface Config {
   tokenEndpoint: TokenEndpointLimits;
   /** Timeouts and the connection cap of the HTTP server (Node's http.Server settings). */
   http: HttpLimits;
+  // --- Hardening against abuse of connections, the token endpoint and memory (docs/settings.md) ---
+  /** Connections per source address, slow senders and slow readers (src/http/connectionGuard.ts). */
+  connections: ConnectionLimits;
+  /** Bytes large responses and unread event streams may hold at once (src/http/responseBudget.ts). */
+  memory: MemoryBudgets;
+  // --- end of hardening ---
   /** The demo plant and its simulator (docs/demo.md). */
   demo: { mode: 'auto' | 'on' | 'off'; size: number; seed: number; rate: number };
   /** The browser dashboard at `/` (docs/dashboard.md); `BRIDGE_DASHBOARD=off` removes it. */
@@ -84,8 +90,6 @@ export interface Config {
 }
 
 export interface TokenEndpointLimits {
-  /** Failed authentications of one client id per window before 429. */
-  failuresPerClient: number;
   /** Failed authentications from one source address per window before 429. */
   failuresPerAddress: number;
   failureWindowSeconds: number;
@@ -93,8 +97,16 @@ export interface TokenEndpointLimits {
   hashConcurrency: number;
   /** Authentications waiting for a hash slot; beyond that 429. */
   hashQueue: number;
-  /** Hashes one source address may have running or waiting at once; beyond that 429. */
-  hashesPerAddress: number;
+  // --- Hardening (docs/settings.md, "Token endpoint") ---
+  /** How long a verified (client id, secret) pair is answered without hashing again; 0: never. */
+  verifiedCacheSeconds: number;
+  /** Failures of one (client id, address) pair before it has to wait. */
+  backoffAfterFailures: number;
+  /** The longest wait of a (client id, address) pair. */
+  backoffMaxSeconds: number;
+  /** Authentications of one client id waiting for a hash; beyond that 429. */
+  hashQueuePerClient: number;
+  // --- end of hardening ---
   /** A 429 is sent after this long (at most its Retry-After), so refusals cannot be turned into load. */
   refusalDelayMs: number;
   /** Tolerated clock difference for a token's `iat` (issued in the future). */
@@ -112,6 +124,28 @@ interface HttpLimits {
   /** On shutdown, how long requests in progress may take before every connection is cut. */
   shutdownGraceMs: number;
 }
+
+// --- Hardening (docs/settings.md, "Connections and memory") ---
+interface ConnectionLimits {
+  /** Open connections from one source address (IPv6: one /64); beyond it the newest is closed. */
+  perAddress: number;
+  /** A request body must not pause longer than this between two pieces. */
+  bodyTimeoutMs: number;
+  /** A response whose client reads nothing for this long is cut off. */
+  sendTimeoutMs: number;
+}
+
+interface MemoryBudgets {
+  /** Bytes that large responses (pages of the event log) may hold while built and sent. */
+  largeResponseBytes: number;
+  /** Requests waiting for that budget; beyond it 503 SERVER_BUSY. */
+  largeResponseQueue: number;
+  /** Longest wait for that budget; then 503 SERVER_BUSY. */
+  largeResponseWaitMs: number;
+  /** Bytes all event streams together may have waiting for their clients. */
+  streamBufferTotalBytes: number;
+}
+// --- end of hardening ---
 
 /** What tests and benchmarks inject into the server; not settings (no environment variable). */
 export interface RuntimeOptions {
@@ -362,13 +396,9 @@ export const SETTINGS = {
     { default: 8_388_608, minimum: 16_384, maximum: 1_073_741_824 },
     'byte budget of one page of the event log (16384..1073741824): a page whose items would be larger ends early, with a `next` (or `previous`) link that continues exactly where it stopped; a page always holds at least one item',
   ),
-  BRIDGE_TOKEN_FAILURES_PER_CLIENT: integer(
-    { default: 10, minimum: 1, maximum: 100_000 },
-    'failed authentications of one client id per window; beyond it the token endpoint answers 429 `slow_down` with `Retry-After` until the window ends (docs/api.md, Limits)',
-  ),
   BRIDGE_TOKEN_FAILURES_PER_ADDRESS: integer(
     { default: 10, minimum: 1, maximum: 100_000 },
-    'failed authentications from one source address per window (behind a reverse proxy all clients share its address)',
+    'failed authentications from one source address (IPv6: one /64) per window; beyond it that address gets 429 `slow_down` with `Retry-After` until the window ends, except for a pair verified recently (behind a reverse proxy all clients share its address)',
   ),
   BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS: integer(
     { default: 60, minimum: 1, maximum: 86_400 },
@@ -376,15 +406,27 @@ export const SETTINGS = {
   ),
   BRIDGE_TOKEN_HASH_CONCURRENCY: integer(
     { default: halfTheCores(), minimum: 1, maximum: 64, defaultText: 'half the CPU cores, 1..4' },
-    'secret hashes (scrypt, ~50 ms and 32 MiB each) computed at once, so token requests leave CPU, thread pool and event loop to the API (1..64)',
+    'secret hashes (scrypt, 32 MiB each) computed at once, so token requests leave CPU, thread pool and event loop to the API (1..64)',
   ),
   BRIDGE_TOKEN_HASH_QUEUE: integer(
     { default: 32, minimum: 0, maximum: 10_000 },
     'authentications waiting for a hash; beyond it 429 with `Retry-After: 1`',
   ),
-  BRIDGE_TOKEN_HASHES_PER_ADDRESS: integer(
-    { default: 1, minimum: 1, maximum: 10_000 },
-    'hashes one source address may have running or waiting; beyond it 429 (one address cannot take every slot; raise it behind a reverse proxy)',
+  BRIDGE_TOKEN_HASH_QUEUE_PER_CLIENT: integer(
+    { default: 8, minimum: 1, maximum: 10_000 },
+    "authentications of one client id waiting for a hash (1..10000); beyond it 429 with `Retry-After: 1`. Hashes are shared in turn between client ids, so guesses at one id cannot take the others' turns",
+  ),
+  BRIDGE_TOKEN_VERIFIED_CACHE_SECONDS: integer(
+    { default: 300, minimum: 0, maximum: 86_400 },
+    'a (client id, secret) pair that was verified is answered from memory, without hashing, for this long (0..86400; 0: always hash). Held under an HMAC with a key made at start, never the secret; a changed secret misses at once',
+  ),
+  BRIDGE_TOKEN_BACKOFF_AFTER_FAILURES: integer(
+    { default: 5, minimum: 1, maximum: 100_000 },
+    "failures of one (client id, source address) pair that cost nothing (1..100000); each further one doubles that pair's wait, from 1 s",
+  ),
+  BRIDGE_TOKEN_BACKOFF_MAX_SECONDS: integer(
+    { default: 60, minimum: 1, maximum: 86_400 },
+    'the longest wait of a (client id, address) pair (1..86400); a pair that has not failed for twice this long is forgotten',
   ),
   BRIDGE_TOKEN_REFUSAL_DELAY_MS: integer(
     { default: 1000, minimum: 0, maximum: 10_000 },
@@ -403,7 +445,7 @@ export const SETTINGS = {
     'the whole request (headers and body) must arrive within this, else 408 `REQUEST_TIMEOUT` and the connection is closed; 0 disables (a body dripped byte by byte then holds its connection)',
   ),
   BRIDGE_HTTP_HEADERS_TIMEOUT_MS: integer(
-    { default: 20_000, minimum: 100, maximum: 600_000 },
+    { default: 10_000, minimum: 100, maximum: 600_000 },
     'the request headers must arrive within this (100..600000, not above the request timeout)',
   ),
   BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(
@@ -418,6 +460,34 @@ export const SETTINGS = {
   BRIDGE_HTTP_MAX_CONNECTIONS: integer(
     { default: 1000, minimum: 1, maximum: 1_000_000 },
     'open connections at most; further connections are closed at once',
+  ),
+  BRIDGE_HTTP_MAX_CONNECTIONS_PER_ADDRESS: integer(
+    { default: 100, minimum: 1, maximum: 1_000_000 },
+    "open connections from one source address (IPv6: one /64; 1..1000000); further connections from it are closed at once. The TCP peer counts: behind a reverse proxy raise it to the proxy's connection count",
+  ),
+  BRIDGE_HTTP_BODY_TIMEOUT_MS: integer(
+    { default: 10_000, minimum: 100, maximum: 3_600_000 },
+    'a request body that stops arriving for this long is answered 408 `REQUEST_TIMEOUT` and its connection closed (100..3600000)',
+  ),
+  BRIDGE_HTTP_SEND_TIMEOUT_MS: integer(
+    { default: 30_000, minimum: 100, maximum: 3_600_000 },
+    'an answer whose client takes none of it for this long is cut off (100..3600000), so a client that does not read cannot hold an answer in memory; event streams too',
+  ),
+  BRIDGE_LARGE_RESPONSE_BUDGET_BYTES: integer(
+    { default: 33_554_432, minimum: 65_536, maximum: 68_719_476_736 },
+    'bytes that pages of the event log may hold at once while they are loaded, serialised and sent (65536..68719476736): each reserves `BRIDGE_PAGE_MAX_BYTES` until it is serialised, then its own size until it has been sent; others wait in order (docs/operations.md, "Memory")',
+  ),
+  BRIDGE_LARGE_RESPONSE_QUEUE: integer(
+    { default: 1000, minimum: 0, maximum: 100_000 },
+    'requests waiting for that budget (0..100000); beyond it 503 `SERVER_BUSY` with `Retry-After: 1`',
+  ),
+  BRIDGE_LARGE_RESPONSE_WAIT_MS: integer(
+    { default: 30_000, minimum: 100, maximum: 600_000 },
+    'the longest wait for that budget (100..600000); then 503 `SERVER_BUSY`',
+  ),
+  BRIDGE_EVENT_STREAM_TOTAL_BUFFER_BYTES: integer(
+    { default: 33_554_432, minimum: 65_536, maximum: 68_719_476_736 },
+    'bytes all event streams together may have waiting for their clients (65536..68719476736); above it, a stream holding more than its even share is closed as one whose client does not read',
   ),
   BRIDGE_HTTP_SHUTDOWN_GRACE_MS: integer(
     { default: 10_000, minimum: 0, maximum: 600_000 },
@@ -565,12 +635,14 @@ export function loadConfig(env: Env = process.env): Config {
       deliveryStallMs: s.BRIDGE_DELIVERY_STALL_MS,
     },
     tokenEndpoint: {
-      failuresPerClient: s.BRIDGE_TOKEN_FAILURES_PER_CLIENT,
       failuresPerAddress: s.BRIDGE_TOKEN_FAILURES_PER_ADDRESS,
       failureWindowSeconds: s.BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS,
       hashConcurrency: s.BRIDGE_TOKEN_HASH_CONCURRENCY,
       hashQueue: s.BRIDGE_TOKEN_HASH_QUEUE,
-      hashesPerAddress: s.BRIDGE_TOKEN_HASHES_PER_ADDRESS,
+      verifiedCacheSeconds: s.BRIDGE_TOKEN_VERIFIED_CACHE_SECONDS,
+      backoffAfterFailures: s.BRIDGE_TOKEN_BACKOFF_AFTER_FAILURES,
+      backoffMaxSeconds: s.BRIDGE_TOKEN_BACKOFF_MAX_SECONDS,
+      hashQueuePerClient: s.BRIDGE_TOKEN_HASH_QUEUE_PER_CLIENT,
       refusalDelayMs: s.BRIDGE_TOKEN_REFUSAL_DELAY_MS,
       clockSkewSeconds: s.BRIDGE_TOKEN_CLOCK_SKEW_SECONDS,
       recheckSeconds: s.BRIDGE_TOKEN_RECHECK_SECONDS,
@@ -581,6 +653,17 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveTimeoutMs: s.BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: s.BRIDGE_HTTP_MAX_CONNECTIONS,
       shutdownGraceMs: s.BRIDGE_HTTP_SHUTDOWN_GRACE_MS,
+    },
+    connections: {
+      perAddress: s.BRIDGE_HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      bodyTimeoutMs: s.BRIDGE_HTTP_BODY_TIMEOUT_MS,
+      sendTimeoutMs: s.BRIDGE_HTTP_SEND_TIMEOUT_MS,
+    },
+    memory: {
+      largeResponseBytes: s.BRIDGE_LARGE_RESPONSE_BUDGET_BYTES,
+      largeResponseQueue: s.BRIDGE_LARGE_RESPONSE_QUEUE,
+      largeResponseWaitMs: s.BRIDGE_LARGE_RESPONSE_WAIT_MS,
+      streamBufferTotalBytes: s.BRIDGE_EVENT_STREAM_TOTAL_BUFFER_BYTES,
     },
     // The demo plant (docs/demo.md): auto = first start of the embedded database only.
     demo: {

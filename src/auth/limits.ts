@@ -1,5 +1,5 @@
-// Guards of the token endpoint: a limit on failed attempts per key (client id, source address)
-// and a semaphore that bounds how many secret hashes run at once.
+// Guards of the token endpoint: a limit on failed attempts per key (a source address), and the
+// error of a full hash queue (src/auth/fairHashBudget.ts).
 
 /** Reads the time in milliseconds, like Date.now (the app derives it from its Clock); tests drive their own. */
 export type NowMs = () => number;
@@ -64,33 +64,3 @@ export class FailureLimiter {
 }
 
 export class QueueFullError extends Error {}
-
-/** Runs at most `limit` tasks at once; up to `maxWaiting` more wait in order, beyond that QueueFullError. */
-export class Semaphore {
-  readonly #limit: number;
-  readonly #maxWaiting: number;
-  readonly #waiting: (() => void)[] = [];
-  #running = 0;
-
-  constructor(limit: number, maxWaiting: number) {
-    this.#limit = limit;
-    this.#maxWaiting = maxWaiting;
-  }
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#running >= this.#limit) {
-      if (this.#waiting.length >= this.#maxWaiting) throw new QueueFullError('all hash slots are busy');
-      // The slot is handed over by the task that ends, so #running stays counted.
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    } else {
-      this.#running += 1;
-    }
-    try {
-      return await task();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#running -= 1;
-    }
-  }
-}

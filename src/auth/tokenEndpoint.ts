@@ -3,12 +3,8 @@
 // GET|POST /ffauth/oauth2.0/accessToken (docs/api.md, "Authentication").
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenEndpointLimits } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import { findClient, type OAuthClient } from '../db/repositories/clientRepository.ts';
-import { FailureLimiter, type NowMs, QueueFullError, Semaphore } from './limits.ts';
+import type { ClientAuthenticator } from './clientAuthenticator.ts';
 import type { RefreshTokenService } from './refreshTokens.ts';
-import { DUMMY_HASH, verifySecret } from './secrets.ts';
 import type { TokenService } from './tokens.ts';
 
 type OAuthErrorCode =
@@ -32,7 +28,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
 };
 
 /** An RFC 6749 5.2 error answer. */
-class OAuthError extends Error {
+export class OAuthError extends Error {
   readonly error: OAuthErrorCode;
   readonly status: number;
   /** Seconds, for 429. */
@@ -45,26 +41,11 @@ class OAuthError extends Error {
   }
 }
 
-const CLIENT_FAILED = 'Client authentication failed.';
-// No real client has ids or secrets this long; longer values are refused before any lookup or hash.
-const MAX_ID_LENGTH = 256;
-const MAX_SECRET_LENGTH = 1024;
-// Control characters (NUL included); U+FFFD is what undecodable (non-UTF-8) bytes become.
-const UNUSABLE = /[\p{Cc}\ufffd]/u;
-
-/**
- * A value that cannot be any client's credential: NUL (PostgreSQL text cannot hold it, and scrypt
- * treats trailing NULs of a secret as absent), control characters, undecodable bytes, lone
- * surrogates, or absurd length.
- */
-const unusable = (value: string, maxLength: number) =>
-  value.length > maxLength || UNUSABLE.test(value) || !value.isWellFormed();
-
 // Older clients spell the form type application/x-www-urlencode; accept it beside the standard one
 // (docs/api.md, "Authentication").
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'application/x-www-urlencode'];
 
-interface Credentials {
+export interface Credentials {
   clientId: string;
   clientSecret: string;
 }
@@ -131,99 +112,6 @@ function checkGrantType(form: Form): GrantType {
     throw new OAuthError('invalid_request', "Parameter 'refresh_token' is required.");
   }
   return form.grant_type;
-}
-
-/**
- * Checks client credentials under the endpoint's limits: failed attempts are counted per client id
- * and per source address (over the limit: 429 before any lookup or hash); at most
- * `hashConcurrency` secret hashes run at once, and one address has at most `hashesPerAddress` of
- * them running or waiting, so a flood of wrong secrets takes neither the thread pool and the event
- * loop from the API nor the hash slots from other clients.
- */
-export class ClientAuthenticator {
-  readonly #db: Database;
-  readonly #byClient: FailureLimiter;
-  readonly #byAddress: FailureLimiter;
-  readonly #hashing: Semaphore;
-  readonly #hashesPerAddress: number;
-  readonly #pendingByAddress = new Map<string, number>();
-  /** How long a refusal (429) is held before it is sent, in milliseconds. */
-  readonly refusalDelayMs: number;
-
-  constructor(db: Database, limits: TokenEndpointLimits, now: NowMs = Date.now) {
-    this.#db = db;
-    const windowMs = limits.failureWindowSeconds * 1000;
-    this.#byClient = new FailureLimiter(limits.failuresPerClient, windowMs, now);
-    this.#byAddress = new FailureLimiter(limits.failuresPerAddress, windowMs, now);
-    this.#hashing = new Semaphore(limits.hashConcurrency, limits.hashQueue);
-    this.#hashesPerAddress = limits.hashesPerAddress;
-    this.refusalDelayMs = limits.refusalDelayMs;
-  }
-
-  /** 429 when this address has failed too often. */
-  checkAddress(address: string): void {
-    refuseFor(this.#byAddress.retryAfter(address));
-  }
-
-  /** Counts a failure that happened before the credentials could be read. */
-  failed(address: string, clientId?: string): void {
-    this.#byAddress.fail(address);
-    if (clientId !== undefined) this.#byClient.fail(clientId);
-  }
-
-  async authenticate(credentials: Credentials, address: string): Promise<OAuthClient> {
-    const { clientId, clientSecret } = credentials;
-    if (unusable(clientId, MAX_ID_LENGTH) || unusable(clientSecret, MAX_SECRET_LENGTH)) {
-      this.failed(address);
-      throw new OAuthError('invalid_client', CLIENT_FAILED);
-    }
-    refuseFor(this.#byClient.retryAfter(clientId));
-    // The address's share is taken before the lookup, so refused requests cost no query either.
-    const release = this.#reserve(address);
-    let client: OAuthClient | undefined;
-    let valid: boolean;
-    try {
-      client = await findClient(this.#db, clientId);
-      // Check a hash even for unknown clients, so the answer time does not tell which ids exist.
-      const hash = client?.secretHash ?? DUMMY_HASH;
-      valid = await this.#hashing.run(() => verifySecret(clientSecret, hash));
-    } catch (error) {
-      throw error instanceof QueueFullError ? busy() : error;
-    } finally {
-      release();
-    }
-    if (!client || !valid) {
-      this.failed(address, clientId);
-      throw new OAuthError('invalid_client', CLIENT_FAILED);
-    }
-    this.#byClient.reset(clientId);
-    return client;
-  }
-
-  /** One of the address's places for an authentication in progress; 429 when it has none left. */
-  #reserve(address: string): () => void {
-    const pending = this.#pendingByAddress.get(address) ?? 0;
-    if (pending >= this.#hashesPerAddress) throw busy();
-    this.#pendingByAddress.set(address, pending + 1);
-    return () => {
-      const left = (this.#pendingByAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.#pendingByAddress.set(address, left);
-      else this.#pendingByAddress.delete(address);
-    };
-  }
-}
-
-const busy = () =>
-  new OAuthError('slow_down', 'Too many client authentications at once; try again in 1 s.', 1);
-
-function refuseFor(retryAfter: number): void {
-  if (retryAfter > 0) {
-    throw new OAuthError(
-      'slow_down',
-      `Too many failed client authentications; try again in ${retryAfter} s.`,
-      retryAfter,
-    );
-  }
 }
 
 /**
@@ -309,14 +197,16 @@ export function registerTokenEndpoint(
     }
 
     const issueToken = async (request: FastifyRequest, reply: FastifyReply, withQuery: boolean) => {
-      authenticator.checkAddress(request.ip);
       const body = (request.body ?? {}) as Form;
       const form = withQuery ? queryParameters(request.url, body) : body;
       let credentials: Credentials;
       try {
         credentials = readCredentials(request.headers.authorization, form);
       } catch (error) {
-        if (error instanceof OAuthError && error.error === 'invalid_client') authenticator.failed(request.ip);
+        if (error instanceof OAuthError && error.error === 'invalid_client') {
+          authenticator.checkAddress(request.ip);
+          authenticator.failed(request.ip);
+        }
         throw error;
       }
       const grantType = checkGrantType(form);

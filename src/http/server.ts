@@ -8,8 +8,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { Type } from 'typebox';
+import { ClientAuthenticator } from '../auth/clientAuthenticator.ts';
 import { RefreshTokenService } from '../auth/refreshTokens.ts';
-import { ClientAuthenticator, registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
+import { registerTokenEndpoint } from '../auth/tokenEndpoint.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
@@ -22,6 +23,7 @@ import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot, requestRoot } from './hrefs.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { refuseContentEncoding, strictJsonParser } from './requestBody.ts';
+import { ByteBudget, budgetLargeResponses } from './responseBudget.ts';
 import { registerDashboard } from './routes/dashboardRoutes.ts';
 import { registerHealth } from './routes/healthRoutes.ts';
 import { registerApi } from './routes/index.ts';
@@ -34,6 +36,7 @@ import { refuseUndecodableQuery, validatorCompiler } from './validation.ts';
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 const FORCE_TOKEN_PATH = '/ffauth/oauth2.0/accessToken';
 const SUB_PATH_CATCH_ALL = /\/:[^/]+\/:[^/]+$/;
+const EVENT_LOG_PAGE = /\/api\/v\d+\/events$/;
 
 // Re-exported for the composition root (src/app.ts) and the tests that walk the route table.
 export { CURRENT_VERSION, type RouteEntry, type ServerDeps };
@@ -94,6 +97,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     done();
   });
   app.addHook('onRequest', bearerGuard(deps.tokens));
+  // Pages of the event log can be megabytes each: they run under a memory budget (responseBudget.ts).
+  const { largeResponseBytes, largeResponseQueue, largeResponseWaitMs } = config.memory;
+  budgetLargeResponses(
+    app,
+    new ByteBudget(largeResponseBytes, largeResponseQueue, largeResponseWaitMs),
+    (request) => request.method === 'GET' && EVENT_LOG_PAGE.test(request.routeOptions.url ?? ''),
+    config.pageMaxBytes,
+  );
   if (deps.metrics) registerMetrics(app, deps.metrics, deps.db, config.basePath);
   app.addHook('onSend', (request, reply, payload, done) => {
     // No answer is to be sniffed into another type or framed by another site; pages that load
@@ -176,7 +187,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   registerHealth(app, deps.db, config.basePath, deps.metrics);
   if (config.dashboard) registerDashboard(app, config.basePath);
-  const authenticator = new ClientAuthenticator(deps.db, config.tokenEndpoint, deps.runtime?.now);
+  const authenticator = new ClientAuthenticator(
+    deps.db,
+    config.tokenEndpoint,
+    deps.runtime?.now,
+    deps.metrics?.registry,
+  );
   const refreshTokens = new RefreshTokenService(deps.db, config.refreshTokenTtlSeconds, deps.runtime?.now);
   // FORCE Bridge clients ask for tokens at /ffauth/oauth2.0/accessToken, at the server root and
   // under the base path (docs/api.md, "Authentication").

@@ -15,6 +15,7 @@ import type { Config, RuntimeOptions } from '../config.ts';
 import { ERROR_STATUS, type ErrorCode, type MessageParams } from '../domain/errors.ts';
 import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 import { message } from '../i18n/messages.ts';
+import { ConnectionGuard } from './connectionGuard.ts';
 import { stdoutLines } from './logOutput.ts';
 
 const REDACTED = '[redacted]';
@@ -123,7 +124,7 @@ export function serverOptions(
               handler,
             )
           : createHttpServer(options, handler);
-      server.maxConnections = maxConnections;
+      new ConnectionGuard({ maxConnections, ...config.connections }, answerTimeout).attach(server);
       return server;
     },
     clientErrorHandler: answerClientError,
@@ -149,6 +150,12 @@ const CLIENT_ERRORS: Record<string, [ErrorCode, string, MessageParams]> = {
   ERR_HTTP_REQUEST_TIMEOUT: ['REQUEST_TIMEOUT', 'Request Timeout', {}],
   HPE_HEADER_OVERFLOW: ['HEADERS_TOO_LARGE', 'Request Header Fields Too Large', {}],
 };
+
+const answerTimeout = (socket: Socket) =>
+  answerClientError(
+    Object.assign(new Error('request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+    socket,
+  );
 
 /** A request Node could not read (timeout, oversized headers, bad HTTP): the error body, then close. */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {

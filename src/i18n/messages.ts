@@ -235,6 +235,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': 'Die Datenbank ist nicht erreichbar; versuchen Sie es gleich erneut (Request-ID {requestId}).',
     'zh-CN': '数据库无法访问，请稍后重试（请求 ID {requestId}）。',
   },
+  SERVER_BUSY: {
+    'en-GB': 'Too many large answers are being sent; try again in {retryAfter} s.',
+    'de-DE': 'Zu viele große Antworten werden gerade gesendet; versuchen Sie es in {retryAfter} s erneut.',
+    'zh-CN': '正在发送的大型响应过多；请在 {retryAfter} 秒后重试。',
+  },
   DATABASE_TIMEOUT: {
     'en-GB': 'The database did not answer in time; try again (request id {requestId}).',
     'de-DE':

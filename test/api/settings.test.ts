@@ -82,19 +82,28 @@ const DOCUMENTED_DEFAULTS: {
   // Token endpoint limits and HTTP server limits (docs/api.md, Limits).
   ...(
     [
-      ['BRIDGE_TOKEN_FAILURES_PER_CLIENT', 10, (c) => c.tokenEndpoint.failuresPerClient],
       ['BRIDGE_TOKEN_FAILURES_PER_ADDRESS', 10, (c) => c.tokenEndpoint.failuresPerAddress],
       ['BRIDGE_TOKEN_FAILURE_WINDOW_SECONDS', 60, (c) => c.tokenEndpoint.failureWindowSeconds],
       ['BRIDGE_TOKEN_HASH_QUEUE', 32, (c) => c.tokenEndpoint.hashQueue],
-      ['BRIDGE_TOKEN_HASHES_PER_ADDRESS', 1, (c) => c.tokenEndpoint.hashesPerAddress],
+      ['BRIDGE_TOKEN_HASH_QUEUE_PER_CLIENT', 8, (c) => c.tokenEndpoint.hashQueuePerClient],
+      ['BRIDGE_TOKEN_VERIFIED_CACHE_SECONDS', 300, (c) => c.tokenEndpoint.verifiedCacheSeconds],
+      ['BRIDGE_TOKEN_BACKOFF_AFTER_FAILURES', 5, (c) => c.tokenEndpoint.backoffAfterFailures],
+      ['BRIDGE_TOKEN_BACKOFF_MAX_SECONDS', 60, (c) => c.tokenEndpoint.backoffMaxSeconds],
       ['BRIDGE_TOKEN_REFUSAL_DELAY_MS', 1000, (c) => c.tokenEndpoint.refusalDelayMs],
       ['BRIDGE_TOKEN_CLOCK_SKEW_SECONDS', 60, (c) => c.tokenEndpoint.clockSkewSeconds],
       ['BRIDGE_TOKEN_RECHECK_SECONDS', 30, (c) => c.tokenEndpoint.recheckSeconds],
       ['BRIDGE_HTTP_REQUEST_TIMEOUT_MS', 120_000, (c) => c.http.requestTimeoutMs],
-      ['BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 20_000, (c) => c.http.headersTimeoutMs],
+      ['BRIDGE_HTTP_HEADERS_TIMEOUT_MS', 10_000, (c) => c.http.headersTimeoutMs],
       ['BRIDGE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, (c) => c.http.keepAliveTimeoutMs],
       ['BRIDGE_HTTP_MAX_CONNECTIONS', 1000, (c) => c.http.maxConnections],
       ['BRIDGE_HTTP_SHUTDOWN_GRACE_MS', 10_000, (c) => c.http.shutdownGraceMs],
+      ['BRIDGE_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 100, (c) => c.connections.perAddress],
+      ['BRIDGE_HTTP_BODY_TIMEOUT_MS', 10_000, (c) => c.connections.bodyTimeoutMs],
+      ['BRIDGE_HTTP_SEND_TIMEOUT_MS', 30_000, (c) => c.connections.sendTimeoutMs],
+      ['BRIDGE_LARGE_RESPONSE_BUDGET_BYTES', 33_554_432, (c) => c.memory.largeResponseBytes],
+      ['BRIDGE_LARGE_RESPONSE_QUEUE', 1000, (c) => c.memory.largeResponseQueue],
+      ['BRIDGE_LARGE_RESPONSE_WAIT_MS', 30_000, (c) => c.memory.largeResponseWaitMs],
+      ['BRIDGE_EVENT_STREAM_TOTAL_BUFFER_BYTES', 33_554_432, (c) => c.memory.streamBufferTotalBytes],
     ] as [string, number, (c: Config) => unknown][]
   ).map(([variable, expected, value]) => ({ variable, docs: String(expected), value, expected })),
 ];

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { TEST_CLIENT } from '../support/app.ts';
 import { BACKENDS } from '../support/databases.ts';
 import { waitUntil } from '../support/process.ts';
 import { type RuntimeApp, startRuntimeApp } from '../support/runtimeApp.ts';
@@ -118,6 +119,34 @@ describe(`slow clients [${BACKEND}]`, () => {
   });
 });
 
+describe(`body timeout [${BACKEND}]`, () => {
+  let r: RuntimeApp;
+  let port = 0;
+  before(async () => {
+    // The whole-request timeout stays long: only the pause in the body ends this request.
+    r = await startRuntimeApp(BACKEND, { BRIDGE_HTTP_BODY_TIMEOUT_MS: '300' });
+    await r.app.server.listen({ host: '127.0.0.1', port: 0 });
+    port = (r.app.server.server.address() as { port: number }).port;
+  });
+  after(async () => {
+    await r?.close();
+  });
+
+  test('a body that stops arriving is answered 408 after the body timeout', async () => {
+    const connection = await open(port);
+    connection.socket.write(
+      'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\n' +
+        'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type',
+    );
+    await waitUntil(() => connection.socket.destroyed || connection.socket.readableEnded, {
+      what: 'the server to end the stalled request',
+      timeoutMs: 15_000,
+    });
+    assertTimeoutAnswer(connection.received());
+    connection.socket.destroy();
+  });
+});
+
 describe(`connection cap [${BACKEND}]`, () => {
   let r: RuntimeApp;
   let port = 0;
@@ -135,12 +164,16 @@ describe(`connection cap [${BACKEND}]`, () => {
       r.app.server.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
     );
 
-  test('connections beyond the cap are closed at once; a freed place is taken again', async () => {
+  test('with every connection busy, one more is closed at once; a freed place is taken again', async () => {
+    const token = await r.app.tokens.issue(TEST_CLIENT.id, ['read']);
     const held: Connection[] = [];
     for (let i = 0; i < 3; i += 1) {
+      // An open event stream: the connection is serving a request.
       const connection = await open(port);
-      connection.socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n');
-      await waitUntil(() => connection.received().includes('"UP"'), { what: `answer ${i}` });
+      connection.socket.write(
+        `GET /api/v2/events/stream HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+      );
+      await waitUntil(() => connection.received().includes(': connected'), { what: `stream ${i}` });
       held.push(connection);
     }
     const refused = await open(port);
@@ -156,6 +189,21 @@ describe(`connection cap [${BACKEND}]`, () => {
     const response = await fetch(`http://127.0.0.1:${port}/health/live`);
     assert.equal(response.status, 200);
     for (const connection of held) connection.socket.destroy();
+  });
+
+  test('with the cap reached by idle connections, a new one pushes out the one idle longest', async () => {
+    const idle: Connection[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const connection = await open(port);
+      connection.socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await waitUntil(() => connection.received().includes('"UP"'), { what: `answer ${i}` });
+      idle.push(connection);
+    }
+    const response = await fetch(`http://127.0.0.1:${port}/health/live`);
+    assert.equal(response.status, 200);
+    await idle[0]?.closed;
+    assert.equal(idle[1]?.socket.destroyed, false);
+    for (const connection of idle) connection.socket.destroy();
   });
 });
 

@@ -29,8 +29,44 @@ import { EventStreamQuery } from '../schemas/eventSchemas.ts';
 
 const REPLAY_BATCH = 500;
 
+/**
+ * The bytes every open stream of one hub has waiting for its client, as last seen (updated on
+ * each write and each drain): over `totalBytes`, a stream holding more than its even share is
+ * closed, so unread streams together stay within a budget however many there are.
+ */
+class StreamBuffers {
+  readonly #totalBytes: number;
+  readonly #held = new Map<SseStream, number>();
+  #sum = 0;
+
+  constructor(totalBytes: number) {
+    this.#totalBytes = totalBytes;
+  }
+
+  /** Records what `stream` holds; whether it must close to keep the total within the budget. */
+  hold(stream: SseStream, bytes: number): boolean {
+    this.#sum += bytes - (this.#held.get(stream) ?? 0);
+    this.#held.set(stream, bytes);
+    return this.#sum > this.#totalBytes && bytes > this.#totalBytes / this.#held.size;
+  }
+
+  forget(stream: SseStream): void {
+    this.#sum -= this.#held.get(stream) ?? 0;
+    this.#held.delete(stream);
+  }
+}
+
+const buffersByHub = new WeakMap<EventStreamHub, StreamBuffers>();
+
 export function registerEventStream(api: Api, { config, db, eventStream }: ServerDeps): void {
   const { heartbeatMs, maxBufferBytes } = config.eventStream;
+  // One per hub: the API versions' routes share the instance's streams.
+  let buffers = buffersByHub.get(eventStream);
+  if (buffers === undefined) {
+    buffers = new StreamBuffers(config.memory.streamBufferTotalBytes);
+    buffersByHub.set(eventStream, buffers);
+  }
+  const sharedBuffers = buffers;
   api.get(
     EVENT_STREAM_PATH,
     {
@@ -54,10 +90,21 @@ export function registerEventStream(api: Api, { config, db, eventStream }: Serve
       },
     },
     async (request, reply) => {
+      // HEAD (the route Fastify adds beside GET) answers with the stream's headers at once and
+      // opens no stream, so it takes no stream slot.
+      if (request.method === 'HEAD') {
+        return reply
+          .code(200)
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send();
+      }
       const { eventType, objectType, objectId } = request.query;
       const filter: EventFilter = { eventType, objectType, objectId };
       const after = resumePosition(request, request.query.lastEventId);
-      const stream = new SseStream(reply.raw, filter, request.hrefs, maxBufferBytes);
+      const stream = new SseStream(reply.raw, filter, request.hrefs, maxBufferBytes, sharedBuffers, () =>
+        request.log.info('event stream closed: its client does not read (buffer limit)'),
+      );
       const subscription = await eventStream.subscribe(request.client?.clientId ?? '', stream);
       reply.hijack();
       reply.raw.on('close', () => stream.close());
@@ -118,6 +165,8 @@ class SseStream implements StreamListener {
   readonly #filter: EventFilter;
   readonly #hrefs: Hrefs;
   readonly #maxBufferBytes: number;
+  readonly #buffers: StreamBuffers;
+  readonly #onOverflow: () => void;
   readonly #closing = new AbortController();
   #subscription: Subscription | undefined;
   /** Live events that arrived during the replay; sent after it. */
@@ -128,11 +177,24 @@ class SseStream implements StreamListener {
   /** The highest log position sent; every message's `id` (a late event does not move it back). */
   #position = 0;
 
-  constructor(raw: ServerResponse, filter: EventFilter, hrefs: Hrefs, maxBufferBytes: number) {
+  constructor(
+    raw: ServerResponse,
+    filter: EventFilter,
+    hrefs: Hrefs,
+    maxBufferBytes: number,
+    buffers: StreamBuffers,
+    onOverflow: () => void,
+  ) {
     this.#raw = raw;
     this.#filter = filter;
     this.#hrefs = hrefs;
     this.#maxBufferBytes = maxBufferBytes;
+    this.#buffers = buffers;
+    this.#onOverflow = onOverflow;
+    raw.on('drain', () => {
+      if (!this.closed) this.#buffers.hold(this, 0);
+    });
+    raw.once('close', () => this.#buffers.forget(this));
   }
 
   get closed(): boolean {
@@ -189,7 +251,10 @@ class SseStream implements StreamListener {
     if (this.#held) {
       this.#held.push(event);
       this.#heldBytes += JSON.stringify(event.data).length;
-      if (this.#heldBytes > this.#maxBufferBytes) this.close();
+      if (this.#heldBytes > this.#maxBufferBytes) {
+        this.close();
+        this.#onOverflow();
+      }
       return;
     }
     this.#send(event);
@@ -216,11 +281,16 @@ class SseStream implements StreamListener {
   #write(text: string): void {
     if (this.closed || this.#raw.destroyed) return;
     this.#raw.write(text);
-    // A client that does not read: close it rather than buffer without bound.
-    if (this.#raw.writableLength > this.#maxBufferBytes) {
+    // A client that does not read: close it rather than buffer without bound (its own limit, or
+    // its share of what all streams may hold).
+    const waiting = this.#raw.writableLength;
+    const overShare = this.#buffers.hold(this, waiting);
+    if (waiting > this.#maxBufferBytes || overShare) {
       this.#closing.abort();
       this.#subscription?.unsubscribe();
+      this.#buffers.forget(this);
       this.#raw.destroy();
+      this.#onOverflow();
     }
   }
 
