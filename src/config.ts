@@ -68,6 +68,20 @@ export interface Config {
   demo: { mode: 'auto' | 'on' | 'off'; size: number; seed: number; rate: number };
   /** The browser dashboard at `/` (docs/dashboard.md); `BRIDGE_DASHBOARD=off` removes it. */
   dashboard: boolean;
+  // --- Console and CLI settings (docs/settings.md, "Console and CLI") ---
+  /** `pretty`: lines for people; `json`: one JSON object a line; `auto`: pretty on a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
+  /** The level of the one line per answered request (errors stay at error). */
+  logRequests: 'debug' | 'info';
+  /** How `bridge` commands reach a running service through its API (docs/clients.md). */
+  cli: {
+    serviceUrl: string;
+    /** The setting the URL came from, for messages that say what to change. */
+    serviceUrlFrom: 'BRIDGE_SERVICE_URL' | 'BRIDGE_PORT';
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+  };
+  // --- end of console and CLI settings ---
 }
 
 export interface TokenEndpointLimits {
@@ -119,7 +133,8 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-export const SCOPES = ['read', 'write'] as const;
+// `admin`: managing OAuth clients (/clients); only the first client has it unless settings give it.
+export const SCOPES = ['read', 'write', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Reads and validates every setting; throws ConfigError listing all problems at once. */
@@ -287,6 +302,11 @@ export function loadConfig(env: Env = process.env): Config {
       rate: integer('BRIDGE_DEMO_RATE', 2, 1, 1000),
     },
     dashboard: choice('BRIDGE_DASHBOARD', ['on', 'off'], 'on') === 'on',
+    // --- Console and CLI settings ---
+    logFormat: choice('BRIDGE_LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
+    logRequests: choice('BRIDGE_LOG_REQUESTS', ['debug', 'info'], 'debug'),
+    cli: readCliSettings(text, problems),
+    // --- end of console and CLI settings ---
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -309,12 +329,38 @@ function readBootstrapClient(
     return undefined;
   }
   if (secret.length < 16) problems.push('BRIDGE_BOOTSTRAP_CLIENT_SECRET must be at least 16 characters long');
-  const scopes = scopesText === undefined ? [...SCOPES] : scopesText.split(/\s+/);
+  // Default read and write: admin only when asked for (docs/settings.md).
+  const scopes = scopesText === undefined ? ['read', 'write'] : scopesText.split(/\s+/);
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
   if (unknown.length > 0) {
     problems.push(
-      `BRIDGE_BOOTSTRAP_CLIENT_SCOPES has unknown scopes: ${unknown.join(', ')} (allowed: read write)`,
+      `BRIDGE_BOOTSTRAP_CLIENT_SCOPES has unknown scopes: ${unknown.join(', ')} (allowed: read write admin)`,
     );
   }
   return { id, secret, scopes };
 }
+
+// --- Console and CLI settings ---
+/**
+ * Where `bridge` commands find the running service: BRIDGE_SERVICE_URL, else this machine at the
+ * service's own BRIDGE_PORT, BRIDGE_BASE_PATH and scheme; the client from BRIDGE_CLIENT_ID/SECRET.
+ */
+function readCliSettings(text: (name: string) => string | undefined, problems: string[]): Config['cli'] {
+  const given = text('BRIDGE_SERVICE_URL')?.replace(/\/+$/, '');
+  if (given !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(given)) {
+    problems.push(`BRIDGE_SERVICE_URL="${given}" must be an http(s) URL such as http://localhost:8080`);
+  }
+  const host = text('BRIDGE_HOST') ?? '0.0.0.0';
+  const reachableHost =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const scheme = text('BRIDGE_TLS_CERT_FILE') === undefined ? 'http' : 'https';
+  const port = text('BRIDGE_PORT') ?? '8080';
+  const basePath = (text('BRIDGE_BASE_PATH') ?? '').replace(/\/+$/, '');
+  return {
+    serviceUrl: given ?? `${scheme}://${reachableHost}:${port}${basePath}`,
+    serviceUrlFrom: given === undefined ? 'BRIDGE_PORT' : 'BRIDGE_SERVICE_URL',
+    clientId: text('BRIDGE_CLIENT_ID'),
+    clientSecret: text('BRIDGE_CLIENT_SECRET'),
+  };
+}
+// --- end of console and CLI settings ---

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RequestTypeProvider } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerCallbacks } from './callbacks.ts';
+import { registerClients } from './clients.ts';
 import { registerConnectors } from './connectors.ts';
 import { registerDevices } from './devices.ts';
 import { registerDocuments } from './documents.ts';
@@ -46,4 +47,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerPlanningScenarios(api, deps);
   registerConnectors(api, deps);
   registerSummaries(api, deps);
+  registerClients(api, deps);
 }
