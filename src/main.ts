@@ -7,6 +7,7 @@ import { announceClient, remindClient, removeClient } from './auth/clients.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { explainDatabaseStartError } from './db/startErrors.ts';
 import type { EmbeddedBroker } from './delivery/embeddedBroker.ts';
+import { stdoutLines } from './http/logOutput.ts';
 import { type Demo, demoPlan, isEmptyDataDir, startDemo } from './simulator/demo.ts';
 
 /** A start that failed for a reason the operator can fix: its message is the whole story. */
@@ -57,7 +58,9 @@ export async function start(): Promise<void> {
     undoFirstStart();
     throw explainListenError(error, config) ?? error;
   }
-  // Only now: credentials printed by a start that then fails would belong to nothing.
+  // Only now: credentials printed by a start that then fails would belong to nothing. The log
+  // lines so far go first, so the credentials come below "Server listening".
+  stdoutLines().flush();
   if (app.createdClient) process.stdout.write(announceClient(app.createdClient, config));
 
   let demo: Demo | undefined;

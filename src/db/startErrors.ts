@@ -33,7 +33,12 @@ export function explainDatabaseStartError(
   if (databaseUrl === undefined || typeof error !== 'object' || error === null) return undefined;
   const failure = error as DriverError;
   // Node reports a refused connection to every address of a name as an AggregateError.
-  const code = failure.code ?? failure.errors?.[0]?.code;
+  // The driver's errors reach here classified (DatabaseUnavailableError) with the code only in
+  // their message.
+  const code =
+    failure.code ??
+    failure.errors?.[0]?.code ??
+    /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b/.exec(failure.message ?? '')?.[1];
   const { where, database, user } = describeUrl(databaseUrl);
   const fix =
     'Correct DATABASE_URL (postgres://user:password@host:port/database), or unset it to use the embedded database in BRIDGE_DATA_DIR.';

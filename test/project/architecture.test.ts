@@ -122,6 +122,16 @@ export function violationsOf(path: string, text: string): Violation[] {
         found.push({ file: path, rule: `http writes through services, not ${target}: ${node.name.text}` });
       }
     }
+    // docs/architecture.md: settings are read in one place, so every one is validated and documented.
+    if (
+      layer !== 'config' &&
+      ts.isPropertyAccessExpression(node) &&
+      node.name.text === 'env' &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'process'
+    ) {
+      found.push({ file: path, rule: 'only config.ts reads process.env' });
+    }
     if (layer === 'http' && ts.isPropertyAccessExpression(node) && node.name.text === 'transaction') {
       found.push({ file: path, rule: 'http opens no transaction: every write is one service call' });
     }
@@ -188,6 +198,10 @@ describe('architecture', () => {
     assert.deepEqual(rules('http/x.ts', 'await db.transaction(async (tx) => tx);'), [
       'http opens no transaction: every write is one service call',
     ]);
+    assert.deepEqual(rules('cli/x.ts', 'const id = process.env.BRIDGE_CLIENT_ID;'), [
+      'only config.ts reads process.env',
+    ]);
+    assert.deepEqual(rules('config.ts', 'loadConfig(process.env);'), []);
     // Comments and ordinary words are not SQL.
     assert.deepEqual(rules('services/x.ts', "// SELECT ... FOR UPDATE\nconst text = 'select a tool';"), []);
   });
