@@ -38,7 +38,9 @@ export function explainDatabaseStartError(
   const code =
     failure.code ??
     failure.errors?.[0]?.code ??
-    /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b/.exec(failure.message ?? '')?.[1];
+    /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b/.exec(
+      failure.message ?? '',
+    )?.[1];
   const { where, database, user } = describeUrl(databaseUrl);
   const fix =
     'Correct DATABASE_URL (postgres://user:password@host:port/database), or unset it to use the embedded database in BRIDGE_DATA_DIR.';
