@@ -209,9 +209,8 @@ async function follow(
 export function eventLine(properties: Record<string, unknown>): string {
   const object = `${properties.objectType}${properties.objectId ? ` ${properties.objectId}` : ''}`;
   const name = properties.eventName ? ` (${properties.eventName})` : '';
-  return [properties.timestamp, properties.eventType, object, `${summaryOf(properties.data)}${name}`]
-    .join('  ')
-    .trimEnd();
+  const about = `${summaryOf(properties.data)}${name}`.trim();
+  return [properties.timestamp, properties.eventType, object, about].filter((part) => part !== '').join('  ');
 }
 
 const SUMMARY_LENGTH = 100;
