@@ -47,22 +47,7 @@ export async function start(): Promise<void> {
   }
 
   let broker: EmbeddedBroker | undefined;
-  try {
-    broker = await startBroker(config, app.server.log);
-    await app.server.listen({ host: config.host, port: config.port });
-  } catch (error) {
-    // The client of this start was never shown: on PostgreSQL it goes, so the next start makes one.
-    if (app.createdClient) await removeClient(app.db, app.createdClient.clientId).catch(() => undefined);
-    await app.close().catch(() => undefined);
-    await broker?.close().catch(() => undefined);
-    undoFirstStart();
-    throw explainListenError(error, config) ?? error;
-  }
-  // Only now: credentials printed by a start that then fails would belong to nothing. The log
-  // lines so far go first, so the credentials come below "Server listening".
-  stdoutLines().flush();
-  if (app.createdClient) process.stdout.write(announceClient(app.createdClient, config));
-
+  // Before listening: a signal as soon as the port answers stops the service gracefully.
   let demo: Demo | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -82,6 +67,21 @@ export async function start(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  try {
+    broker = await startBroker(config, app.server.log);
+    await app.server.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    // The client of this start was never shown: on PostgreSQL it goes, so the next start makes one.
+    if (app.createdClient) await removeClient(app.db, app.createdClient.clientId).catch(() => undefined);
+    await app.close().catch(() => undefined);
+    await broker?.close().catch(() => undefined);
+    undoFirstStart();
+    throw explainListenError(error, config) ?? error;
+  }
+  // Only now: credentials printed by a start that then fails would belong to nothing. The log
+  // lines so far go first, so the credentials come below "Server listening".
+  stdoutLines().flush();
+  if (app.createdClient) process.stdout.write(announceClient(app.createdClient, config));
 
   const plan = demoPlan(config, firstStart);
   if (plan.simulate) demo = startDemo(app, config, plan, process.stdout);

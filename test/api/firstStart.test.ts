@@ -2,13 +2,22 @@
 // the service listens; a first start that cannot listen leaves the data directory (or the
 // PostgreSQL database) as it found it, so the next start prints a client and seeds the demo; the
 // port clash and database failures name the setting to change; the console log for people.
+// A failing first start on PGlite creates its database before it tries the port: slow on a busy
+// machine, hence the start-up bound for its exit.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
 import { BACKENDS, freshDatabase } from '../support/databases.ts';
-import { killAll, removeTempDirs, spawnBridge, tempDir, waitUntil } from '../support/process.ts';
+import {
+  killAll,
+  removeTempDirs,
+  START_TIMEOUT_MS,
+  spawnBridge,
+  tempDir,
+  waitUntil,
+} from '../support/process.ts';
 
 afterEach(killAll);
 after(async () => {
@@ -33,7 +42,7 @@ describe('first start that cannot listen', () => {
     const dataDir = join(tempDir('first-start-port'), 'data');
     try {
       const failed = spawnBridge({ BRIDGE_DATA_DIR: dataDir, BRIDGE_PORT: String(blocker.port) });
-      assert.equal((await failed.exit()).code, 1, failed.output());
+      assert.equal((await failed.exit(START_TIMEOUT_MS)).code, 1, failed.output());
       assert.match(failed.stderr(), PORT_MESSAGE);
       assert.doesNotMatch(failed.output(), /client_secret/);
       assert.equal(existsSync(dataDir), false, 'the data directory the start created is gone');
@@ -72,7 +81,7 @@ describe('first start that cannot listen', () => {
     mkdirSync(dataDir);
     try {
       const failed = spawnBridge({ BRIDGE_DATA_DIR: dataDir, BRIDGE_PORT: String(blocker.port) });
-      assert.equal((await failed.exit()).code, 1, failed.output());
+      assert.equal((await failed.exit(START_TIMEOUT_MS)).code, 1, failed.output());
       assert.match(failed.stderr(), PORT_MESSAGE);
       assert.deepEqual(readdirSync(dataDir), []);
     } finally {
@@ -90,7 +99,7 @@ describe('first start that cannot listen', () => {
     const blocker = await occupiedPort();
     try {
       const failed = spawnBridge({ BRIDGE_DATA_DIR: dataDir, BRIDGE_PORT: String(blocker.port) });
-      assert.equal((await failed.exit()).code, 1, failed.output());
+      assert.equal((await failed.exit(START_TIMEOUT_MS)).code, 1, failed.output());
       assert.match(failed.stderr(), PORT_MESSAGE);
       assert.deepEqual(readdirSync(dataDir).sort(), before);
     } finally {
@@ -110,7 +119,7 @@ describe('first start that cannot listen', () => {
     const blocker = await occupiedPort();
     try {
       const failed = spawnBridge({ DATABASE_URL: String(database.url), BRIDGE_PORT: String(blocker.port) });
-      assert.equal((await failed.exit()).code, 1, failed.output());
+      assert.equal((await failed.exit(START_TIMEOUT_MS)).code, 1, failed.output());
       assert.match(failed.stderr(), PORT_MESSAGE);
       assert.doesNotMatch(failed.output(), /client_secret/);
       assert.deepEqual(await database.db.query('SELECT client_id FROM oauth_clients'), []);
