@@ -1,5 +1,6 @@
 // Process entry of `bridge start`: settings -> app -> listen; stops gracefully on SIGTERM/SIGINT.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type App, createApp } from './app.ts';
@@ -36,6 +37,11 @@ export async function start(): Promise<void> {
       for (const entry of readdirSync(config.dataDir))
         rmSync(join(config.dataDir, entry), { recursive: true, force: true });
   };
+
+  // A taken port is found before the database is created or opened: the answer comes at once and
+  // nothing is touched. (Listening below can still lose a race for it; that path undoes too.)
+  const portTaken = await portInUse(config.host, config.port);
+  if (portTaken) throw explainListenError(portTaken, config) ?? portTaken;
 
   let app: App;
   try {
@@ -92,6 +98,16 @@ export async function start(): Promise<void> {
       if (!stopping) process.stdout.write(remindClient(created));
     });
   }
+}
+
+/** The error of listening on host:port now, or undefined when it can be listened on (port 0 always can). */
+function portInUse(host: string, port: number): Promise<NodeJS.ErrnoException | undefined> {
+  if (port === 0) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
 }
 
 /** A listen failure the operator can fix, said with the setting to change; undefined otherwise. */
