@@ -28,7 +28,7 @@ function instructions(text: string): Instruction[] {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => {
-      const [keyword = '', ...rest] = line.split(/\s+/);
+      const [keyword = ''] = line.split(/\s+/);
       return { keyword: keyword.toUpperCase(), args: line.slice(keyword.length).trim() };
     });
 }
