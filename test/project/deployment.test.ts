@@ -168,11 +168,8 @@ describe('Dockerfile', () => {
             cwd: inStage('.'),
             encoding: 'utf8',
             // The npm cache is used when it has the packages (the lockfile decides what is installed).
-            env: {
-              PATH: process.env.PATH ?? '',
-              HOME: process.env.HOME ?? root,
-              npm_config_prefer_offline: 'true',
-            },
+            // This machine's network settings (proxy, certificates), as a build would have them.
+            env: { ...process.env, npm_config_prefer_offline: 'true' },
             timeout: 540_000,
           });
           assert.equal(run.status, 0, `RUN ${step.args}\n${run.stdout}\n${run.stderr}`);
