@@ -87,6 +87,20 @@ export interface Config {
   demo: { mode: 'auto' | 'on' | 'off'; size: number; seed: number; rate: number };
   /** The browser dashboard at `/` (docs/dashboard.md); `BRIDGE_DASHBOARD=off` removes it. */
   dashboard: boolean;
+  // --- Console and CLI settings (docs/settings.md, "Console and CLI") ---
+  /** `pretty`: lines for people; `json`: one JSON object a line; `auto`: pretty on a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
+  /** The level of the one line per answered request (errors stay at error). */
+  logRequests: 'debug' | 'info';
+  /** How `bridge` commands reach a running service through its API (docs/clients.md). */
+  cli: {
+    serviceUrl: string;
+    /** The setting the URL came from, for messages that say what to change. */
+    serviceUrlFrom: 'BRIDGE_SERVICE_URL' | 'BRIDGE_PORT';
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+  };
+  // --- end of console and CLI settings ---
 }
 
 export interface TokenEndpointLimits {
@@ -166,7 +180,8 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export const SCOPES = ['read', 'write'] as const;
+// `admin`: managing OAuth clients (/clients); only the first client has it unless settings give it.
+export const SCOPES = ['read', 'write', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** What a setting carries besides its JSON Schema rules: for people and for its problems. */
@@ -267,7 +282,10 @@ export const SETTINGS = {
     { minLength: 16, rule: 'must be at least 16 characters long', secret: true },
     'its secret (at least 16 characters; stored only as a hash)',
   ),
-  BRIDGE_BOOTSTRAP_CLIENT_SCOPES: text({ default: SCOPES.join(' ') }, 'its scopes, space-separated'),
+  BRIDGE_BOOTSTRAP_CLIENT_SCOPES: text(
+    { default: 'read write' },
+    'its scopes, space-separated: `read`, `write`, `admin` (`admin` manages clients through `/clients`)',
+  ),
   BRIDGE_TLS_CERT_FILE: optionalText({}, 'PEM certificate: with the key, the service speaks HTTPS itself'),
   BRIDGE_TLS_KEY_FILE: optionalText({}, 'PEM private key'),
   BRIDGE_BODY_LIMIT_BYTES: integer(
@@ -452,6 +470,28 @@ export const SETTINGS = {
     { default: 72_000, minimum: 100, maximum: 3_600_000 },
     'an idle keep-alive connection is closed after this (above the usual 60 s idle timeout of load balancers)',
   ),
+  BRIDGE_LOG_FORMAT: oneOf(
+    ['auto', 'json', 'pretty'],
+    { default: 'auto' },
+    '`pretty`: one readable line per log entry; `json`: one JSON object a line (for log collectors); `auto`: pretty when stdout is a terminal, JSON otherwise',
+  ),
+  BRIDGE_LOG_REQUESTS: oneOf(
+    ['debug', 'info'],
+    { default: 'debug' },
+    'the level of the one line per answered request: `debug` keeps a console at `info` to what matters, `info` logs every request (failed requests are logged at `error` either way)',
+  ),
+  BRIDGE_SERVICE_URL: optionalText(
+    {
+      pattern: '^https?://[^/\\s]+(/\\S*)?$',
+      rule: 'must be an http(s) URL such as http://localhost:8080',
+    },
+    'for `bridge` commands that use the API (docs/clients.md): the running service, with its base path; unset: this machine at `BRIDGE_PORT` and `BRIDGE_BASE_PATH`',
+  ),
+  BRIDGE_CLIENT_ID: optionalText(
+    {},
+    'for `bridge` commands that use the API: the OAuth client id they sign in with',
+  ),
+  BRIDGE_CLIENT_SECRET: optionalText({ secret: true }, 'its secret'),
   BRIDGE_DASHBOARD: oneOf(
     ['on', 'off'],
     { default: 'on' },
@@ -673,6 +713,9 @@ export function loadConfig(env: Env = process.env): Config {
       rate: s.BRIDGE_DEMO_RATE,
     },
     dashboard: s.BRIDGE_DASHBOARD === 'on',
+    logFormat: s.BRIDGE_LOG_FORMAT,
+    logRequests: s.BRIDGE_LOG_REQUESTS,
+    cli: cliSettings(s, given),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -727,4 +770,23 @@ function relationProblems(s: Settings, given: Map<SettingName, string>, refused:
     problems.push('BRIDGE_DELIVERY_TIMEOUT_MS must be below BRIDGE_DELIVERY_RETRY_INTERVAL_MS');
   }
   return problems;
+}
+
+/**
+ * Where `bridge` commands find the running service: BRIDGE_SERVICE_URL, else this machine at the
+ * service's own BRIDGE_PORT, BRIDGE_BASE_PATH and scheme; the client from BRIDGE_CLIENT_ID/SECRET.
+ */
+function cliSettings(s: Settings, given: Map<SettingName, string>): Config['cli'] {
+  const url = s.BRIDGE_SERVICE_URL?.replace(/\/+$/, '');
+  const host = s.BRIDGE_HOST;
+  const reachableHost =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const scheme = given.has('BRIDGE_TLS_CERT_FILE') ? 'https' : 'http';
+  const basePath = s.BRIDGE_BASE_PATH.replace(/\/+$/, '');
+  return {
+    serviceUrl: url ?? `${scheme}://${reachableHost}:${s.BRIDGE_PORT}${basePath}`,
+    serviceUrlFrom: url === undefined ? 'BRIDGE_PORT' : 'BRIDGE_SERVICE_URL',
+    clientId: s.BRIDGE_CLIENT_ID,
+    clientSecret: s.BRIDGE_CLIENT_SECRET,
+  };
 }

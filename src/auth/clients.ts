@@ -47,7 +47,8 @@ export async function ensureBootstrapClient(
     return undefined;
   }
   if ((await clients.countClients(db)) > 0) return undefined;
-  return addClient(db, { name: 'bootstrap (first start)', scopes: ['read', 'write'] });
+  // The only client that can manage the others through the API (admin).
+  return addClient(db, { name: 'bootstrap (first start)', scopes: ['read', 'write', 'admin'] });
 }
 
 /**
@@ -69,6 +70,23 @@ export function announceClient(
     `  scopes:        ${client.scopes.join(' ')}`,
     'Get a token with:',
     `  curl -s -u '${client.clientId}:${client.clientSecret}' -d grant_type=client_credentials ${url}`,
+    '',
+  ].join('\n');
+}
+
+/** Deletes a client (its refresh tokens and callbacks go with it); false when there is none. */
+export function removeClient(db: Database, clientId: string): Promise<boolean> {
+  return clients.deleteClient(db, clientId);
+}
+
+/** The first client again, after the demo's seeding has scrolled its announcement away. */
+export function remindClient(client: NewClientCredentials): string {
+  return [
+    '',
+    'Sign in (dashboard, API, `bridge` commands) with the first OAuth client printed above:',
+    `  client_id:     ${client.clientId}`,
+    `  client_secret: ${client.clientSecret}`,
+    'Keep the secret now: it is stored only as a hash and not shown at the next start.',
     '',
   ].join('\n');
 }

@@ -273,11 +273,19 @@ function sendOAuthError(error: unknown, request: FastifyRequest, reply: FastifyR
       .header('cache-control', 'no-store')
       .send({ error: 'server_error', error_description: 'Internal error.' });
   }
-  if (oauthError.status === 401) reply.header('www-authenticate', 'Basic realm="bridge", charset="UTF-8"');
+  // RFC 6749 5.2: the challenge answers a client that tried HTTP Basic; a form-field client (the
+  // dashboard) gets none, so a browser never opens its own sign-in dialog over the page.
+  if (oauthError.status === 401 && usedBasic(request.headers.authorization)) {
+    reply.header('www-authenticate', 'Basic realm="bridge", charset="UTF-8"');
+  }
   if (oauthError.retryAfter !== undefined) reply.header('retry-after', String(oauthError.retryAfter));
   return reply
     .code(oauthError.status)
     .header('cache-control', 'no-store')
     .header('pragma', 'no-cache')
     .send({ error: oauthError.error, error_description: oauthError.message });
+}
+
+function usedBasic(authorization: string | undefined): boolean {
+  return authorization !== undefined && /^basic(\s|$)/i.test(authorization.trimStart());
 }

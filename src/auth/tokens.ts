@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { Scope } from '../config.ts';
+import { SCOPES, type Scope } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { findClient, signingKey } from '../db/repositories/clientRepository.ts';
 import { AppError } from '../domain/errors.ts';
@@ -109,7 +109,8 @@ export class TokenService {
     const scopes = String(payload.scope)
       .split(' ')
       .filter(
-        (scope): scope is Scope => (scope === 'read' || scope === 'write') && client.scopes.includes(scope),
+        (scope): scope is Scope =>
+          (SCOPES as readonly string[]).includes(scope) && client.scopes.includes(scope),
       );
     const entry: CachedToken = {
       clientId,

@@ -1,42 +1,17 @@
 // The CLI commands that talk to a running service through its API with the typed client
 // (clients/typescript): `events tail` follows GET /events/stream, `callbacks list` and
-// `connectors list` page through GET /callbacks and GET /connectors. Credentials: --client-id/--client-secret or BRIDGE_CLIENT_ID/BRIDGE_CLIENT_SECRET.
+// `connectors list` page through GET /callbacks and GET /connectors. Where the service is and
+// the credentials: options, else settings (src/cli/service.ts).
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { type BridgeClient, createBridgeClient } from '../../clients/typescript/src/index.ts';
+import type { BridgeClient } from '../../clients/typescript/src/index.ts';
+import type { Config } from '../config.ts';
+import { EVENT_OBJECT_TYPES, EXTERNAL_EVENT_TYPE, OBJECT_TYPES } from '../domain/events.ts';
 import { eventStreamParser } from '../net/eventStreamParser.ts';
-
-export class ApiUsageError extends Error {}
-
-const CONNECTION = `  --url URL               the service, with its base path (default http://localhost:8080)
-  --client-id ID          OAuth client id (default: env BRIDGE_CLIENT_ID)
-  --client-secret SECRET  OAuth client secret (default: env BRIDGE_CLIENT_SECRET)`;
-
-export const EVENTS_TAIL_HELP = `Usage: bridge events tail [options]
-Follows the service's live event stream (GET /api/v2/events/stream) until interrupted; reconnects
-after a dropped connection and resumes where it stopped (Last-Event-ID).
-  --event-type TYPE       only this event type
-  --object-type TYPE      only this object type
-  --object-id ID          only events about this object
-  --last-event-id N       first the logged events after this log position
-  --json                  one JSON line per event ({"position": N, ...the event's properties})
-${CONNECTION}
-Exit codes: 0 stopped (Ctrl-C), 1 failure (refused credentials, service unreachable), 2 usage.`;
-
-export const CALLBACKS_LIST_HELP = `Usage: bridge callbacks list [options]
-Lists the callbacks the client registered (GET /api/v2/callbacks), one a line.
-  --json                  one JSON line per callback (its properties)
-${CONNECTION}
-Exit codes: 0 ok, 1 failure, 2 usage.`;
-
-export const CONNECTORS_LIST_HELP = `Usage: bridge connectors list [options]
-Lists the connectors (GET /api/v2/connectors), one a line: id, name, type, state, values applied
-and rejected, and the last error if any (docs/resources/connectors.md).
-  --json                  one JSON line per connector (its properties; never a password)
-${CONNECTION}
-Exit codes: 0 ok, 1 failure, 2 usage.`;
+import { CALLBACKS_LIST_HELP, CONNECTORS_LIST_HELP, EVENTS_TAIL_HELP } from './help.ts';
+import { apiClient, CliUsageError, connectionOf, reaching } from './service.ts';
 
 const CONNECTION_OPTIONS = {
-  url: { type: 'string', default: 'http://localhost:8080' },
+  url: { type: 'string' },
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -49,22 +24,8 @@ function parse(args: string[], options: ParseArgsOptionsConfig, help: string): {
     const { values } = parseArgs({ args, options, strict: true, allowPositionals: false });
     return { values: values as Values };
   } catch (error) {
-    throw new ApiUsageError(`${error instanceof Error ? error.message : String(error)}\n${help}`);
+    throw new CliUsageError(`${error instanceof Error ? error.message : String(error)}\n${help}`);
   }
-}
-
-function connect(values: { url?: unknown; 'client-id'?: unknown; 'client-secret'?: unknown }, help: string) {
-  const clientId = (values['client-id'] as string | undefined) ?? process.env.BRIDGE_CLIENT_ID;
-  const clientSecret = (values['client-secret'] as string | undefined) ?? process.env.BRIDGE_CLIENT_SECRET;
-  if (!clientId || !clientSecret) {
-    throw new ApiUsageError(
-      `client credentials needed: --client-id/--client-secret or BRIDGE_CLIENT_ID/BRIDGE_CLIENT_SECRET\n${help}`,
-    );
-  }
-  const url = String(values.url);
-  if (!/^https?:\/\/\S+$/.test(url))
-    throw new ApiUsageError(`--url must be an http(s) URL (got "${url}")\n${help}`);
-  return createBridgeClient({ baseUrl: url, clientId, clientSecret });
 }
 
 /** An API error body as one line. */
@@ -98,23 +59,26 @@ function pageOf<Name extends string, Properties>(
  */
 async function listCommand<Item>(
   args: string[],
+  config: Config,
   help: string,
   page: (bridge: BridgeClient, offset: number) => Promise<Page<Item>>,
   line: (item: Item) => string,
 ): Promise<void> {
   const { values } = parse(args, CONNECTION_OPTIONS, help);
-  const bridge = connect(values, help);
+  const connection = connectionOf(values, config, help);
+  const bridge = apiClient(connection, help);
   for (let offset = 0; ; ) {
-    const { items, total } = await page(bridge, offset);
+    const { items, total } = await reaching(connection, () => page(bridge, offset));
     for (const item of items) process.stdout.write(`${values.json ? JSON.stringify(item) : line(item)}\n`);
     offset += items.length;
     if (items.length === 0 || offset >= total) return;
   }
 }
 
-export const callbacksList = (args: string[]): Promise<void> =>
+export const callbacksList = (args: string[], config: Config): Promise<void> =>
   listCommand(
     args,
+    config,
     CALLBACKS_LIST_HELP,
     async (bridge, offset) =>
       pageOf(
@@ -125,9 +89,10 @@ export const callbacksList = (args: string[]): Promise<void> =>
       `${callback.id}\t${callback.eventType}\t${callback.url}\tfailedAttempts=${callback.failedAttempts}`,
   );
 
-export const connectorsList = (args: string[]): Promise<void> =>
+export const connectorsList = (args: string[], config: Config): Promise<void> =>
   listCommand(
     args,
+    config,
     CONNECTORS_LIST_HELP,
     async (bridge, offset) =>
       pageOf(
@@ -141,7 +106,16 @@ export const connectorsList = (args: string[]): Promise<void> =>
     },
   );
 
-export async function eventsTail(args: string[]): Promise<void> {
+/** The event types a stream can be filtered by: the catalogue's and EXTERNAL. */
+const EVENT_TYPES = [...Object.keys(EVENT_OBJECT_TYPES), EXTERNAL_EVENT_TYPE].sort();
+
+function oneOf(option: string, value: string | undefined, allowed: readonly string[]): void {
+  if (value !== undefined && !allowed.includes(value)) {
+    throw new CliUsageError(`--${option} "${value}" is not one of:\n  ${allowed.join('\n  ')}`);
+  }
+}
+
+export async function eventsTail(args: string[], config: Config): Promise<void> {
   const { values } = parse(
     args,
     {
@@ -155,9 +129,12 @@ export async function eventsTail(args: string[]): Promise<void> {
   );
   const lastEventId = values['last-event-id'] as string | undefined;
   if (lastEventId !== undefined && !/^\d+$/.test(lastEventId)) {
-    throw new ApiUsageError(`--last-event-id takes a log position (an integer)\n${EVENTS_TAIL_HELP}`);
+    throw new CliUsageError(`--last-event-id takes a log position (an integer)\n${EVENTS_TAIL_HELP}`);
   }
-  const bridge = connect(values, EVENTS_TAIL_HELP);
+  oneOf('event-type', values['event-type'] as string | undefined, EVENT_TYPES);
+  oneOf('object-type', values['object-type'] as string | undefined, OBJECT_TYPES);
+  const connection = connectionOf(values, config, EVENTS_TAIL_HELP);
+  const bridge = apiClient(connection, EVENTS_TAIL_HELP);
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
@@ -170,9 +147,11 @@ export async function eventsTail(args: string[]): Promise<void> {
   let connected = false;
   while (!stop.signal.aborted) {
     try {
-      position = await follow(bridge, query, position, Boolean(values.json), stop.signal, () => {
-        connected = true;
-      });
+      position = await reaching(connection, () =>
+        follow(bridge, query, position, Boolean(values.json), stop.signal, () => {
+          connected = true;
+        }),
+      );
     } catch (error) {
       if (stop.signal.aborted) return;
       // Refused before it ever streamed (credentials, filters): that is the answer, not a blip.
@@ -216,11 +195,31 @@ async function follow(
       if (id !== undefined) last = id;
       const { properties } = JSON.parse(message.data) as { properties: Record<string, unknown> };
       process.stdout.write(
-        json
-          ? `${JSON.stringify({ position: Number(id), ...properties })}\n`
-          : `${[properties.timestamp, properties.eventType, properties.objectType, properties.objectId ?? '-', properties.eventName ?? ''].join('\t').trimEnd()}\n`,
+        json ? `${JSON.stringify({ position: Number(id), ...properties })}\n` : `${eventLine(properties)}\n`,
       );
     }
   }
   return last;
+}
+
+/** One event for people: time, type, object, and what its data says in a few words. */
+function eventLine(properties: Record<string, unknown>): string {
+  const object = `${properties.objectType}${properties.objectId ? ` ${properties.objectId}` : ''}`;
+  const name = properties.eventName ? ` (${properties.eventName})` : '';
+  const about = `${summaryOf(properties.data)}${name}`.trim();
+  return [properties.timestamp, properties.eventType, object, about].filter((part) => part !== '').join('  ');
+}
+
+const SUMMARY_LENGTH = 100;
+
+/** The data's scalar fields as `name=value`, the nested ones left out, cut to one short line. */
+function summaryOf(data: unknown): string {
+  if (typeof data !== 'object' || data === null) return '';
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(data)) {
+    if (value === null || typeof value === 'object') continue;
+    parts.push(`${name}=${typeof value === 'string' ? value : String(value)}`);
+  }
+  const text = parts.join(' ');
+  return text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 3)}...` : text;
 }

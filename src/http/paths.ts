@@ -13,6 +13,8 @@ export const DEVICES_PATH = '/devices';
 export const CALLBACKS_PATH = '/callbacks';
 export const EVENTS_PATH = '/events';
 export const CONNECTORS_PATH = '/connectors';
+/** OAuth clients, for clients with the admin scope (docs/resources/clients.md). */
+export const CLIENTS_PATH = '/clients';
 /** Computed reports (docs/resources/reports.md). */
 export const REPORTS_PATH = '/reports';
 export const EVENT_STREAM_PATH = '/events/stream';

@@ -51,7 +51,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     logger: loggerOptions(config, deps.runtime),
-    logController: new RequestLog(),
+    logController: new RequestLog(config.logRequests),
     ...httpsOptions(config),
     ...serverOptions(config),
     bodyLimit: config.bodyLimitBytes,

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server, type ServerOptions } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import {
   type FastifyInstance,
@@ -73,8 +74,29 @@ export function loggerOptions(config: Config, runtime: RuntimeOptions = {}): Fas
       req: serializeRequest as (request: unknown) => Record<string, unknown>,
       res: serializeReply as (reply: unknown) => Record<string, unknown>,
     },
-    stream: runtime.logStream ?? stdoutLines(),
+    stream: runtime.logStream ?? (prettyOutput(config.logFormat) ? prettyLines() : stdoutLines()),
   };
+}
+
+/** Lines for people on a terminal (or when asked); JSON lines for log collectors otherwise. */
+const prettyOutput = (format: Config['logFormat']) =>
+  format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+
+/**
+ * pino-pretty as a stream in this thread, loaded only when used: a terminal's log is a person's,
+ * small enough that a worker thread (pino's transport) would only add start-up time.
+ */
+function prettyLines(): { write(line: string): void } {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => {
+    write(line: string): void;
+  };
+  return pretty({
+    colorize: process.stdout.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+    sync: true,
+  });
 }
 
 /**
@@ -83,6 +105,14 @@ export function loggerOptions(config: Config, runtime: RuntimeOptions = {}): Fas
  * is written at `debug` only: at `info` it doubled the log and its cost on every request.
  */
 export class RequestLog extends LogController {
+  readonly #completedLevel: 'debug' | 'info';
+
+  /** `completedLevel`: BRIDGE_LOG_REQUESTS; at debug by default, so a console shows what matters. */
+  constructor(completedLevel: 'debug' | 'info' = 'debug') {
+    super();
+    this.#completedLevel = completedLevel;
+  }
+
   override incomingRequest(request: FastifyRequest): void {
     request.log.debug({ req: request }, 'incoming request');
   }
@@ -94,7 +124,7 @@ export class RequestLog extends LogController {
   ): void {
     const responseTime = reply.elapsedTime;
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime }, 'request completed');
+    else reply.log[this.#completedLevel]({ req: request, res: reply, responseTime }, 'request completed');
   }
 }
 

@@ -167,12 +167,12 @@ for (const backend of BACKENDS) {
     });
 
     test('bad scopes exit 2 with a clear message and create nothing', async () => {
-      for (const scopes of ['read,admin', '']) {
+      for (const scopes of ['read,root', '']) {
         const run = await bridge(env, 'clients', 'add', '--scopes', scopes);
         assert.deepEqual(run, {
           code: 2,
           stdout: '',
-          stderr: `--scopes takes read and/or write, comma-separated (got "${scopes}")\n`,
+          stderr: `--scopes takes read, write, admin, comma-separated (got "${scopes}")\n`,
         });
       }
       const count = await inspect(env, (db) => db.query('SELECT client_id FROM oauth_clients'));
@@ -211,25 +211,65 @@ describe('bridge CLI usage errors', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  for (const args of [['frobnicate'], ['clients', 'rename'], ['clients', 'remove']]) {
-    test(`"bridge ${args.join(' ')}" prints the usage and exits 2`, async () => {
+  test('an unknown command says so before the usage and exits 2', async () => {
+    const run = await bridge(env, 'frobnicate');
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.ok(run.stderr.startsWith(`unknown command: frobnicate\n${USAGE_START}`), run.stderr);
+    assert.equal(existsSync(env.BRIDGE_DATA_DIR ?? ''), false);
+  });
+
+  for (const [args, first] of [
+    [['clients', 'rename'], 'clients: unexpected "rename"'],
+    [['clients', 'remove'], 'clients: remove needs a client id'],
+    [['clients'], 'clients: an action is needed'],
+  ] as const) {
+    test(`"bridge ${args.join(' ')}" says what is wrong, prints the clients help and exits 2`, async () => {
       const run = await bridge(env, ...args);
       assert.equal(run.code, 2, run.stderr);
       assert.equal(run.stdout, '');
-      assert.ok(run.stderr.startsWith(USAGE_START), run.stderr);
+      assert.ok(run.stderr.startsWith(`${first}\nUsage: bridge clients`), run.stderr);
       for (const command of ['clients add', 'clients list', 'clients remove <client-id>']) {
-        assert.ok(run.stderr.includes(command), `usage lacks "${command}"`);
+        assert.ok(run.stderr.includes(command), `help lacks "${command}"`);
       }
       assert.equal(existsSync(env.BRIDGE_DATA_DIR ?? ''), false);
     });
   }
 
-  test('an unknown option names the option, prints the usage and exits 2', async () => {
+  test('an unknown option names the option, prints the command help and exits 2', async () => {
     const run = await bridge(env, 'clients', 'add', '--bogus');
     assert.equal(run.code, 2, run.stderr);
     assert.equal(run.stdout, '');
     assert.ok(run.stderr.startsWith(`Unknown option '--bogus'`), run.stderr);
-    assert.ok(run.stderr.includes(USAGE_START), run.stderr);
+    assert.ok(run.stderr.includes('Usage: bridge clients'), run.stderr);
+    assert.equal(existsSync(env.BRIDGE_DATA_DIR ?? ''), false);
+  });
+
+  for (const command of [
+    'start',
+    'migrate',
+    'seed',
+    'simulate',
+    'clients',
+    'events',
+    'callbacks',
+    'connectors',
+  ]) {
+    test(`"bridge ${command} --help" prints that command's help and exits 0`, async () => {
+      const run = await bridge(env, command, '--help');
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(run.stdout.startsWith(`Usage: bridge ${command}`), run.stdout);
+      assert.ok(!run.stdout.startsWith(USAGE_START), run.stdout);
+      assert.match(run.stdout, /Exit codes:/);
+      assert.equal(existsSync(env.BRIDGE_DATA_DIR ?? ''), false);
+    });
+  }
+
+  test('seed and simulate refuse an option of the other command', async () => {
+    const run = await bridge(env, 'seed', '--rate', '5');
+    assert.equal(run.code, 2, run.stderr);
+    assert.ok(run.stderr.startsWith(`Unknown option '--rate'`), run.stderr);
+    assert.ok(run.stderr.includes('Usage: bridge seed'), run.stderr);
     assert.equal(existsSync(env.BRIDGE_DATA_DIR ?? ''), false);
   });
 });

@@ -3,6 +3,8 @@
 // --help, and the exit codes (0 ok, 1 failure, 2 usage).
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -120,7 +122,11 @@ describe('bridge events tail / callbacks list / connectors list against a runnin
         timeoutMs: 60_000,
         describe: () => tail.output,
       });
-      assert.match(tail.output.stdout, /^\S+\tEXTERNAL\tWORKPLACE\tcli-tail\tcli-before$/m);
+      // Time, type, object and what happened: not only ids.
+      assert.match(
+        tail.output.stdout,
+        /^\d{4}-\d\d-\d\dT\S+ {2}EXTERNAL {2}WORKPLACE cli-tail {2}\(cli-before\)$/m,
+      );
     } finally {
       tail.child.kill('SIGINT');
     }
@@ -206,11 +212,104 @@ describe('bridge events tail / callbacks list / connectors list against a runnin
     );
     assert.equal(wrongSecret.code, 1, wrongSecret.stderr);
     assert.match(wrongSecret.stderr, /token request failed/);
-    const badFilter = await run(env, 'events', 'tail', '--url', env.URL ?? '', '--object-type', 'NOPE');
-    assert.equal(badFilter.code, 1);
-    assert.match(badFilter.stderr, /HTTP 400 VALIDATION_FAILED/);
+    // Filters are checked before anything is sent, with the values that exist.
+    const badObjectType = await run(env, 'events', 'tail', '--url', env.URL ?? '', '--object-type', 'NOPE');
+    assert.equal(badObjectType.code, 2, badObjectType.stderr);
+    assert.match(badObjectType.stderr, /^--object-type "NOPE" is not one of:\n/);
+    assert.match(badObjectType.stderr, /^ {2}WORKPLACE$/m);
+    const badEventType = await run(env, 'events', 'tail', '--url', env.URL ?? '', '--event-type', 'NOPE');
+    assert.equal(badEventType.code, 2, badEventType.stderr);
+    assert.match(badEventType.stderr, /^--event-type "NOPE" is not one of:\n/);
+    assert.match(badEventType.stderr, /^ {2}WORKPLACE_OPERATING_STATE_CHANGED$/m);
+    assert.match(badEventType.stderr, /^ {2}EXTERNAL$/m);
     const help = await run({}, '--help');
     assert.equal(help.code, 0);
     assert.match(help.stdout, /events tail/);
+  });
+
+  test('events tail summarises the data of an event in a few words', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/v2/events',
+      body: {
+        eventType: 'EXTERNAL',
+        eventName: 'jam',
+        objectType: 'WORKPLACE',
+        objectId: 'cli-summary',
+        data: { station: 4, reason: 'part stuck', detail: { nested: true } },
+      },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const tail = start(
+      env,
+      'events',
+      'tail',
+      '--url',
+      env.URL ?? '',
+      '--object-id',
+      'cli-summary',
+      '--last-event-id',
+      '0',
+    );
+    try {
+      await waitFor('a line', () => tail.output.stdout.includes('\n'), {
+        timeoutMs: 60_000,
+        describe: () => tail.output,
+      });
+      // The scalar fields of the data (in the order the database keeps them), not the nested ones.
+      const line = /^\S+ {2}EXTERNAL {2}WORKPLACE cli-summary {2}(.*) \(jam\)$/m.exec(tail.output.stdout);
+      assert.ok(line, tail.output.stdout);
+      assert.deepEqual(line[1]?.split(/ (?=\w+=)/).sort(), ['reason=part stuck', 'station=4']);
+    } finally {
+      tail.child.kill('SIGINT');
+    }
+    assert.equal(await tail.exited, 0, tail.output.stderr);
+  });
+
+  test('without --url the commands find the service at BRIDGE_HOST/BRIDGE_PORT, or BRIDGE_SERVICE_URL', async () => {
+    const { port } = new URL(env.URL ?? '');
+    const settings = { BRIDGE_CLIENT_ID: TEST_CLIENT.id, BRIDGE_CLIENT_SECRET: TEST_CLIENT.secret };
+    const byPort = await run(
+      { ...settings, BRIDGE_HOST: '127.0.0.1', BRIDGE_PORT: port },
+      'callbacks',
+      'list',
+    );
+    assert.equal(byPort.code, 0, byPort.stderr);
+    const byUrl = await run({ ...settings, BRIDGE_SERVICE_URL: env.URL ?? '' }, 'connectors', 'list');
+    assert.equal(byUrl.code, 0, byUrl.stderr);
+  });
+
+  test('a service that does not answer: exit 1 naming the URL tried and the setting to change', async () => {
+    // A port just freed: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const closed = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const settings = { BRIDGE_CLIENT_ID: TEST_CLIENT.id, BRIDGE_CLIENT_SECRET: TEST_CLIENT.secret };
+    for (const command of [
+      ['callbacks', 'list'],
+      ['connectors', 'list'],
+      ['events', 'tail'],
+    ]) {
+      const byPort = await run(
+        { ...settings, BRIDGE_HOST: '127.0.0.1', BRIDGE_PORT: String(closed) },
+        ...command,
+      );
+      assert.equal(byPort.code, 1, byPort.stderr);
+      assert.match(
+        byPort.stderr,
+        new RegExp(
+          `^Cannot reach the service at http://127\\.0\\.0\\.1:${closed} \\(connection refused: is the service running\\?\\)\\. .*BRIDGE_PORT`,
+        ),
+      );
+      assert.doesNotMatch(byPort.stderr, /fetch failed/);
+    }
+    const byUrl = await run(
+      { ...settings, BRIDGE_SERVICE_URL: `http://127.0.0.1:${closed}` },
+      'callbacks',
+      'list',
+    );
+    assert.equal(byUrl.code, 1, byUrl.stderr);
+    assert.match(byUrl.stderr, /Set BRIDGE_SERVICE_URL/);
   });
 });

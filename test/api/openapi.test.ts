@@ -119,6 +119,16 @@ describe('OpenAPI document', () => {
     assert.deepEqual((doc as { servers?: unknown }).servers, [{ url: '/', description: 'This service' }]);
   });
 
+  test('health and metrics are tagged monitoring, apart from the production resource "operations"', () => {
+    const tagsOf = (path: string) =>
+      (doc.paths[path] as Record<string, { tags?: string[] }> | undefined)?.get?.tags;
+    for (const path of ['/health/live', '/health/ready'])
+      assert.deepEqual(tagsOf(path), ['monitoring'], path);
+    assert.deepEqual(tagsOf('/api/v2/operations'), ['operations']);
+    // The clients of the admin scope are a group of their own.
+    assert.deepEqual(tagsOf('/api/v2/clients'), ['clients']);
+  });
+
   test('the event stream is documented as text/event-stream', () => {
     const stream = doc.paths['/api/v2/events/stream']?.get as {
       responses?: Record<string, { content?: object }>;

@@ -86,6 +86,11 @@ describe('process on PGlite: first start', () => {
   test('the first start prints a client id and secret once, and they get a token', async () => {
     const bridge = spawnBridge({ BRIDGE_DATA_DIR: dataDir });
     const base = await bridge.listening();
+    // Printed once the service listens, right after that line.
+    await waitUntil(() => bridge.stdout().includes('Get a token with:'), {
+      what: 'the credentials',
+      process: bridge,
+    });
     const { id, secret } = credentialsIn(bridge.stdout());
     assert.ok(id && secret, `no credentials printed:\n${bridge.stdout()}`);
     assert.equal(bridge.stdout().split('client_secret:').length - 1, 1, 'the secret is printed exactly once');
@@ -93,7 +98,8 @@ describe('process on PGlite: first start', () => {
 
     const answer = await token(base, id, secret);
     assert.equal(answer.token_type, 'bearer');
-    assert.equal(answer.scope, 'read write');
+    // The first client also manages clients (/clients, docs/resources/clients.md).
+    assert.equal(answer.scope, 'read write admin');
     assert.equal(answer.expires_in, 3600);
     await assertWorkplacesReachable(base, answer.access_token);
     await stopGracefully(bridge, 'SIGTERM');
@@ -355,10 +361,14 @@ describe('process on PostgreSQL (DATABASE_URL)', {
     const dataDir = join(tempDir('postgres'), 'data');
     const bridge = spawnBridge({ DATABASE_URL: database.url, BRIDGE_DATA_DIR: dataDir });
     const base = await bridge.listening();
+    await waitUntil(() => bridge.stdout().includes('Get a token with:'), {
+      what: 'the credentials',
+      process: bridge,
+    });
     const { id, secret } = credentialsIn(bridge.stdout());
     assert.ok(id && secret, `no credentials printed:\n${bridge.stdout()}`);
     const answer = await token(base, id, secret);
-    assert.equal(answer.scope, 'read write');
+    assert.equal(answer.scope, 'read write admin');
     await assertWorkplacesReachable(base, answer.access_token);
 
     // The client lives in that PostgreSQL database, and PGlite was never opened.

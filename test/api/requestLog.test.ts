@@ -30,16 +30,35 @@ const linesOf = (r: RuntimeApp) =>
 describe(`request log [${BACKENDS[0]}]`, () => {
   let info: RuntimeApp;
   let debug: RuntimeApp;
+  // The shipped settings: request lines at debug, so a console at info shows what matters.
+  let quiet: RuntimeApp;
   before(async () => {
-    info = await startRuntimeApp(BACKENDS[0] ?? 'pglite', { BRIDGE_LOG_LEVEL: 'info' });
+    info = await startRuntimeApp(BACKENDS[0] ?? 'pglite', {
+      BRIDGE_LOG_LEVEL: 'info',
+      BRIDGE_LOG_REQUESTS: 'info',
+    });
+    quiet = await startRuntimeApp(BACKENDS[0] ?? 'pglite', { BRIDGE_LOG_LEVEL: 'info' });
     debug = await startRuntimeApp(BACKENDS[0] ?? 'pglite', { BRIDGE_LOG_LEVEL: 'debug' });
   });
   after(async () => {
     await info?.close();
     await debug?.close();
+    await quiet?.close();
   });
 
-  test('info: one line per request, when it is answered', async () => {
+  test('by default (BRIDGE_LOG_REQUESTS=debug) no request line at info', async () => {
+    const answer = await quiet.app.server.inject({
+      url: '/health/live',
+      headers: { 'x-request-id': 'log-quiet' },
+    });
+    assert.equal(answer.statusCode, 200);
+    assert.deepEqual(
+      linesOf(quiet).filter((line) => line.reqId === 'log-quiet'),
+      [],
+    );
+  });
+
+  test('BRIDGE_LOG_REQUESTS=info: one line per request, when it is answered', async () => {
     const token = await info.app.tokens.issue(TEST_CLIENT.id, ['read']);
     const answers = [
       await info.app.server.inject({

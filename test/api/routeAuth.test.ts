@@ -46,10 +46,14 @@ const SCOPE_EXCEPTIONS: Record<string, 'read' | 'write'> = Object.fromEntries(
   ),
 );
 const READ_METHODS = ['GET', 'HEAD'];
+// docs/resources/clients.md: managing OAuth clients needs `admin`, whatever the method.
+const isAdminRoute = (route: RouteEntry) => /^\/api\/v\d+\/clients(\/|$)/.test(route.url);
 
 const key = (route: RouteEntry) => `${route.method} ${route.url}`;
-const neededScope = (route: RouteEntry) =>
-  SCOPE_EXCEPTIONS[key(route)] ?? (READ_METHODS.includes(route.method) ? 'read' : 'write');
+const neededScope = (route: RouteEntry): 'read' | 'write' | 'admin' =>
+  isAdminRoute(route)
+    ? 'admin'
+    : (SCOPE_EXCEPTIONS[key(route)] ?? (READ_METHODS.includes(route.method) ? 'read' : 'write'));
 
 /** A concrete URL for the route: each `:param` becomes a fresh UUID (the resource need not exist). */
 const concreteUrl = (route: RouteEntry) =>
@@ -136,6 +140,12 @@ describeEachBackend(
       assert.deepEqual(under('/api/v2'), v1);
     });
 
+    test('the route table holds the admin routes of /clients, which the sweeps below cover', () => {
+      const admin = table().filter(isAdminRoute).map(key);
+      for (const expected of ['GET /api/v2/clients', 'POST /api/v2/clients', 'DELETE /api/v2/clients/:id'])
+        assert.ok(admin.includes(expected), `${expected} missing: ${admin.join(', ')}`);
+    });
+
     test('the routes answering without the bearer guard are exactly the public ones', async () => {
       const unguarded: string[] = [];
       for (const route of table()) {
@@ -211,11 +221,14 @@ describeEachBackend(
     test('every protected route: token without the needed scope -> 403 INSUFFICIENT_SCOPE', async (ctx) => {
       const readOnly = await t().token(['read']);
       const writeOnly = await t().token(['write']);
+      // Both ordinary scopes: only admin routes refuse it.
+      const readWrite = await t().token(['read', 'write']);
       await eachProtectedRoute(t, ctx, async (route) => {
         const scope = neededScope(route);
+        const lacking = scope === 'admin' ? readWrite : scope === 'read' ? writeOnly : readOnly;
         assertRejected(
           route,
-          await send(t(), route, scope === 'read' ? writeOnly : readOnly),
+          await send(t(), route, lacking),
           {
             status: 403,
             code: 'INSUFFICIENT_SCOPE',
@@ -229,8 +242,11 @@ describeEachBackend(
     // The counterpart: the guard is not simply closed. A token with just the needed scope gets
     // past it (the answer may still be 400 or 404 for the made-up ids and empty bodies).
     test('every protected route: token with only the needed scope passes the guard', async (ctx) => {
-      const readOnly = await t().token(['read']);
-      const writeOnly = await t().token(['write']);
+      const tokens = {
+        read: await t().token(['read']),
+        write: await t().token(['write']),
+        admin: await t().token(['admin']),
+      };
       await eachProtectedRoute(
         t,
         ctx,
@@ -238,7 +254,7 @@ describeEachBackend(
           // A stream that passes the guard stays open, which inject() cannot end: a query the
           // route refuses after the guard (400) shows the guard let it through.
           const stream = route.url.endsWith('/events/stream') ? '?lastEventId=x' : '';
-          const token = neededScope(route) === 'read' ? readOnly : writeOnly;
+          const token = tokens[neededScope(route)];
           const response = await send(t(), route, token, stream);
           const where = `${key(route)} -> ${response.statusCode} ${response.body}`;
           assert.ok(![401, 403].includes(response.statusCode) && response.statusCode < 500, where);

@@ -76,7 +76,10 @@ function assertOAuthError(
   assert.equal(response.statusCode, status, response.body);
   assert.deepEqual(json(response), { error, error_description: description });
   assert.equal(response.headers['cache-control'], 'no-store');
-  if (status === 401) {
+  // RFC 6749 5.2: the Basic challenge answers only a request that tried Basic (a browser would
+  // open its own dialog over a page that signs in with form fields).
+  const triedBasic = /^basic/i.test(String(response.raw.req.headers.authorization ?? ''));
+  if (status === 401 && triedBasic) {
     assert.equal(response.headers['www-authenticate'], 'Basic realm="bridge", charset="UTF-8"');
   } else {
     assert.equal(response.headers['www-authenticate'], undefined);
@@ -196,12 +199,13 @@ describeEachBackend(
       assertOAuthError(response, 401, 'invalid_client', CLIENT_FAILED);
     });
 
-    test('wrong secret (form fields) -> 401 invalid_client', async () => {
+    test('wrong secret (form fields) -> 401 invalid_client without a WWW-Authenticate challenge', async () => {
       const response = await postToken(
         t(),
         form({ grant_type: 'client_credentials', client_id: TEST_CLIENT.id, client_secret: 'wrong' }),
       );
       assertOAuthError(response, 401, 'invalid_client', CLIENT_FAILED);
+      assert.equal(response.headers['www-authenticate'], undefined);
     });
 
     test('unknown client -> the same 401 invalid_client (ids are not revealed)', async () => {

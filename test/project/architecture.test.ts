@@ -57,11 +57,8 @@ const SERVICE_INSIDE = ['auth', 'db', 'services', 'delivery', 'connectors', 'htt
  */
 const MAY_IMPORT_OUTSIDE = new Set(['simulator', 'cli', 'root']);
 
-/**
- * Only config.ts reads process.env. The CLI still reads its credentials there itself (to move into
- * config.ts; then this exemption goes).
- */
-const READS_ENV = new Set(['config', 'cli']);
+/** Only config.ts reads process.env: every setting is validated and documented in one place. */
+const READS_ENV = new Set(['config']);
 
 /** Packages the pure layers may import: no I/O (files, network, processes, timers, drivers). */
 const PURE_PACKAGES = new Set(['uuid']);
@@ -266,6 +263,10 @@ describe('architecture', () => {
       httpOnly.map((v) => v.rule),
       ['simulator talks HTTP only: not db/open.ts'],
     );
+    assert.deepEqual(rules('cli/x.ts', 'const id = process.env.BRIDGE_CLIENT_ID;'), [
+      'only config.ts reads process.env',
+    ]);
+    assert.deepEqual(rules('config.ts', 'loadConfig(process.env);'), []);
     // Comments and ordinary words are not SQL.
     assert.deepEqual(rules('services/x.ts', "// SELECT ... FOR UPDATE\nconst text = 'select a tool';"), []);
   });

@@ -276,11 +276,9 @@ for (const backend of BACKENDS) {
       assert.equal(customized.status, 400, JSON.stringify(customized.body));
     });
 
-    // Requests of these clients that read the data parts built beside this one (added properties,
-    // filters, embeds, output-quantity summaries, OEE) are replayed with those parts:
-    test.todo('FORCAM Java SDK: operations?isInProgress=true&workplaceId=... (filter)');
-    test.todo('Dart app: workplaces?embed=currentOperations,currentStaffMembers (embeds)');
-    test.todo('Node-RED dashboard: operations/{id}/quantitySummary and operatingStateSummary (summaries)');
-    test.todo('Python OEE sample: reports/overallEquipmentEfficiency?workplaceId&startDate&endDate (OEE)');
+    // The other requests of these clients (operations?isInProgress&workplaceId, workplace embeds
+    // currentOperations/currentStaffMembers, quantity and operating-state summaries, the OEE
+    // report) are asserted where those parts live: test/api/workplaces.test.ts and
+    // test/api/summaries.test.ts.
   });
 }

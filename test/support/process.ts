@@ -175,7 +175,13 @@ export function runBridge(env: Record<string, string>, ...args: string[]): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['src/cli/main.ts', ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', BRIDGE_LOG_LEVEL: 'silent', ...env },
+      // No service answers at port 1: `bridge clients` then uses the database, whatever runs on 8080.
+      env: {
+        PATH: process.env.PATH ?? '',
+        BRIDGE_LOG_LEVEL: 'silent',
+        BRIDGE_SERVICE_URL: 'http://127.0.0.1:1',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

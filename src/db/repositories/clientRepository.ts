@@ -71,3 +71,15 @@ export async function signingKey(db: Queryable, name: string, candidate: string)
   if (!row) throw new Error(`signing key ${name} missing after insert`);
   return row.secret;
 }
+
+/** A page of clients in the order `clients list` shows them. */
+export async function listClientsPage(
+  db: Queryable,
+  page: { limit: number; offset: number },
+): Promise<{ items: OAuthClient[]; total: number }> {
+  const rows = await db.query<Row>(
+    'SELECT * FROM oauth_clients ORDER BY created_at, client_id LIMIT $1 OFFSET $2',
+    [page.limit, page.offset],
+  );
+  return { items: rows.map(toClient), total: await countClients(db) };
+}

@@ -13,7 +13,8 @@ export function registerHealth(
   basePath: string,
   metrics?: Metrics,
 ): void {
-  const schema = { tags: ['operations'], security: [] };
+  // 'monitoring', not 'operations': that tag is the production resource /operations.
+  const schema = { tags: ['monitoring'], security: [] };
   const live = { ...schema, operationId: 'getLiveness', summary: 'Liveness: the process answers' };
   const ready = { ...schema, operationId: 'getReadiness', summary: 'Readiness: database and delivery work' };
   app.get(`${basePath}/health/live`, { config: { auth: 'public' }, schema: live }, async () => ({

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RequestTypeProvider } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerCallbacks } from './callbackRoutes.ts';
+import { registerClients } from './clientRoutes.ts';
 import { registerConnectors } from './connectorRoutes.ts';
 import { registerDevices } from './deviceRoutes.ts';
 import { registerDocuments } from './documentRoutes.ts';
@@ -46,4 +47,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerPlanningScenarios(api, deps);
   registerConnectors(api, deps);
   registerSummaries(api, deps);
+  registerClients(api, deps);
 }

@@ -39,7 +39,7 @@ export function registerMetrics(
     `${basePath}/metrics`,
     {
       schema: {
-        tags: ['operations'],
+        tags: ['monitoring'],
         summary: 'Metrics in the Prometheus text format (read scope)',
         querystring: Type.Object({}, { additionalProperties: false }),
       },
