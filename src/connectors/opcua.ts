@@ -7,8 +7,8 @@
 // stale. A new subscription sends each item's current value, so a piece counter is read again
 // on every (re)connect and the difference to the stored reading is booked.
 import type { DataValue, OPCUAClient } from 'node-opcua-client';
-import { literalAddress } from '../net/addressPolicy.ts';
 import { type Connector, type OpcUaSource, reconnectDelay } from '../domain/connectors.ts';
+import { literalAddress } from '../net/addressPolicy.ts';
 import { type ClientOptions, errorText, type LiveState, type ProtocolClient, type Sink } from './protocol.ts';
 
 // node-opcua takes about half a second to load: loaded when the first OPC UA connector runs, not

@@ -9,7 +9,11 @@ import {
   SAMPLE_FLUSH_MS,
   withErrors,
 } from '../domain/connectors.ts';
-import { reportConnectorCounts, reportConnectorState, reportStaleValues } from '../services/connectorService.ts';
+import {
+  reportConnectorCounts,
+  reportConnectorState,
+  reportStaleValues,
+} from '../services/connectorService.ts';
 import { ValueApplier } from './mapping.ts';
 import { mqttClient } from './mqtt.ts';
 import { opcUaClient } from './opcua.ts';
