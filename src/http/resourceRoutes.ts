@@ -119,6 +119,8 @@ export interface CreateRoute<B extends TSchema, Created> extends Doc {
   run: (body: Static<B>, at: At) => Promise<Created>;
   /** The answer when it is not the created item as the list shows it. */
   present?: (created: Created, request: FastifyRequest) => Resource | Promise<Resource>;
+  /** The body may name the new resource's id (an OAuth client's client_id); otherwise it is read-only. */
+  chosenId?: boolean;
 }
 
 export interface ReplaceRoute<Item, B extends TSchema> extends Doc {
@@ -373,7 +375,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         path,
         { ...scopeOf(route), schema: schemaOf(path, route, ids.create, { body: route.body, response }) },
         async (request, reply) => {
-          refuseBodyId(request.body);
+          if (!route.chosenId) refuseBodyId(request.body);
           const result = await route.run(request.body as Static<B>, at(request));
           const representation = route.present
             ? await route.present(result, request)

@@ -264,6 +264,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /workplaces': { number: `BI-NEW-W${tag}`, capacityGroupId: groupId },
       'PUT /workplaces/:id': { number: `BI-W1${tag}`, capacityGroupId: groupId, description: 'changed' },
       'POST /callbacks': { eventType: 'WORKPLACE_DELETED', url: 'http://192.0.2.1/other' },
+      'POST /clients': { name: `BI-CLIENT${tag}`, scopes: ['read'] },
       'POST /events': { eventType: 'EXTERNAL', data: { bad: 'input' } },
       'POST /productionOrders': { number: `BI-PO2${tag}` },
       'PUT /productionOrders/:id': { number: `BI-PO1${tag}`, description: 'changed' },
@@ -490,7 +491,8 @@ async function send(testApp: TestApp, c: Case): Promise<LightMyRequestResponse> 
   return testApp.app.server.inject({
     method: c.method as 'GET',
     url: c.url,
-    headers: { authorization: `Bearer ${await testApp.token()}`, ...c.headers },
+    // Every scope: the sweep is about input, not about the guard (routeAuth.test.ts).
+    headers: { authorization: `Bearer ${await testApp.token(['read', 'write', 'admin'])}`, ...c.headers },
     ...(c.payload === undefined ? {} : { payload: c.payload }),
   });
 }

@@ -40,6 +40,7 @@ export function registerClients(api: Api, { db }: ServerDeps): void {
     description: 'The secret is stored only as a hash. An `id` already in use is 400 ALREADY_EXISTS.',
     scope,
     body: ClientBody,
+    chosenId: true,
     run: async (body) => {
       try {
         const created = await addClient(db, { clientId: body.id, name: body.name, scopes: body.scopes });
