@@ -27,22 +27,38 @@ const ADDRESS =
 
 /**
  * `text` (an error's message as recorded) as the API shows it: the kind of failure when one is
- * recognised, with the TLS reason where there is one; any other text without addresses and ports.
+ * recognised, with the TLS reason where there is one; any other text without addresses and ports,
+ * but for an address the client named itself (`named`: the host of its own URL).
  */
-export function describeNetworkFailure(text: string | null): string | null {
+export function describeNetworkFailure(text: string | null, named = ''): string | null {
   if (text === null) return null;
   for (const [pattern, kind] of KINDS) {
     if (!pattern.test(text)) continue;
     if (kind !== 'TLS failed') return kind;
-    const reason = withoutAddresses(text);
+    const reason = withoutAddresses(text, named);
     return reason === '' ? kind : `${kind}: ${reason}`;
   }
-  return withoutAddresses(text);
+  return withoutAddresses(text, named);
 }
 
-function withoutAddresses(text: string): string {
+/** The host of a URL as a client wrote it (brackets of IPv6 removed); '' when it is no URL. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return '';
+  }
+}
+
+/** An address without its brackets and port: `[::1]:80` -> `::1`, `10.0.0.1:80` -> `10.0.0.1`. */
+function bareAddress(address: string): string {
+  if (address.startsWith('[')) return address.slice(1, address.indexOf(']'));
+  return address.includes('.') ? address.replace(/:\d+$/, '') : address;
+}
+
+function withoutAddresses(text: string, named: string): string {
   return text
-    .replace(ADDRESS, '')
+    .replace(ADDRESS, (address) => (named !== '' && bareAddress(address) === named ? address : ''))
     .replace(/\s+/g, ' ')
     .replace(/\s([,.:;)])/g, '$1')
     .replace(/\(\s*\)/g, '')

@@ -22,8 +22,10 @@ const key = (resource: string, by: string, field?: string): ForeignKey =>
 
 export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   callbacks_client_id_fkey: key('client', 'callbacks'),
+  connector_counters_connector_id_fkey: key('connector', 'piece counter readings'),
   delivery_attempts_callback_id_fkey: key('callback', 'delivery attempts'),
   devices_workplace_id_fkey: key('workplace', 'devices', 'workplaceId'),
+  idempotency_keys_client_id_fkey: key('client', 'stored answers to Idempotency-Keys'),
   document_versions_document_id_fkey: key('document', 'document versions'),
   notifications_callback_id_fkey: key('callback', 'notifications'),
   notifications_event_id_fkey: key('event', 'notifications'),
@@ -53,6 +55,12 @@ export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   recorded_staff_activities_staff_member_id_fkey: key('staffMember', 'recorded activities'),
   recorded_staff_activities_workplace_id_fkey: key('workplace', 'recorded activities', 'workplaceId'),
   recorded_time_series_device_id_fkey: key('device', 'recorded time series'),
+  recorded_workplace_output_quantities_connector_id_fkey: key('connector', 'workplace output quantities'),
+  recorded_workplace_output_quantities_workplace_id_fkey: key(
+    'workplace',
+    'workplace output quantities',
+    'workplaceId',
+  ),
   refresh_tokens_client_id_fkey: key('client', 'refresh tokens'),
   scheduled_maintenances_workplace_id_fkey: key('workplace', 'scheduled maintenances'),
   shifts_workplace_id_fkey: key('workplace', 'shifts'),

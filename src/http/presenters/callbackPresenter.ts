@@ -34,7 +34,13 @@ export function presentCallback(callback: Callback, hrefs: Hrefs): Resource {
   );
 }
 
-export function presentDeliveries(callbackId: string, attempts: DeliveryAttempt[], hrefs: Hrefs): Resource {
+/** `named`: the host of the callback's URL, which its errors may show (the client gave it). */
+export function presentDeliveries(
+  callbackId: string,
+  attempts: DeliveryAttempt[],
+  hrefs: Hrefs,
+  named = '',
+): Resource {
   const self = `${CALLBACKS_PATH}/${callbackId}`;
   return resource(
     { callbackId, count: attempts.length },
@@ -43,7 +49,7 @@ export function presentDeliveries(callbackId: string, attempts: DeliveryAttempt[
       deliveries: attempts.map((attempt) => ({
         ...attempt,
         attemptedAt: attempt.attemptedAt.toISOString(),
-        error: describeNetworkFailure(attempt.error),
+        error: describeNetworkFailure(attempt.error, named),
       })),
     },
   );

@@ -1,5 +1,5 @@
 import type { Connector } from '../../domain/connectors.ts';
-import { describeNetworkFailure } from '../../domain/networkFailures.ts';
+import { describeNetworkFailure, hostOf } from '../../domain/networkFailures.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { CONNECTORS_PATH } from '../paths.ts';
@@ -7,6 +7,8 @@ import { CONNECTORS_PATH } from '../paths.ts';
 /** A connector; the password is write-only and never shown. */
 export function presentConnector(connector: Connector, hrefs: Hrefs): Resource {
   const { status } = connector;
+  // Errors may show the host the client gave in the URL, never addresses it resolved to.
+  const named = hostOf(connector.url);
   return resource(
     {
       id: connector.id,
@@ -20,10 +22,10 @@ export function presentConnector(connector: Connector, hrefs: Hrefs): Resource {
       status: {
         state: status.state,
         since: status.since.toISOString(),
-        lastError: describeNetworkFailure(status.lastError),
+        lastError: describeNetworkFailure(status.lastError, named),
         recentErrors: status.recentErrors.map((error) => ({
           at: error.at.toISOString(),
-          message: describeNetworkFailure(error.message),
+          message: describeNetworkFailure(error.message, named),
           repeated: error.repeated,
         })),
         lastMessageAt: status.lastMessageAt?.toISOString() ?? null,

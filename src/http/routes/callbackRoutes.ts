@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { listDeliveryAttempts } from '../../db/repositories/callbackRepository.ts';
 import type { Callback } from '../../domain/callbacks.ts';
+import { hostOf } from '../../domain/networkFailures.ts';
 import * as service from '../../services/callbackService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -57,7 +58,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
     async (request) => {
       const callback = await service.getCallback(db, request.client?.clientId ?? '', request.params.id);
       const attempts = await listDeliveryAttempts(db, callback.id, request.query.limit ?? DELIVERIES_SHOWN);
-      return presentDeliveries(callback.id, attempts, request.hrefs);
+      return presentDeliveries(callback.id, attempts, request.hrefs, hostOf(callback.url));
     },
   );
 }

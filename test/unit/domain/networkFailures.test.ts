@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeNetworkFailure } from '../../../src/domain/networkFailures.ts';
+import { describeNetworkFailure, hostOf } from '../../../src/domain/networkFailures.ts';
 
 test('connection failures are named by kind, without addresses or ports', () => {
   const cases: [string, string][] = [
@@ -27,6 +27,26 @@ test('a TLS failure keeps its reason, not the address', () => {
     ),
     "TLS failed: Hostname/IP does not match certificate's altnames: IP: is not in the cert's list",
   );
+});
+
+test('an address the client named itself (its URL host) is kept', () => {
+  assert.equal(
+    describeNetworkFailure('address 169.254.169.254 is not allowed for callbacks', '169.254.169.254'),
+    'address 169.254.169.254 is not allowed for callbacks',
+  );
+  assert.equal(
+    describeNetworkFailure(
+      'address 10.0.0.5 of receiver.example is not allowed for callbacks',
+      'receiver.example',
+    ),
+    'address of receiver.example is not allowed for callbacks',
+  );
+  assert.equal(
+    describeNetworkFailure('broker [fe80::1]:1883 went away', 'fe80::1'),
+    'broker [fe80::1]:1883 went away',
+  );
+  assert.equal(hostOf('http://[::1]:8080/hook'), '::1');
+  assert.equal(hostOf('not a url'), '');
 });
 
 test('other text is kept without addresses; null stays null', () => {
