@@ -262,9 +262,9 @@ describe('settings: invalid values are refused with a message naming the variabl
       /at least 16/,
     );
     assertOneProblem(
-      { ...client, BRIDGE_BOOTSTRAP_CLIENT_SCOPES: 'read admin' },
+      { ...client, BRIDGE_BOOTSTRAP_CLIENT_SCOPES: 'read root' },
       'BRIDGE_BOOTSTRAP_CLIENT_SCOPES',
-      /unknown scopes: admin\b/,
+      /unknown scopes: root\b/,
     );
     // Comma-separated is not the documented form: "read,write" is one unknown scope.
     assertOneProblem(
