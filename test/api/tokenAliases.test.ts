@@ -98,7 +98,8 @@ describeEachBackend(
         `${ALIAS}?${query({ ...credentials, client_secret: 'wrong' })}`,
       );
       assertOAuthError(response, 401, 'invalid_client');
-      assert.equal(response.headers['www-authenticate'], 'Basic realm="bridge", charset="UTF-8"');
+      // The credentials came in the query, not in Basic: no Basic challenge (RFC 6749 5.2).
+      assert.equal(response.headers['www-authenticate'], undefined);
     });
 
     test('a parameter in both query and body, or twice in the query -> 400 invalid_request', async () => {
