@@ -327,7 +327,7 @@ export const SETTINGS = {
   ),
   BRIDGE_DELIVERY_PER_CALLBACK: integer(
     { default: 100, minimum: 1, maximum: 1000 },
-    'deliveries in flight at once for one callback (a slow receiver holds at most this many of the instance\'s slots, one while it does not answer, and free slots go round-robin between callbacks: "Fair delivery" in `architecture.md`; 1 keeps a healthy receiver\'s deliveries in order)',
+    "deliveries in flight at once for one callback (a slow receiver holds at most this many of the instance's slots, one while it does not answer, and free slots go round-robin between callbacks: the fairness of docs/decisions/0003-delivery-from-the-event-log.md; 1 keeps a healthy receiver's deliveries in order)",
   ),
   BRIDGE_SHIFT_CLOCK_POLL_MS: integer(
     { default: 1000, minimum: 10, maximum: 60_000 },

@@ -1,4 +1,4 @@
-// The cursors of the callbacks this instance holds (docs/architecture.md, "Delivery by cursor"),
+// The cursors of the callbacks this instance holds (docs/decisions/0003-delivery-from-the-event-log.md),
 // in memory: per callback how far its reader has got, which of its events are still out, and so
 // where its stored cursor may move. The stored cursor only ever passes events whose outcome is
 // recorded; a crash sends again what was out, nothing else.

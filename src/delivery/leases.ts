@@ -1,6 +1,6 @@
 // Which callbacks this instance delivers to: it holds a lease on about its share of them, renewed
 // while it lives, so several instances on one PostgreSQL split the callbacks, and a dead
-// instance's callbacks go to the others once its leases expire (docs/architecture.md, "Leases").
+// instance's callbacks go to the others once its leases expire (docs/decisions/0003-delivery-from-the-event-log.md, leases).
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';

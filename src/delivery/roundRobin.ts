@@ -1,4 +1,4 @@
-// Fair shares of a budget (docs/architecture.md, "Fair delivery"): free send slots, and events to
+// Fair shares of a budget (docs/decisions/0003-delivery-from-the-event-log.md, fairness): free send slots, and events to
 // read ahead, go out one at a time in turns, so a few busy callbacks cannot take them all.
 
 /** One item that wants a share of the budget, and how much it may take at most (at least 1). */

@@ -1,6 +1,6 @@
 // Sends, outside any transaction: which callback's event goes out next, each callback within its
 // cap of sends in flight, the instance within maxInFlight, and the free slots shared round-robin
-// so a few busy callbacks cannot take them all (docs/architecture.md, "Fair delivery"). Each send
+// so a few busy callbacks cannot take them all (docs/decisions/0003-delivery-from-the-event-log.md, fairness). Each send
 // is bounded by the transport's timeout; its outcome goes to the Recorder.
 import type { Clock } from '../background/clock.ts';
 import type { Database } from '../db/database.ts';

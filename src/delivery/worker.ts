@@ -1,4 +1,4 @@
-// The delivery loop of one instance (docs/architecture.md, "Delivery by cursor"): give new events
+// The delivery loop of one instance (docs/decisions/0003-delivery-from-the-event-log.md): give new events
 // their delivery positions, hold leases on a share of the callbacks (leases.ts), read ahead the
 // events after each held callback's cursor (readAhead.ts), send them and the retries that are due
 // (sending.ts), and record the outcomes in batches (recording.ts). Sends happen outside any
@@ -27,7 +27,7 @@ export interface DeliveryOptions {
   maxInFlight: number;
   /**
    * Sends in flight at once for one callback; one while its receiver does not answer
-   * (docs/architecture.md, "Fair delivery").
+   * (docs/decisions/0003-delivery-from-the-event-log.md, fairness).
    */
   perCallback: number;
   callbackHref: (callbackId: string) => string;

@@ -90,7 +90,7 @@ interface ClaimRow extends NotificationRow {
  * Claims due notifications for sending, locked for `lockMs` so a crashed sender's claims come
  * back. The free slots (`limit`) go round-robin over the callbacks with due work, counting the
  * sends each already has in flight: every callback gets its next slot before any callback gets
- * one more (docs/architecture.md, "Fair delivery"). A callback has at most its cap in flight:
+ * one more (docs/decisions/0003-delivery-from-the-event-log.md, fairness). A callback has at most its cap in flight:
  * `reducedCaps` for those listed, 1 for one never sent to (a first send is a probe), else
  * `perCallback`.
  */

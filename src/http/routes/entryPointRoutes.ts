@@ -3,6 +3,7 @@ import type { Api } from '../api.ts';
 import { link, resource } from '../hal.ts';
 import {
   CALLBACKS_PATH,
+  CLIENTS_PATH,
   CONNECTORS_PATH,
   DEVICES_PATH,
   DOCUMENTS_PATH,
@@ -64,6 +65,8 @@ export function registerEntryPoint(api: Api): void {
           callbacks: link(hrefs.api(CALLBACKS_PATH)),
           events: link(hrefs.api(EVENTS_PATH)),
           connectors: link(hrefs.api(CONNECTORS_PATH)),
+          // Offered to the clients that may use it (admin scope), like write links to writers.
+          ...(request.client?.scopes.includes('admin') ? { clients: link(hrefs.api(CLIENTS_PATH)) } : {}),
           token: link(hrefs.root('/oauth/token'), { method: 'POST' }),
           openapi: link(hrefs.root('/api/openapi.json')),
           documentation: link(hrefs.root('/api/docs')),
