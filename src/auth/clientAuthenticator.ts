@@ -13,7 +13,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { TokenEndpointLimits } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { findClient, type OAuthClient } from '../db/repositories/clientRepository.ts';
-import { addressGroup } from '../http/peerAddress.ts';
+import { addressGroup } from '../net/peerAddress.ts';
 import { FairHashBudget } from './fairHashBudget.ts';
 import { FailureLimiter, type NowMs, QueueFullError } from './limits.ts';
 import { PairBackoff } from './pairBackoff.ts';

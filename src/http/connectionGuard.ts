@@ -10,7 +10,7 @@
 // Node's own headers and request timeouts still apply (serverOptions.ts).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { addressGroup } from './peerAddress.ts';
+import { addressGroup } from '../net/peerAddress.ts';
 
 export interface ConnectionGuardLimits {
   maxConnections: number;

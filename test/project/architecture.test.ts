@@ -30,19 +30,20 @@ const ALLOWED: Record<string, string[] | 'anything'> = {
   background: [],
   // The address policy: which hosts callbacks and connectors may reach (config parses its lists).
   net: [],
-  config: ['net'],
+  // config checks the no-connection operating state against the master data.
+  config: ['domain', 'net'],
   db: ['config', 'domain'],
   metrics: ['config', 'db'],
-  auth: ['config', 'db', 'domain'],
+  auth: ['config', 'db', 'domain', 'net'],
   services: ['background', 'config', 'db', 'domain', 'net'],
   delivery: ['background', 'config', 'db', 'domain', 'net'],
   // Connectors call services, never repositories: from db only the Database interface (below).
   connectors: ['background', 'config', 'db', 'domain', 'net', 'services'],
-  http: ['auth', 'config', 'db', 'domain', 'i18n', 'metrics', 'services'],
+  http: ['auth', 'config', 'db', 'domain', 'i18n', 'metrics', 'net', 'services'],
   // The simulator and the CLI are clients of the API; see HTTP_ONLY for what they must leave.
   simulator: ['auth', 'background', 'config', 'db', 'root'],
   // bridge seed and simulate run the simulator on a polling loop of their own.
-  cli: ['auth', 'background', 'config', 'db', 'net', 'root', 'simulator'],
+  cli: ['auth', 'background', 'config', 'db', 'domain', 'net', 'root', 'simulator'],
   // The dashboard's browser modules: served as they are, they import only each other.
   web: [],
 };

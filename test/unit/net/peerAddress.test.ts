@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressGroup } from '../../../src/http/peerAddress.ts';
+import { addressGroup } from '../../../src/net/peerAddress.ts';
 
 test('IPv4 addresses count alone; IPv4-mapped IPv6 is the IPv4 address', () => {
   assert.equal(addressGroup('127.0.0.2'), '127.0.0.2');
