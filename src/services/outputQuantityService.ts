@@ -11,7 +11,6 @@ import { catalogueEvent } from '../domain/events.ts';
 import {
   type OutputQuantityInput,
   outputQuantityEventData,
-  type QuantityType,
   type RecordedOutputQuantity,
 } from '../domain/outputQuantities.ts';
 import { recordEvents } from './eventService.ts';

@@ -132,7 +132,7 @@ for (const backend of BACKENDS) {
         const now = await status();
         return now.valuesRejected > before.valuesRejected && now;
       });
-      assert.equal(after.lastError, "'" + `${base}/timed': payload has no timestamp at '/ts'`);
+      assert.equal(after.lastError, `'${base}/timed': payload has no timestamp at '/ts'`);
       assert.equal(after.recentErrors[0].message, after.lastError);
     });
   });

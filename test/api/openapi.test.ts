@@ -218,7 +218,6 @@ describe('documentation page in a real browser', () => {
     t = await startTestApp('pglite', ENV);
     await t.app.server.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.server.address() as AddressInfo).port}`;
-    const doc = json(await t.request({ url: '/api/openapi.json', anonymous: true })) as Document;
 
     const browser = await launchChromium(executablePath);
     try {
