@@ -1,0 +1,79 @@
+import type { Literal, MasterDataEntry, Translation } from '../../domain/masterDataEntries.ts';
+import type { Queryable } from '../database.ts';
+import type { OffsetPage, OffsetRequest } from '../paging.ts';
+import { firstItem, offsetPageOf, type Table } from '../table.ts';
+
+interface EntryRow {
+  kind: string;
+  id: string;
+  code: string | null;
+  color: string | null;
+  attributes: Record<string, unknown>;
+  description_literal_id: string | null;
+  description_translations: Translation[] | null;
+  short_description_literal_id: string | null;
+  short_description_translations: Translation[] | null;
+}
+
+const literalOf = (id: string | null, translations: Translation[] | null): Literal | null =>
+  id === null ? null : { id, translations: translations ?? [] };
+
+const toEntry = (row: EntryRow): MasterDataEntry => ({
+  kind: row.kind,
+  id: row.id,
+  code: row.code,
+  color: row.color,
+  description: literalOf(row.description_literal_id, row.description_translations),
+  shortDescription: literalOf(row.short_description_literal_id, row.short_description_translations),
+  attributes: row.attributes,
+});
+
+// The entries with their two literals joined, so a page is one statement.
+const ENTRIES: Table<EntryRow, MasterDataEntry> = {
+  from: `master_data_entries e
+    LEFT JOIN literals d ON d.id = e.description_literal_id
+    LEFT JOIN literals s ON s.id = e.short_description_literal_id`,
+  select: `e.kind, e.id, e.code, e.color, e.attributes,
+    e.description_literal_id, d.translations AS description_translations,
+    e.short_description_literal_id, s.translations AS short_description_translations`,
+  id: 'e.id',
+  toItem: toEntry,
+};
+
+/** A page of the entries of one kind, in their position order. */
+export function listMasterDataEntries(
+  db: Queryable,
+  kind: string,
+  page: OffsetRequest,
+): Promise<OffsetPage<MasterDataEntry>> {
+  return offsetPageOf(db, ENTRIES, { where: ['e.kind = $1'], params: [kind] }, 'e.position, e.id', page);
+}
+
+/** The entry of a kind with this id. */
+export function findMasterDataEntry(
+  db: Queryable,
+  kind: string,
+  id: string,
+): Promise<MasterDataEntry | undefined> {
+  return firstItem(
+    db,
+    `SELECT ${ENTRIES.select} FROM ${ENTRIES.from} WHERE e.kind = $1 AND e.id = $2`,
+    [kind, id],
+    toEntry,
+  );
+}
+
+interface LiteralRow {
+  id: string;
+  translations: Translation[];
+}
+
+const LITERALS: Table<LiteralRow, Literal> = { from: 'literals', toItem: (row) => row };
+
+export function listLiterals(db: Queryable, page: OffsetRequest): Promise<OffsetPage<Literal>> {
+  return offsetPageOf(db, LITERALS, { where: [], params: [] }, 'id', page);
+}
+
+export function findLiteral(db: Queryable, id: string): Promise<Literal | undefined> {
+  return firstItem(db, 'SELECT id, translations FROM literals WHERE id = $1', [id], LITERALS.toItem);
+}

@@ -1,0 +1,37 @@
+// Master data kept in the database (docs/resources/masterData.md): the entries of each kind and
+// the literals (texts in every locale) their descriptions are. The lists that the service's own
+// rules are written against (operating states, workplace states, operation phases, tool
+// assembly order states) stay in code, in masterData.ts.
+
+/** One translation of a literal, in the SDK's form. */
+export interface Translation {
+  language: string;
+  translation: string;
+}
+
+/** A localized text with an id of its own, as `/literals/{id}` serves it. */
+export interface Literal {
+  id: string;
+  translations: Translation[];
+}
+
+/** The kinds of master data kept in the database, by the name of their collection. */
+export type MasterDataKind = string;
+
+export interface MasterDataEntry {
+  kind: MasterDataKind;
+  id: string;
+  code: string | null;
+  color: string | null;
+  description: Literal | null;
+  shortDescription: Literal | null;
+  /** The properties special to the kind (`qualityTypeId`, `isWorkingShift`, `sequence`, ...). */
+  attributes: Record<string, unknown>;
+}
+
+/** The text of a literal in a language, falling back to the first translation it has. */
+export function translate(literal: Literal | null, language: string): string | null {
+  if (literal === null) return null;
+  const exact = literal.translations.find((entry) => entry.language === language);
+  return (exact ?? literal.translations[0])?.translation ?? null;
+}
