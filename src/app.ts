@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { ConnectorManager } from './connectors/manager.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
+import { CallbackLinks } from './delivery/callbackLinks.ts';
 import { HttpTransport } from './delivery/httpTransport.ts';
 import { MqttTransport } from './delivery/mqttTransport.ts';
 import { DeliveryWorker } from './delivery/worker.ts';
@@ -157,6 +158,12 @@ function createDelivery(
     if (listens) listening = found;
     return found;
   };
+  // The public URL when set, else where the callback's registration came from, else this instance.
+  const links = new CallbackLinks(db, (root, id) =>
+    (config.publicUrl === undefined && root !== null ? new Hrefs(root, CURRENT_VERSION) : hrefs()).api(
+      `/callbacks/${id}`,
+    ),
+  );
   // Connections of its own (PostgreSQL): its statements never queue behind requests for the pool.
   // Two: a cycle and the recording of outcomes run side by side.
   const own = db.separate?.(2);
@@ -165,7 +172,7 @@ function createDelivery(
     { http: new HttpTransport({ timeoutMs, policy }), mqtt: new MqttTransport({ timeoutMs, policy }) },
     {
       ...config.delivery,
-      callbackHref: (id) => hrefs().api(`/callbacks/${id}`),
+      callbackHref: (id) => links.href(id),
       clock,
       onCycle: () => metrics.deliveryCycle(),
       onOutcome: (outcome) => metrics.deliveryOutcome(outcome),

@@ -28,7 +28,7 @@ export interface SenderOptions {
   maxInFlight: number;
   /** Sends in flight at once for one callback; fewer while its receiver does not answer (InFlightCaps). */
   perCallback: number;
-  callbackHref: (callbackId: string) => string;
+  callbackHref: (callbackId: string) => Promise<string>;
   /** The time of claims and headers. */
   clock: Clock;
   /** Something for the loop to do: a callback waits for a slot, or a cursor for a read. */
@@ -216,7 +216,7 @@ export class Sender {
     let result: SendResult;
     try {
       const url = this.#url(notification.url);
-      const body = deliveryBody(notification, this.#options.callbackHref(notification.callbackId));
+      const body = deliveryBody(notification, await this.#options.callbackHref(notification.callbackId));
       const transport = url.protocol === 'mqtt:' ? this.#transports.mqtt : this.#transports.http;
       result = await transport.send(
         url,

@@ -30,7 +30,7 @@ export interface DeliveryOptions {
    * (docs/decisions/0003-delivery-from-the-event-log.md, fairness).
    */
   perCallback: number;
-  callbackHref: (callbackId: string) => string;
+  callbackHref: (callbackId: string) => Promise<string>;
   /** The time of claims, leases, retries and headers. */
   clock: Clock;
   /** Metrics hooks (src/metrics): a cycle of the loop finished; a delivery attempt's outcome. */

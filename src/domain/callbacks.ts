@@ -28,6 +28,11 @@ export interface Callback extends CallbackRegistration {
   lastSuccessfulDate: Date | null;
   failedAttempts: number;
   discardedNotifications: number;
+  /**
+   * Where the registering request reached the service (`https://host/prefix`); deliveries link
+   * back there unless a public URL is configured. Null for callbacks registered before it was kept.
+   */
+  linkRoot: string | null;
 }
 
 export interface CallbackRequest {

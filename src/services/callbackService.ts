@@ -18,6 +18,8 @@ export async function registerCallback(
   clientId: string,
   request: CallbackRequest,
   settings: CallbackSettings,
+  /** Where the registering request reached the service (Hrefs.root). */
+  linkRoot: string,
 ): Promise<Callback> {
   const callback: Callback = {
     // A denied address literal is refused here (400 naming url), host names at each connection.
@@ -29,6 +31,8 @@ export async function registerCallback(
     lastSuccessfulDate: null,
     failedAttempts: 0,
     discardedNotifications: 0,
+    // A request without a usable Host gives a relative root: nothing a receiver could follow.
+    linkRoot: /^https?:\/\//.test(linkRoot) ? linkRoot : null,
   };
   await callbacks.insertCallback(db, callback);
   return callback;

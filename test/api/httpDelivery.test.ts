@@ -819,3 +819,36 @@ describeDelivery(
   },
   () => ({ clock: new ManualClock() }),
 );
+
+// ---------------------------------------------------------------------------------------------
+// Without BRIDGE_PUBLIC_URL, a delivery links back where its callback was registered from.
+
+describeDelivery('HTTP delivery: the callback link without a public URL', {}, (t) => {
+  test('_links.callback is on the host and prefix the registering request used', async (context) => {
+    const { receiver } = scope(t(), context);
+    const target = await receiver();
+    const workplaceId = await createWorkplace(t(), 'HTTP-LINK-ROOT-1');
+    const registered = await t().request({
+      method: 'POST',
+      url: CALLBACKS,
+      headers: { host: 'line1.plant.example:8443' },
+      body: {
+        eventType: STATE_CHANGED,
+        url: target.url('/hook'),
+        objectFilter: [{ name: 'id', value: workplaceId }],
+      },
+    });
+    assert.equal(registered.statusCode, 201, registered.body);
+    const callbackId = json(registered).properties.id;
+    context.after(() => t().request({ method: 'DELETE', url: `${CALLBACKS}/${callbackId}` }));
+
+    await changeState(t(), workplaceId);
+    await until('the delivery', () => target.requests.length >= 1);
+    const delivered = JSON.parse(target.requests[0]?.body ?? '{}');
+    // The current version's path, as every delivery's link (docs/api.md, "Addresses and versions").
+    assert.match(
+      delivered._links.callback.href,
+      new RegExp(`^http://line1\\.plant\\.example:8443/api/v\\d+/callbacks/${callbackId}$`),
+    );
+  });
+});

@@ -18,6 +18,7 @@ interface Row {
   last_successful_date: Date | null;
   failed_attempts: string | number;
   discarded_notifications: string | number;
+  link_root: string | null;
 }
 
 const toCallback = (row: Row): Callback => ({
@@ -35,6 +36,7 @@ const toCallback = (row: Row): Callback => ({
   lastSuccessfulDate: row.last_successful_date,
   failedAttempts: Number(row.failed_attempts),
   discardedNotifications: Number(row.discarded_notifications),
+  linkRoot: row.link_root,
 });
 
 const CALLBACKS: Table<Row, Callback> = { from: 'callbacks', toItem: toCallback };
@@ -42,8 +44,8 @@ const CALLBACKS: Table<Row, Callback> = { from: 'callbacks', toItem: toCallback 
 export async function insertCallback(db: Queryable, callback: Callback): Promise<void> {
   await db.query(
     `INSERT INTO callbacks (id, client_id, event_type, url, event_name, object_ids, max_redeliver_attempts,
-       max_unconfirmed_messages, signing_secret, creation_date, after_event_sequence, delivered_position)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT coalesce(max(sequence), 0) FROM events),
+       max_unconfirmed_messages, signing_secret, creation_date, link_root, after_event_sequence, delivered_position)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, (SELECT coalesce(max(sequence), 0) FROM events),
        (SELECT coalesce(max(delivery_position), 0) FROM events))`,
     [
       callback.id,
@@ -56,6 +58,7 @@ export async function insertCallback(db: Queryable, callback: Callback): Promise
       callback.maxUnconfirmedMessages,
       callback.signingSecret,
       callback.creationDate,
+      callback.linkRoot,
     ],
   );
 }
@@ -115,4 +118,12 @@ export async function listDeliveryAttempts(
     error: row.error,
     durationMs: row.duration_ms,
   }));
+}
+
+/** Where the callback's registration reached the service; null when not kept or no such callback. */
+export async function findCallbackLinkRoot(db: Queryable, id: string): Promise<string | null> {
+  const rows = await db.query<{ link_root: string | null }>('SELECT link_root FROM callbacks WHERE id = $1', [
+    id,
+  ]);
+  return rows[0]?.link_root ?? null;
 }

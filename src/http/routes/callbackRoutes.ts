@@ -27,7 +27,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
   callbacks.create({
     summary: 'Register a callback',
     body: CallbackBody,
-    run: (body, at) => service.registerCallback(db, clientOf(at), body, config),
+    run: (body, at) => service.registerCallback(db, clientOf(at), body, config, at.request.hrefs.root('')),
   });
   callbacks.list({
     summary: "List the caller's callbacks",
