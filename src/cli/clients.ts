@@ -1,14 +1,10 @@
 // `bridge clients add|list|remove`: through the running service's API (/clients, admin scope)
-// when it answers, else on the configured database directly (the service is stopped, so the
-// embedded database is not locked).
+// when it answers, else on the stopped service's database (offlineClients.ts).
 import { parseArgs } from 'node:util';
 import type { BridgeClient } from '../../clients/typescript/src/index.ts';
-import { addClient, removeClient } from '../auth/clients.ts';
 import { type Config, SCOPES } from '../config.ts';
-import { type Database, isUniqueViolation } from '../db/database.ts';
-import { openDatabase } from '../db/open.ts';
-import { listClients } from '../db/repositories/clientRepository.ts';
 import { CLIENTS_HELP } from './help.ts';
+import { onStoppedService } from './offlineClients.ts';
 import {
   apiClient,
   CliUsageError,
@@ -18,7 +14,7 @@ import {
   serviceAnswers,
 } from './service.ts';
 
-interface ClientLine {
+export interface ClientLine {
   id: string;
   name: string;
   scopes: string[];
@@ -26,7 +22,7 @@ interface ClientLine {
 }
 
 /** The three actions, on the API or on the database. */
-interface ClientStore {
+export interface ClientStore {
   add(options: {
     id?: string | undefined;
     name?: string | undefined;
@@ -111,34 +107,8 @@ export async function clientsCommand(args: string[], config: Config): Promise<vo
     const api = apiClient(connection, CLIENTS_HELP);
     await reaching(connection, () => run(apiStore(api, connection)));
   } else {
-    const db = await openDatabase(config);
-    try {
-      await run(databaseStore(db));
-    } finally {
-      await db.close();
-    }
+    await onStoppedService(config, run);
   }
-}
-
-function databaseStore(db: Database): ClientStore {
-  return {
-    async add({ id, name, scopes }) {
-      const created = await addClient(db, { clientId: id, name, scopes }).catch((error) => {
-        // Only --id can collide (generated ids are UUIDs); say so instead of printing SQL.
-        throw isUniqueViolation(error) ? new CliUsageError(`a client with id ${id} already exists`) : error;
-      });
-      return { id: created.clientId, secret: created.clientSecret, scopes, name: name ?? '', createdAt: '' };
-    },
-    async list() {
-      return (await listClients(db)).map((client) => ({
-        id: client.clientId,
-        name: client.name,
-        scopes: client.scopes,
-        createdAt: client.createdAt.toISOString(),
-      }));
-    },
-    remove: (id) => removeClient(db, id),
-  };
 }
 
 /** An API error as one line, with what to do for the usual ones. */
