@@ -58,6 +58,28 @@ class StreamBuffers {
 
 const buffersByHub = new WeakMap<EventStreamHub, StreamBuffers>();
 
+/**
+ * Each live event as an SSE `data` line, once per API root (scheme, host, prefix, version): the
+ * hub hands every stream the same event object, and streams opened through the same address
+ * write the same text, so hundreds of streams cost one serialisation, not hundreds.
+ */
+const eventTexts = new WeakMap<SequencedEvent, Map<string, string>>();
+
+function eventText(event: SequencedEvent, hrefs: Hrefs): string {
+  const root = hrefs.api('');
+  let byRoot = eventTexts.get(event);
+  if (byRoot === undefined) {
+    byRoot = new Map();
+    eventTexts.set(event, byRoot);
+  }
+  let text = byRoot.get(root);
+  if (text === undefined) {
+    text = JSON.stringify(presentEvent(event, hrefs));
+    byRoot.set(root, text);
+  }
+  return text;
+}
+
 export function registerEventStream(api: Api, { config, db, eventStream }: ServerDeps): void {
   const { heartbeatMs, maxBufferBytes } = config.eventStream;
   // One per hub: the API versions' routes share the instance's streams.
@@ -250,7 +272,7 @@ class SseStream implements StreamListener {
     if (this.closed || !matchesFilter(event, this.#filter)) return;
     if (this.#held) {
       this.#held.push(event);
-      this.#heldBytes += JSON.stringify(event.data).length;
+      this.#heldBytes += eventText(event, this.#hrefs).length;
       if (this.#heldBytes > this.#maxBufferBytes) {
         this.close();
         this.#onOverflow();
@@ -274,8 +296,7 @@ class SseStream implements StreamListener {
   #send(event: SequencedEvent): void {
     if (this.#replayed.delete(event.sequence)) return;
     this.#position = Math.max(this.#position, event.sequence);
-    const data = JSON.stringify(presentEvent(event, this.#hrefs));
-    this.#write(`id: ${this.#position}\ndata: ${data}\n\n`);
+    this.#write(`id: ${this.#position}\ndata: ${eventText(event, this.#hrefs)}\n\n`);
   }
 
   #write(text: string): void {
