@@ -4,6 +4,8 @@
 // - an unknown client id is never hashed: it waits as long as a wrong secret of a known id takes
 //   (a timer, no CPU), so neither the answer time nor the hash budget tells which ids exist;
 // - hashes run under a budget shared in turn between client ids (FairHashBudget), not per address;
+//   a client at an address it authenticated from before has a lane of its own (KnownAddresses),
+//   so guesses at its id from elsewhere cannot fill its turn;
 // - failures slow down the (client id, address) pair that makes them (PairBackoff), and an address
 //   that fails with any ids is refused for a while (FailureLimiter): a guesser cannot lock a client
 //   out at the client's own address;
@@ -15,6 +17,7 @@ import type { Database } from '../db/database.ts';
 import { findClient, type OAuthClient } from '../db/repositories/clientRepository.ts';
 import { addressGroup } from '../net/peerAddress.ts';
 import { FairHashBudget } from './fairHashBudget.ts';
+import { KnownAddresses } from './knownAddresses.ts';
 import { FailureLimiter, type NowMs, QueueFullError } from './limits.ts';
 import { PairBackoff } from './pairBackoff.ts';
 import { HASH_MS_AT_START, verifySecret } from './secrets.ts';
@@ -45,6 +48,7 @@ export class ClientAuthenticator {
   readonly #backoff: PairBackoff;
   readonly #hashing: FairHashBudget;
   readonly #verified: VerifiedSecrets;
+  readonly #known: KnownAddresses;
   readonly #answerTime = new AnswerTime(HASH_MS_AT_START);
   readonly #checks: Counter<'how'> | undefined;
   /** Checks by how they were decided, since start. */
@@ -64,6 +68,7 @@ export class ClientAuthenticator {
     this.#backoff = new PairBackoff(limits.backoffAfterFailures, limits.backoffMaxSeconds, now);
     this.#hashing = new FairHashBudget(limits.hashConcurrency, limits.hashQueue, limits.hashQueuePerClient);
     this.#verified = new VerifiedSecrets(limits.verifiedCacheSeconds, now);
+    this.#known = new KnownAddresses(now);
     this.refusalDelayMs = limits.refusalDelayMs;
     this.#checks = registry
       ? new Counter({
@@ -118,7 +123,9 @@ export class ClientAuthenticator {
     }
     let valid: boolean;
     try {
-      valid = await this.#hashing.run(clientId, () => verifySecret(clientSecret, client.secretHash));
+      valid = await this.#hashing.run(this.#known.lane(clientId, group), () =>
+        verifySecret(clientSecret, client.secretHash),
+      );
     } catch (error) {
       if (error instanceof QueueFullError) {
         this.#count('refused');
@@ -133,6 +140,7 @@ export class ClientAuthenticator {
       throw new OAuthError('invalid_client', CLIENT_FAILED);
     }
     this.#verified.remember(clientId, clientSecret, client.secretHash);
+    this.#known.succeeded(clientId, group);
     this.#backoff.reset(clientId, group);
     return client;
   }

@@ -131,3 +131,50 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+for (const backend of BACKENDS) {
+  // One hash at a time and one waiting per lane, nothing remembered: the smallest budget, so a
+  // handful of guesses fills a client id's lane.
+  describe(`token endpoint: guesses at a known client's id [${backend}]`, () => {
+    let r: RuntimeApp;
+    before(async () => {
+      r = await startRuntimeApp(backend, {
+        BRIDGE_TOKEN_REFUSAL_DELAY_MS: '0',
+        BRIDGE_TOKEN_HASH_CONCURRENCY: '1',
+        BRIDGE_TOKEN_HASH_QUEUE_PER_CLIENT: '1',
+        BRIDGE_TOKEN_VERIFIED_CACHE_SECONDS: '0',
+      });
+    });
+    after(async () => {
+      await r?.close();
+    });
+
+    const attempt = (id: string, secret: string, remoteAddress: string) =>
+      r.app.server.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        remoteAddress,
+        headers: { 'content-type': FORM, authorization: basic(id, secret) },
+        payload: 'grant_type=client_credentials',
+      });
+
+    test('the client at an address it used before is not refused while others fill its lane', async () => {
+      const client = await addClient(r.app.db, { name: 'guessed while working', scopes: ['read'] });
+      const home = '10.200.0.1';
+      assert.equal((await attempt(client.clientId, client.clientSecret, home)).statusCode, 200);
+      // Three guesses at once from elsewhere: one hashes, one waits, one finds the lane full.
+      // The client's own request, sent last, waits in its own lane instead.
+      const responses = await Promise.all([
+        attempt(client.clientId, 'wrong-1', '10.201.0.1'),
+        attempt(client.clientId, 'wrong-2', '10.202.0.1'),
+        attempt(client.clientId, 'wrong-3', '10.203.0.1'),
+        attempt(client.clientId, client.clientSecret, home),
+      ]);
+      const statuses = responses.map((response) => response.statusCode);
+      // The guesses are refused, or find the lane full (unless a hash ends before the last arrives).
+      for (const status of statuses.slice(0, 3))
+        assert.ok([401, 429].includes(status), JSON.stringify(statuses));
+      assert.equal(statuses[3], 200, responses[3]?.body);
+    });
+  });
+}
