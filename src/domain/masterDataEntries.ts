@@ -29,6 +29,18 @@ export interface MasterDataEntry {
   attributes: Record<string, unknown>;
 }
 
+/**
+ * A material as `/materials` shows it: one per material number that production orders and
+ * operations name; its id is derived from the number, so it is the same on every read.
+ */
+export interface MaterialEntry {
+  id: string;
+  number: string;
+  description: string | null;
+  /** The material type; the plant's orders do not record one. */
+  type: string | null;
+}
+
 /** The text of a literal in a language, falling back to the first translation it has. */
 export function translate(literal: Literal | null, language: string): string | null {
   if (literal === null) return null;
