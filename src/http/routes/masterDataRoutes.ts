@@ -1,4 +1,5 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
+import type { OffsetPage, OffsetRequest } from '../../db/paging.ts';
 import * as repository from '../../db/repositories/masterDataRepository.ts';
 import { notFound } from '../../domain/errors.ts';
 import { type MasterDataEntry, OPERATING_STATES, WORKPLACE_STATES } from '../../domain/masterData.ts';
@@ -172,38 +173,54 @@ function registerMasterDataEntry(api: Api): void {
   );
 }
 
-function registerLiterals(api: Api, { db }: ServerDeps): void {
+/** A read-only collection in offset pages whose items present on their own. */
+function readOnly<Item>(
+  api: Api,
+  collection: { path: string; name: string; schema: TSchema; summary: string; one: string },
+  present: (item: Item, hrefs: Hrefs) => Resource,
+  list: (page: OffsetRequest) => Promise<OffsetPage<Item>>,
+  get: (id: string) => Promise<Item>,
+): void {
+  const { path, name, schema, summary, one } = collection;
   const routes = resourceRoutes(api, {
     tags: TAGS,
-    path: LITERALS_PATH,
-    name: 'literals',
-    schema: LiteralSchema,
-    present: each((literal: Parameters<typeof presentLiteral>[0], { hrefs }) =>
-      presentLiteral(literal, hrefs),
-    ),
+    path,
+    name,
+    schema,
+    present: each((item: Item, { hrefs }) => present(item, hrefs)),
   });
-  routes.list({
-    summary: 'List literals (texts in every language)',
-    paging: 'offset',
-    load: (_filter, page) => repository.listLiterals(db, page),
-  });
-  routes.get({ summary: 'One literal', load: ({ id }) => service.getLiteral(db, id) });
+  routes.list({ summary, paging: 'offset', load: (_filter, page) => list(page) });
+  routes.get({ summary: one, load: ({ id }) => get(id) });
+}
+
+function registerLiterals(api: Api, { db }: ServerDeps): void {
+  readOnly(
+    api,
+    {
+      path: LITERALS_PATH,
+      name: 'literals',
+      schema: LiteralSchema,
+      summary: 'List literals (texts in every language)',
+      one: 'One literal',
+    },
+    presentLiteral,
+    (page) => repository.listLiterals(db, page),
+    (id) => service.getLiteral(db, id),
+  );
 }
 
 function registerMaterials(api: Api, { db }: ServerDeps): void {
-  const routes = resourceRoutes(api, {
-    tags: TAGS,
-    path: MATERIALS_PATH,
-    name: 'materials',
-    schema: MaterialSchema,
-    present: each((material: Parameters<typeof presentMaterial>[0], { hrefs }) =>
-      presentMaterial(material, hrefs),
-    ),
-  });
-  routes.list({
-    summary: 'List the materials production orders and operations name',
-    paging: 'offset',
-    load: (_filter, page) => repository.listMaterials(db, page),
-  });
-  routes.get({ summary: 'One material', load: ({ id }) => service.getMaterial(db, id) });
+  readOnly(
+    api,
+    {
+      path: MATERIALS_PATH,
+      name: 'materials',
+      schema: MaterialSchema,
+      summary: 'List the materials production orders and operations name',
+      one: 'One material',
+    },
+    presentMaterial,
+    (page) => repository.listMaterials(db, page),
+    (id) => service.getMaterial(db, id),
+  );
 }
