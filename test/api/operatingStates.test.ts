@@ -46,7 +46,9 @@ const stateEntry = (state: (typeof STATES)[number]) => ({
     workplaceState: get(`${WORKPLACE_STATES}/${state.workplaceStateId}`),
     ...(state.operatingStateClassId === null
       ? {}
-      : { operatingStateClass: get(`${API}/masterData/operatingStateClasses/${state.operatingStateClassId}`) }),
+      : {
+          operatingStateClass: get(`${API}/masterData/operatingStateClasses/${state.operatingStateClassId}`),
+        }),
   },
 });
 
