@@ -2,14 +2,15 @@
 // the kind is served, how a 404 names it, and what its entries show beyond their id. A family
 // that brings a kind seeds its entries in a migration; it adds nothing here unless the kind is new.
 import { type TSchema, Type } from 'typebox';
+import type { MasterDataKind } from '../domain/masterDataEntries.ts';
 import { ERP_CONTEXTS_PATH, masterDataPath } from './paths.ts';
 
 /** The literal columns of an entry a localized text property reads. */
 type LiteralColumn = 'description' | 'shortDescription';
 
-export interface MasterDataKind {
+export interface MasterDataKindRow {
   /** `master_data_entries.kind`, also the name of the collection's embedded array. */
-  kind: string;
+  kind: MasterDataKind;
   /** As 404 messages and operationIds name one entry ("qualityDetail"). */
   singular: string;
   path: string;
@@ -20,7 +21,7 @@ export interface MasterDataKind {
   /** Properties stored in `attributes`, with their schema; null when an entry has none. */
   attributes: Readonly<Record<string, TSchema>>;
   /** An id property naming an entry of another kind, linked and embeddable under `rel`. */
-  reference?: { property: string; rel: string; kind: string };
+  reference?: { property: string; rel: string; kind: MasterDataKind };
 }
 
 const DESCRIPTIONS = { description: 'description', shortDescription: 'shortDescription' } as const;
@@ -34,7 +35,7 @@ const DETAIL_FLAGS = {
 };
 
 /** A status definition: id, the two descriptions, code and color. */
-const status = (kind: string, singular: string): MasterDataKind => ({
+const status = (kind: string, singular: string): MasterDataKindRow => ({
   kind,
   singular,
   path: masterDataPath(kind),
@@ -44,7 +45,7 @@ const status = (kind: string, singular: string): MasterDataKind => ({
   attributes: {},
 });
 
-export const MASTER_DATA_KINDS: readonly MasterDataKind[] = [
+export const MASTER_DATA_KINDS: readonly MasterDataKindRow[] = [
   status('operatingStateClasses', 'operatingStateClass'),
   status('machineStates', 'machineState'),
   { ...status('machineStateDetails', 'machineStateDetail'), attributes: DETAIL_FLAGS },
@@ -95,7 +96,7 @@ export const MASTER_DATA_KINDS: readonly MasterDataKind[] = [
 ];
 
 /** The kind's row; a programming error when it has none. */
-export function masterDataKind(kind: string): MasterDataKind {
+export function masterDataKind(kind: string): MasterDataKindRow {
   const found = MASTER_DATA_KINDS.find((candidate) => candidate.kind === kind);
   if (!found) throw new Error(`no master data kind ${kind}`);
   return found;

@@ -8,7 +8,7 @@ import {
 import { type Locale, localize } from '../../i18n/locales.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { type MasterDataKind, masterDataKind } from '../masterDataKinds.ts';
+import { type MasterDataKindRow, masterDataKind } from '../masterDataKinds.ts';
 import {
   LITERALS_PATH,
   MATERIALS_PATH,
@@ -72,7 +72,7 @@ export const presentLiteral = (literal: Literal, hrefs: Hrefs): Resource =>
  * kind has them, its own attributes (null when not stored) and its reference to another kind.
  */
 export function presentStoredEntry(
-  kind: MasterDataKind,
+  kind: MasterDataKindRow,
   entry: StoredEntry,
   hrefs: Hrefs,
   locale: Locale,

@@ -12,7 +12,7 @@ import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { MASTER_DATA_KINDS, type MasterDataKind } from '../masterDataKinds.ts';
+import { MASTER_DATA_KINDS, type MasterDataKindRow } from '../masterDataKinds.ts';
 import {
   LITERALS_PATH,
   MASTER_DATA_PATH,
@@ -109,7 +109,7 @@ function registerCodeHeld(api: Api): void {
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** One kind kept in `master_data_entries`: its list in offset pages and its items. */
-function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKind): void {
+function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKindRow): void {
   const { reference } = kind;
   const routes = resourceRoutes(api, {
     tags: TAGS,

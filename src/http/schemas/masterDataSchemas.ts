@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import type { MasterDataKind } from '../masterDataKinds.ts';
+import type { MasterDataKindRow } from '../masterDataKinds.ts';
 import { Nullable, Resource } from './common.ts';
 
 const Text = Nullable(Type.String());
 
 /** An entry of a kind kept in the database: the properties its row in MASTER_DATA_KINDS gives it. */
-export function StoredEntrySchema(kind: MasterDataKind) {
+export function StoredEntrySchema(kind: MasterDataKindRow) {
   const attributes = Object.entries(kind.attributes).map(([name, schema]) => [name, Nullable(schema)]);
   return Resource(
     Type.Object({
