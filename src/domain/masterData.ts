@@ -13,7 +13,18 @@ export interface MasterDataEntry {
 
 export interface OperatingState extends MasterDataEntry {
   workplaceStateId: WorkplaceStateId;
+  /** Its class among the seeded operating state classes (migration 030); null where none fits. */
+  operatingStateClassId: string | null;
 }
+
+/**
+ * The seeded operating state classes the states below belong to (migration 030): waiting for
+ * material is an organizational stop, planned maintenance a maintenance stop. The other states
+ * have no class among the seeded ones, as the real server shows production and undefined
+ * stoppages without one.
+ */
+const ORGANIZATIONAL_CLASS_ID = '05004E227AE642709B27BEF620E2FED0';
+const MAINTENANCE_CLASS_ID = '9478019210E0423AAC7C4ABC147CD24E';
 
 /** A text in the locales master data is written in: en-GB, de-DE and zh-CN. */
 type Texts = readonly [enGB: string, deDE: string, zhCN: string];
@@ -55,6 +66,7 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     id: 'b6ec1cd6-d254-5106-99ea-43edce9543dd',
     code: '000',
     workplaceStateId: 'PRODUCTION',
+    operatingStateClassId: null,
     description: { 'en-GB': 'Production', 'de-DE': 'Produktion', 'zh-CN': '生产' },
     shortDescription: { 'en-GB': 'Prod.', 'de-DE': 'Prod.', 'zh-CN': '生产' },
     color: '#2E7D32',
@@ -63,6 +75,7 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     id: '3d2e0b34-7640-51ba-8d4a-179431e31693',
     code: '010',
     workplaceStateId: 'DOWNTIME',
+    operatingStateClassId: ORGANIZATIONAL_CLASS_ID,
     description: { 'en-GB': 'Waiting for material', 'de-DE': 'Warten auf Material', 'zh-CN': '等待物料' },
     shortDescription: { 'en-GB': 'Material', 'de-DE': 'Material', 'zh-CN': '待料' },
     color: '#F9A825',
@@ -71,6 +84,7 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     id: '4e497aff-ed65-5dc0-8004-3c0a8fa518e1',
     code: '020',
     workplaceStateId: 'DOWNTIME',
+    operatingStateClassId: null,
     description: { 'en-GB': 'Setup', 'de-DE': 'Rüsten', 'zh-CN': '换型调试' },
     shortDescription: { 'en-GB': 'Setup', 'de-DE': 'Rüsten', 'zh-CN': '换型' },
     color: '#1565C0',
@@ -79,6 +93,7 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     id: '70bc3dba-1d9d-5a3c-a0f5-fb4cfafe11fa',
     code: '110',
     workplaceStateId: 'DOWNTIME',
+    operatingStateClassId: null,
     description: { 'en-GB': 'Malfunction', 'de-DE': 'Störung', 'zh-CN': '故障' },
     shortDescription: { 'en-GB': 'Fault', 'de-DE': 'Störung', 'zh-CN': '故障' },
     color: '#C62828',
@@ -87,6 +102,7 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     id: '62540d52-ec93-52fc-8c1e-cbca9610b7c3',
     code: '410',
     workplaceStateId: 'DOWNTIME',
+    operatingStateClassId: MAINTENANCE_CLASS_ID,
     description: { 'en-GB': 'Planned maintenance', 'de-DE': 'Geplante Wartung', 'zh-CN': '计划维护' },
     shortDescription: { 'en-GB': 'Maint.', 'de-DE': 'Wartung', 'zh-CN': '维护' },
     color: '#6A1B9A',
@@ -95,6 +111,7 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     id: 'fdf23d49-794d-5de0-8422-86df0d65641a',
     code: '993',
     workplaceStateId: 'DOWNTIME',
+    operatingStateClassId: null,
     description: { 'en-GB': 'Break', 'de-DE': 'Pause', 'zh-CN': '休息' },
     shortDescription: { 'en-GB': 'Break', 'de-DE': 'Pause', 'zh-CN': '休息' },
     color: '#757575',
@@ -103,6 +120,7 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     id: 'd1b69a53-e94a-5b2f-bdff-09bf88c9593e',
     code: '998',
     workplaceStateId: 'DOWNTIME',
+    operatingStateClassId: null,
     description: { 'en-GB': 'No connection', 'de-DE': 'Keine Verbindung', 'zh-CN': '无连接' },
     shortDescription: { 'en-GB': 'No conn.', 'de-DE': 'Keine Verb.', 'zh-CN': '无连接' },
     color: '#9E9E9E',
@@ -111,6 +129,7 @@ export const OPERATING_STATES: readonly OperatingState[] = [
     id: '6b5e3e20-94f4-55ee-9a6e-eb7a3eb4f379',
     code: '999',
     workplaceStateId: 'DOWNTIME',
+    operatingStateClassId: null,
     description: {
       'en-GB': 'Undefined stoppage',
       'de-DE': 'Undefinierter Stillstand',

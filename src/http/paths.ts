@@ -23,6 +23,14 @@ export const OPERATION_PLANNING_SCENARIOS_PATH = '/operations/planningScenarios'
 export const STAFF_MEMBER_PLANNING_SCENARIOS_PATH = '/staffMembers/planningScenarios';
 export const MALFUNCTION_SCENARIOS_PATH = '/workplaces/predictedMalfunctionScenarios';
 
+/** The master data entry point; each kind's collection is below it (`masterDataPath`). */
+export const MASTER_DATA_PATH = '/masterData';
+/** A master data kind's collection, e.g. `/masterData/shiftTypes`. */
+export const masterDataPath = (kind: string) => `${MASTER_DATA_PATH}/${kind}`;
+export const LITERALS_PATH = '/literals';
+export const ERP_CONTEXTS_PATH = '/erpContexts';
+export const MATERIALS_PATH = '/materials';
+
 export const OPERATING_STATES_PATH = '/masterData/operatingStates';
 export const WORKPLACE_STATES_PATH = '/masterData/workplaceStates';
 export const OPERATION_PHASES_PATH = '/masterData/operationPhases';

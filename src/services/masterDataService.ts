@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/database.ts';
 import * as repository from '../db/repositories/masterDataRepository.ts';
 import { AppError } from '../domain/errors.ts';
-import type { Literal, MasterDataEntry } from '../domain/masterDataEntries.ts';
+import type { Literal, MasterDataEntry, MaterialEntry } from '../domain/masterDataEntries.ts';
 import { found } from './writes.ts';
 
 /** The entry of `kind` with this id; NOT_FOUND naming it as `singular` ("ticketState"). */
@@ -34,4 +34,9 @@ export async function checkMasterDataReference(
 
 export function getLiteral(db: Queryable, id: string): Promise<Literal> {
   return found(repository.findLiteral(db, id), 'literal', id);
+}
+
+/** A material that a production order or operation names (docs/resources/masterData.md, "Materials"). */
+export function getMaterial(db: Queryable, id: string): Promise<MaterialEntry> {
+  return found(repository.findMaterial(db, id), 'material', id);
 }

@@ -162,7 +162,10 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
 
   // The rest of the plant, one of each, so every ":param" names something real. Dates lie in
   // 2099: the shift clock must not announce anything while the cases run.
-  const order = await created('/api/v2/productionOrders', { number: `BI-PO1${tag}` });
+  const order = await created('/api/v2/productionOrders', {
+    number: `BI-PO1${tag}`,
+    material: { number: `BI-M1${tag}` },
+  });
   const operation = await created('/api/v2/operations', { productionOrderId: order.id, number: 'BI-OP1' });
   const idleOperation = await created('/api/v2/operations', {
     productionOrderId: order.id,
@@ -222,6 +225,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
   };
   const connector = await created('/api/v2/connectors', connectorBody);
   const events = json(await testApp.request({ url: '/api/v2/events?limit=1' }));
+  const materials = json(await testApp.request({ url: '/api/v2/materials?limit=1' }));
   const result = { workplaceId, ...period };
   return {
     ids: {
@@ -256,6 +260,14 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       events: String(events._embedded.events[0].properties.id),
       recordedOutputQuantities: String(quantity.id),
       connectors: String(connector.id),
+      // Master data kept in the database: seeded entries (migration 030) and what orders name.
+      operatingStateClasses: '29ADD1E980304CD2AE2E381B929AAFF7',
+      operationProductionStates: 'PRODUCTION',
+      shiftTypes: 'B2000D67169941CCAD650A552EB1317C',
+      customerSpecificSettings: 'b',
+      erpContexts: 'BF0268C3CAFD4430B85485FB35FEE00D',
+      literals: 'CFE58B7E9A754947AE66E37A9A8F2D51',
+      materials: String(materials._embedded.materials[0].properties.id),
     },
     // Each differs from what is stored, so a wrongly accepted request would change something.
     validBodies: {

@@ -13,6 +13,12 @@ const WORKPLACE_STATES = `${API}/masterData/workplaceStates`;
 
 type Body = ReturnType<typeof json>;
 
+// The seeded operating state classes (docs/resources/masterData.md): organizational and maintenance stops.
+const CLASSES: Record<string, string> = {
+  '010': '05004E227AE642709B27BEF620E2FED0',
+  '410': '9478019210E0423AAC7C4ABC147CD24E',
+};
+
 // The master data as docs/api.md "States and transitions" names it (en-GB texts).
 const STATES = [
   ['b6ec1cd6-d254-5106-99ea-43edce9543dd', '000', 'Production', 'Prod.', '#2E7D32', 'PRODUCTION'],
@@ -30,6 +36,7 @@ const STATES = [
   shortDescription: shortDescription as string,
   color: color as string,
   workplaceStateId: workplaceStateId as string,
+  operatingStateClassId: CLASSES[code as string] ?? null,
 }));
 
 const stateEntry = (state: (typeof STATES)[number]) => ({
@@ -37,6 +44,11 @@ const stateEntry = (state: (typeof STATES)[number]) => ({
   _links: {
     self: get(`${OPERATING_STATES}/${state.id}`),
     workplaceState: get(`${WORKPLACE_STATES}/${state.workplaceStateId}`),
+    ...(state.operatingStateClassId === null
+      ? {}
+      : {
+          operatingStateClass: get(`${API}/masterData/operatingStateClasses/${state.operatingStateClassId}`),
+        }),
   },
 });
 

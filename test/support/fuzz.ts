@@ -695,7 +695,10 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
   const group = await created('/workplaceGroups', { number: `FZ-G-${tag}`, type: 'CAPACITY_GROUP' });
   await created('/workplaceGroups', { number: `FZ-L-${tag}`, type: 'PRODUCTION_LINE' });
   const workplace = await created('/workplaces', { number: `FZ-W-${tag}`, capacityGroupId: group.id });
-  const order = await created('/productionOrders', { number: `FZ-PO-${tag}` });
+  const order = await created('/productionOrders', {
+    number: `FZ-PO-${tag}`,
+    material: { number: `FZ-M-${tag}`, description: 'FZ material' },
+  });
   const operation = await created('/operations', { productionOrderId: order.id, number: 'FZ-OP1' });
   const staff = await created('/staffMembers', {
     staffNumber: `FZ-S-${tag}`,
@@ -729,6 +732,12 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
     `/workplaces/${workplace.id}/recordedOperatingStates`,
     `/operations/${operation.id}/recordedOperationPhases`,
     '/masterData/operatingStates',
+    '/masterData/shiftTypes',
+    '/masterData/operatingStateClasses',
+    '/masterData/customerSpecificSettings',
+    '/literals?limit=5',
+    '/erpContexts',
+    '/materials?limit=5',
     '/events?limit=5',
   ]) {
     ids.harvest(json(await testApp.request({ url: `/api/v2${url}` })));

@@ -1,7 +1,8 @@
-import type { Literal, MasterDataEntry, Translation } from '../../domain/masterDataEntries.ts';
+import { isUuid } from '../../domain/ids.ts';
+import type { Literal, MasterDataEntry, MaterialEntry, Translation } from '../../domain/masterDataEntries.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { firstItem, offsetPageOf, type Table } from '../table.ts';
+import { firstItem, NO_FILTER, offsetPageOf, type Table } from '../table.ts';
 
 interface EntryRow {
   kind: string;
@@ -49,6 +50,20 @@ export function listMasterDataEntries(
   return offsetPageOf(db, ENTRIES, { where: ['e.kind = $1'], params: [kind] }, 'e.position, e.id', page);
 }
 
+/** The entries of a kind with these ids (what a page of another kind embeds), in no order. */
+export async function findMasterDataEntries(
+  db: Queryable,
+  kind: string,
+  ids: readonly string[],
+): Promise<MasterDataEntry[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<EntryRow>(
+    `SELECT ${ENTRIES.select} FROM ${ENTRIES.from} WHERE e.kind = $1 AND e.id = ANY($2::text[])`,
+    [kind, ids],
+  );
+  return rows.map(toEntry);
+}
+
 /** The entry of a kind with this id. */
 export function findMasterDataEntry(
   db: Queryable,
@@ -71,9 +86,49 @@ interface LiteralRow {
 const LITERALS: Table<LiteralRow, Literal> = { from: 'literals', toItem: (row) => row };
 
 export function listLiterals(db: Queryable, page: OffsetRequest): Promise<OffsetPage<Literal>> {
-  return offsetPageOf(db, LITERALS, { where: [], params: [] }, 'id', page);
+  return offsetPageOf(db, LITERALS, NO_FILTER, 'id', page);
 }
 
 export function findLiteral(db: Queryable, id: string): Promise<Literal | undefined> {
   return firstItem(db, 'SELECT id, translations FROM literals WHERE id = $1', [id], LITERALS.toItem);
+}
+
+interface MaterialRow {
+  id: string;
+  number: string;
+  description: string | null;
+}
+
+// One row per material number that an order or operation names; its description is the order's
+// where an order names it (the operations' otherwise), the latest change's among several.
+const namedMaterials = (where: string) => `(
+  SELECT DISTINCT ON (number) md5(number)::uuid::text AS id, number, description FROM (
+    SELECT material_number AS number, material_description AS description, 0 AS source, updated_at
+      FROM production_orders WHERE material_number IS NOT NULL ${where}
+    UNION ALL
+    SELECT material_number, material_description, 1, updated_at
+      FROM operations WHERE material_number IS NOT NULL ${where}
+  ) named
+  ORDER BY number, source, description IS NULL, updated_at DESC
+) materials`;
+
+const toMaterial = (row: MaterialRow): MaterialEntry => ({ ...row, type: null });
+
+const MATERIALS: Table<MaterialRow, MaterialEntry> = { from: namedMaterials(''), toItem: toMaterial };
+
+/** A page of the materials, by number. */
+export function listMaterials(db: Queryable, page: OffsetRequest): Promise<OffsetPage<MaterialEntry>> {
+  return offsetPageOf(db, MATERIALS, NO_FILTER, 'number', page);
+}
+
+/** The material with this id; ids are UUIDs, anything else names none. */
+export async function findMaterial(db: Queryable, id: string): Promise<MaterialEntry | undefined> {
+  if (!isUuid(id)) return undefined;
+  // The id expression is indexed on both tables (migration 031).
+  return firstItem(
+    db,
+    `SELECT * FROM ${namedMaterials('AND md5(material_number)::uuid = $1::uuid')}`,
+    [id],
+    toMaterial,
+  );
 }

@@ -28,7 +28,7 @@ import { registerWorkplaces } from './workplaceRoutes.ts';
 export async function registerApi(instance: FastifyInstance, deps: ServerDeps): Promise<void> {
   const api = instance.withTypeProvider<RequestTypeProvider>();
   registerEntryPoint(api);
-  registerMasterData(api);
+  registerMasterData(api, deps);
   registerWorkplaceGroups(api, deps);
   registerWorkplaces(api, deps);
   registerProductionOrders(api, deps);

@@ -1,21 +1,37 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
+import type { OffsetPage, OffsetRequest } from '../../db/paging.ts';
+import * as repository from '../../db/repositories/masterDataRepository.ts';
 import { notFound } from '../../domain/errors.ts';
 import { type MasterDataEntry, OPERATING_STATES, WORKPLACE_STATES } from '../../domain/masterData.ts';
+import type { MasterDataEntry as StoredEntry } from '../../domain/masterDataEntries.ts';
 import { OPERATION_PHASES } from '../../domain/operationPhases.ts';
 import { TOOL_ASSEMBLY_ORDER_STATES } from '../../domain/toolAssemblyOrderStates.ts';
 import type { Locale } from '../../i18n/locales.ts';
+import * as service from '../../services/masterDataService.ts';
 import type { Api } from '../api.ts';
-import type { Resource } from '../hal.ts';
+import type { ServerDeps } from '../deps.ts';
+import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
+import { MASTER_DATA_KINDS, type MasterDataKindRow } from '../masterDataKinds.ts';
 import {
+  LITERALS_PATH,
+  MASTER_DATA_PATH,
+  MATERIALS_PATH,
   OPERATING_STATES_PATH,
   OPERATION_PHASES_PATH,
   TOOL_ASSEMBLY_ORDER_STATES_PATH,
   WORKPLACE_STATES_PATH,
 } from '../paths.ts';
-import { presentMasterDataEntry, presentOperatingState } from '../presenters/masterDataPresenter.ts';
+import {
+  presentLiteral,
+  presentMasterDataEntry,
+  presentMaterial,
+  presentOperatingState,
+  presentStoredEntry,
+} from '../presenters/masterDataPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { Resource as ResourceSchema } from '../schemas/common.ts';
+import { errorResponses, Nullable, Resource as ResourceSchema } from '../schemas/common.ts';
+import { LiteralSchema, MaterialSchema, StoredEntrySchema } from '../schemas/masterDataSchemas.ts';
 
 const Entry = ResourceSchema(
   Type.Object({
@@ -25,22 +41,38 @@ const Entry = ResourceSchema(
     shortDescription: Type.String(),
     color: Type.String(),
     workplaceStateId: Type.Optional(Type.String()),
+    operatingStateClassId: Type.Optional(Nullable(Type.String())),
   }),
   'Master data entry (localized)',
 );
 
-/** Read-only, localized master data lists (docs/api.md, "States and transitions"). */
-export function registerMasterData(api: Api): void {
+/** The lists the service's own rules are written against, held in code: path, name, singular. */
+const CODE_HELD = [
+  [OPERATING_STATES_PATH, 'operatingStates', 'operatingState'],
+  [WORKPLACE_STATES_PATH, 'workplaceStates', 'workplaceState'],
+  [OPERATION_PHASES_PATH, 'operationPhases', 'operationPhase'],
+  [TOOL_ASSEMBLY_ORDER_STATES_PATH, 'toolAssemblyOrderStates', 'toolAssemblyOrderState'],
+] as const;
+
+const TAGS = ['master data'];
+
+/** Read-only, localized master data lists (docs/resources/masterData.md). */
+export function registerMasterData(api: Api, deps: ServerDeps): void {
+  registerCodeHeld(api);
+  for (const kind of MASTER_DATA_KINDS) registerStoredKind(api, deps, kind);
+  registerMasterDataEntry(api);
+  registerLiterals(api, deps);
+  registerMaterials(api, deps);
+}
+
+function registerCodeHeld(api: Api): void {
   const list = <E extends MasterDataEntry>(
-    path: string,
-    name: string,
-    /** Singular, as 404 messages name it ("There is no operatingState with id ..."). */
-    singular: string,
+    [path, name, singular]: (typeof CODE_HELD)[number],
     entries: readonly E[],
     present: (entry: E, hrefs: Hrefs, locale: Locale) => Resource,
   ) => {
     const routes = resourceRoutes(api, {
-      tags: ['master data'],
+      tags: TAGS,
       path,
       name,
       schema: Entry,
@@ -63,26 +95,132 @@ export function registerMasterData(api: Api): void {
       },
     });
   };
-  list(OPERATING_STATES_PATH, 'operatingStates', 'operatingState', OPERATING_STATES, presentOperatingState);
+  const [operatingStates, workplaceStates, operationPhases, assemblyOrderStates] = CODE_HELD;
+  list(operatingStates, OPERATING_STATES, presentOperatingState);
+  list(workplaceStates, WORKPLACE_STATES, presentMasterDataEntry(WORKPLACE_STATES_PATH));
+  list(operationPhases, OPERATION_PHASES, presentMasterDataEntry(OPERATION_PHASES_PATH));
   list(
-    WORKPLACE_STATES_PATH,
-    'workplaceStates',
-    'workplaceState',
-    WORKPLACE_STATES,
-    presentMasterDataEntry(WORKPLACE_STATES_PATH),
-  );
-  list(
-    OPERATION_PHASES_PATH,
-    'operationPhases',
-    'operationPhase',
-    OPERATION_PHASES,
-    presentMasterDataEntry(OPERATION_PHASES_PATH),
-  );
-  list(
-    TOOL_ASSEMBLY_ORDER_STATES_PATH,
-    'toolAssemblyOrderStates',
-    'toolAssemblyOrderState',
+    assemblyOrderStates,
     TOOL_ASSEMBLY_ORDER_STATES,
     presentMasterDataEntry(TOOL_ASSEMBLY_ORDER_STATES_PATH),
+  );
+}
+
+const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** One kind kept in `master_data_entries`: its list in offset pages and its items. */
+function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKindRow): void {
+  const { reference } = kind;
+  const routes = resourceRoutes(api, {
+    tags: TAGS,
+    path: kind.path,
+    name: kind.kind,
+    schema: StoredEntrySchema(kind),
+    embeds: [...Object.keys(kind.texts), ...(reference ? [reference.rel] : [])],
+    present: async (entries: StoredEntry[], { hrefs, locale }, embed) => {
+      // What the page's references name, in one read, when they are to be embedded.
+      const referenced = new Map<string, StoredEntry>();
+      if (reference && embed.has(reference.rel)) {
+        const ids = entries.map((entry) => entry.attributes[reference.property]);
+        const named = ids.filter((id): id is string => typeof id === 'string');
+        for (const other of await repository.findMasterDataEntries(db, reference.kind, [...new Set(named)]))
+          referenced.set(other.id, other);
+      }
+      return entries.map((entry) => presentStoredEntry(kind, entry, hrefs, locale, embed, referenced));
+    },
+  });
+  routes.list({
+    summary: `List ${kind.kind}`,
+    paging: 'offset',
+    load: (_filter, page) => repository.listMasterDataEntries(db, kind.kind, page),
+  });
+  routes.get({
+    summary: `One of the ${kind.kind}`,
+    operationId: `get${pascal(kind.singular)}`,
+    load: ({ id }) => service.getMasterDataEntry(db, kind.kind, kind.singular, id),
+  });
+}
+
+/** GET /masterData: links to every master data collection, as the real API's entry to them. */
+function registerMasterDataEntry(api: Api): void {
+  const paths: [string, string][] = [
+    ...CODE_HELD.map(([path, name]): [string, string] => [name, path]),
+    ...MASTER_DATA_KINDS.filter((kind) => kind.path.startsWith(`${MASTER_DATA_PATH}/`)).map(
+      (kind): [string, string] => [kind.kind, kind.path],
+    ),
+  ];
+  api.get(
+    MASTER_DATA_PATH,
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'getMasterData',
+        summary: 'Links to every master data collection',
+        response: {
+          200: ResourceSchema(Type.Object({}), 'Master data entry point'),
+          ...errorResponses(),
+        },
+      },
+    },
+    async ({ hrefs }) =>
+      resource(
+        {},
+        {
+          self: link(hrefs.api(MASTER_DATA_PATH)),
+          ...Object.fromEntries(paths.map(([name, path]) => [name, link(hrefs.api(path))])),
+        },
+      ),
+  );
+}
+
+/** A read-only collection in offset pages whose items present on their own. */
+function readOnly<Item>(
+  api: Api,
+  collection: { path: string; name: string; schema: TSchema; summary: string; one: string },
+  present: (item: Item, hrefs: Hrefs) => Resource,
+  list: (page: OffsetRequest) => Promise<OffsetPage<Item>>,
+  get: (id: string) => Promise<Item>,
+): void {
+  const { path, name, schema, summary, one } = collection;
+  const routes = resourceRoutes(api, {
+    tags: TAGS,
+    path,
+    name,
+    schema,
+    present: each((item: Item, { hrefs }) => present(item, hrefs)),
+  });
+  routes.list({ summary, paging: 'offset', load: (_filter, page) => list(page) });
+  routes.get({ summary: one, load: ({ id }) => get(id) });
+}
+
+function registerLiterals(api: Api, { db }: ServerDeps): void {
+  readOnly(
+    api,
+    {
+      path: LITERALS_PATH,
+      name: 'literals',
+      schema: LiteralSchema,
+      summary: 'List literals (texts in every language)',
+      one: 'One literal',
+    },
+    presentLiteral,
+    (page) => repository.listLiterals(db, page),
+    (id) => service.getLiteral(db, id),
+  );
+}
+
+function registerMaterials(api: Api, { db }: ServerDeps): void {
+  readOnly(
+    api,
+    {
+      path: MATERIALS_PATH,
+      name: 'materials',
+      schema: MaterialSchema,
+      summary: 'List the materials production orders and operations name',
+      one: 'One material',
+    },
+    presentMaterial,
+    (page) => repository.listMaterials(db, page),
+    (id) => service.getMaterial(db, id),
   );
 }
