@@ -14,6 +14,7 @@ import { Hrefs, instanceRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
 import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
 import { callbackPolicy } from './net/addressPolicy.ts';
+import { CommandRunner } from './services/commandService.ts';
 import { EventStreamHub } from './services/eventStreamService.ts';
 import { Retention } from './services/retention.ts';
 import { ShiftClock } from './services/shiftClock.ts';
@@ -31,6 +32,8 @@ export interface App {
   connectors: ConnectorManager | undefined;
   /** Feeds GET /events/stream. */
   eventStream: EventStreamHub;
+  /** Executes the commands sent with async=true, in order. */
+  commands: CommandRunner;
   /** The time background work (delivery, shift clock, retention) runs on. */
   clock: Clock;
   /** Credentials of a client created at this start (first start without bootstrap settings). */
@@ -79,8 +82,24 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       clock,
       log: { warn: (details, message) => log?.warn(details, message) },
     });
-    const server = await buildServer({ config, db: database, tokens, metrics, runtime, eventStream, clock });
+    const commands = new CommandRunner(
+      database,
+      { warn: (details, message) => log?.warn(details, message) },
+      clock,
+    );
+    const server = await buildServer({
+      config,
+      db: database,
+      tokens,
+      metrics,
+      runtime,
+      eventStream,
+      clock,
+      commandRunner: commands,
+    });
     log = server.log;
+    server.addHook('onClose', () => commands.stop());
+    commands.start();
     // Open streams end before the server waits for its connections; the poller stops with it.
     server.addHook('preClose', () => eventStream.close());
     // A write may have recorded events: look for them now instead of at the next poll.
@@ -120,6 +139,7 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       retention,
       connectors,
       eventStream,
+      commands,
       clock,
       createdClient,
       close: async () => {
