@@ -157,9 +157,6 @@ const RUNNERS: Partial<Record<CommandType, Runner>> = {
   },
 };
 
-/** The command types this service executes (docs/resources/commands.md). */
-export const isExecuted = (type: CommandType): boolean => RUNNERS[type] !== undefined;
-
 const isDatabaseFailure = (error: unknown) =>
   error instanceof DatabaseTimeoutError || error instanceof DatabaseUnavailableError;
 
@@ -211,7 +208,7 @@ const pending = (clientId: string, data: CommandData, now: Date): Command => ({
 });
 
 /** Stores and executes one command now; answers it with its result. */
-export function executeCommand(
+function executeCommand(
   db: Database,
   clientId: string,
   data: CommandData,
@@ -261,11 +258,7 @@ export function getCommand(db: Queryable, clientId: string, id: string): Promise
 }
 
 /** Executes the waiting commands in the order received until none is left. */
-export async function runPendingCommands(
-  db: Database,
-  clock: TimeSource,
-  stopping?: AbortSignal,
-): Promise<number> {
+async function runPendingCommands(db: Database, clock: TimeSource, stopping?: AbortSignal): Promise<number> {
   let executed = 0;
   while (!stopping?.aborted) {
     const ran = await db.transaction(async (tx) => {
@@ -280,8 +273,8 @@ export async function runPendingCommands(
   return executed;
 }
 
-/** How often each instance looks for waiting commands when nothing woke it. */
-export const COMMAND_POLL_MS = 1000;
+/** How often each instance looks for waiting commands when nothing woke it (a crash left some). */
+const COMMAND_POLL_MS = 5000;
 
 /** The background runner of asynchronous commands (every instance runs one; they take turns). */
 export class CommandRunner {

@@ -46,6 +46,7 @@ const TABLES = [
   'scheduled_maintenances',
   'recorded_output_quantities',
   'connectors',
+  'commands',
 ];
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -221,6 +222,12 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     ],
   };
   const connector = await created('/api/v2/connectors', connectorBody);
+  const command = await created('/api/v2/commands?async=false', {
+    type: 'OPERATION_QUANTITY',
+    operationId: operation.id,
+    quantity: 1,
+    qualityDetailId: 'YIELD',
+  });
   const events = json(await testApp.request({ url: '/api/v2/events?limit=1' }));
   const result = { workplaceId, ...period };
   return {
@@ -256,6 +263,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       events: String(events._embedded.events[0].properties.id),
       recordedOutputQuantities: String(quantity.id),
       connectors: String(connector.id),
+      commands: String(command.id),
     },
     // Each differs from what is stored, so a wrongly accepted request would change something.
     validBodies: {
@@ -316,6 +324,20 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /workplaces/predictedMalfunctionScenarios': { workplaceId, probability: 0.7, ...period },
       'POST /connectors': { ...connectorBody, name: `BI-C2${tag}` },
       'PUT /connectors/:id': { ...connectorBody, name: 'changed' },
+      'POST /commands': {
+        type: 'OPERATION_PHASE',
+        operationId: idleOperation.id,
+        operationPhaseId: 'DISPATCHED',
+      },
+      'POST /commands/bulk': {
+        commands: [
+          { type: 'OPERATION_PHASE', operationId: idleOperation.id, operationPhaseId: 'DISPATCHED' },
+        ],
+      },
+      'POST /activities': {
+        activityIdentifier: 'OPERATION_PHASE',
+        data: { operationId: String(idleOperation.id), operationPhaseId: 'DISPATCHED' },
+      },
     },
   };
 }

@@ -14614,9 +14614,9 @@ export interface operations {
     };
     executeCommand: {
         parameters: {
-            query: {
+            query?: {
                 /** @description true: stored and answered at once (202), executed in order afterwards */
-                async: boolean;
+                async?: boolean;
             };
             header?: never;
             path?: never;
@@ -15038,9 +15038,9 @@ export interface operations {
     };
     executeCommands: {
         parameters: {
-            query: {
+            query?: {
                 /** @description true: stored and answered at once (202), executed in order afterwards */
-                async: boolean;
+                async?: boolean;
             };
             header?: never;
             path?: never;

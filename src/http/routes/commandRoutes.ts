@@ -69,7 +69,7 @@ export function registerCommands(api: Api, { db, clock = systemTime, commandRunn
       },
     },
     async (request, reply) => {
-      const queued = request.query.async;
+      const queued = request.query.async ?? true;
       const [command] = await run(clientOf(request), [request.body], queued);
       const representation = presentCommand(command as Command, request.hrefs);
       return reply
@@ -95,7 +95,7 @@ export function registerCommands(api: Api, { db, clock = systemTime, commandRunn
       },
     },
     async (request, reply) => {
-      const queued = request.query.async;
+      const queued = request.query.async ?? false;
       const results = await run(clientOf(request), request.body.commands, queued);
       const answer: { _links: Resource['_links']; _embedded: { commands: Resource[] } } = {
         _links: {},

@@ -198,6 +198,8 @@ export const COMMAND_BODIES: Record<CommandType, TSchema> = {
 
 /** One command: the schema of its `type` (an unknown type is a 400 naming `type`). */
 export const CommandBody = Type.Unsafe<CommandData>({
+  // The object check comes first: the type is read only from an object.
+  type: 'object',
   oneOf: COMMAND_TYPES.map((type) => COMMAND_BODIES[type]),
   discriminator: { propertyName: 'type' },
 });
@@ -210,10 +212,12 @@ export const BulkCommandsBody = Type.Object(
 export const AsyncQuery = (byDefault: boolean) =>
   Type.Object(
     {
-      async: Type.Boolean({
-        default: byDefault,
-        description: 'true: stored and answered at once (202), executed in order afterwards',
-      }),
+      async: Type.Optional(
+        Type.Boolean({
+          default: byDefault,
+          description: 'true: stored and answered at once (202), executed in order afterwards',
+        }),
+      ),
     },
     { additionalProperties: false },
   );
