@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ensureBootstrapClient, type NewClientCredentials } from './auth/clients.ts';
 import { TokenService } from './auth/tokens.ts';
 import { type Clock, systemClock } from './background/clock.ts';
+import type { PollingLoop } from './background/pollingLoop.ts';
 import type { Config } from './config.ts';
 import { ConnectorManager } from './connectors/manager.ts';
 import type { Database } from './db/database.ts';
@@ -14,7 +15,7 @@ import { Hrefs, instanceRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
 import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
 import { callbackPolicy } from './net/addressPolicy.ts';
-import { CommandRunner } from './services/commandService.ts';
+import { commandRunner } from './services/commandService.ts';
 import { EventStreamHub } from './services/eventStreamService.ts';
 import { Retention } from './services/retention.ts';
 import { ShiftClock } from './services/shiftClock.ts';
@@ -33,7 +34,7 @@ export interface App {
   /** Feeds GET /events/stream. */
   eventStream: EventStreamHub;
   /** Executes the commands sent with async=true, in order. */
-  commands: CommandRunner;
+  commands: PollingLoop;
   /** The time background work (delivery, shift clock, retention) runs on. */
   clock: Clock;
   /** Credentials of a client created at this start (first start without bootstrap settings). */
@@ -82,7 +83,7 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       clock,
       log: { warn: (details, message) => log?.warn(details, message) },
     });
-    const commands = new CommandRunner(
+    const commands = commandRunner(
       database,
       { warn: (details, message) => log?.warn(details, message) },
       clock,

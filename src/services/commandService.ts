@@ -276,37 +276,18 @@ async function runPendingCommands(db: Database, clock: TimeSource, stopping?: Ab
 /** How often each instance looks for waiting commands when nothing woke it (a crash left some). */
 const COMMAND_POLL_MS = 5000;
 
-/** The background runner of asynchronous commands (every instance runs one; they take turns). */
-export class CommandRunner {
-  readonly #loop: PollingLoop;
-
-  constructor(db: Database, log: LoopLogger, clock: Clock = systemClock) {
-    this.#loop = new PollingLoop({
-      name: 'commands',
-      intervalMs: COMMAND_POLL_MS,
-      clock,
-      log,
-      cycle: async (stopping) => {
-        await runPendingCommands(db, clock, stopping);
-      },
-    });
-  }
-
-  start(): void {
-    this.#loop.start();
-  }
-
-  /** A command was queued: run now instead of at the next poll. */
-  wake(): void {
-    this.#loop.wake();
-  }
-
-  /** Resolves once a cycle that began after this call has ended (tests). */
-  nextCycle(): Promise<void> {
-    return this.#loop.nextCycle();
-  }
-
-  stop(): Promise<void> {
-    return this.#loop.stop();
-  }
+/**
+ * The background runner of asynchronous commands (every instance runs one; they take turns):
+ * `wake()` when a command was queued, `nextCycle()` to wait for a run (tests).
+ */
+export function commandRunner(db: Database, log: LoopLogger, clock: Clock = systemClock): PollingLoop {
+  return new PollingLoop({
+    name: 'commands',
+    intervalMs: COMMAND_POLL_MS,
+    clock,
+    log,
+    cycle: async (stopping) => {
+      await runPendingCommands(db, clock, stopping);
+    },
+  });
 }
