@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ensureBootstrapClient, type NewClientCredentials } from './auth/clients.ts';
 import { TokenService } from './auth/tokens.ts';
 import { type Clock, systemClock } from './background/clock.ts';
+import type { PollingLoop } from './background/pollingLoop.ts';
 import type { Config } from './config.ts';
 import { ConnectorManager } from './connectors/manager.ts';
 import type { Database } from './db/database.ts';
@@ -15,6 +16,7 @@ import { Hrefs, instanceRoot } from './http/hrefs.ts';
 import { buildServer, CURRENT_VERSION } from './http/server.ts';
 import { instrumentDatabase, Metrics } from './metrics/metrics.ts';
 import { callbackPolicy } from './net/addressPolicy.ts';
+import { commandRunner } from './services/commandService.ts';
 import { EventStreamHub } from './services/eventStreamService.ts';
 import { Retention } from './services/retention.ts';
 import { ShiftClock } from './services/shiftClock.ts';
@@ -32,6 +34,8 @@ export interface App {
   connectors: ConnectorManager | undefined;
   /** Feeds GET /events/stream. */
   eventStream: EventStreamHub;
+  /** Executes the commands sent with async=true, in order. */
+  commands: PollingLoop;
   /** The time background work (delivery, shift clock, retention) runs on. */
   clock: Clock;
   /** Credentials of a client created at this start (first start without bootstrap settings). */
@@ -80,8 +84,24 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       clock,
       log: { warn: (details, message) => log?.warn(details, message) },
     });
-    const server = await buildServer({ config, db: database, tokens, metrics, runtime, eventStream, clock });
+    const commands = commandRunner(
+      database,
+      { warn: (details, message) => log?.warn(details, message) },
+      clock,
+    );
+    const server = await buildServer({
+      config,
+      db: database,
+      tokens,
+      metrics,
+      runtime,
+      eventStream,
+      clock,
+      commandRunner: commands,
+    });
     log = server.log;
+    server.addHook('onClose', () => commands.stop());
+    commands.start();
     // Open streams end before the server waits for its connections; the poller stops with it.
     server.addHook('preClose', () => eventStream.close());
     // A write may have recorded events: look for them now instead of at the next poll.
@@ -121,6 +141,7 @@ export async function createApp(config: Config, db?: Database, options: AppOptio
       retention,
       connectors,
       eventStream,
+      commands,
       clock,
       createdClient,
       close: async () => {

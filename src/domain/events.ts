@@ -29,6 +29,8 @@ export const EVENT_OBJECT_TYPES: Record<string, ObjectType> = {
   OBSOLETE_OPERATION_FORECAST_RESULTS: 'OPERATION',
   // RESOURCES_UPDATED carries the objectType of the resource that changed.
   RESOURCES_UPDATED: 'NONE',
+  // COMMAND carries the objectType of the command's object and the command type as eventName.
+  COMMAND: 'NONE',
   WORKPLACE_SHIFTS_UPDATED: 'WORKPLACE',
   ...crud('SCHEDULED_MAINTENANCE', 'WORKPLACE'),
   ...crud('OPERATION_PLANNING_RESULT', 'OPERATION'),
@@ -65,7 +67,7 @@ export const PUBLISHABLE_OBJECT_TYPES = [
   'TOOL',
 ] as const satisfies readonly ObjectType[];
 /** Reserved for the platform itself: never published nor subscribed to by applications. */
-export const RESERVED_EVENT_TYPES = ['COMMAND', 'SHOP_FLOOR_TERMINAL', 'INTERNAL'] as const;
+export const RESERVED_EVENT_TYPES = ['SHOP_FLOOR_TERMINAL', 'INTERNAL'] as const;
 
 export type ChangeType = 'CREATED' | 'UPDATED' | 'DELETED';
 
@@ -75,6 +77,8 @@ export interface NewEvent {
   objectType: ObjectType;
   objectId: string | null;
   data: Record<string, unknown>;
+  /** Names the kind of event within its type (a COMMAND's command type); null for most. */
+  eventName?: string;
 }
 
 /** An event of a type the catalogue lists about `objectId`, with the objectType the catalogue gives the type. */
@@ -104,4 +108,14 @@ export function lifecycleEvents(
     { eventType: `${objectType}_${change}`, objectType, objectId, data },
     resourcesUpdated(objectType, change, objectId),
   ];
+}
+
+/** COMMAND: an executed command about `objectId`; its data is the command as sent. */
+export function commandEvent(
+  commandType: string,
+  objectType: ObjectType,
+  objectId: string | null,
+  data: Record<string, unknown>,
+): NewEvent {
+  return { eventType: 'COMMAND', eventName: commandType, objectType, objectId, data };
 }

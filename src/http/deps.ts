@@ -19,6 +19,8 @@ export interface ServerDeps {
   eventStream: EventStreamHub;
   /** The time of the plant (open periods in summaries count up to it); tests move a ManualClock. */
   clock?: { now(): Date };
+  /** Runs queued commands; woken when one is queued (created by the composition root). */
+  commandRunner?: { wake(): void };
   /** Injected token clock and log stream (tests, benchmarks). */
   runtime?: RuntimeOptions;
 }

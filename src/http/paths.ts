@@ -18,6 +18,9 @@ export const CLIENTS_PATH = '/clients';
 /** Computed reports (docs/resources/reports.md). */
 export const REPORTS_PATH = '/reports';
 export const EVENT_STREAM_PATH = '/events/stream';
+/** Commands and their results (docs/resources/commands.md). */
+export const COMMANDS_PATH = '/commands';
+export const ACTIVITIES_PATH = '/activities';
 
 export const OPERATION_PLANNING_SCENARIOS_PATH = '/operations/planningScenarios';
 export const STAFF_MEMBER_PLANNING_SCENARIOS_PATH = '/staffMembers/planningScenarios';

@@ -9,7 +9,14 @@ import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { compileLater } from './compileLater.ts';
 
-const COMMON: Options = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false };
+// discriminator: a body of several kinds (a command) is checked against the schema its tag names.
+const COMMON: Options = {
+  allErrors: false,
+  removeAdditional: false,
+  useDefaults: true,
+  strict: false,
+  discriminator: true,
+};
 const bodyAjv = addFormats.default(new Ajv({ ...COMMON, coerceTypes: false }));
 const textAjv = addFormats.default(new Ajv({ ...COMMON, coerceTypes: 'array' }));
 
@@ -40,6 +47,17 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     return { error: part === 'params' ? paramNotFound(url, error, data) : error };
   };
 };
+
+/**
+ * Checks `value` against `schema` as a request body is checked (a part of a body that only a
+ * handler can pick the schema of); the error names the field below `prefix`.
+ */
+export function checkBody(schema: object, value: unknown, prefix: string): void {
+  const validate = compileLater(['validator', true, schema], () => bodyAjv.compile(schema))();
+  if (validate(value)) return;
+  const error = validate.errors?.[0];
+  throw toAppError(error && { ...error, instancePath: `/${prefix}${error.instancePath}` }, 'body');
+}
 
 /** Deeper free-form JSON (e.g. an event's data) is refused: it would overflow the stack when stored. */
 const MAX_DEPTH = 64;
@@ -156,6 +174,13 @@ export function toAppError(error: ErrorObject | undefined, httpPart: string): Ap
       return rule('enum', field, { allowed: String(params.allowedValue) });
     case 'pattern':
       return rule('pattern', field);
+    case 'discriminator': {
+      const tag = fieldName(error.instancePath, String(params.tag));
+      if (params.error === 'tag' && params.tagValue === undefined) return rule('required', tag);
+      return rule('value', tag, {
+        detail: `${JSON.stringify(params.tagValue)} is not one of the known kinds`,
+      });
+    }
     default:
       return rule('value', field, { detail: error.message ?? error.keyword });
   }

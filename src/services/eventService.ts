@@ -15,7 +15,7 @@ export async function recordEvents(tx: Queryable, events: readonly NewEvent[], a
     events.map((event) => ({
       ...event,
       id: uuidv7(),
-      eventName: null,
+      eventName: event.eventName ?? null,
       timestamp: at,
       recordedAt: at,
       publishedBy: null,

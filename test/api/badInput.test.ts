@@ -46,6 +46,7 @@ const TABLES = [
   'scheduled_maintenances',
   'recorded_output_quantities',
   'connectors',
+  'commands',
 ];
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -224,6 +225,12 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     ],
   };
   const connector = await created('/api/v2/connectors', connectorBody);
+  const command = await created('/api/v2/commands?async=false', {
+    type: 'OPERATION_QUANTITY',
+    operationId: operation.id,
+    quantity: 1,
+    qualityDetailId: 'YIELD',
+  });
   const events = json(await testApp.request({ url: '/api/v2/events?limit=1' }));
   const materials = json(await testApp.request({ url: '/api/v2/materials?limit=1' }));
   const result = { workplaceId, ...period };
@@ -268,6 +275,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       erpContexts: 'BF0268C3CAFD4430B85485FB35FEE00D',
       literals: 'CFE58B7E9A754947AE66E37A9A8F2D51',
       materials: String(materials._embedded.materials[0].properties.id),
+      commands: String(command.id),
     },
     // Each differs from what is stored, so a wrongly accepted request would change something.
     validBodies: {
@@ -328,6 +336,20 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /workplaces/predictedMalfunctionScenarios': { workplaceId, probability: 0.7, ...period },
       'POST /connectors': { ...connectorBody, name: `BI-C2${tag}` },
       'PUT /connectors/:id': { ...connectorBody, name: 'changed' },
+      'POST /commands': {
+        type: 'OPERATION_PHASE',
+        operationId: idleOperation.id,
+        operationPhaseId: 'DISPATCHED',
+      },
+      'POST /commands/bulk': {
+        commands: [
+          { type: 'OPERATION_PHASE', operationId: idleOperation.id, operationPhaseId: 'DISPATCHED' },
+        ],
+      },
+      'POST /activities': {
+        activityIdentifier: 'OPERATION_PHASE',
+        data: { operationId: String(idleOperation.id), operationPhaseId: 'DISPATCHED' },
+      },
     },
   };
 }

@@ -146,7 +146,6 @@ describeEachBackend(
       const cases: [string, Record<string, unknown>, string][] = [
         ['unknown event type', { ...valid, eventType: 'WORKPLACE_EXPLODED' }, 'eventType'],
         ['lower-case event type', { ...valid, eventType: 'workplace_created' }, 'eventType'],
-        ['reserved COMMAND', { ...valid, eventType: 'COMMAND' }, 'eventType'],
         ['reserved SHOP_FLOOR_TERMINAL', { ...valid, eventType: 'SHOP_FLOOR_TERMINAL' }, 'eventType'],
         ['reserved INTERNAL', { ...valid, eventType: 'INTERNAL' }, 'eventType'],
         ['no event type', { url: HOOK }, 'eventType'],
@@ -232,7 +231,7 @@ describeEachBackend(
       // Nothing of the refused requests was stored.
       const list = await t().request({ url: `${CALLBACKS}?limit=100` });
       for (const entry of json(list)._embedded.callbacks) {
-        assert.ok(!['COMMAND', 'INTERNAL', 'SHOP_FLOOR_TERMINAL'].includes(entry.properties.eventType));
+        assert.ok(!['INTERNAL', 'SHOP_FLOOR_TERMINAL'].includes(entry.properties.eventType));
         assert.doesNotMatch(entry.properties.url, /^(ftp|file):|1884|internal\//);
       }
     });

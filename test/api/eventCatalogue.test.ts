@@ -610,6 +610,17 @@ const ROWS: Row[] = [
       ).id,
   },
   {
+    eventType: 'COMMAND',
+    action: 'POST /commands?async=false (eventName: the command type)',
+    data: ['type', 'operationId', 'quantity', 'qualityDetailId'],
+    objectType: 'OPERATION',
+    run: async (t, { operationId }) => {
+      const body = { type: 'OPERATION_QUANTITY', operationId, quantity: 2, qualityDetailId: 'YIELD' };
+      await ok(t, { method: 'POST', url: `${API}/commands?async=false`, body });
+      return operationId;
+    },
+  },
+  {
     eventType: EXTERNAL_EVENT_TYPE,
     action: 'POST /events',
     data: ['lot'],

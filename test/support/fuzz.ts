@@ -727,6 +727,12 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
   await created(`/workplaces/${workplace.id}/scheduledMaintenances`, { description: 'FZ', ...period });
   await created('/callbacks', { eventType: 'WORKPLACE_CREATED', url: 'http://192.0.2.1/fuzz' });
   await created('/events', { eventType: 'EXTERNAL', data: { fuzz: true } });
+  await created('/commands?async=false', {
+    type: 'OPERATION_QUANTITY',
+    operationId: operation.id,
+    quantity: 1,
+    qualityDetailId: 'YIELD',
+  });
   // Ids of what lists show (history records, master data, events).
   for (const url of [
     `/workplaces/${workplace.id}/recordedOperatingStates`,

@@ -2186,6 +2186,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/commands/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One command of the caller with its result */
+        get: operations["getCommand"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Execute a command (emits COMMAND with the command type as eventName)
+         * @description async=true (the default): stored, answered 202 and executed in order afterwards. async=false: executed now, answered 201 with its resultCode. Either way GET /commands/{id} shows it.
+         */
+        post: operations["executeCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/commands/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Execute up to 100 commands in order, one result each (emits COMMAND per command)
+         * @description Each command runs in its own transaction: a failing one is answered with its resultCode and does not undo the others. async=true: stored and answered 202, executed in order afterwards.
+         */
+        post: operations["executeCommands"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Execute an activity: the command its activityIdentifier names, with data as its fields
+         * @description relationType WORKPLACE: relationIdentifier is the workplace, the command workplaceId when data has none. Executed now; a refused command answers its error. Stored as a command of the caller.
+         */
+        post: operations["executeActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18000,6 +18077,1027 @@ export interface operations {
             };
             /** @description Error body of every 4xx and 5xx answer */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A command with its result (null while it waits to be executed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            data: {
+                                /** @enum {unknown} */
+                                type: "OPERATION_PHASE" | "OPERATION_PHASE_REVISION_INSERT" | "OPERATION_QUANTITY" | "OPERATION_QUANTITY_REVISION_INSERT" | "OPERATION_PRODUCTION_STATE" | "OPERATION_PRODUCTION_STATE_REVISION_INSERT" | "MACHINE_STATE" | "MACHINE_STATE_REVISION_INSERT" | "MACHINE_COUNT" | "MACHINE_STROKE" | "MACHINE_QUANTITY" | "STAFF_MEMBER_WORKPLACE_STATE" | "STAFF_MEMBER_WORKPLACE_STATE_REVISION_INSERT" | "STAFF_MEMBER_OPERATION_STATE" | "STAFF_MEMBER_OPERATION_STATE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE" | "STAFF_MEMBER_TIME_ATTENDANCE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK_REVISION_INSERT" | "WORKPLACE_SHIFT_STATE" | "WORKPLACE_PLANNED_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_REQUEST" | "DOMAIN_ATTRIBUTE_CHANGE";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            resultCode: ("RC_GENERIC_REQ_CANCEL_SUCCEED" | "RC_GENERIC_REQ_UNKNOWN_FAILURE" | "RC_GENERIC_REQ_NO_MSG_LISTENER_REGISTERED" | "RC_SIMPLE_SUCCESS" | "RC_ENHANCED_SUCCESS" | "RC_SIMPLE_FAILURE" | "RC_BOOKING_FAILURE") | null;
+                            resultDetail: ({
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            timestamp: string | null;
+                            bookingTimestamp: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    executeCommand: {
+        parameters: {
+            query?: {
+                /** @description true: stored and answered at once (202), executed in order afterwards */
+                async?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "OPERATION_PHASE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    operationId: string;
+                    /** @description The operation phase to change to */
+                    operationPhaseId: string;
+                    workplaceId?: string | null;
+                    staffMemberId?: string | null;
+                } | {
+                    /** @enum {string} */
+                    type: "OPERATION_PHASE_REVISION_INSERT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: date-time */
+                    insertionTimestamp: string;
+                    /** OPERATION_PHASE */
+                    operationPhaseCommand: {
+                        /** @enum {string} */
+                        type?: "OPERATION_PHASE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        operationId: string;
+                        /** @description The operation phase to change to */
+                        operationPhaseId: string;
+                        workplaceId?: string | null;
+                        staffMemberId?: string | null;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "OPERATION_QUANTITY";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    operationId: string;
+                    workplaceId?: string | null;
+                    quantity: number;
+                    /** @description A quality detail of the master data, or the quality type YIELD, SCRAP or REWORK */
+                    qualityDetailId: string;
+                    annotation?: string | null;
+                    staffMemberId?: string | null;
+                    ticketId?: string | null;
+                } | {
+                    /** @enum {string} */
+                    type: "OPERATION_QUANTITY_REVISION_INSERT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: date-time */
+                    insertionTimestamp: string;
+                    /** OPERATION_QUANTITY */
+                    operationQuantityCommand: {
+                        /** @enum {string} */
+                        type?: "OPERATION_QUANTITY";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        operationId: string;
+                        workplaceId?: string | null;
+                        quantity: number;
+                        /** @description A quality detail of the master data, or the quality type YIELD, SCRAP or REWORK */
+                        qualityDetailId: string;
+                        annotation?: string | null;
+                        staffMemberId?: string | null;
+                        ticketId?: string | null;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "OPERATION_PRODUCTION_STATE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    operationId: string;
+                    workplaceId?: string | null;
+                    staffMemberId?: string | null;
+                    /** @enum {unknown} */
+                    operationProductionStateId: "PRODUCTION" | "DOWNTIME" | "SETUP";
+                    operationProductionStateDetailIds?: string[];
+                } | {
+                    /** @enum {string} */
+                    type: "OPERATION_PRODUCTION_STATE_REVISION_INSERT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: date-time */
+                    insertionTimestamp: string;
+                    /** OPERATION_PRODUCTION_STATE */
+                    operationProductionStateCommandDataWsModel: {
+                        /** @enum {string} */
+                        type?: "OPERATION_PRODUCTION_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        operationId: string;
+                        workplaceId?: string | null;
+                        staffMemberId?: string | null;
+                        /** @enum {unknown} */
+                        operationProductionStateId: "PRODUCTION" | "DOWNTIME" | "SETUP";
+                        operationProductionStateDetailIds?: string[];
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "MACHINE_STATE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    machineId: string;
+                    /** @enum {unknown} */
+                    machineStateId: "PRODUCTION" | "DOWNTIME" | "SETUP";
+                    machineStateDetailIds?: string[];
+                    annotation?: string | null;
+                } | {
+                    /** @enum {string} */
+                    type: "MACHINE_STATE_REVISION_INSERT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: date-time */
+                    insertionTimestamp: string;
+                    /** MACHINE_STATE */
+                    machineStateCommand: {
+                        /** @enum {string} */
+                        type?: "MACHINE_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        machineId: string;
+                        /** @enum {unknown} */
+                        machineStateId: "PRODUCTION" | "DOWNTIME" | "SETUP";
+                        machineStateDetailIds?: string[];
+                        annotation?: string | null;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "MACHINE_COUNT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    machineId: string;
+                    counterNumber: number;
+                    count: number;
+                } | {
+                    /** @enum {string} */
+                    type: "MACHINE_STROKE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    machineId: string;
+                    counterNumber: number;
+                    strokes: number;
+                } | {
+                    /** @enum {string} */
+                    type: "MACHINE_QUANTITY";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    machineId: string;
+                    quantity: number;
+                    qualityDetailId: string;
+                } | {
+                    /** @enum {string} */
+                    type: "STAFF_MEMBER_WORKPLACE_STATE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    staffMemberId: string;
+                    /** Format: uuid */
+                    workplaceId: string;
+                    /** @enum {unknown} */
+                    staffMemberStateId: "SIGNED_ON" | "SIGNED_OFF";
+                } | {
+                    /** @enum {string} */
+                    type: "STAFF_MEMBER_WORKPLACE_STATE_REVISION_INSERT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: date-time */
+                    insertionTimestamp: string;
+                    /** STAFF_MEMBER_WORKPLACE_STATE */
+                    staffMemberWorkplaceStateCommand: {
+                        /** @enum {string} */
+                        type?: "STAFF_MEMBER_WORKPLACE_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        /** Format: uuid */
+                        workplaceId: string;
+                        /** @enum {unknown} */
+                        staffMemberStateId: "SIGNED_ON" | "SIGNED_OFF";
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "STAFF_MEMBER_OPERATION_STATE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    staffMemberId: string;
+                    workplaceId?: string | null;
+                    /** Format: uuid */
+                    operationId: string;
+                    /** @enum {unknown} */
+                    staffMemberStateId: "SIGNED_ON" | "SIGNED_OFF";
+                } | {
+                    /** @enum {string} */
+                    type: "STAFF_MEMBER_OPERATION_STATE_REVISION_INSERT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: date-time */
+                    insertionTimestamp: string;
+                    /** STAFF_MEMBER_OPERATION_STATE */
+                    staffMemberOperationStateCommand: {
+                        /** @enum {string} */
+                        type?: "STAFF_MEMBER_OPERATION_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        workplaceId?: string | null;
+                        /** Format: uuid */
+                        operationId: string;
+                        /** @enum {unknown} */
+                        staffMemberStateId: "SIGNED_ON" | "SIGNED_OFF";
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "STAFF_MEMBER_TIME_ATTENDANCE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    staffMemberId: string;
+                    /** @enum {unknown} */
+                    staffMemberTimeAttendanceId: "COMING" | "GOING";
+                    forcedLogOff?: boolean;
+                } | {
+                    /** @enum {string} */
+                    type: "STAFF_MEMBER_TIME_ATTENDANCE_REVISION_INSERT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: date-time */
+                    insertionTimestamp: string;
+                    /** STAFF_MEMBER_TIME_ATTENDANCE */
+                    staffMemberTimeAttendanceCommand: {
+                        /** @enum {string} */
+                        type?: "STAFF_MEMBER_TIME_ATTENDANCE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        /** @enum {unknown} */
+                        staffMemberTimeAttendanceId: "COMING" | "GOING";
+                        forcedLogOff?: boolean;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "STAFF_MEMBER_TIME_ATTENDANCE_BREAK";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    staffMemberId: string;
+                    /** @enum {unknown} */
+                    staffMemberTimeAttendanceBreakId: "BREAK_START" | "BREAK_END";
+                    forcedLogOff?: boolean;
+                } | {
+                    /** @enum {string} */
+                    type: "STAFF_MEMBER_TIME_ATTENDANCE_BREAK_REVISION_INSERT";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: date-time */
+                    insertionTimestamp: string;
+                    /** STAFF_MEMBER_TIME_ATTENDANCE_BREAK */
+                    staffMemberTimeAttendanceBreakCommand: {
+                        /** @enum {string} */
+                        type?: "STAFF_MEMBER_TIME_ATTENDANCE_BREAK";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        /** @enum {unknown} */
+                        staffMemberTimeAttendanceBreakId: "BREAK_START" | "BREAK_END";
+                        forcedLogOff?: boolean;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "WORKPLACE_SHIFT_STATE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    workplaceId: string;
+                    shiftId?: string | null;
+                    shiftStateId?: string | null;
+                    shiftTypeId?: string | null;
+                    associatedDate?: string | null;
+                } | {
+                    /** @enum {string} */
+                    type: "WORKPLACE_PLANNED_MAINTENANCE_STATE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    workplaceId: string;
+                    plannedMaintenanceStateId: string;
+                } | {
+                    /** @enum {string} */
+                    type: "WORKPLACE_MAINTENANCE_STATE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    workplaceId: string;
+                    maintenanceStateId: string;
+                    maintenanceRequestId?: number | null;
+                } | {
+                    /** @enum {string} */
+                    type: "WORKPLACE_MAINTENANCE_REQUEST";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    /** Format: uuid */
+                    workplaceId: string;
+                    staffMemberId?: string | null;
+                    machineStateDetailId?: string | null;
+                    comment?: string | null;
+                    maintenanceRequestId?: number | null;
+                } | {
+                    /** @enum {string} */
+                    type: "DOMAIN_ATTRIBUTE_CHANGE";
+                    source?: ("MACHINE" | "TERMINAL") | null;
+                    domain: string;
+                    objectId: string;
+                    attributeName: string;
+                    attributeValue?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description A command with its result (null while it waits to be executed) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            data: {
+                                /** @enum {unknown} */
+                                type: "OPERATION_PHASE" | "OPERATION_PHASE_REVISION_INSERT" | "OPERATION_QUANTITY" | "OPERATION_QUANTITY_REVISION_INSERT" | "OPERATION_PRODUCTION_STATE" | "OPERATION_PRODUCTION_STATE_REVISION_INSERT" | "MACHINE_STATE" | "MACHINE_STATE_REVISION_INSERT" | "MACHINE_COUNT" | "MACHINE_STROKE" | "MACHINE_QUANTITY" | "STAFF_MEMBER_WORKPLACE_STATE" | "STAFF_MEMBER_WORKPLACE_STATE_REVISION_INSERT" | "STAFF_MEMBER_OPERATION_STATE" | "STAFF_MEMBER_OPERATION_STATE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE" | "STAFF_MEMBER_TIME_ATTENDANCE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK_REVISION_INSERT" | "WORKPLACE_SHIFT_STATE" | "WORKPLACE_PLANNED_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_REQUEST" | "DOMAIN_ATTRIBUTE_CHANGE";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            resultCode: ("RC_GENERIC_REQ_CANCEL_SUCCEED" | "RC_GENERIC_REQ_UNKNOWN_FAILURE" | "RC_GENERIC_REQ_NO_MSG_LISTENER_REGISTERED" | "RC_SIMPLE_SUCCESS" | "RC_ENHANCED_SUCCESS" | "RC_SIMPLE_FAILURE" | "RC_BOOKING_FAILURE") | null;
+                            resultDetail: ({
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            timestamp: string | null;
+                            bookingTimestamp: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A command with its result (null while it waits to be executed) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            data: {
+                                /** @enum {unknown} */
+                                type: "OPERATION_PHASE" | "OPERATION_PHASE_REVISION_INSERT" | "OPERATION_QUANTITY" | "OPERATION_QUANTITY_REVISION_INSERT" | "OPERATION_PRODUCTION_STATE" | "OPERATION_PRODUCTION_STATE_REVISION_INSERT" | "MACHINE_STATE" | "MACHINE_STATE_REVISION_INSERT" | "MACHINE_COUNT" | "MACHINE_STROKE" | "MACHINE_QUANTITY" | "STAFF_MEMBER_WORKPLACE_STATE" | "STAFF_MEMBER_WORKPLACE_STATE_REVISION_INSERT" | "STAFF_MEMBER_OPERATION_STATE" | "STAFF_MEMBER_OPERATION_STATE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE" | "STAFF_MEMBER_TIME_ATTENDANCE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK_REVISION_INSERT" | "WORKPLACE_SHIFT_STATE" | "WORKPLACE_PLANNED_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_REQUEST" | "DOMAIN_ATTRIBUTE_CHANGE";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            resultCode: ("RC_GENERIC_REQ_CANCEL_SUCCEED" | "RC_GENERIC_REQ_UNKNOWN_FAILURE" | "RC_GENERIC_REQ_NO_MSG_LISTENER_REGISTERED" | "RC_SIMPLE_SUCCESS" | "RC_ENHANCED_SUCCESS" | "RC_SIMPLE_FAILURE" | "RC_BOOKING_FAILURE") | null;
+                            resultDetail: ({
+                                code: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            timestamp: string | null;
+                            bookingTimestamp: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    executeCommands: {
+        parameters: {
+            query?: {
+                /** @description true: stored and answered at once (202), executed in order afterwards */
+                async?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    commands: ({
+                        /** @enum {string} */
+                        type: "OPERATION_PHASE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        operationId: string;
+                        /** @description The operation phase to change to */
+                        operationPhaseId: string;
+                        workplaceId?: string | null;
+                        staffMemberId?: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "OPERATION_PHASE_REVISION_INSERT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: date-time */
+                        insertionTimestamp: string;
+                        /** OPERATION_PHASE */
+                        operationPhaseCommand: {
+                            /** @enum {string} */
+                            type?: "OPERATION_PHASE";
+                            source?: ("MACHINE" | "TERMINAL") | null;
+                            /** Format: uuid */
+                            operationId: string;
+                            /** @description The operation phase to change to */
+                            operationPhaseId: string;
+                            workplaceId?: string | null;
+                            staffMemberId?: string | null;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "OPERATION_QUANTITY";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        operationId: string;
+                        workplaceId?: string | null;
+                        quantity: number;
+                        /** @description A quality detail of the master data, or the quality type YIELD, SCRAP or REWORK */
+                        qualityDetailId: string;
+                        annotation?: string | null;
+                        staffMemberId?: string | null;
+                        ticketId?: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "OPERATION_QUANTITY_REVISION_INSERT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: date-time */
+                        insertionTimestamp: string;
+                        /** OPERATION_QUANTITY */
+                        operationQuantityCommand: {
+                            /** @enum {string} */
+                            type?: "OPERATION_QUANTITY";
+                            source?: ("MACHINE" | "TERMINAL") | null;
+                            /** Format: uuid */
+                            operationId: string;
+                            workplaceId?: string | null;
+                            quantity: number;
+                            /** @description A quality detail of the master data, or the quality type YIELD, SCRAP or REWORK */
+                            qualityDetailId: string;
+                            annotation?: string | null;
+                            staffMemberId?: string | null;
+                            ticketId?: string | null;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "OPERATION_PRODUCTION_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        operationId: string;
+                        workplaceId?: string | null;
+                        staffMemberId?: string | null;
+                        /** @enum {unknown} */
+                        operationProductionStateId: "PRODUCTION" | "DOWNTIME" | "SETUP";
+                        operationProductionStateDetailIds?: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "OPERATION_PRODUCTION_STATE_REVISION_INSERT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: date-time */
+                        insertionTimestamp: string;
+                        /** OPERATION_PRODUCTION_STATE */
+                        operationProductionStateCommandDataWsModel: {
+                            /** @enum {string} */
+                            type?: "OPERATION_PRODUCTION_STATE";
+                            source?: ("MACHINE" | "TERMINAL") | null;
+                            /** Format: uuid */
+                            operationId: string;
+                            workplaceId?: string | null;
+                            staffMemberId?: string | null;
+                            /** @enum {unknown} */
+                            operationProductionStateId: "PRODUCTION" | "DOWNTIME" | "SETUP";
+                            operationProductionStateDetailIds?: string[];
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "MACHINE_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        machineId: string;
+                        /** @enum {unknown} */
+                        machineStateId: "PRODUCTION" | "DOWNTIME" | "SETUP";
+                        machineStateDetailIds?: string[];
+                        annotation?: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "MACHINE_STATE_REVISION_INSERT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: date-time */
+                        insertionTimestamp: string;
+                        /** MACHINE_STATE */
+                        machineStateCommand: {
+                            /** @enum {string} */
+                            type?: "MACHINE_STATE";
+                            source?: ("MACHINE" | "TERMINAL") | null;
+                            machineId: string;
+                            /** @enum {unknown} */
+                            machineStateId: "PRODUCTION" | "DOWNTIME" | "SETUP";
+                            machineStateDetailIds?: string[];
+                            annotation?: string | null;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "MACHINE_COUNT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        machineId: string;
+                        counterNumber: number;
+                        count: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "MACHINE_STROKE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        machineId: string;
+                        counterNumber: number;
+                        strokes: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "MACHINE_QUANTITY";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        machineId: string;
+                        quantity: number;
+                        qualityDetailId: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "STAFF_MEMBER_WORKPLACE_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        /** Format: uuid */
+                        workplaceId: string;
+                        /** @enum {unknown} */
+                        staffMemberStateId: "SIGNED_ON" | "SIGNED_OFF";
+                    } | {
+                        /** @enum {string} */
+                        type: "STAFF_MEMBER_WORKPLACE_STATE_REVISION_INSERT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: date-time */
+                        insertionTimestamp: string;
+                        /** STAFF_MEMBER_WORKPLACE_STATE */
+                        staffMemberWorkplaceStateCommand: {
+                            /** @enum {string} */
+                            type?: "STAFF_MEMBER_WORKPLACE_STATE";
+                            source?: ("MACHINE" | "TERMINAL") | null;
+                            /** Format: uuid */
+                            staffMemberId: string;
+                            /** Format: uuid */
+                            workplaceId: string;
+                            /** @enum {unknown} */
+                            staffMemberStateId: "SIGNED_ON" | "SIGNED_OFF";
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "STAFF_MEMBER_OPERATION_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        workplaceId?: string | null;
+                        /** Format: uuid */
+                        operationId: string;
+                        /** @enum {unknown} */
+                        staffMemberStateId: "SIGNED_ON" | "SIGNED_OFF";
+                    } | {
+                        /** @enum {string} */
+                        type: "STAFF_MEMBER_OPERATION_STATE_REVISION_INSERT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: date-time */
+                        insertionTimestamp: string;
+                        /** STAFF_MEMBER_OPERATION_STATE */
+                        staffMemberOperationStateCommand: {
+                            /** @enum {string} */
+                            type?: "STAFF_MEMBER_OPERATION_STATE";
+                            source?: ("MACHINE" | "TERMINAL") | null;
+                            /** Format: uuid */
+                            staffMemberId: string;
+                            workplaceId?: string | null;
+                            /** Format: uuid */
+                            operationId: string;
+                            /** @enum {unknown} */
+                            staffMemberStateId: "SIGNED_ON" | "SIGNED_OFF";
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "STAFF_MEMBER_TIME_ATTENDANCE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        /** @enum {unknown} */
+                        staffMemberTimeAttendanceId: "COMING" | "GOING";
+                        forcedLogOff?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "STAFF_MEMBER_TIME_ATTENDANCE_REVISION_INSERT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: date-time */
+                        insertionTimestamp: string;
+                        /** STAFF_MEMBER_TIME_ATTENDANCE */
+                        staffMemberTimeAttendanceCommand: {
+                            /** @enum {string} */
+                            type?: "STAFF_MEMBER_TIME_ATTENDANCE";
+                            source?: ("MACHINE" | "TERMINAL") | null;
+                            /** Format: uuid */
+                            staffMemberId: string;
+                            /** @enum {unknown} */
+                            staffMemberTimeAttendanceId: "COMING" | "GOING";
+                            forcedLogOff?: boolean;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "STAFF_MEMBER_TIME_ATTENDANCE_BREAK";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        /** @enum {unknown} */
+                        staffMemberTimeAttendanceBreakId: "BREAK_START" | "BREAK_END";
+                        forcedLogOff?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        type: "STAFF_MEMBER_TIME_ATTENDANCE_BREAK_REVISION_INSERT";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: date-time */
+                        insertionTimestamp: string;
+                        /** STAFF_MEMBER_TIME_ATTENDANCE_BREAK */
+                        staffMemberTimeAttendanceBreakCommand: {
+                            /** @enum {string} */
+                            type?: "STAFF_MEMBER_TIME_ATTENDANCE_BREAK";
+                            source?: ("MACHINE" | "TERMINAL") | null;
+                            /** Format: uuid */
+                            staffMemberId: string;
+                            /** @enum {unknown} */
+                            staffMemberTimeAttendanceBreakId: "BREAK_START" | "BREAK_END";
+                            forcedLogOff?: boolean;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "WORKPLACE_SHIFT_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        workplaceId: string;
+                        shiftId?: string | null;
+                        shiftStateId?: string | null;
+                        shiftTypeId?: string | null;
+                        associatedDate?: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "WORKPLACE_PLANNED_MAINTENANCE_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        workplaceId: string;
+                        plannedMaintenanceStateId: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "WORKPLACE_MAINTENANCE_STATE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        workplaceId: string;
+                        maintenanceStateId: string;
+                        maintenanceRequestId?: number | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "WORKPLACE_MAINTENANCE_REQUEST";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        /** Format: uuid */
+                        workplaceId: string;
+                        staffMemberId?: string | null;
+                        machineStateDetailId?: string | null;
+                        comment?: string | null;
+                        maintenanceRequestId?: number | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "DOMAIN_ATTRIBUTE_CHANGE";
+                        source?: ("MACHINE" | "TERMINAL") | null;
+                        domain: string;
+                        objectId: string;
+                        attributeName: string;
+                        attributeValue?: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            [key: string]: unknown;
+                        };
+                        _embedded: {
+                            commands: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    data: {
+                                        /** @enum {unknown} */
+                                        type: "OPERATION_PHASE" | "OPERATION_PHASE_REVISION_INSERT" | "OPERATION_QUANTITY" | "OPERATION_QUANTITY_REVISION_INSERT" | "OPERATION_PRODUCTION_STATE" | "OPERATION_PRODUCTION_STATE_REVISION_INSERT" | "MACHINE_STATE" | "MACHINE_STATE_REVISION_INSERT" | "MACHINE_COUNT" | "MACHINE_STROKE" | "MACHINE_QUANTITY" | "STAFF_MEMBER_WORKPLACE_STATE" | "STAFF_MEMBER_WORKPLACE_STATE_REVISION_INSERT" | "STAFF_MEMBER_OPERATION_STATE" | "STAFF_MEMBER_OPERATION_STATE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE" | "STAFF_MEMBER_TIME_ATTENDANCE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK_REVISION_INSERT" | "WORKPLACE_SHIFT_STATE" | "WORKPLACE_PLANNED_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_REQUEST" | "DOMAIN_ATTRIBUTE_CHANGE";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    resultCode: ("RC_GENERIC_REQ_CANCEL_SUCCEED" | "RC_GENERIC_REQ_UNKNOWN_FAILURE" | "RC_GENERIC_REQ_NO_MSG_LISTENER_REGISTERED" | "RC_SIMPLE_SUCCESS" | "RC_ENHANCED_SUCCESS" | "RC_SIMPLE_FAILURE" | "RC_BOOKING_FAILURE") | null;
+                                    resultDetail: ({
+                                        code: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    timestamp: string | null;
+                                    bookingTimestamp: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            [key: string]: unknown;
+                        };
+                        _embedded: {
+                            commands: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    data: {
+                                        /** @enum {unknown} */
+                                        type: "OPERATION_PHASE" | "OPERATION_PHASE_REVISION_INSERT" | "OPERATION_QUANTITY" | "OPERATION_QUANTITY_REVISION_INSERT" | "OPERATION_PRODUCTION_STATE" | "OPERATION_PRODUCTION_STATE_REVISION_INSERT" | "MACHINE_STATE" | "MACHINE_STATE_REVISION_INSERT" | "MACHINE_COUNT" | "MACHINE_STROKE" | "MACHINE_QUANTITY" | "STAFF_MEMBER_WORKPLACE_STATE" | "STAFF_MEMBER_WORKPLACE_STATE_REVISION_INSERT" | "STAFF_MEMBER_OPERATION_STATE" | "STAFF_MEMBER_OPERATION_STATE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE" | "STAFF_MEMBER_TIME_ATTENDANCE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK_REVISION_INSERT" | "WORKPLACE_SHIFT_STATE" | "WORKPLACE_PLANNED_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_REQUEST" | "DOMAIN_ATTRIBUTE_CHANGE";
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    resultCode: ("RC_GENERIC_REQ_CANCEL_SUCCEED" | "RC_GENERIC_REQ_UNKNOWN_FAILURE" | "RC_GENERIC_REQ_NO_MSG_LISTENER_REGISTERED" | "RC_SIMPLE_SUCCESS" | "RC_ENHANCED_SUCCESS" | "RC_SIMPLE_FAILURE" | "RC_BOOKING_FAILURE") | null;
+                                    resultDetail: ({
+                                        code: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    }) | null;
+                                    timestamp: string | null;
+                                    bookingTimestamp: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    executeActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The command type to execute
+                     * @enum {unknown}
+                     */
+                    activityIdentifier: "OPERATION_PHASE" | "OPERATION_PHASE_REVISION_INSERT" | "OPERATION_QUANTITY" | "OPERATION_QUANTITY_REVISION_INSERT" | "OPERATION_PRODUCTION_STATE" | "OPERATION_PRODUCTION_STATE_REVISION_INSERT" | "MACHINE_STATE" | "MACHINE_STATE_REVISION_INSERT" | "MACHINE_COUNT" | "MACHINE_STROKE" | "MACHINE_QUANTITY" | "STAFF_MEMBER_WORKPLACE_STATE" | "STAFF_MEMBER_WORKPLACE_STATE_REVISION_INSERT" | "STAFF_MEMBER_OPERATION_STATE" | "STAFF_MEMBER_OPERATION_STATE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE" | "STAFF_MEMBER_TIME_ATTENDANCE_REVISION_INSERT" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK" | "STAFF_MEMBER_TIME_ATTENDANCE_BREAK_REVISION_INSERT" | "WORKPLACE_SHIFT_STATE" | "WORKPLACE_PLANNED_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_STATE" | "WORKPLACE_MAINTENANCE_REQUEST" | "DOMAIN_ATTRIBUTE_CHANGE";
+                    relationType?: ("WORKPLACE" | "TERMINAL") | null;
+                    relationIdentifier?: string | null;
+                    data?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

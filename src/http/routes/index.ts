@@ -5,6 +5,7 @@ import type { RequestTypeProvider } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerCallbacks } from './callbackRoutes.ts';
 import { registerClients } from './clientRoutes.ts';
+import { registerCommands } from './commandRoutes.ts';
 import { registerConnectors } from './connectorRoutes.ts';
 import { registerDevices } from './deviceRoutes.ts';
 import { registerDocuments } from './documentRoutes.ts';
@@ -48,4 +49,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerConnectors(api, deps);
   registerSummaries(api, deps);
   registerClients(api, deps);
+  registerCommands(api, deps);
 }

@@ -43,8 +43,12 @@ describe('toRegistration', () => {
     });
   });
 
-  test('event types: reserved and unknown ones are refused; EXTERNAL is subscribable', () => {
-    assert.equal(refusal({ eventType: 'COMMAND' }), 'eventType: COMMAND is reserved for the platform');
+  test('event types: reserved and unknown ones are refused; EXTERNAL and COMMAND are subscribable', () => {
+    assert.equal(
+      refusal({ eventType: 'SHOP_FLOOR_TERMINAL' }),
+      'eventType: SHOP_FLOOR_TERMINAL is reserved for the platform',
+    );
+    assert.equal(refusal({ eventType: 'COMMAND' }), undefined);
     assert.equal(refusal({ eventType: 'NO_SUCH_EVENT' }), 'eventType: unknown event type NO_SUCH_EVENT');
     assert.equal(refusal({ eventType: 'EXTERNAL' }), undefined);
   });
