@@ -248,20 +248,18 @@ describe('documentation page in a real browser', () => {
           }),
         );
         for (const block of blocks) shown.add(block);
-        const scrolled = await page.evaluate(() => {
-          const before = window.scrollY;
-          window.scrollBy(0, window.innerHeight);
-          return window.scrollY !== before;
-        });
+        const scrolled = await page.evaluate(
+          '(() => { const before = window.scrollY; window.scrollBy(0, window.innerHeight); return window.scrollY !== before; })()',
+        );
         if (!scrolled) break;
         // The blocks of the new screen are rendered on the next frames.
-        await page.waitForFunction(() => document.querySelectorAll('.opblock').length > 0);
+        await page.waitForFunction('document.querySelectorAll(".opblock").length > 0');
       }
       assert.deepEqual(
         [...expected].filter((operation) => !shown.has(operation)),
         [],
       );
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       assert.ok(await page.getByText('workplaces', { exact: true }).first().isVisible());
       // The OAuth scheme is offered: the Authorize button is there.
       assert.ok(await page.locator('.btn.authorize').isVisible());
