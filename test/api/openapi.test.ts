@@ -232,9 +232,11 @@ describe('documentation page in a real browser', () => {
       assert.match((await page.locator('.info .title').first().textContent()) ?? '', /^Bridge API/);
       // Swagger UI renders the operations near the viewport only: scrolled through page by page,
       // every documented operation shows as one block.
-      const documented = await fetch(`${base}/api/docs/json`).then((answer) => answer.json());
+      const documented = (await fetch(`${base}/api/docs/json`).then((answer) => answer.json())) as {
+        paths: Record<string, object>;
+      };
       const expected = new Set<string>();
-      for (const [path, operations] of Object.entries(documented.paths as Record<string, object>)) {
+      for (const [path, operations] of Object.entries(documented.paths)) {
         for (const method of Object.keys(operations)) expected.add(`${method} ${path}`);
       }
       const shown = new Set<string>();
