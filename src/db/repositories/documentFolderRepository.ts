@@ -2,10 +2,9 @@ import { type DocumentFolder, folderText, namesOf } from '../../domain/documentF
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import {
+  findById,
   findByIds,
   firstItem,
-  forUpdate,
-  lockableFind,
   rowWrites,
   type Table,
   timestampList,
@@ -69,7 +68,12 @@ export const listFolders = timestampList(
       .equals('f.parent_id::text', filter.parentFolderId),
 );
 
-export const findFolder = lockableFind(FOLDERS);
+// Locks only the folder's row: the workplace of a LEFT JOIN cannot be locked.
+const LOCK = ' FOR UPDATE OF f';
+
+/** The folder with this id, locked when a write asks for it. */
+export const findFolder = (db: Queryable, id: string, lock = false): Promise<DocumentFolder | undefined> =>
+  findById(db, FOLDERS, id, { lock: lock ? LOCK : '' });
 
 /** The folders with these ids, in no particular order. */
 export const findFolders = (db: Queryable, ids: readonly string[]) => findByIds(db, FOLDERS, ids);
@@ -82,7 +86,7 @@ export function findFolderByPath(
 ): Promise<DocumentFolder | undefined> {
   return firstItem(
     db,
-    `SELECT ${FOLDERS.select} FROM ${FOLDERS.from} WHERE f.path = $1${forUpdate(lock)}`,
+    `SELECT ${FOLDERS.select} FROM ${FOLDERS.from} WHERE f.path = $1${lock ? LOCK : ''}`,
     [folderText(names)],
     toFolder,
   );
