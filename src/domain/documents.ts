@@ -23,7 +23,7 @@ export interface DocumentVersion extends DocumentMetadata {
 }
 
 /** The file repository's properties of a document (docs/resources/fileRepository.md). */
-export interface RepositoryProperties {
+interface RepositoryProperties {
   /** The folder whose path `folder` is. */
   folderId: string;
   /** Who created and who last changed it, as clients name them; null when none was named. */

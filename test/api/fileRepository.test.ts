@@ -37,7 +37,10 @@ async function multipart(bytes: Buffer, type: string, filename: string) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), filename);
   const encoded = new Response(form);
-  return { payload: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? '' };
+  return {
+    payload: Buffer.from(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? '',
+  };
 }
 
 async function put(
@@ -75,9 +78,17 @@ describeEachBackend(
       const before = json(await t().request({ url: REPOSITORY }));
       assert.equal(before.properties.rootFolderId, ROOT);
       assert.deepEqual(before._links.rootFolder, get(`${FOLDERS}/${ROOT}`));
-      assert.deepEqual(before._links.createFolder, { href: absolute(FOLDERS), method: 'POST', embeddable: false });
+      assert.deepEqual(before._links.createFolder, {
+        href: absolute(FOLDERS),
+        method: 'POST',
+        embeddable: false,
+      });
       await folder(t(), { name: 'Counted' });
-      await t().request({ method: 'POST', url: `${V}/documents`, body: { name: 'c.txt', folder: '/Counted' } });
+      await t().request({
+        method: 'POST',
+        url: `${V}/documents`,
+        body: { name: 'c.txt', folder: '/Counted' },
+      });
       const after = json(await t().request({ url: REPOSITORY })).properties;
       assert.equal(after.numberOfFolders, before.properties.numberOfFolders + 1);
       assert.equal(after.numberOfDocuments, before.properties.numberOfDocuments + 1);
@@ -169,10 +180,17 @@ describeEachBackend(
       const document = await documentIn(t(), child.id);
 
       for (const id of [parent.id, child.id, ROOT]) {
-        assertRefused(await t().request({ method: 'DELETE', url: `${FOLDERS}/${id}` }), 400, 'RESOURCE_IN_USE');
+        assertRefused(
+          await t().request({ method: 'DELETE', url: `${FOLDERS}/${id}` }),
+          400,
+          'RESOURCE_IN_USE',
+        );
         assert.equal((await t().request({ url: `${FOLDERS}/${id}` })).statusCode, 200);
       }
-      assert.equal((await t().request({ method: 'DELETE', url: `${DOCUMENTS}/${document.id}` })).statusCode, 204);
+      assert.equal(
+        (await t().request({ method: 'DELETE', url: `${DOCUMENTS}/${document.id}` })).statusCode,
+        204,
+      );
       assert.equal((await t().request({ method: 'DELETE', url: `${FOLDERS}/${child.id}` })).statusCode, 204);
       assert.equal((await t().request({ method: 'DELETE', url: `${FOLDERS}/${parent.id}` })).statusCode, 204);
       assert.equal((await t().request({ url: `${FOLDERS}/${child.id}` })).statusCode, 404);
@@ -281,7 +299,9 @@ describeEachBackend(
       const [line] = found._embedded.documentFolders;
       assert.deepEqual([line.properties.name, line.properties.path], ['Line 1', ['Plant', 'Line 1']]);
       assert.deepEqual(found._links.documentFolders, [get(`${FOLDERS}/${line.properties.id}`)]);
-      const plant = json(await t().request({ url: `${FOLDERS}/${line.properties.parentFolderId}` })).properties;
+      const plant = json(
+        await t().request({ url: `${FOLDERS}/${line.properties.parentFolderId}` }),
+      ).properties;
       assert.deepEqual([plant.name, plant.parentFolderId], ['Plant', ROOT]);
       const inLine = json(await t().request({ url: `${FOLDERS}/${line.properties.id}/documents` }));
       assert.deepEqual(
@@ -394,9 +414,17 @@ describeEachBackend(
       const limits = await folder(t(), { name: 'Limits' });
       const document = await documentIn(t(), limits.id);
       const big = Buffer.alloc(LIMIT + 1, 7);
-      assertRefused(await put(t(), `${DOCUMENTS}/${document.id}/file`, big, 'text/plain'), 413, 'PAYLOAD_TOO_LARGE');
+      assertRefused(
+        await put(t(), `${DOCUMENTS}/${document.id}/file`, big, 'text/plain'),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
       const { payload, contentType } = await multipart(big, 'text/plain', 'big.txt');
-      assertRefused(await put(t(), `${DOCUMENTS}/${document.id}/file`, payload, contentType), 413, 'PAYLOAD_TOO_LARGE');
+      assertRefused(
+        await put(t(), `${DOCUMENTS}/${document.id}/file`, payload, contentType),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
       assert.equal((await put(t(), `${DOCUMENTS}/${document.id}/file`, 'x', 'text')).statusCode, 415);
       assertRefused(
         await t().request({
@@ -409,7 +437,12 @@ describeEachBackend(
         'UNSUPPORTED_MEDIA_TYPE',
       );
       assertRefused(
-        await put(t(), `${DOCUMENTS}/${document.id}/file`, 'not multipart', 'multipart/form-data; boundary=zzz'),
+        await put(
+          t(),
+          `${DOCUMENTS}/${document.id}/file`,
+          'not multipart',
+          'multipart/form-data; boundary=zzz',
+        ),
         400,
         'VALIDATION_FAILED',
         'file',

@@ -1,14 +1,7 @@
 import { type DocumentFolder, folderText, namesOf } from '../../domain/documentFolders.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import {
-  findById,
-  findByIds,
-  firstItem,
-  rowWrites,
-  type Table,
-  timestampList,
-} from '../table.ts';
+import { findById, findByIds, firstItem, rowWrites, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
