@@ -3,11 +3,18 @@
 // (the SDK's) or raw bytes, the document states, and the refusals: hostile names, non-empty
 // folders, oversize files, wrong media types.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import type { LightMyRequestResponse } from 'fastify';
+import { migrate } from '../../src/db/migrate.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from '../support/app.ts';
+import { BACKENDS } from '../support/databases.ts';
 import { eventsOf, withoutTime } from '../support/events.ts';
 import { absolute, get } from '../support/hal.ts';
+import { emptyDatabase } from '../support/legacyDatabases.ts';
 
 const V = '/api/v3';
 const REPOSITORY = `${V}/fileRepository`;
@@ -512,3 +519,54 @@ describeEachBackend(
   },
   ENV,
 );
+
+// Migration 045 on a database that already holds documents: each folder path they name becomes
+// a folder of the tree, with every folder above it, and each document is in its path's folder.
+const MIGRATIONS = new URL('../../src/db/migrations/', import.meta.url);
+for (const backend of BACKENDS) {
+  describe(`fileRepository migration [${backend}]`, () => {
+    test('existing documents get their folders, the tree made from their paths', async () => {
+      const before = mkdtempSync(join(tmpdir(), 'bridge-before-045-'));
+      for (const file of readdirSync(MIGRATIONS).filter((name) => name < '045')) {
+        cpSync(new URL(file, MIGRATIONS), join(before, file));
+      }
+      const database = await emptyDatabase(backend, { inMemory: true });
+      const db = await database.open();
+      try {
+        await migrate(db, pathToFileURL(`${before}/`));
+        const paths = ['/', '/A', '/A/B', '/A/B', '/C/D'];
+        for (const [index, folder] of paths.entries()) {
+          await db.query(
+            `INSERT INTO documents (id, name, folder, content_type, size, sha256, version, created_at, updated_at)
+             VALUES (gen_random_uuid(), $1, $2, 'text/plain', 0, '', 1, now(), now())`,
+            [`d${index}.txt`, folder],
+          );
+        }
+        await migrate(db, MIGRATIONS);
+        const folders = await db.query<{ path: string; name: string; parent: string | null }>(
+          `SELECT f.path, f.name, p.path AS parent FROM document_folders f
+           LEFT JOIN document_folders p ON p.id = f.parent_id ORDER BY f.path`,
+        );
+        assert.deepEqual(folders, [
+          { path: '/', name: '/', parent: null },
+          { path: '/A', name: 'A', parent: '/' },
+          { path: '/A/B', name: 'B', parent: '/A' },
+          { path: '/C', name: 'C', parent: '/' },
+          { path: '/C/D', name: 'D', parent: '/C' },
+        ]);
+        const documents = await db.query<{ folder: string; path: string; state: string }>(
+          `SELECT d.folder, f.path, d.document_state_id AS state FROM documents d
+           JOIN document_folders f ON f.id = d.folder_id ORDER BY d.name`,
+        );
+        assert.deepEqual(
+          documents,
+          paths.map((folder) => ({ folder, path: folder, state: 'NEW' })),
+        );
+      } finally {
+        await db.close();
+        await database.drop();
+        rmSync(before, { recursive: true, force: true });
+      }
+    });
+  });
+}
