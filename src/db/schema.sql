@@ -133,6 +133,27 @@ CREATE INDEX devices_by_name ON devices USING btree (name, id);
 CREATE INDEX devices_by_type ON devices USING btree (type, name, id);
 CREATE INDEX devices_by_workplace ON devices USING btree (workplace_id, name, id);
 
+-- document_folders: 045_file_repository.sql
+CREATE TABLE document_folders (
+  id uuid NOT NULL,
+  parent_id uuid,
+  name text NOT NULL,
+  path text NOT NULL,
+  creator text,
+  editor text,
+  workplace_id uuid,
+  material_number text,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT document_folders_pkey PRIMARY KEY (id),
+  CONSTRAINT document_folders_path UNIQUE (path),
+  CONSTRAINT document_folders_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES document_folders(id),
+  CONSTRAINT document_folders_workplace_id_fkey FOREIGN KEY (workplace_id) REFERENCES workplaces(id)
+);
+CREATE INDEX document_folders_parent ON document_folders USING btree (parent_id);
+CREATE INDEX document_folders_updated ON document_folders USING btree (updated_at, id);
+CREATE INDEX document_folders_workplace ON document_folders USING btree (workplace_id);
+
 -- document_versions: 006_documents.sql
 CREATE TABLE document_versions (
   document_id uuid NOT NULL,
@@ -149,7 +170,7 @@ CREATE TABLE document_versions (
   CONSTRAINT document_versions_document_id_fkey FOREIGN KEY (document_id) REFERENCES documents(id) ON DELETE CASCADE
 );
 
--- documents: 006_documents.sql
+-- documents: 006_documents.sql; changed by 045_file_repository.sql
 CREATE TABLE documents (
   id uuid NOT NULL,
   name text NOT NULL,
@@ -161,10 +182,20 @@ CREATE TABLE documents (
   version integer NOT NULL,
   created_at timestamp with time zone NOT NULL,
   updated_at timestamp with time zone NOT NULL,
+  folder_id uuid NOT NULL,
+  creator text,
+  editor text,
+  origin text DEFAULT 'CREATED_INTERNALLY'::text NOT NULL,
+  type text,
+  document_state_id text DEFAULT 'NEW'::text NOT NULL,
   CONSTRAINT documents_pkey PRIMARY KEY (id),
-  CONSTRAINT documents_folder_name UNIQUE (folder, name)
+  CONSTRAINT documents_folder_id_fkey FOREIGN KEY (folder_id) REFERENCES document_folders(id)
 );
+CREATE INDEX documents_folder_id ON documents USING btree (folder_id);
+CREATE UNIQUE INDEX documents_folder_name ON documents USING btree (folder_id, name) WHERE (name <> ''::text);
+CREATE INDEX documents_folder_name_order ON documents USING btree (folder, name, id);
 CREATE INDEX documents_name ON documents USING btree (name);
+CREATE INDEX documents_updated ON documents USING btree (updated_at, id);
 
 -- events: 001_foundation.sql; changed by 010_event_log.sql, 016_maintained_counts.sql, 021_delivery_cursors.sql
 CREATE TABLE events (

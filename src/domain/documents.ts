@@ -22,12 +22,45 @@ export interface DocumentVersion extends DocumentMetadata {
   createdAt: Date;
 }
 
+/** The file repository's properties of a document (docs/resources/fileRepository.md). */
+interface RepositoryProperties {
+  /** The folder whose path `folder` is. */
+  folderId: string;
+  /** Who created and who last changed it, as clients name them; null when none was named. */
+  creator: string | null;
+  editor: string | null;
+  origin: DocumentOrigin;
+  /** The document type a client gives (`txt`, `nc`, ...); null when none was given. */
+  type: string | null;
+  /** An entry of the master data kind `documentStates`. */
+  documentStateId: string;
+}
+
 /** The current state of a document. */
-export interface Document extends DocumentMetadata, Stored {
+export interface Document extends DocumentMetadata, RepositoryProperties, Stored {
   version: number;
   contentType: string;
   size: number;
   sha256: string;
+}
+
+/** Where a document comes from: the values of the SDK's PDMSource. */
+export const DOCUMENT_ORIGINS = [
+  'CREATED_INTERNALLY',
+  'CREATED_EXTERNALLY',
+  'OPTIMIZED_AT_THE_MACHINE',
+  'CREATED_AT_THE_MACHINE',
+] as const;
+export type DocumentOrigin = (typeof DOCUMENT_ORIGINS)[number];
+
+/** The master data kind of document states, and the state a new document is in. */
+export const DOCUMENT_STATES = 'documentStates';
+export const NEW_DOCUMENT_STATE = 'NEW';
+
+/** A file's extension: what follows the last dot of its name, '' without one. */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot + 1);
 }
 
 /**

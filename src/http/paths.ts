@@ -9,6 +9,10 @@ export const STAFF_MEMBERS_PATH = '/staffMembers';
 export const TOOLS_PATH = '/tools';
 export const TOOL_ASSEMBLY_ORDERS_PATH = '/tools/assemblyOrders';
 export const DOCUMENTS_PATH = '/documents';
+/** The file repository (docs/resources/fileRepository.md): its entry, folders and documents. */
+export const FILE_REPOSITORY_PATH = '/fileRepository';
+export const DOCUMENT_FOLDERS_PATH = '/fileRepository/folders';
+export const REPOSITORY_DOCUMENTS_PATH = '/fileRepository/documents';
 export const DEVICES_PATH = '/devices';
 export const CALLBACKS_PATH = '/callbacks';
 export const EVENTS_PATH = '/events';
@@ -38,6 +42,7 @@ export const OPERATING_STATES_PATH = '/masterData/operatingStates';
 export const WORKPLACE_STATES_PATH = '/masterData/workplaceStates';
 export const OPERATION_PHASES_PATH = '/masterData/operationPhases';
 export const TOOL_ASSEMBLY_ORDER_STATES_PATH = '/masterData/toolAssemblyOrderStates';
+export const DOCUMENT_STATES_PATH = '/masterData/documentStates';
 
 /** A workplace's shifts. */
 export const shiftsPath = (workplaceId: string) => `${WORKPLACES_PATH}/${workplaceId}/shifts`;

@@ -2,25 +2,31 @@ import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as documents from '../db/repositories/documentRepository.ts';
+import { type DocumentFolder, folderText, namesOf } from '../domain/documentFolders.ts';
 import {
+  DOCUMENT_STATES,
   type Document,
   type DocumentContent,
   type DocumentMetadata,
+  type DocumentOrigin,
   type DocumentVersion,
   EMPTY_CONTENT_TYPE,
   metadataAndFile,
+  NEW_DOCUMENT_STATE,
 } from '../domain/documents.ts';
 import { notFound } from '../domain/errors.ts';
 import { type ChangeType, lifecycleEvents } from '../domain/events.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { rethrowDuplicate } from './constraintErrors.ts';
+import { folderOfPath, getFolder } from './documentFolderService.ts';
 import { recordEvents } from './eventService.ts';
+import { checkMasterDataReference } from './masterDataService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockDocument = locking('document', documents.findDocument);
 
 const METADATA = ['name', 'folder', 'description'] as const;
-const FILE_PROPERTIES = ['contentType', 'size'] as const;
+const UPLOADED_PROPERTIES = ['name', 'contentType', 'size'] as const;
 
 /** DOCUMENT_* events carry the metadata with the version, never the content. */
 function eventsFor(change: ChangeType, document: Document, changed?: string[]) {
@@ -43,12 +49,45 @@ export async function getDocument(db: Queryable, id: string): Promise<Document> 
   return found(documents.findDocument(db, id), 'document', id);
 }
 
-/** A new document is version 1: an empty file until content is uploaded. */
-export async function createDocument(db: Database, metadata: DocumentMetadata): Promise<Document> {
-  const now = new Date();
+/** What POST /fileRepository/folders/{id}/documents sets beside the folder. */
+export interface RepositoryDocumentInput {
+  /** '' until a file name is uploaded. */
+  name: string;
+  description: string | null;
+  origin: DocumentOrigin;
+  type: string | null;
+  creator: string | null;
+  documentStateId: string;
+}
+
+/** What a document made at /documents has of the file repository's properties. */
+const DEFAULTS = {
+  origin: 'CREATED_INTERNALLY',
+  type: null,
+  creator: null,
+  documentStateId: NEW_DOCUMENT_STATE,
+} as const;
+
+/** Version 1 of a document in `folder`: an empty file until content is uploaded. */
+async function insertNew(tx: Queryable, folder: DocumentFolder, input: RepositoryDocumentInput, now: Date) {
+  await checkMasterDataReference(
+    tx,
+    'documentStateId',
+    input.documentStateId,
+    DOCUMENT_STATES,
+    'documentState',
+  );
   const empty = Buffer.alloc(0);
   const document: Document = {
-    ...metadata,
+    name: input.name,
+    folder: folderText(folder.path),
+    description: input.description,
+    folderId: folder.id,
+    creator: input.creator,
+    editor: input.creator,
+    origin: input.origin,
+    type: input.type,
+    documentStateId: input.documentStateId,
     id: uuidv7(),
     contentType: EMPTY_CONTENT_TYPE,
     size: 0,
@@ -57,12 +96,34 @@ export async function createDocument(db: Database, metadata: DocumentMetadata): 
     createdAt: now,
     updatedAt: now,
   };
-  await db.transaction(async (tx) => {
-    await documents.insertDocument(tx, document).catch(rethrowDuplicatePath(document));
-    await documents.insertVersion(tx, document, empty);
-    await recordEvents(tx, eventsFor('CREATED', document), now);
-  });
+  await documents.insertDocument(tx, document).catch(rethrowDuplicatePath(document));
+  await documents.insertVersion(tx, document, empty);
+  await recordEvents(tx, eventsFor('CREATED', document), now);
   return document;
+}
+
+/** A new document is version 1: an empty file until content is uploaded; its folder is made if missing. */
+export async function createDocument(db: Database, metadata: DocumentMetadata): Promise<Document> {
+  const now = new Date();
+  return db.transaction(async (tx) => {
+    const folder = await folderOfPath(tx, namesOf(metadata.folder), now);
+    return insertNew(
+      tx,
+      folder,
+      { ...DEFAULTS, name: metadata.name, description: metadata.description },
+      now,
+    );
+  });
+}
+
+/** A new document in a folder of the file repository (404 without the folder). */
+export async function createFolderDocument(
+  db: Database,
+  folderId: string,
+  input: RepositoryDocumentInput,
+): Promise<Document> {
+  const now = new Date();
+  return db.transaction(async (tx) => insertNew(tx, await getFolder(tx, folderId), input, now));
 }
 
 /** New metadata is a new version with the same content; the same metadata changes nothing. */
@@ -74,7 +135,11 @@ export async function replaceDocument(
   return writeOnFound(db, lockDocument(id), async (tx, before) => {
     const changed = changedProperties(before, { ...before, ...metadata }, METADATA);
     if (changed.length === 0) return before;
-    const after: Document = { ...before, ...metadata, version: before.version + 1, updatedAt: new Date() };
+    const updatedAt = new Date();
+    const folderId = changed.includes('folder')
+      ? (await folderOfPath(tx, namesOf(metadata.folder), updatedAt)).id
+      : before.folderId;
+    const after: Document = { ...before, ...metadata, folderId, version: before.version + 1, updatedAt };
     await documents.updateDocument(tx, after).catch(rethrowDuplicatePath(after));
     await documents.insertVersionWithContentOf(tx, after, before.version);
     await recordEvents(tx, eventsFor('UPDATED', after, changed), after.updatedAt);
@@ -84,20 +149,44 @@ export async function replaceDocument(
 
 /** New content is a new version with the same metadata; the same bytes and type change nothing. */
 export async function uploadContent(db: Database, id: string, content: DocumentContent): Promise<Document> {
+  return uploadFile(db, id, content, {});
+}
+
+/** Who uploads (the file repository's `editor`) and the file's name, when the upload gives them. */
+export interface UploadNames {
+  name?: string | undefined;
+  editor?: string | undefined;
+}
+
+/**
+ * New content, and a new file name when one is given, is a new version; the same bytes, type and
+ * name change nothing (the editor alone is no change).
+ */
+export async function uploadFile(
+  db: Database,
+  id: string,
+  content: DocumentContent,
+  names: UploadNames,
+): Promise<Document> {
   const hash = sha256(content.bytes);
   return writeOnFound(db, lockDocument(id), async (tx, before) => {
-    const file = { contentType: content.contentType, size: content.bytes.length };
-    const changed = changedProperties(before, { ...before, ...file }, FILE_PROPERTIES);
+    const file = {
+      name: names.name ?? before.name,
+      contentType: content.contentType,
+      size: content.bytes.length,
+    };
+    const changed = changedProperties(before, { ...before, ...file }, UPLOADED_PROPERTIES);
     if (hash !== before.sha256) changed.push('content');
     if (changed.length === 0) return before;
     const after: Document = {
       ...before,
       ...file,
+      editor: names.editor ?? before.editor,
       sha256: hash,
       version: before.version + 1,
       updatedAt: new Date(),
     };
-    await documents.updateDocument(tx, after);
+    await documents.updateDocument(tx, after).catch(rethrowDuplicatePath(after));
     await documents.insertVersion(tx, after, content.bytes);
     await recordEvents(tx, eventsFor('UPDATED', after, changed), after.updatedAt);
     return after;

@@ -35,6 +35,7 @@ const TABLES = [
   'tool_assembly_orders',
   'documents',
   'document_versions',
+  'document_folders',
   'devices',
   'recorded_time_series',
   'operation_forecast_results',
@@ -188,6 +189,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
   });
   const assemblyOrder = await created('/api/v2/tools/assemblyOrders', { toolDescription: 'BI tool' });
   const document = await created('/api/v2/documents', { name: `bi${tag}.txt`, folder: '/bad-input' });
+  const folder = await created('/api/v2/fileRepository/folders', { name: `bi-folder${tag}` });
   const device = await created('/api/v2/devices', {
     name: `BI-D1${tag}`,
     type: 'PLC',
@@ -257,6 +259,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       assemblyOrders: String(assemblyOrder.id),
       ':toolAssemblyOrderStateId': 'INITIATED',
       documents: String(document.id),
+      folders: String(folder.id),
       versions: '1',
       devices: String(device.id),
       recordedTimeSeries: String(samples._embedded.recordedTimeSeries[0].properties.id),
@@ -304,6 +307,12 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'PUT /tools/:id': { number: `BI-T1${tag}`, description: 'changed' },
       'POST /documents': { name: `bi-new${tag}.txt`, folder: '/bad-input' },
       'PUT /documents/:id': { name: `bi${tag}.txt`, folder: '/bad-input', description: 'changed' },
+      'POST /fileRepository/folders': { name: `bi-new-folder${tag}`, parentFolderId: folder.id },
+      'POST /fileRepository/folders/:id/documents': {
+        origin: 'CREATED_EXTERNALLY',
+        type: 'txt',
+        name: 'bi-new.txt',
+      },
       'POST /devices': { name: `BI-D2${tag}`, type: 'PLC', workplaceId },
       'PUT /devices/:id': { name: `BI-D1${tag}`, type: 'PLC', workplaceId, description: 'changed' },
       'POST /devices/:id/recordedTimeSeries': {

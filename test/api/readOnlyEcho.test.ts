@@ -19,6 +19,7 @@ const V = '/api/v2';
 // PUT routes whose body is not a resource's properties.
 const NOT_RESOURCE_BODIES: Record<string, string> = {
   '/documents/:id/file': 'raw bytes of the file',
+  '/fileRepository/documents/:id/file': 'a file as multipart/form-data or raw bytes',
   '/workplaces/:id/shifts': 'a shift plan for a period (bulk)',
 };
 

@@ -713,6 +713,11 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
   });
   await created('/tools/assemblyOrders', { toolDescription: 'FZ tool' });
   await created('/documents', { name: `fz-${tag}.txt`, folder: '/fuzz' });
+  const folder = await created('/fileRepository/folders', { name: `fz-${tag}` });
+  await created(`/fileRepository/folders/${folder.id}/documents`, {
+    origin: 'CREATED_INTERNALLY',
+    type: 'txt',
+  });
   const device = await created('/devices', {
     name: `FZ-D-${tag}`,
     type: 'PLC',

@@ -1767,6 +1767,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/fileRepository": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The file repository: its root folder, how many folders and documents it holds */
+        get: operations["getFileRepository"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/fileRepository/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List folders, newest change first; parentFolderId lists one folder of the tree */
+        get: operations["listFolders"];
+        put?: never;
+        /** Create a folder below parentFolderId (default: the root) (emits RESOURCES_UPDATED) */
+        post: operations["createFolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/fileRepository/folders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One folder */
+        get: operations["getFolder"];
+        put?: never;
+        post?: never;
+        /** Delete an empty folder (emits RESOURCES_UPDATED); one holding anything is 400 RESOURCE_IN_USE */
+        delete: operations["deleteFolder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/fileRepository/folders/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A folder's documents, newest change first */
+        get: operations["listFolderDocuments"];
+        put?: never;
+        /** Create a document in the folder: version 1, an empty file (emits DOCUMENT_CREATED) */
+        post: operations["createFolderDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/fileRepository/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every document of the repository, newest change first */
+        get: operations["listFileRepositoryDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/fileRepository/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One document (the same as /documents/{id}) */
+        get: operations["getFileRepositoryDocument"];
+        put?: never;
+        post?: never;
+        /** Delete a document with all its versions (emits DOCUMENT_DELETED) */
+        delete: operations["deleteFileRepositoryDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/fileRepository/documents/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The content of the current version */
+        get: operations["getFileRepositoryDocumentFile"];
+        /**
+         * Upload a new version of the file (emits DOCUMENT_UPDATED)
+         * @description multipart/form-data with the file in the part `file` (as the SDK sends it), or the raw bytes in any other Content-Type. fileName renames the document, editor names who uploads. At most 10485760 bytes, else 413 PAYLOAD_TOO_LARGE.
+         */
+        put: operations["updateFileRepositoryDocumentFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/operations/{id}/forecastResult": {
         parameters: {
             query?: never;
@@ -11709,7 +11836,7 @@ export interface operations {
                 /** @description Id of the item at the position */
                 paginationIdentifier?: string;
                 eventType?: string;
-                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "NONE";
+                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DOCUMENT_FOLDER" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "NONE";
                 objectId?: string;
             };
             header?: never;
@@ -12023,7 +12150,7 @@ export interface operations {
         parameters: {
             query?: {
                 eventType?: string;
-                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "NONE";
+                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DOCUMENT_FOLDER" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "NONE";
                 objectId?: string;
                 /** @description Resume after this log position (as the Last-Event-ID header, which wins when both are sent) */
                 lastEventId?: number;
@@ -14007,9 +14134,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a file name: no "/", not "." or ".." */
+                    /** @description a file name: not ".", without "..", "/", "\" or control characters */
                     name: string;
-                    /** @description a production folder path: "/" or "/segment/segment", no empty segments */
+                    /** @description a production folder path: "/" or "/segment/segment" of such names */
                     folder: string;
                     description?: string | null;
                 };
@@ -14191,9 +14318,9 @@ export interface operations {
                 "application/json": {
                     /** @description Must equal the path id when sent */
                     id?: string;
-                    /** @description a file name: no "/", not "." or ".." */
+                    /** @description a file name: not ".", without "..", "/", "\" or control characters */
                     name: string;
-                    /** @description a production folder path: "/" or "/segment/segment", no empty segments */
+                    /** @description a production folder path: "/" or "/segment/segment" of such names */
                     folder: string;
                     description?: string | null;
                     /** @description Read-only: may be sent back unchanged, another value is 400 */
@@ -14760,6 +14887,1185 @@ export interface operations {
             };
             /** @description Error body of every 4xx and 5xx answer */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getFileRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            rootFolderId: string;
+                            numberOfFolders: number;
+                            numberOfDocuments: number;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listFolders: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                name?: string;
+                materialNumber?: string;
+                workplaceNumber?: string;
+                /** @description The folders of this folder */
+                parentFolderId?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            folders: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    editor: string | null;
+                                    /** Format: date-time */
+                                    lastChangeDate: string;
+                                    workplace: {
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        erpContextId: null;
+                                    } | null;
+                                    material: {
+                                        id: null;
+                                        number: string;
+                                        description: null;
+                                        type: null;
+                                    } | null;
+                                    creator: string | null;
+                                    parentFolderId: string | null;
+                                    /** @description The names from the root down; [] for the root */
+                                    path: string[];
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a file name: not ".", without "..", "/", "\" or control characters */
+                    name: string;
+                    parentFolderId?: string | null;
+                    creator?: string | null;
+                    workplaceId?: string | null;
+                    materialNumber?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Folder of the file repository */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            editor: string | null;
+                            /** Format: date-time */
+                            lastChangeDate: string;
+                            workplace: {
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: null;
+                            } | null;
+                            material: {
+                                id: null;
+                                number: string;
+                                description: null;
+                                type: null;
+                            } | null;
+                            creator: string | null;
+                            parentFolderId: string | null;
+                            /** @description The names from the root down; [] for the root */
+                            path: string[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getFolder: {
+        parameters: {
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Folder of the file repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            editor: string | null;
+                            /** Format: date-time */
+                            lastChangeDate: string;
+                            workplace: {
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: null;
+                            } | null;
+                            material: {
+                                id: null;
+                                number: string;
+                                description: null;
+                                type: null;
+                            } | null;
+                            creator: string | null;
+                            parentFolderId: string | null;
+                            /** @description The names from the root down; [] for the root */
+                            path: string[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listFolderDocuments: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            documents: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @description The file name; '' until one is uploaded */
+                                    name: string;
+                                    /** @description What follows the file name's last dot */
+                                    extension: string;
+                                    size: number;
+                                    creator: string | null;
+                                    editor: string | null;
+                                    lastTransferToMachine: null;
+                                    lastTransferedFromWorkplaceId: null;
+                                    lastTransferedToWorkplaceId: null;
+                                    /** @description The service transfers nothing to machines */
+                                    numberOfMachineTransfers: number;
+                                    version: number;
+                                    origin: string;
+                                    type: string | null;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    documentStateId: string;
+                                    /** Format: date-time */
+                                    lastChangedDate: string;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    } | {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    }[];
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createFolderDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    origin: "CREATED_INTERNALLY" | "CREATED_EXTERNALLY" | "OPTIMIZED_AT_THE_MACHINE" | "CREATED_AT_THE_MACHINE";
+                    type: string;
+                    creator?: string | null;
+                    /** @description a file name: not ".", without "..", "/", "\" or control characters */
+                    name?: string;
+                    description?: string | null;
+                    /** @description Default NEW */
+                    documentStateId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Document of the file repository */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The file name; '' until one is uploaded */
+                            name: string;
+                            /** @description What follows the file name's last dot */
+                            extension: string;
+                            size: number;
+                            creator: string | null;
+                            editor: string | null;
+                            lastTransferToMachine: null;
+                            lastTransferedFromWorkplaceId: null;
+                            lastTransferedToWorkplaceId: null;
+                            /** @description The service transfers nothing to machines */
+                            numberOfMachineTransfers: number;
+                            version: number;
+                            origin: string;
+                            type: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                            documentStateId: string;
+                            /** Format: date-time */
+                            lastChangedDate: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listFileRepositoryDocuments: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            documents: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @description The file name; '' until one is uploaded */
+                                    name: string;
+                                    /** @description What follows the file name's last dot */
+                                    extension: string;
+                                    size: number;
+                                    creator: string | null;
+                                    editor: string | null;
+                                    lastTransferToMachine: null;
+                                    lastTransferedFromWorkplaceId: null;
+                                    lastTransferedToWorkplaceId: null;
+                                    /** @description The service transfers nothing to machines */
+                                    numberOfMachineTransfers: number;
+                                    version: number;
+                                    origin: string;
+                                    type: string | null;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    documentStateId: string;
+                                    /** Format: date-time */
+                                    lastChangedDate: string;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    } | {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    }[];
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getFileRepositoryDocument: {
+        parameters: {
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Document of the file repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The file name; '' until one is uploaded */
+                            name: string;
+                            /** @description What follows the file name's last dot */
+                            extension: string;
+                            size: number;
+                            creator: string | null;
+                            editor: string | null;
+                            lastTransferToMachine: null;
+                            lastTransferedFromWorkplaceId: null;
+                            lastTransferedToWorkplaceId: null;
+                            /** @description The service transfers nothing to machines */
+                            numberOfMachineTransfers: number;
+                            version: number;
+                            origin: string;
+                            type: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                            documentStateId: string;
+                            /** Format: date-time */
+                            lastChangedDate: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteFileRepositoryDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getFileRepositoryDocumentFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with the Content-Type they were uploaded as */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateFileRepositoryDocumentFile: {
+        parameters: {
+            query?: {
+                /** @description a file name: not ".", without "..", "/", "\" or control characters */
+                fileName?: string;
+                editor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description Document of the file repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The file name; '' until one is uploaded */
+                            name: string;
+                            /** @description What follows the file name's last dot */
+                            extension: string;
+                            size: number;
+                            creator: string | null;
+                            editor: string | null;
+                            lastTransferToMachine: null;
+                            lastTransferedFromWorkplaceId: null;
+                            lastTransferedToWorkplaceId: null;
+                            /** @description The service transfers nothing to machines */
+                            numberOfMachineTransfers: number;
+                            version: number;
+                            origin: string;
+                            type: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                            documentStateId: string;
+                            /** Format: date-time */
+                            lastChangedDate: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

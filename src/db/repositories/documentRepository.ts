@@ -1,10 +1,25 @@
-import type { Document, DocumentContent, DocumentVersion } from '../../domain/documents.ts';
+import type { Document, DocumentContent, DocumentOrigin, DocumentVersion } from '../../domain/documents.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { firstItem, lockableFind, offsetList, ownedBy, rowWrites, type Table } from '../table.ts';
+import {
+  BY_UPDATED_AT,
+  firstItem,
+  lockableFind,
+  offsetList,
+  ownedBy,
+  rowWrites,
+  type Table,
+  timestampList,
+} from '../table.ts';
 
 interface Row {
   id: string;
+  folder_id: string;
+  creator: string | null;
+  editor: string | null;
+  origin: DocumentOrigin;
+  type: string | null;
+  document_state_id: string;
   name: string;
   folder: string;
   description: string | null;
@@ -17,7 +32,10 @@ interface Row {
 }
 
 /** The columns a version keeps of its document, as they were; it has the document's id besides. */
-type StateRow = Omit<Row, 'id' | 'updated_at'>;
+type StateRow = Omit<
+  Row,
+  'id' | 'updated_at' | 'folder_id' | 'creator' | 'editor' | 'origin' | 'type' | 'document_state_id'
+>;
 type VersionRow = StateRow & { document_id: string };
 
 /** The properties a document and its versions have alike, from the columns they share. */
@@ -35,6 +53,12 @@ const sharedProperties = (row: StateRow) => ({
 const toDocument = (row: Row): Document => ({
   id: row.id,
   ...sharedProperties(row),
+  folderId: row.folder_id,
+  creator: row.creator,
+  editor: row.editor,
+  origin: row.origin,
+  type: row.type,
+  documentStateId: row.document_state_id,
   updatedAt: row.updated_at,
 });
 
@@ -60,10 +84,23 @@ export const listDocuments = offsetList(DOCUMENTS, 'folder, name, id', (filter: 
 
 export const findDocument = lockableFind(DOCUMENTS);
 
+/** The file repository's list: every document, or a folder's, newest change first. */
+export const listRepositoryDocuments = timestampList(
+  DOCUMENTS,
+  BY_UPDATED_AT,
+  (folderId: string | undefined) => new Conditions().equals('folder_id', folderId),
+);
+
 const values = (document: Document) => ({
   id: document.id,
   name: document.name,
   folder: document.folder,
+  folder_id: document.folderId,
+  creator: document.creator,
+  editor: document.editor,
+  origin: document.origin,
+  type: document.type,
+  document_state_id: document.documentStateId,
   description: document.description,
   content_type: document.contentType,
   size: document.size,

@@ -1,6 +1,13 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { Config } from '../../config.ts';
 import * as repository from '../../db/repositories/documentRepository.ts';
-import { type Document, type DocumentVersion, EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
+import {
+  type Document,
+  type DocumentContent,
+  type DocumentVersion,
+  EMPTY_CONTENT_TYPE,
+} from '../../domain/documents.ts';
 import { AppError } from '../../domain/errors.ts';
 import * as service from '../../services/documentService.ts';
 import type { Api, RequestTypeProvider } from '../api.ts';
@@ -26,7 +33,7 @@ import { validatorCompiler } from '../validation.ts';
 const tags = ['documents'];
 
 /** Answers a file: its type, its version as ETag, and as a download (never rendered in our origin). */
-function sendFile(
+export function sendFile(
   reply: FastifyReply,
   file: { name: string; version: number; contentType: string; bytes: Buffer },
 ) {
@@ -124,31 +131,62 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
       sendFile(reply, await service.readFile(db, request.params.id, request.params.version)),
   );
 
-  // The upload takes raw bytes of any type, so it lives in its own plugin: there the JSON-only
-  // parser of the API is replaced by one that keeps the bytes, bounded by the document limit. The
-  // body schema documents the upload (and tells the API's no-body guard that this route takes
-  // one); the bytes are never JSON-validated.
+  fileUploadRoute(api, config, {
+    tags,
+    path: `${DOCUMENTS_PATH}/:id/file`,
+    summary: 'Upload the content: new bytes or type make a new version (emits DOCUMENT_UPDATED)',
+    description:
+      `The raw bytes in any Content-Type, which becomes the document's contentType ` +
+      `(none: ${EMPTY_CONTENT_TYPE}). An empty body is an empty file. ` +
+      `At most ${config.documentMaxBytes} bytes, else 413 PAYLOAD_TOO_LARGE.`,
+    response: DocumentSchema,
+    handler: async (request, content) => {
+      const document = await service.uploadContent(db, paramsOf(request).id, content);
+      return presentDocument(document, request.hrefs, canWrite(request));
+    },
+  });
+}
+
+const paramsOf = (request: FastifyRequest) => request.params as { id: string };
+
+interface UploadRoute {
+  tags: string[];
+  operationId?: string;
+  /** With an `:id` parameter. */
+  path: string;
+  summary: string;
+  description: string;
+  querystring?: TSchema;
+  response: TSchema;
+  /** Gets the bytes and their type (none given: application/octet-stream); answers 200. */
+  handler: (request: FastifyRequest, content: DocumentContent) => Promise<unknown>;
+}
+
+/**
+ * A PUT that takes a file's raw bytes of any type, bounded by the document limit (413 beyond it).
+ * It lives in its own plugin: there the JSON-only parser of the API is replaced by one that keeps
+ * the bytes. The body schema documents the upload (and tells the API's no-body guard that this
+ * route takes one); the bytes are never JSON-validated.
+ */
+export function fileUploadRoute(api: Api, config: Config, route: UploadRoute): void {
   api.register(async (instance) => {
     const files = instance.withTypeProvider<RequestTypeProvider>();
     files.removeAllContentTypeParsers();
     files.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    files.setValidatorCompiler((route) =>
-      route.httpPart === 'body' ? () => true : validatorCompiler(route),
-    );
+    files.setValidatorCompiler((part) => (part.httpPart === 'body' ? () => true : validatorCompiler(part)));
     files.put(
-      `${DOCUMENTS_PATH}/:id/file`,
+      route.path,
       {
         bodyLimit: config.documentMaxBytes,
         schema: {
-          tags,
-          summary: 'Upload the content: new bytes or type make a new version (emits DOCUMENT_UPDATED)',
-          description:
-            `The raw bytes in any Content-Type, which becomes the document's contentType ` +
-            `(none: ${EMPTY_CONTENT_TYPE}). An empty body is an empty file. ` +
-            `At most ${config.documentMaxBytes} bytes, else 413 PAYLOAD_TOO_LARGE.`,
+          tags: route.tags,
+          ...(route.operationId ? { operationId: route.operationId } : {}),
+          summary: route.summary,
+          description: route.description,
           params: IdParams,
+          ...(route.querystring ? { querystring: route.querystring } : {}),
           body: { content: { '*/*': Bytes } },
-          response: { 200: DocumentSchema, ...errorResponses(404, 413, 415) },
+          response: { 200: route.response, ...errorResponses(404, 413, 415) },
         },
       },
       async (request) => {
@@ -157,8 +195,7 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
           throw new AppError('VALIDATION_FAILED', { rule: 'maxLength', field: 'Content-Type', limit: 255 });
         }
         const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const document = await service.uploadContent(db, request.params.id, { contentType, bytes });
-        return presentDocument(document, request.hrefs, canWrite(request));
+        return route.handler(request, { contentType, bytes });
       },
     );
   });

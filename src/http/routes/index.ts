@@ -12,6 +12,7 @@ import { registerDocuments } from './documentRoutes.ts';
 import { registerEntryPoint } from './entryPointRoutes.ts';
 import { registerEvents } from './eventRoutes.ts';
 import { registerEventStream } from './eventStreamRoutes.ts';
+import { registerFileRepository } from './fileRepositoryRoutes.ts';
 import { registerMasterData } from './masterDataRoutes.ts';
 import { registerOperations } from './operationRoutes.ts';
 import { registerPlanning } from './planningResultRoutes.ts';
@@ -44,6 +45,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerDevices(api, deps);
   registerStaffMembers(api, deps);
   registerDocuments(api, deps);
+  registerFileRepository(api, deps);
   registerPlanning(api, deps);
   registerPlanningScenarios(api, deps);
   registerConnectors(api, deps);

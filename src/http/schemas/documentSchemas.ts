@@ -1,17 +1,19 @@
 // Documents and their versions as the API shows and takes them (docs/resources/documents.md).
 import { Type } from 'typebox';
+import { FOLDER_PATTERN, NAME_PATTERN } from '../../domain/documentFolders.ts';
 import type { DocumentMetadata } from '../../domain/documents.ts';
 import { Nullable, ReplaceBody, Resource } from './common.ts';
 
-const NAME_RULE = 'a file name: no "/", not "." or ".."';
-const FOLDER_RULE = 'a production folder path: "/" or "/segment/segment", no empty segments';
-const Name = Type.String({
+const NAME_RULE = 'a file name: not ".", without "..", "/", "\\" or control characters';
+const FOLDER_RULE = 'a production folder path: "/" or "/segment/segment" of such names';
+/** A file or folder name (docs/resources/fileRepository.md, "Names"). */
+export const Name = Type.String({
   minLength: 1,
   maxLength: 255,
-  pattern: '^(?!\\.\\.?$)[^/]+$',
+  pattern: NAME_PATTERN,
   description: NAME_RULE,
 });
-const Folder = Type.String({ maxLength: 1000, pattern: '^/([^/]+(/[^/]+)*)?$', description: FOLDER_RULE });
+const Folder = Type.String({ maxLength: 1000, pattern: FOLDER_PATTERN, description: FOLDER_RULE });
 
 export const DocumentSchema = Resource(
   Type.Object({
