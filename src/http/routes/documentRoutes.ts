@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import * as repository from '../../db/repositories/documentRepository.ts';
 import { type Document, type DocumentVersion, EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
-import { AppError } from '../../domain/errors.ts';
 import * as service from '../../services/documentService.ts';
-import type { Api, RequestTypeProvider } from '../api.ts';
+import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
+import { checkContentTypeLength, registerUploads, sendFile, uploadedBytes } from '../fileTransfer.ts';
 import { DOCUMENTS_PATH } from '../paths.ts';
 import { presentDocument, presentDocumentVersion } from '../presenters/documentPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
@@ -21,26 +21,14 @@ import {
   VersionParams,
   VersionSchema,
 } from '../schemas/documentSchemas.ts';
-import { validatorCompiler } from '../validation.ts';
 
 const tags = ['documents'];
 
-/** Answers a file: its type, its version as ETag, and as a download (never rendered in our origin). */
-function sendFile(
+/** Answers a file as a download, its version as ETag (src/http/fileTransfer.ts). */
+const sendVersion = (
   reply: FastifyReply,
   file: { name: string; version: number; contentType: string; bytes: Buffer },
-) {
-  const filename = encodeURIComponent(file.name).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return reply
-    .header('content-type', file.contentType)
-    .header('etag', `"${file.version}"`)
-    .header('content-disposition', `attachment; filename*=UTF-8''${filename}`)
-    .header('x-content-type-options', 'nosniff')
-    .send(file.bytes);
-}
+) => sendFile(reply, { ...file, etag: String(file.version) });
 
 export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
   const documents = resourceRoutes(api, {
@@ -107,7 +95,7 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
         response: { ...FileResponse, ...errorResponses(404) },
       },
     },
-    async (request, reply) => sendFile(reply, await service.readFile(db, request.params.id)),
+    async (request, reply) => sendVersion(reply, await service.readFile(db, request.params.id)),
   );
 
   api.get(
@@ -121,20 +109,11 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
       },
     },
     async (request, reply) =>
-      sendFile(reply, await service.readFile(db, request.params.id, request.params.version)),
+      sendVersion(reply, await service.readFile(db, request.params.id, request.params.version)),
   );
 
-  // The upload takes raw bytes of any type, so it lives in its own plugin: there the JSON-only
-  // parser of the API is replaced by one that keeps the bytes, bounded by the document limit. The
-  // body schema documents the upload (and tells the API's no-body guard that this route takes
-  // one); the bytes are never JSON-validated.
-  api.register(async (instance) => {
-    const files = instance.withTypeProvider<RequestTypeProvider>();
-    files.removeAllContentTypeParsers();
-    files.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    files.setValidatorCompiler((route) =>
-      route.httpPart === 'body' ? () => true : validatorCompiler(route),
-    );
+  // The upload takes raw bytes of any type, so it lives in its own plugin (fileTransfer.ts).
+  registerUploads(api, (files) => {
     files.put(
       `${DOCUMENTS_PATH}/:id/file`,
       {
@@ -153,10 +132,8 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
       },
       async (request) => {
         const contentType = request.headers['content-type']?.trim() || EMPTY_CONTENT_TYPE;
-        if (contentType.length > 255) {
-          throw new AppError('VALIDATION_FAILED', { rule: 'maxLength', field: 'Content-Type', limit: 255 });
-        }
-        const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        checkContentTypeLength(contentType, 'Content-Type');
+        const bytes = uploadedBytes(request.body);
         const document = await service.uploadContent(db, request.params.id, { contentType, bytes });
         return presentDocument(document, request.hrefs, canWrite(request));
       },
