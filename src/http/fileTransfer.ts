@@ -44,7 +44,9 @@ export function registerUploads(api: Api, routes: (files: Api) => void): void {
     const files = instance.withTypeProvider<RequestTypeProvider>();
     files.removeAllContentTypeParsers();
     files.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    files.setValidatorCompiler((route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)));
+    files.setValidatorCompiler((route) =>
+      route.httpPart === 'body' ? () => true : validatorCompiler(route),
+    );
     routes(files as unknown as Api);
   });
 }

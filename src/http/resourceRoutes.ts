@@ -265,7 +265,9 @@ export function resourceRoutes<Item, Embed extends string = never>(
         // Below an owner below another (`/tickets/:id/activities/:activityId/remarks`) every parameter is filled in.
         const hrefPath = search
           ? `${path}/search`
-          : path.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? where.owner : (where.params[name] ?? '')));
+          : path.replace(/:(\w+)/g, (_, name: string) =>
+              name === 'id' ? where.owner : (where.params[name] ?? ''),
+            );
         const create = !search && route.createRel !== undefined && canWrite(request);
         const context = {
           hrefs: request.hrefs,

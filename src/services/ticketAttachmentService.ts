@@ -2,18 +2,25 @@
 // "Attachments"): created with a description, their bytes uploaded and read apart from it.
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
-import * as attachments from '../db/repositories/ticketAttachmentRepository.ts';
 import type { AttachmentOwner } from '../db/repositories/ticketAttachmentRepository.ts';
+import * as attachments from '../db/repositories/ticketAttachmentRepository.ts';
 import { notFound } from '../domain/errors.ts';
 import type { AttachmentUpload, TicketAttachment } from '../domain/tickets.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
-import { attachmentEvent, getActivity, getTicket, lockOpenActivity, lockOpenTicket } from './ticketService.ts';
+import {
+  attachmentEvent,
+  getActivity,
+  getTicket,
+  lockOpenActivity,
+  lockOpenTicket,
+} from './ticketService.ts';
 import { found } from './writes.ts';
 
 /** The owner as the path names it: 404 without the ticket, or without the activity of it. */
 export async function getAttachmentOwner(db: Queryable, owner: AttachmentOwner): Promise<AttachmentOwner> {
-  if (owner.activityId === null) return { ticketId: (await getTicket(db, owner.ticketId)).id, activityId: null };
+  if (owner.activityId === null)
+    return { ticketId: (await getTicket(db, owner.ticketId)).id, activityId: null };
   const activity = await getActivity(db, owner.ticketId, owner.activityId);
   return { ticketId: activity.ticketId, activityId: activity.id };
 }
@@ -24,7 +31,11 @@ async function lockOwner(tx: Queryable, owner: AttachmentOwner, change: string):
   else await lockOpenActivity(tx, owner.ticketId, owner.activityId, change);
 }
 
-export async function getAttachment(db: Queryable, owner: AttachmentOwner, id: string): Promise<TicketAttachment> {
+export async function getAttachment(
+  db: Queryable,
+  owner: AttachmentOwner,
+  id: string,
+): Promise<TicketAttachment> {
   const known = await getAttachmentOwner(db, owner);
   return found(attachments.findAttachment(db, known, id), 'ticketAttachment', id);
 }

@@ -64,7 +64,11 @@ const remarkData = (remark: TicketActivityRemark) => ({
 });
 
 /** What TICKET_ATTACHMENT_* and TICKET_ACTIVITY_ATTACHMENT_* events tell of an attachment. */
-export function attachmentEvent(type: 'CREATED' | 'UPDATED' | 'DELETED', attachment: TicketAttachment, changed?: string[]) {
+export function attachmentEvent(
+  type: 'CREATED' | 'UPDATED' | 'DELETED',
+  attachment: TicketAttachment,
+  changed?: string[],
+) {
   const prefix = attachment.activityId === null ? 'TICKET_ATTACHMENT' : 'TICKET_ACTIVITY_ATTACHMENT';
   return catalogueEvent(`${prefix}_${type}`, attachment.id, {
     ticketId: attachment.ticketId,
@@ -95,14 +99,24 @@ export async function getRemark(db: Queryable, ticketId: string, activityId: str
 /** The references of the body checked (400 INVALID_REFERENCE naming the field), and the material found. */
 async function checkTicketReferences(tx: Queryable, input: TicketInput): Promise<Material | null> {
   await checkMasterDataReference(tx, 'ticketStateId', input.ticketStateId, TICKET_STATES_KIND, 'ticketState');
-  await checkMasterDataReference(tx, 'ticketClassId', input.ticketClassId, TICKET_CLASSES_KIND, 'ticketClass');
+  await checkMasterDataReference(
+    tx,
+    'ticketClassId',
+    input.ticketClassId,
+    TICKET_CLASSES_KIND,
+    'ticketClass',
+  );
   await checkReference(tx, 'workplaceId', input.workplaceId, 'workplaces');
   await checkReference(tx, 'operationId', input.operationId, 'operations');
   await checkReference(tx, 'shiftId', input.shiftId, 'shifts');
   if (input.materialNumber === null) return null;
   const material = await tickets.findMaterialDescription(tx, input.materialNumber);
   if (!material) {
-    throw new AppError('INVALID_REFERENCE', { field: 'materialNumber', id: input.materialNumber, expected: 'material' });
+    throw new AppError('INVALID_REFERENCE', {
+      field: 'materialNumber',
+      id: input.materialNumber,
+      expected: 'material',
+    });
   }
   return { number: input.materialNumber, description: material.description };
 }
@@ -281,7 +295,11 @@ export async function createActivity(
       updatedAt: now,
     };
     await tickets.insertActivity(tx, activity);
-    await recordEvents(tx, [catalogueEvent('TICKET_ACTIVITY_CREATED', activity.id, activityData(activity))], now);
+    await recordEvents(
+      tx,
+      [catalogueEvent('TICKET_ACTIVITY_CREATED', activity.id, activityData(activity))],
+      now,
+    );
     return activity;
   });
 }
@@ -346,7 +364,13 @@ export async function changeActivityState(
   return db.transaction(async (tx) => {
     const before = await lockOpenActivity(tx, ticketId, id, 'activity state');
     await getMasterDataEntry(tx, TICKET_ACTIVITY_STATES_KIND, 'ticketActivityState', requested);
-    checkTransition(TICKET_ACTIVITY_TRANSITIONS, 'ticketActivity', id, before.ticketActivityStateId, requested);
+    checkTransition(
+      TICKET_ACTIVITY_TRANSITIONS,
+      'ticketActivity',
+      id,
+      before.ticketActivityStateId,
+      requested,
+    );
     if (before.ticketActivityStateId === requested) return before;
     const after = { ...before, ticketActivityStateId: requested, updatedAt: new Date() };
     await tickets.updateActivity(tx, after);
@@ -373,7 +397,13 @@ export async function createRemark(
 ): Promise<TicketActivityRemark> {
   return db.transaction(async (tx) => {
     await lockOpenActivity(tx, ticketId, activityId, 'new remark');
-    const remark: TicketActivityRemark = { ...input, id: uuidv7(), ticketId, activityId, createdAt: new Date() };
+    const remark: TicketActivityRemark = {
+      ...input,
+      id: uuidv7(),
+      ticketId,
+      activityId,
+      createdAt: new Date(),
+    };
     await tickets.insertRemark(tx, remark);
     await recordEvents(
       tx,
@@ -389,6 +419,10 @@ export async function deleteRemark(db: Database, ticketId: string, activityId: s
     await lockOpenActivity(tx, ticketId, activityId, 'remark delete');
     const remark = await found(tickets.findRemark(tx, activityId, id, true), 'ticketActivityRemark', id);
     await tickets.deleteRemark(tx, id);
-    await recordEvents(tx, [catalogueEvent('TICKET_ACTIVITY_REMARK_DELETED', id, remarkData(remark))], new Date());
+    await recordEvents(
+      tx,
+      [catalogueEvent('TICKET_ACTIVITY_REMARK_DELETED', id, remarkData(remark))],
+      new Date(),
+    );
   });
 }

@@ -46,6 +46,10 @@ const TABLES = [
   'scheduled_maintenances',
   'recorded_output_quantities',
   'connectors',
+  'tickets',
+  'ticket_activities',
+  'ticket_activity_remarks',
+  'ticket_attachments',
 ];
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -221,6 +225,12 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     ],
   };
   const connector = await created('/api/v2/connectors', connectorBody);
+  const ticket = await created('/api/v2/tickets', { title: 'BI', priority: 'LOW', workplaceId });
+  const ticketActivity = await created(`/api/v2/tickets/${ticket.id}/activities`, { title: 'BI' });
+  const ticketRemark = await created(`/api/v2/tickets/${ticket.id}/activities/${ticketActivity.id}/remarks`, {
+    remark: 'BI',
+  });
+  const ticketAttachment = await created(`/api/v2/tickets/${ticket.id}/attachments`, { description: 'BI' });
   const events = json(await testApp.request({ url: '/api/v2/events?limit=1' }));
   const result = { workplaceId, ...period };
   return {
@@ -256,6 +266,13 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       events: String(events._embedded.events[0].properties.id),
       recordedOutputQuantities: String(quantity.id),
       connectors: String(connector.id),
+      tickets: String(ticket.id),
+      activities: String(ticketActivity.id),
+      remarks: String(ticketRemark.id),
+      attachments: String(ticketAttachment.id),
+      // Allowed from NEW, so a wrongly accepted request would change the state.
+      ':ticketStateId': 'IN_PROGRESS',
+      ':ticketActivityStateId': 'IN_PROGRESS',
     },
     // Each differs from what is stored, so a wrongly accepted request would change something.
     validBodies: {
@@ -316,6 +333,13 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /workplaces/predictedMalfunctionScenarios': { workplaceId, probability: 0.7, ...period },
       'POST /connectors': { ...connectorBody, name: `BI-C2${tag}` },
       'PUT /connectors/:id': { ...connectorBody, name: 'changed' },
+      'POST /tickets': { title: 'BI new', priority: 'HIGH' },
+      'PUT /tickets/:id': { title: 'changed', priority: 'LOW', workplaceId },
+      'POST /tickets/:id/activities': { title: 'BI new' },
+      'PUT /tickets/:id/activities/:activityId': { title: 'changed' },
+      'POST /tickets/:id/activities/:activityId/remarks': { remark: 'BI new' },
+      'POST /tickets/:id/attachments': { description: 'BI new' },
+      'POST /tickets/:id/activities/:activityId/attachments': { description: 'BI new' },
     },
   };
 }

@@ -45,7 +45,10 @@ function multipart(filename: string, type: string, bytes: Buffer) {
       `Content-Type: ${type}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, bytes, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    payload: Buffer.concat([head, bytes, tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 const error = (response: LightMyRequestResponse) => [response.statusCode, json(response).code];
@@ -180,11 +183,19 @@ describeEachBackend(
         [{ ticketClassId: 'test class id' }, 'ticketClassId'],
       ];
       for (const [fields, field] of cases) {
-        const response = await t().request({ method: 'POST', url: BASE, body: { title: 'x', priority: 'LOW', ...fields } });
+        const response = await t().request({
+          method: 'POST',
+          url: BASE,
+          body: { title: 'x', priority: 'LOW', ...fields },
+        });
         assert.deepEqual(error(response), [400, 'INVALID_REFERENCE'], field);
         assert.match(json(response).message, new RegExp(`'${field}'`));
       }
-      const badPriority = await t().request({ method: 'POST', url: BASE, body: { title: 'x', priority: 'URGENT' } });
+      const badPriority = await t().request({
+        method: 'POST',
+        url: BASE,
+        body: { title: 'x', priority: 'URGENT' },
+      });
       assert.deepEqual(error(badPriority), [400, 'VALIDATION_FAILED']);
       assert.equal(await lastSequence(t()), before);
     });
@@ -218,11 +229,18 @@ describeEachBackend(
       const unknown = await t().request({ method: 'POST', url: `${BASE}/${id}/OPEN` });
       assert.deepEqual(error(unknown), [404, 'NOT_FOUND']);
       // A closed ticket takes no new activity.
-      const activity = await t().request({ method: 'POST', url: `${BASE}/${id}/activities`, body: { title: 'late' } });
+      const activity = await t().request({
+        method: 'POST',
+        url: `${BASE}/${id}/activities`,
+        body: { title: 'late' },
+      });
       assert.deepEqual(error(activity), [400, 'INVALID_TRANSITION']);
       await ok(t(), 'POST', `${BASE}/${id}/CONFIRMED`);
       const final = await t().request({ method: 'POST', url: `${BASE}/${id}/REOPENED` });
-      assert.equal(json(final).message, `The ticket '${id}' cannot change from CONFIRMED to REOPENED; allowed: none.`);
+      assert.equal(
+        json(final).message,
+        `The ticket '${id}' cannot change from CONFIRMED to REOPENED; allowed: none.`,
+      );
       // A PUT with a refused state changes nothing.
       const put = await t().request({
         method: 'PUT',
@@ -242,7 +260,12 @@ describeEachBackend(
       const created = await t().request({
         method: 'POST',
         url: activities,
-        body: { title: 'Replace belt', description: 'order part', editor: 'e3', dueDate: '2026-01-05T10:00:00.000Z' },
+        body: {
+          title: 'Replace belt',
+          description: 'order part',
+          editor: 'e3',
+          dueDate: '2026-01-05T10:00:00.000Z',
+        },
       });
       assert.equal(created.statusCode, 201, created.body);
       const activity = json(created);
@@ -272,12 +295,21 @@ describeEachBackend(
       assert.deepEqual(error(refused), [400, 'INVALID_TRANSITION']);
 
       const remarks = `${activities}/${activityId}/remarks`;
-      const remarkResponse = await t().request({ method: 'POST', url: remarks, body: { remark: 'called supplier', editor: 'e4' } });
+      const remarkResponse = await t().request({
+        method: 'POST',
+        url: remarks,
+        body: { remark: 'called supplier', editor: 'e4' },
+      });
       assert.equal(remarkResponse.statusCode, 201, remarkResponse.body);
       const remark = json(remarkResponse);
       const remarkId = remark.properties.id;
       assert.deepEqual(remark, {
-        properties: { id: remarkId, remark: 'called supplier', editor: 'e4', creationDate: remark.properties.creationDate },
+        properties: {
+          id: remarkId,
+          remark: 'called supplier',
+          editor: 'e4',
+          creationDate: remark.properties.creationDate,
+        },
         _links: { self: get(`${remarks}/${remarkId}`) },
       });
       assert.deepEqual(json(await t().request({ url: `${remarks}/${remarkId}` })), remark);
@@ -287,8 +319,15 @@ describeEachBackend(
       assert.ok(list._links.self.href.startsWith(absolute(remarks)), list._links.self.href);
       // Another ticket's path does not reach the activity.
       const other = await ok(t(), 'POST', BASE, { title: 'Other', priority: 'LOW' });
-      assert.equal((await t().request({ url: `${BASE}/${other.properties.id}/activities/${activityId}` })).statusCode, 404);
-      assert.equal((await t().request({ url: `${BASE}/${other.properties.id}/activities/${activityId}/remarks` })).statusCode, 404);
+      assert.equal(
+        (await t().request({ url: `${BASE}/${other.properties.id}/activities/${activityId}` })).statusCode,
+        404,
+      );
+      assert.equal(
+        (await t().request({ url: `${BASE}/${other.properties.id}/activities/${activityId}/remarks` }))
+          .statusCode,
+        404,
+      );
 
       // Closed: remarks and activity changes refused until reopened.
       await ok(t(), 'POST', `${BASE}/${ticketId}/DONE`);
@@ -305,7 +344,9 @@ describeEachBackend(
       await ok(t(), 'DELETE', `${activities}/${activityId}`);
       assert.equal((await t().request({ url: `${activities}/${activityId}` })).statusCode, 404);
 
-      const events = (await eventsSince(t(), since)).filter((event) => event.eventType.startsWith('TICKET_ACTIVITY'));
+      const events = (await eventsSince(t(), since)).filter((event) =>
+        event.eventType.startsWith('TICKET_ACTIVITY'),
+      );
       assert.deepEqual(
         events.map((event) => [event.eventType, event.objectType, event.objectId]),
         [
@@ -331,7 +372,11 @@ describeEachBackend(
         }
         const prefix = owner === 'ticket' ? 'TICKET_ATTACHMENT' : 'TICKET_ACTIVITY_ATTACHMENT';
         const since = await lastSequence(t());
-        const created = await t().request({ method: 'POST', url: `${base}/attachments`, body: { description: 'photo' } });
+        const created = await t().request({
+          method: 'POST',
+          url: `${base}/attachments`,
+          body: { description: 'photo' },
+        });
         assert.equal(created.statusCode, 201, created.body);
         const id = json(created).properties.id;
         const self = `${base}/attachments/${id}`;
@@ -353,7 +398,12 @@ describeEachBackend(
         });
         assert.equal(put.statusCode, 200, put.body);
         assert.deepEqual(
-          [json(put).properties.name, json(put).properties.mimeType, json(put).properties.size, json(put).properties.editor],
+          [
+            json(put).properties.name,
+            json(put).properties.mimeType,
+            json(put).properties.size,
+            json(put).properties.editor,
+          ],
           ['scan.bin', 'image/png', BINARY.length, 'Tester'],
         );
         const data = await t().request({ url: `${self}/data` });
@@ -371,24 +421,33 @@ describeEachBackend(
         const rawData = await t().request({ url: `${self}/data` });
         assert.ok(rawData.rawPayload.equals(BINARY));
         assert.equal(rawData.headers['content-type'], 'text/plain');
-        assert.equal(rawData.headers['content-disposition'], "attachment; filename*=UTF-8''report%20%281%29.txt");
+        assert.equal(
+          rawData.headers['content-disposition'],
+          "attachment; filename*=UTF-8''report%20%281%29.txt",
+        );
 
         const stored = json(await t().request({ url: self }));
         const refusedBefore = await lastSequence(t());
         for (const name of ['..', '.', 'a/b', '..\\..\\win.ini', '../etc/passwd', 'a\u0000b']) {
           const hostile = multipart(name, 'text/plain', Buffer.from('x'));
-          const response = await upload(t(), `${self}/data`, hostile.payload, { 'content-type': hostile.contentType });
+          const response = await upload(t(), `${self}/data`, hostile.payload, {
+            'content-type': hostile.contentType,
+          });
           assert.deepEqual(error(response), [400, 'VALIDATION_FAILED'], JSON.stringify(name));
           const query = await upload(t(), `${self}/data?name=${encodeURIComponent(name)}`, 'x', {
             'content-type': 'text/plain',
           });
           assert.deepEqual(error(query), [400, 'VALIDATION_FAILED'], JSON.stringify(name));
         }
-        const big = await upload(t(), `${self}/data`, Buffer.alloc(LIMIT + 1, 1), { 'content-type': 'text/plain' });
+        const big = await upload(t(), `${self}/data`, Buffer.alloc(LIMIT + 1, 1), {
+          'content-type': 'text/plain',
+        });
         assert.deepEqual(error(big), [413, 'PAYLOAD_TOO_LARGE']);
         const badType = await upload(t(), `${self}/data`, 'x', { 'content-type': 'not a media type' });
         assert.deepEqual(error(badType), [415, 'UNSUPPORTED_MEDIA_TYPE']);
-        const badMime = await upload(t(), `${self}/data?mimeType=TEXT_HTML`, 'x', { 'content-type': 'text/plain' });
+        const badMime = await upload(t(), `${self}/data?mimeType=TEXT_HTML`, 'x', {
+          'content-type': 'text/plain',
+        });
         assert.deepEqual(error(badMime), [415, 'UNSUPPORTED_MEDIA_TYPE']);
         const noPart = await upload(t(), `${self}/data`, '--b\r\n\r\n--b--\r\n', {
           'content-type': 'multipart/form-data; boundary=b',
@@ -409,11 +468,9 @@ describeEachBackend(
         await ok(t(), 'DELETE', self);
         assert.equal((await t().request({ url: `${self}/data` })).statusCode, 404);
         assert.deepEqual(
-          (await eventsSince(t(), since)).filter((event) => event.eventType.startsWith(prefix)).map((event) => [
-            event.eventType,
-            event.objectType,
-            event.objectId,
-          ]),
+          (await eventsSince(t(), since))
+            .filter((event) => event.eventType.startsWith(prefix))
+            .map((event) => [event.eventType, event.objectType, event.objectId]),
           [
             [`${prefix}_CREATED`, prefix, id],
             [`${prefix}_UPDATED`, prefix, id],
@@ -428,10 +485,12 @@ describeEachBackend(
       const ticket = await ok(t(), 'POST', BASE, { title: 'Cascade', priority: 'LOW' });
       const id = ticket.properties.id;
       const activity = (await ok(t(), 'POST', `${BASE}/${id}/activities`, { title: 'a' })).properties.id;
-      const remark = (await ok(t(), 'POST', `${BASE}/${id}/activities/${activity}/remarks`, { remark: 'r' })).properties.id;
-      const own = (await ok(t(), 'POST', `${BASE}/${id}/attachments`, { description: 'd' })).properties.id;
-      const below = (await ok(t(), 'POST', `${BASE}/${id}/activities/${activity}/attachments`, { description: 'd' }))
+      const remark = (await ok(t(), 'POST', `${BASE}/${id}/activities/${activity}/remarks`, { remark: 'r' }))
         .properties.id;
+      const own = (await ok(t(), 'POST', `${BASE}/${id}/attachments`, { description: 'd' })).properties.id;
+      const below = (
+        await ok(t(), 'POST', `${BASE}/${id}/activities/${activity}/attachments`, { description: 'd' })
+      ).properties.id;
       const since = await lastSequence(t());
       await ok(t(), 'DELETE', `${BASE}/${id}`);
       const counts = await t().app.db.query<{ n: number }>(
@@ -457,7 +516,11 @@ describeEachBackend(
       const other = await createWorkplace(t(), 'T-FILTER');
       const made: string[] = [];
       for (const [index, priority] of (['LOW', 'HIGH', 'LOW'] as const).entries()) {
-        const ticket = await ok(t(), 'POST', BASE, { title: `Filter ${index}`, priority, workplaceId: other });
+        const ticket = await ok(t(), 'POST', BASE, {
+          title: `Filter ${index}`,
+          priority,
+          workplaceId: other,
+        });
         made.push(ticket.properties.id);
       }
       const ids = async (query: string) =>
@@ -473,7 +536,9 @@ describeEachBackend(
       assert.equal(first.pagination.total, 3);
       assert.equal(first.pagination.count, 2);
       assert.equal(first.pagination.offset, null);
-      const next = json(await t().request({ url: first._links.next.href.replace('http://localhost:80', '') }));
+      const next = json(
+        await t().request({ url: first._links.next.href.replace('http://localhost:80', '') }),
+      );
       assert.deepEqual(
         next._embedded.tickets.map((ticket: { properties: { id: string } }) => ticket.properties.id),
         [made[0]],
@@ -487,8 +552,15 @@ describeEachBackend(
     test('read-only token: reads, 403 on writes', async () => {
       const ticket = await ok(t(), 'POST', BASE, { title: 'RO', priority: 'LOW' });
       const read = ['read'];
-      assert.equal((await t().request({ url: `${BASE}/${ticket.properties.id}`, scopes: read })).statusCode, 200);
-      const write = await t().request({ method: 'POST', url: `${BASE}/${ticket.properties.id}/DONE`, scopes: read });
+      assert.equal(
+        (await t().request({ url: `${BASE}/${ticket.properties.id}`, scopes: read })).statusCode,
+        200,
+      );
+      const write = await t().request({
+        method: 'POST',
+        url: `${BASE}/${ticket.properties.id}/DONE`,
+        scopes: read,
+      });
       assert.equal(write.statusCode, 403);
     });
   },

@@ -64,11 +64,18 @@ export function listAttachments(
   if (filter.creationDateFrom !== undefined) {
     conditions.add((at) => `created_at >= ${at}`, filter.creationDateFrom);
   }
-  if (filter.creationDateTo !== undefined) conditions.add((at) => `created_at < ${at}`, filter.creationDateTo);
-  return timestampPageOf(db, ATTACHMENTS, conditions, {
-    timestampColumn: 'created_at',
-    timestampOf: (row) => row.created_at,
-  }, request);
+  if (filter.creationDateTo !== undefined)
+    conditions.add((at) => `created_at < ${at}`, filter.creationDateTo);
+  return timestampPageOf(
+    db,
+    ATTACHMENTS,
+    conditions,
+    {
+      timestampColumn: 'created_at',
+      timestampOf: (row) => row.created_at,
+    },
+    request,
+  );
 }
 
 /** The attachment of this owner with this id (another owner's is not found), locked for a write. */
@@ -98,11 +105,14 @@ export async function listAllAttachments(db: Queryable, ticketId: string, activi
 
 /** The stored bytes of an attachment. */
 export async function readAttachmentContent(db: Queryable, id: string): Promise<Buffer | undefined> {
-  const rows = await db.query<{ content: Uint8Array }>('SELECT content FROM ticket_attachments WHERE id = $1', [
-    id,
-  ]);
+  const rows = await db.query<{ content: Uint8Array }>(
+    'SELECT content FROM ticket_attachments WHERE id = $1',
+    [id],
+  );
   const content = rows[0]?.content;
-  return content === undefined ? undefined : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  return content === undefined
+    ? undefined
+    : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
 }
 
 /** Stores new bytes with the attachment's new file properties. */

@@ -1,11 +1,7 @@
 // Tickets, their activities and the remarks on an activity (docs/resources/tickets.md).
-import type {
-  Ticket,
-  TicketActivity,
-  TicketActivityRemark,
-  TicketPriority,
-} from '../../domain/tickets.ts';
+
 import { isUuid } from '../../domain/ids.ts';
+import type { Ticket, TicketActivity, TicketActivityRemark, TicketPriority } from '../../domain/tickets.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
@@ -126,7 +122,8 @@ export function listTickets(
   if (filter.creationDateFrom !== undefined) {
     conditions.add((at) => `t.created_at >= ${at}`, filter.creationDateFrom);
   }
-  if (filter.creationDateTo !== undefined) conditions.add((at) => `t.created_at < ${at}`, filter.creationDateTo);
+  if (filter.creationDateTo !== undefined)
+    conditions.add((at) => `t.created_at < ${at}`, filter.creationDateTo);
   return timestampPageOf(db, TICKETS, conditions, byCreation('t.created_at'), request);
 }
 
@@ -166,26 +163,23 @@ export async function findMaterialDescription(
   );
 }
 
-const ticketWrites = rowWrites(
-  'tickets',
-  (ticket: Ticket) => ({
-    id: ticket.id,
-    title: ticket.title,
-    description: ticket.description,
-    root_cause: ticket.rootCause,
-    priority: ticket.priority,
-    editor: ticket.editor,
-    ticket_state_id: ticket.ticketStateId,
-    ticket_class_id: ticket.ticketClassId,
-    workplace_id: ticket.workplace?.id ?? null,
-    operation_id: ticket.operationId,
-    shift_id: ticket.shiftId,
-    material_number: ticket.material?.number ?? null,
-    material_description: ticket.material?.description ?? null,
-    created_at: ticket.createdAt,
-    updated_at: ticket.updatedAt,
-  }),
-);
+const ticketWrites = rowWrites('tickets', (ticket: Ticket) => ({
+  id: ticket.id,
+  title: ticket.title,
+  description: ticket.description,
+  root_cause: ticket.rootCause,
+  priority: ticket.priority,
+  editor: ticket.editor,
+  ticket_state_id: ticket.ticketStateId,
+  ticket_class_id: ticket.ticketClassId,
+  workplace_id: ticket.workplace?.id ?? null,
+  operation_id: ticket.operationId,
+  shift_id: ticket.shiftId,
+  material_number: ticket.material?.number ?? null,
+  material_description: ticket.material?.description ?? null,
+  created_at: ticket.createdAt,
+  updated_at: ticket.updatedAt,
+}));
 export const insertTicket = ticketWrites.insert;
 export const updateTicket = ticketWrites.update;
 export const deleteTicket = ticketWrites.delete;

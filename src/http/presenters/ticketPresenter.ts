@@ -1,9 +1,4 @@
-import type {
-  Ticket,
-  TicketActivity,
-  TicketActivityRemark,
-  TicketAttachment,
-} from '../../domain/tickets.ts';
+import type { Ticket, TicketActivity, TicketActivityRemark, TicketAttachment } from '../../domain/tickets.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
@@ -20,8 +15,10 @@ import {
 export function presentTicket(ticket: Ticket, hrefs: Hrefs): Resource {
   const self = `${TICKETS_PATH}/${ticket.id}`;
   const links: Record<string, Link> = { self: link(hrefs.api(self)) };
-  if (ticket.operationId !== null) links.operation = link(hrefs.api(`${OPERATIONS_PATH}/${ticket.operationId}`));
-  if (ticket.workplace !== null) links.workplace = link(hrefs.api(`${WORKPLACES_PATH}/${ticket.workplace.id}`));
+  if (ticket.operationId !== null)
+    links.operation = link(hrefs.api(`${OPERATIONS_PATH}/${ticket.operationId}`));
+  if (ticket.workplace !== null)
+    links.workplace = link(hrefs.api(`${WORKPLACES_PATH}/${ticket.workplace.id}`));
   if (ticket.shiftId !== null && ticket.shiftWorkplaceId !== null) {
     links.shift = link(hrefs.api(`${shiftsPath(ticket.shiftWorkplaceId)}/${ticket.shiftId}`));
   }
@@ -79,7 +76,9 @@ export function presentRemark(remark: TicketActivityRemark, hrefs: Hrefs): Resou
       editor: remark.editor,
       creationDate: remark.createdAt.toISOString(),
     },
-    { self: link(hrefs.api(`${ticketActivityRemarksPath(remark.ticketId, remark.activityId)}/${remark.id}`)) },
+    {
+      self: link(hrefs.api(`${ticketActivityRemarksPath(remark.ticketId, remark.activityId)}/${remark.id}`)),
+    },
   );
 }
 

@@ -2,8 +2,8 @@
 // through the file rules of fileTransfer.ts (size limit, downloads never rendered or sniffed).
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import * as repository from '../../db/repositories/ticketAttachmentRepository.ts';
 import type { AttachmentOwner } from '../../db/repositories/ticketAttachmentRepository.ts';
+import * as repository from '../../db/repositories/ticketAttachmentRepository.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { AttachmentUpload, TicketAttachment } from '../../domain/tickets.ts';
 import * as service from '../../services/ticketAttachmentService.ts';
@@ -42,7 +42,8 @@ function checkName(name: string, field: string): string {
             /[\u0000-\u001f\u007f]/.test(name)
             ? 'must not contain control characters'
             : undefined;
-  if (problem !== undefined) throw new AppError('VALIDATION_FAILED', { rule: 'value', field, detail: problem });
+  if (problem !== undefined)
+    throw new AppError('VALIDATION_FAILED', { rule: 'value', field, detail: problem });
   return name;
 }
 
@@ -64,7 +65,10 @@ async function uploadOf(request: FastifyRequest): Promise<AttachmentUpload> {
   if (!MULTIPART.test(contentType)) {
     return {
       name: query.name === undefined ? null : checkName(query.name, 'name'),
-      mimeType: checkMediaType(query.mimeType ?? contentType, query.mimeType === undefined ? 'Content-Type' : 'mimeType'),
+      mimeType: checkMediaType(
+        query.mimeType ?? contentType,
+        query.mimeType === undefined ? 'Content-Type' : 'mimeType',
+      ),
       editor,
       bytes,
     };
@@ -73,7 +77,11 @@ async function uploadOf(request: FastifyRequest): Promise<AttachmentUpload> {
   try {
     form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
   } catch {
-    throw new AppError('VALIDATION_FAILED', { rule: 'value', field: 'data', detail: 'is no multipart/form-data body' });
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: 'data',
+      detail: 'is no multipart/form-data body',
+    });
   }
   const file = form.get('data');
   if (!(file instanceof File)) throw new AppError('VALIDATION_FAILED', { rule: 'required', field: 'data' });
@@ -86,7 +94,11 @@ async function uploadOf(request: FastifyRequest): Promise<AttachmentUpload> {
 }
 
 export function registerTicketAttachments(api: Api, { db, config }: ServerDeps): void {
-  const owners: { path: string; ownerOf: (params: Record<string, string>) => AttachmentOwner; what: string }[] = [
+  const owners: {
+    path: string;
+    ownerOf: (params: Record<string, string>) => AttachmentOwner;
+    what: string;
+  }[] = [
     {
       path: `${TICKETS_PATH}/:id/attachments`,
       ownerOf: (params) => ({ ticketId: params.id ?? '', activityId: null }),
@@ -137,7 +149,10 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
     const dataPath = `${path}/:attachmentId/data`;
     const params = Type.Object(
       Object.fromEntries(
-        [...dataPath.matchAll(/:(\w+)/g)].map((match) => [match[1] as string, Type.String({ maxLength: 100 })]),
+        [...dataPath.matchAll(/:(\w+)/g)].map((match) => [
+          match[1] as string,
+          Type.String({ maxLength: 100 }),
+        ]),
       ),
     );
     api.get(
@@ -152,7 +167,11 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
       },
       async (request, reply) => {
         const at = request.params as Record<string, string>;
-        const { attachment, bytes } = await service.readAttachmentData(db, ownerOf(at), at.attachmentId ?? '');
+        const { attachment, bytes } = await service.readAttachmentData(
+          db,
+          ownerOf(at),
+          at.attachmentId ?? '',
+        );
         return sendFile(reply, {
           name: attachment.name ?? attachment.id,
           contentType: attachment.mimeType ?? EMPTY_TYPE,

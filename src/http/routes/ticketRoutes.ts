@@ -70,7 +70,8 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   tickets.command({
     path: ':ticketStateId',
     summary: 'Change the ticket state (emits TICKET_STATE_CHANGED)',
-    description: 'Allowed changes: docs/resources/tickets.md, "States". Others: 400 INVALID_TRANSITION; unknown state: 404.',
+    description:
+      'Allowed changes: docs/resources/tickets.md, "States". Others: 400 INVALID_TRANSITION; unknown state: 404.',
     run: (_body, at) => service.changeTicketState(db, at.id, at.params.ticketStateId ?? ''),
   });
 
@@ -92,7 +93,10 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     load: (filter, page, at) => repository.listActivities(db, at.owner, filter, page),
     createRel: 'createActivity',
   });
-  activities.get({ summary: 'One activity of a ticket', load: (at) => service.getActivity(db, at.id, at.itemId) });
+  activities.get({
+    summary: 'One activity of a ticket',
+    load: (at) => service.getActivity(db, at.id, at.itemId),
+  });
   activities.create({
     summary: 'Add an activity to an open ticket (emits TICKET_ACTIVITY_CREATED)',
     body: CreateActivityBody,
@@ -111,8 +115,10 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   activities.command({
     path: ':ticketActivityStateId',
     summary: 'Change the activity state (emits TICKET_ACTIVITY_STATE_CHANGED)',
-    description: 'Allowed changes: docs/resources/tickets.md, "States". Others: 400 INVALID_TRANSITION; unknown state: 404.',
-    run: (_body, at) => service.changeActivityState(db, at.id, at.itemId, at.params.ticketActivityStateId ?? ''),
+    description:
+      'Allowed changes: docs/resources/tickets.md, "States". Others: 400 INVALID_TRANSITION; unknown state: 404.',
+    run: (_body, at) =>
+      service.changeActivityState(db, at.id, at.itemId, at.params.ticketActivityStateId ?? ''),
   });
 
   const remarks = resourceRoutes(api, {

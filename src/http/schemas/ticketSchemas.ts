@@ -122,7 +122,10 @@ const activityWritable = {
   editor: Text(200),
   dueDate: Type.Optional(Nullable(DateTime)),
   ticketActivityStateId: Type.Optional(
-    Type.String({ maxLength: 100, description: 'A new activity without one is NEW, a replaced one keeps its state' }),
+    Type.String({
+      maxLength: 100,
+      description: 'A new activity without one is NEW, a replaced one keeps its state',
+    }),
   ),
 };
 export const CreateActivityBody = Type.Object(activityWritable, { additionalProperties: false });
@@ -169,9 +172,15 @@ export const CreateRemarkBody = Type.Object(
 
 export const RemarkFilters = { activityEditor: FilterText, ...CreationFilters };
 
-export const creationFilter = <Q extends { creationDateFrom?: string | undefined; creationDateTo?: string | undefined }>(
+export const creationFilter = <
+  Q extends { creationDateFrom?: string | undefined; creationDateTo?: string | undefined },
+>(
   query: Q,
-) => ({ ...query, creationDateFrom: dateOf(query.creationDateFrom), creationDateTo: dateOf(query.creationDateTo) });
+) => ({
+  ...query,
+  creationDateFrom: dateOf(query.creationDateFrom),
+  creationDateTo: dateOf(query.creationDateTo),
+});
 
 export const AttachmentSchema = Resource(
   Type.Object({
@@ -191,14 +200,21 @@ export const CreateAttachmentBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const AttachmentFilters = { attachmentName: Type.Optional(Type.String({ maxLength: 255 })), ...CreationFilters };
+export const AttachmentFilters = {
+  attachmentName: Type.Optional(Type.String({ maxLength: 255 })),
+  ...CreationFilters,
+};
 
 /** The query of an upload: the SDK sends the media type and the editor beside the file part. */
 export const UploadQuery = Type.Object(
   {
-    mimeType: Type.Optional(Type.String({ maxLength: 1000, description: 'The media type; default: the part or body Content-Type' })),
+    mimeType: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'The media type; default: the part or body Content-Type' }),
+    ),
     editor: Type.Optional(Type.String({ maxLength: 200 })),
-    name: Type.Optional(Type.String({ maxLength: 1000, description: 'The file name of a raw (not multipart) upload' })),
+    name: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'The file name of a raw (not multipart) upload' }),
+    ),
   },
   { additionalProperties: false },
 );
