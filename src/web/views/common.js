@@ -8,6 +8,7 @@ import { h } from '../dom.js';
 /** @typedef {import('../types.js').Operation} Operation */
 /** @typedef {import('../types.js').QuantitySummary} QuantitySummary */
 /** @typedef {import('../types.js').OeeReport} OeeReport */
+/** @typedef {import('../types.js').Ticket} Ticket */
 
 export const ACTIVE_PHASES = ['SETUP', 'TRAINING', 'PROCESSING', 'INTERRUPTED'];
 export const OPEN_PHASES = ['RELEASED', 'DISPATCHED', ...ACTIVE_PHASES];
@@ -140,4 +141,28 @@ export function progress(operation, summary) {
       h('span', { style: { width: `${share * 100}%` } }),
     ),
   );
+}
+
+/** Ticket states of an open ticket: not DONE or CONFIRMED (docs/resources/tickets.md, "States"). */
+export const OPEN_TICKET_STATES = ['NEW', 'IN_PROGRESS', 'REOPENED'];
+/** The ticket events that can open, close or move a ticket; their data say where it is now. */
+export const TICKET_EVENTS = ['TICKET_CREATED', 'TICKET_UPDATED', 'TICKET_STATE_CHANGED', 'TICKET_DELETED'];
+
+/**
+ * The open tickets (of one workplace when given), newest first: the newest 100 of each open
+ * state. Empty while the service has no /tickets.
+ * @param {string} [workplaceId]
+ * @returns {Promise<Ticket[]>}
+ */
+export async function openTickets(workplaceId) {
+  const pages = await Promise.all(
+    OPEN_TICKET_STATES.map((ticketStateId) =>
+      optional('/tickets', { limit: 100, ticketStateId, ...(workplaceId ? { workplaceId } : {}) }),
+    ),
+  );
+  return pages
+    .flatMap((page) =>
+      /** @type {Ticket[]} */ (page?._embedded?.tickets ?? []).map((t) => /** @type {any} */ (t).properties),
+    )
+    .sort((a, b) => b.creationDate.localeCompare(a.creationDate));
 }
