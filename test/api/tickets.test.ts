@@ -108,6 +108,12 @@ describeEachBackend(
           self: get(`${BASE}/${id}`),
           operation: get(`/api/v3/operations/${operationId}`),
           workplace: get(`/api/v3/workplaces/${workplaceId}`),
+          setTicketStateInProgress: {
+            href: absolute(`${BASE}/${id}/IN_PROGRESS`),
+            method: 'POST',
+            embeddable: false,
+          },
+          setTicketStateDone: { href: absolute(`${BASE}/${id}/DONE`), method: 'POST', embeddable: false },
           activities: get(`${BASE}/${id}/activities`),
           attachments: get(`${BASE}/${id}/attachments`),
         },
@@ -532,6 +538,12 @@ describeEachBackend(
       assert.deepEqual(await ids(`workplaceId=${other}&ticketTitle=Filter%201`), [made[1]]);
       assert.deepEqual(await ids('workplaceId=not-a-uuid'), []);
       assert.deepEqual(await ids(`workplaceId=${other}&ticketStateId=DONE`), []);
+      await ok(t(), 'POST', `${BASE}/${made[1]}/DONE`);
+      assert.deepEqual(await ids(`workplaceId=${other}&ticketStateId=NEW,IN_PROGRESS,REOPENED`), [
+        made[2],
+        made[0],
+      ]);
+      assert.deepEqual(await ids(`workplaceId=${other}&ticketStateId=DONE`), [made[1]]);
       const first = json(await t().request({ url: `${BASE}?workplaceId=${other}&limit=2` }));
       assert.equal(first.pagination.total, 3);
       assert.equal(first.pagination.count, 2);

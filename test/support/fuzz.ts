@@ -724,6 +724,10 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
   await created(`/workplaces/${workplace.id}/scheduledMaintenances`, { description: 'FZ', ...period });
   await created('/callbacks', { eventType: 'WORKPLACE_CREATED', url: 'http://192.0.2.1/fuzz' });
   await created('/events', { eventType: 'EXTERNAL', data: { fuzz: true } });
+  const ticket = await created('/tickets', { title: 'FZ', priority: 'LOW', workplaceId: workplace.id });
+  const ticketActivity = await created(`/tickets/${ticket.id}/activities`, { title: 'FZ' });
+  await created(`/tickets/${ticket.id}/activities/${ticketActivity.id}/remarks`, { remark: 'FZ' });
+  await created(`/tickets/${ticket.id}/attachments`, { description: 'FZ' });
   // Ids of what lists show (history records, master data, events).
   for (const url of [
     `/workplaces/${workplace.id}/recordedOperatingStates`,

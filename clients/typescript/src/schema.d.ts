@@ -14735,6 +14735,7 @@ export interface operations {
                 operationId?: string;
                 materialNumber?: string;
                 ticketPriority?: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                /** @description A ticket state, or several separated by commas */
                 ticketStateId?: string;
                 ticketClassId?: string;
             };

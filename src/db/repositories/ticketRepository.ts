@@ -117,8 +117,11 @@ export function listTickets(
     .equals('t.number::text', filter.ticketNumber)
     .equals('t.material_number', filter.materialNumber)
     .equals('t.priority', filter.ticketPriority)
-    .equals('t.ticket_state_id', filter.ticketStateId)
     .equals('t.ticket_class_id', filter.ticketClassId);
+  // One state, or several separated by commas (the dashboard's open tickets in one read).
+  if (filter.ticketStateId !== undefined) {
+    conditions.add((at) => `t.ticket_state_id = ANY(${at}::text[])`, filter.ticketStateId.split(','));
+  }
   if (filter.creationDateFrom !== undefined) {
     conditions.add((at) => `t.created_at >= ${at}`, filter.creationDateFrom);
   }

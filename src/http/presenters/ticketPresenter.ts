@@ -1,4 +1,10 @@
-import type { Ticket, TicketActivity, TicketActivityRemark, TicketAttachment } from '../../domain/tickets.ts';
+import {
+  TICKET_TRANSITIONS,
+  type Ticket,
+  type TicketActivity,
+  type TicketActivityRemark,
+  type TicketAttachment,
+} from '../../domain/tickets.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
@@ -11,6 +17,14 @@ import {
   WORKPLACES_PATH,
 } from '../paths.ts';
 
+/** IN_PROGRESS -> InProgress, for link relations. */
+const actionName = (state: string) =>
+  state
+    .toLowerCase()
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+
 /** A ticket with links to what it names (as the recorded response: only those it has). */
 export function presentTicket(ticket: Ticket, hrefs: Hrefs): Resource {
   const self = `${TICKETS_PATH}/${ticket.id}`;
@@ -21,6 +35,10 @@ export function presentTicket(ticket: Ticket, hrefs: Hrefs): Resource {
     links.workplace = link(hrefs.api(`${WORKPLACES_PATH}/${ticket.workplace.id}`));
   if (ticket.shiftId !== null && ticket.shiftWorkplaceId !== null) {
     links.shift = link(hrefs.api(`${shiftsPath(ticket.shiftWorkplaceId)}/${ticket.shiftId}`));
+  }
+  // The state changes allowed now (docs/resources/tickets.md, "States"), as actions.
+  for (const next of TICKET_TRANSITIONS[ticket.ticketStateId] ?? []) {
+    links[`setTicketState${actionName(next)}`] = link(hrefs.api(`${self}/${next}`), { method: 'POST' });
   }
   links.activities = link(hrefs.api(ticketActivitiesPath(ticket.id)));
   links.attachments = link(hrefs.api(ticketAttachmentsPath(ticket.id, null)));

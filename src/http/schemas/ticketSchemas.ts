@@ -94,7 +94,9 @@ export const TicketFilters = {
   operationId: Type.Optional(Type.String({ maxLength: 100 })),
   materialNumber: FilterText,
   ticketPriority: Type.Optional(Type.Enum([...TICKET_PRIORITIES])),
-  ticketStateId: Type.Optional(Type.String({ maxLength: 100 })),
+  ticketStateId: Type.Optional(
+    Type.String({ maxLength: 200, description: 'A ticket state, or several separated by commas' }),
+  ),
   ticketClassId: Type.Optional(Type.String({ maxLength: 100 })),
 };
 

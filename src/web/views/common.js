@@ -1,7 +1,7 @@
 // @ts-check
 // What several pages share (docs/dashboard.md): the operating states with their colours, the
 // probes of routes the service may not have, OEE and quantity reads, the quantity bar.
-import { all, optional } from '../api.js';
+import { all, items, optional } from '../api.js';
 import { h } from '../dom.js';
 
 /** @typedef {import('../types.js').OperatingState} OperatingState */
@@ -149,20 +149,17 @@ export const OPEN_TICKET_STATES = ['NEW', 'IN_PROGRESS', 'REOPENED'];
 export const TICKET_EVENTS = ['TICKET_CREATED', 'TICKET_UPDATED', 'TICKET_STATE_CHANGED', 'TICKET_DELETED'];
 
 /**
- * The open tickets (of one workplace when given), newest first: the newest 100 of each open
- * state. Empty while the service has no /tickets.
+ * The open tickets (of one workplace when given), newest first: the newest 100, in one read.
+ * Empty while the service has no /tickets.
  * @param {string} [workplaceId]
  * @returns {Promise<Ticket[]>}
  */
 export async function openTickets(workplaceId) {
-  const pages = await Promise.all(
-    OPEN_TICKET_STATES.map((ticketStateId) =>
-      optional('/tickets', { limit: 100, ticketStateId, ...(workplaceId ? { workplaceId } : {}) }),
-    ),
-  );
-  return pages
-    .flatMap((page) =>
-      /** @type {Ticket[]} */ (page?._embedded?.tickets ?? []).map((t) => /** @type {any} */ (t).properties),
-    )
-    .sort((a, b) => b.creationDate.localeCompare(a.creationDate));
+  const ticketStateId = OPEN_TICKET_STATES.join(',');
+  const page = await optional('/tickets', {
+    limit: 100,
+    ticketStateId,
+    ...(workplaceId ? { workplaceId } : {}),
+  });
+  return items(page, 'tickets');
 }
