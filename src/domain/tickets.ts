@@ -24,7 +24,7 @@ export const TICKET_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** A closed ticket (DONE, CONFIRMED) takes no changes below it until it is reopened. */
-export const CLOSED_TICKET_STATES: readonly string[] = ['DONE', 'CONFIRMED'];
+const CLOSED_TICKET_STATES: readonly string[] = ['DONE', 'CONFIRMED'];
 
 /** Activity states (the SDK's TicketActivityState): an activity may go back while its ticket is open. */
 export const TICKET_ACTIVITY_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
@@ -64,8 +64,6 @@ export function checkTicketOpen(ticket: Ticket, change: string): void {
   });
 }
 
-export const isOpenTicketState = (stateId: string) => !CLOSED_TICKET_STATES.includes(stateId);
-
 export interface Material {
   number: string;
   description: string | null;
@@ -88,7 +86,7 @@ export interface TicketInput {
 }
 
 /** The workplace a ticket names, as the ticket shows it. */
-export interface TicketWorkplace {
+interface TicketWorkplace {
   id: string;
   number: string;
   description: string | null;

@@ -24,7 +24,7 @@ export function sendFile(
 }
 
 /** A stored media type is at most this long (it is echoed in headers and events). */
-export const MAX_CONTENT_TYPE_LENGTH = 255;
+const MAX_CONTENT_TYPE_LENGTH = 255;
 
 /** Refuses a media type longer than a stored one may be, naming where it came from. */
 export function checkContentTypeLength(contentType: string, field: string): void {

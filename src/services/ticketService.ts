@@ -32,7 +32,7 @@ import { checkReference } from './referenceService.ts';
 import { found, gettingBelow, locking, writeOnFound } from './writes.ts';
 
 /** What TICKET_* events tell of a ticket: enough for a board to place it without a read. */
-export function ticketData(ticket: Ticket) {
+function ticketData(ticket: Ticket) {
   return {
     ticketId: ticket.id,
     number: ticket.number,

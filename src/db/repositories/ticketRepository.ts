@@ -136,20 +136,6 @@ export async function findTicket(db: Queryable, id: string, lock = false): Promi
   return findById(db, TICKETS, id);
 }
 
-/** The open tickets (not DONE or CONFIRMED) per workplace, for the dashboard's badges. */
-export async function countOpenTicketsByWorkplace(
-  db: Queryable,
-  closedStates: readonly string[],
-): Promise<{ workplaceId: string; count: number }[]> {
-  const rows = await db.query<{ workplace_id: string; count: number }>(
-    `SELECT workplace_id, count(*)::int AS count FROM tickets
-     WHERE workplace_id IS NOT NULL AND NOT (ticket_state_id = ANY($1::text[]))
-     GROUP BY workplace_id`,
-    [closedStates],
-  );
-  return rows.map((row) => ({ workplaceId: row.workplace_id, count: row.count }));
-}
-
 /** The description of a material as an order or operation knows it; undefined when none knows it. */
 export async function findMaterialDescription(
   db: Queryable,
