@@ -675,6 +675,85 @@ CREATE TABLE staff_members (
 );
 CREATE INDEX staff_members_qualifications ON staff_members USING gin (qualifications);
 
+-- ticket_activities: 035_tickets.sql
+CREATE TABLE ticket_activities (
+  id uuid NOT NULL,
+  ticket_id uuid NOT NULL,
+  title text NOT NULL,
+  description text,
+  editor text,
+  ticket_activity_state_id text NOT NULL,
+  due_date timestamp with time zone,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT ticket_activities_pkey PRIMARY KEY (id),
+  CONSTRAINT ticket_activities_ticket_id_fkey FOREIGN KEY (ticket_id) REFERENCES tickets(id) ON DELETE CASCADE
+);
+CREATE INDEX ticket_activities_timeline ON ticket_activities USING btree (ticket_id, created_at DESC, id DESC);
+
+-- ticket_activity_remarks: 035_tickets.sql
+CREATE TABLE ticket_activity_remarks (
+  id uuid NOT NULL,
+  activity_id uuid NOT NULL,
+  remark text NOT NULL,
+  editor text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT ticket_activity_remarks_pkey PRIMARY KEY (id),
+  CONSTRAINT ticket_activity_remarks_activity_id_fkey FOREIGN KEY (activity_id) REFERENCES ticket_activities(id) ON DELETE CASCADE
+);
+CREATE INDEX ticket_activity_remarks_timeline ON ticket_activity_remarks USING btree (activity_id, created_at DESC, id DESC);
+
+-- ticket_attachments: 035_tickets.sql
+CREATE TABLE ticket_attachments (
+  id uuid NOT NULL,
+  ticket_id uuid NOT NULL,
+  activity_id uuid,
+  name text,
+  description text NOT NULL,
+  editor text,
+  mime_type text,
+  size integer DEFAULT 0 NOT NULL,
+  content bytea DEFAULT '\x'::bytea NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT ticket_attachments_pkey PRIMARY KEY (id),
+  CONSTRAINT ticket_attachments_activity_id_fkey FOREIGN KEY (activity_id) REFERENCES ticket_activities(id) ON DELETE CASCADE,
+  CONSTRAINT ticket_attachments_ticket_id_fkey FOREIGN KEY (ticket_id) REFERENCES tickets(id) ON DELETE CASCADE
+);
+CREATE INDEX ticket_attachments_activity ON ticket_attachments USING btree (activity_id);
+CREATE INDEX ticket_attachments_timeline ON ticket_attachments USING btree (ticket_id, activity_id, created_at DESC, id DESC);
+
+-- tickets: 035_tickets.sql
+CREATE TABLE tickets (
+  id uuid NOT NULL,
+  number bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  title text NOT NULL,
+  description text,
+  root_cause text,
+  priority text NOT NULL,
+  editor text,
+  ticket_state_id text NOT NULL,
+  ticket_class_id text,
+  workplace_id uuid,
+  operation_id uuid,
+  shift_id uuid,
+  material_number text,
+  material_description text,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT tickets_pkey PRIMARY KEY (id),
+  CONSTRAINT tickets_number_key UNIQUE (number),
+  CONSTRAINT tickets_operation_id_fkey FOREIGN KEY (operation_id) REFERENCES operations(id),
+  CONSTRAINT tickets_shift_id_fkey FOREIGN KEY (shift_id) REFERENCES shifts(id) ON DELETE SET NULL,
+  CONSTRAINT tickets_workplace_id_fkey FOREIGN KEY (workplace_id) REFERENCES workplaces(id),
+  CONSTRAINT tickets_priority_check CHECK (priority = ANY (ARRAY['LOW'::text, 'MEDIUM'::text, 'HIGH'::text, 'VERY_HIGH'::text]))
+);
+CREATE INDEX tickets_operation ON tickets USING btree (operation_id);
+CREATE INDEX tickets_shift ON tickets USING btree (shift_id);
+CREATE INDEX tickets_state ON tickets USING btree (ticket_state_id);
+CREATE INDEX tickets_timeline ON tickets USING btree (created_at DESC, id DESC);
+CREATE INDEX tickets_workplace ON tickets USING btree (workplace_id, created_at DESC);
+
 -- tool_assembly_orders: 005_tools.sql
 CREATE TABLE tool_assembly_orders (
   id uuid NOT NULL,

@@ -17,6 +17,7 @@ export const DEVICES_PATH = '/devices';
 export const CALLBACKS_PATH = '/callbacks';
 export const EVENTS_PATH = '/events';
 export const CONNECTORS_PATH = '/connectors';
+export const TICKETS_PATH = '/tickets';
 /** OAuth clients, for clients with the admin scope (docs/resources/clients.md). */
 export const CLIENTS_PATH = '/clients';
 /** Computed reports (docs/resources/reports.md). */
@@ -51,3 +52,11 @@ export const scheduledMaintenancesPath = (workplaceId: string) =>
   `${WORKPLACES_PATH}/${workplaceId}/scheduledMaintenances`;
 /** A device's recorded samples. */
 export const timeSeriesPath = (deviceId: string) => `${DEVICES_PATH}/${deviceId}/recordedTimeSeries`;
+/** A ticket's activities. */
+export const ticketActivitiesPath = (ticketId: string) => `${TICKETS_PATH}/${ticketId}/activities`;
+/** The attachments of a ticket (activityId null) or of one of its activities. */
+export const ticketAttachmentsPath = (ticketId: string, activityId: string | null) =>
+  `${activityId === null ? `${TICKETS_PATH}/${ticketId}` : `${ticketActivitiesPath(ticketId)}/${activityId}`}/attachments`;
+/** The remarks on an activity of a ticket. */
+export const ticketActivityRemarksPath = (ticketId: string, activityId: string) =>
+  `${ticketActivitiesPath(ticketId)}/${activityId}/remarks`;

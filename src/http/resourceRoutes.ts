@@ -262,7 +262,12 @@ export function resourceRoutes<Item, Embed extends string = never>(
         const query = request.query as Record<string, unknown>;
         const embed = embedsOf(query as { embed?: string[] });
         const where = at(request, route.owner ? await route.owner(at(request)) : undefined);
-        const hrefPath = search ? `${path}/search` : path.replace(':id', where.owner);
+        // Below an owner below another (`/tickets/:id/activities/:activityId/remarks`) every parameter is filled in.
+        const hrefPath = search
+          ? `${path}/search`
+          : path.replace(/:(\w+)/g, (_, name: string) =>
+              name === 'id' ? where.owner : (where.params[name] ?? ''),
+            );
         const create = !search && route.createRel !== undefined && canWrite(request);
         const context = {
           hrefs: request.hrefs,

@@ -159,6 +159,11 @@ const MESSAGES: Record<string, LocalizedText> = {
     'de-DE': "{resource} '{id}' kann nicht von {current} nach {requested} wechseln; erlaubt: {allowed}.",
     'zh-CN': "{resource} '{id}' 不能从 {current} 变为 {requested}；允许：{allowed}。",
   },
+  'INVALID_TRANSITION.closed': {
+    'en-GB': "The ticket '{id}' is {current}: reopen it (REOPENED) before this change ({requested}).",
+    'de-DE': "Das Ticket '{id}' ist {current}: vor dieser Änderung ({requested}) wieder öffnen (REOPENED).",
+    'zh-CN': "工单 '{id}' 处于 {current} 状态：请先重新打开（REOPENED）再进行此更改（{requested}）。",
+  },
   UNAUTHORIZED: {
     'en-GB': 'Authentication required: send an access token as "Authorization: Bearer <token>".',
     'de-DE': 'Anmeldung erforderlich: Senden Sie ein Access-Token als "Authorization: Bearer <token>".',

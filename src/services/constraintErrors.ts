@@ -79,6 +79,13 @@ export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   ),
   tool_assembly_orders_tool_id_fkey: key('tool', 'tool assembly orders', 'toolId'),
   tools_workplace_id_fkey: key('workplace', 'tools', 'workplaceId'),
+  tickets_workplace_id_fkey: key('workplace', 'tickets', 'workplaceId'),
+  tickets_operation_id_fkey: key('operation', 'tickets', 'operationId'),
+  tickets_shift_id_fkey: key('shift', 'tickets', 'shiftId'),
+  ticket_activities_ticket_id_fkey: key('ticket', 'ticket activities'),
+  ticket_activity_remarks_activity_id_fkey: key('ticketActivity', 'ticket activity remarks'),
+  ticket_attachments_ticket_id_fkey: key('ticket', 'ticket attachments'),
+  ticket_attachments_activity_id_fkey: key('ticketActivity', 'ticket attachments'),
   workplaces_capacity_group_id_fkey: key('workplaceGroup', 'workplaces', 'capacityGroupId'),
   workplaces_production_line_id_fkey: key('workplaceGroup', 'workplaces', 'productionLineId'),
 };

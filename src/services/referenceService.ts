@@ -14,6 +14,7 @@ const REFERENCED: Record<ReferencedTable, string> = {
   tools: 'tool',
   devices: 'device',
   documents: 'document',
+  shifts: 'shift',
 };
 
 /**

@@ -79,6 +79,7 @@ export type StepKind =
   | 'sensorValues'
   | 'outputQuantity'
   | 'toolAssemblyOrder'
+  | 'ticket'
   | 'idle';
 
 /** Operating state codes (docs/api.md, "States and transitions"). */
@@ -89,6 +90,14 @@ const STATE = {
   malfunction: '110',
   break: '993',
 } as const;
+
+/** What the simulated shop floor raises tickets about. */
+const TICKET_PROBLEMS = [
+  { title: 'Guard door sensor fault', priority: 'HIGH' },
+  { title: 'Material shortage', priority: 'MEDIUM' },
+  { title: 'Surface scratches on parts', priority: 'LOW' },
+  { title: 'Coolant leak', priority: 'VERY_HIGH' },
+] as const;
 
 const MINUTE = 60_000;
 /**
@@ -126,6 +135,8 @@ export class Simulator {
   readonly #staff: SimStaff[];
   readonly #busyStaff = new Set<string>();
   readonly #claimed = new Set<string>();
+  /** Tickets this simulator raised and has not closed yet (their self links), oldest first. */
+  readonly #openTickets: string[] = [];
   /** Production orders with an operation in processing, newest last: their next operations come next. */
   readonly #ordersInProgress: string[] = [];
   readonly #outputQuantities: boolean;
@@ -269,7 +280,9 @@ export class Simulator {
       if (!due || workplace.dueAt < due.dueAt) due = workplace;
     }
     if (due) return this.#work(due, now);
-    // Nothing due: the machines report their sensors, now and then a tool order moves on.
+    // Nothing due: the machines report their sensors, now and then a tool order moves on or a
+    // ticket is raised or closed.
+    if (this.#links.tickets && this.#random.chance(0.1)) return this.#ticket();
     if (this.#random.chance(0.15)) return this.#advanceToolAssemblyOrder();
     const machines = this.#workplaces.filter((w) => w.devices.length > 0);
     return machines.length > 0 ? this.#reportSensors(this.#random.pick(machines)) : 'idle';
@@ -563,6 +576,34 @@ export class Simulator {
     const answer = await this.#bridge.follow(linkOf(order._links, rel), { method: 'POST' });
     if (answer.response.status !== 409) dataOf(answer);
     return 'toolAssemblyOrder';
+  }
+
+  /**
+   * Raises a ticket at a workplace (an andon call), or closes one raised earlier: the older ones
+   * get done while new ones come in, so a few are open at any time.
+   */
+  async #ticket(): Promise<StepKind> {
+    const oldest = this.#openTickets[0];
+    if (oldest !== undefined && (this.#openTickets.length >= 3 || this.#random.chance(0.5))) {
+      this.#openTickets.shift();
+      const ticket: Resource = await this.#get(oldest);
+      const done = ticket._links.setTicketStateDone?.href;
+      if (done) await this.#post(done);
+      return 'ticket';
+    }
+    const workplace = this.#random.pick(this.#workplaces);
+    const problem = this.#random.pick(TICKET_PROBLEMS);
+    const answer = await this.#bridge.follow<Resource>(linkOf(this.#links, 'tickets'), {
+      method: 'POST',
+      body: {
+        title: `${problem.title} at ${workplace.number}`,
+        priority: problem.priority,
+        editor: 'Simulator',
+        workplaceId: workplace.id,
+      },
+    });
+    this.#openTickets.push(linkOf(dataOf(answer)._links, 'self'));
+    return 'ticket';
   }
 
   /** A resource or page by its href; any answer but a success throws BridgeApiError. */

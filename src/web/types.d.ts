@@ -41,6 +41,17 @@ export interface OeeReport {
   quality: number | null;
 }
 
+/** A ticket as the pages read it (docs/resources/tickets.md). */
+export interface Ticket {
+  id: string;
+  number: string;
+  title: string;
+  priority: string;
+  creationDate: string;
+  ticketStateId: string;
+  workplace: { id: string; number: string } | null;
+}
+
 /** An event of the event log or the event stream. */
 export interface BridgeEvent {
   id: string;

@@ -48,6 +48,10 @@ const TABLES = [
   'recorded_output_quantities',
   'connectors',
   'commands',
+  'tickets',
+  'ticket_activities',
+  'ticket_activity_remarks',
+  'ticket_attachments',
 ];
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -233,6 +237,12 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     quantity: 1,
     qualityDetailId: 'YIELD',
   });
+  const ticket = await created('/api/v2/tickets', { title: 'BI', priority: 'LOW', workplaceId });
+  const ticketActivity = await created(`/api/v2/tickets/${ticket.id}/activities`, { title: 'BI' });
+  const ticketRemark = await created(`/api/v2/tickets/${ticket.id}/activities/${ticketActivity.id}/remarks`, {
+    remark: 'BI',
+  });
+  const ticketAttachment = await created(`/api/v2/tickets/${ticket.id}/attachments`, { description: 'BI' });
   const events = json(await testApp.request({ url: '/api/v2/events?limit=1' }));
   const materials = json(await testApp.request({ url: '/api/v2/materials?limit=1' }));
   const result = { workplaceId, ...period };
@@ -279,6 +289,13 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       literals: 'CFE58B7E9A754947AE66E37A9A8F2D51',
       materials: String(materials._embedded.materials[0].properties.id),
       commands: String(command.id),
+      tickets: String(ticket.id),
+      activities: String(ticketActivity.id),
+      remarks: String(ticketRemark.id),
+      attachments: String(ticketAttachment.id),
+      // Allowed from NEW, so a wrongly accepted request would change the state.
+      ':ticketStateId': 'IN_PROGRESS',
+      ':ticketActivityStateId': 'IN_PROGRESS',
     },
     // Each differs from what is stored, so a wrongly accepted request would change something.
     validBodies: {
@@ -359,6 +376,13 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
         activityIdentifier: 'OPERATION_PHASE',
         data: { operationId: String(idleOperation.id), operationPhaseId: 'DISPATCHED' },
       },
+      'POST /tickets': { title: 'BI new', priority: 'HIGH' },
+      'PUT /tickets/:id': { title: 'changed', priority: 'LOW', workplaceId },
+      'POST /tickets/:id/activities': { title: 'BI new' },
+      'PUT /tickets/:id/activities/:activityId': { title: 'changed' },
+      'POST /tickets/:id/activities/:activityId/remarks': { remark: 'BI new' },
+      'POST /tickets/:id/attachments': { description: 'BI new' },
+      'POST /tickets/:id/activities/:activityId/attachments': { description: 'BI new' },
     },
   };
 }

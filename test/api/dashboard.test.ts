@@ -221,6 +221,13 @@ describe('dashboard in a real browser', () => {
       assert.equal(changed.statusCode, 200, changed.body);
     }
     const [first, second] = ids as [string, string];
+    // An open ticket at the first workplace before the page opens: its tile shows the badge.
+    const raised = await app.request({
+      method: 'POST',
+      url: '/api/v2/tickets',
+      body: { title: 'Guard door sensor', priority: 'HIGH', workplaceId: first },
+    });
+    assert.equal(raised.statusCode, 201, raised.body);
     // And 196 more, so the overview is checked at the size it is built for (200 workplaces).
     const group = await app.request({
       method: 'POST',
@@ -369,6 +376,23 @@ describe('dashboard in a real browser', () => {
       await page
         .locator(`.tile[data-workplace-id="${second}"][data-state="000"]`)
         .waitFor({ timeout: 30_000 });
+      // Open tickets: the badge from the first read, then live as tickets are raised and closed.
+      assert.equal(await tile(first).locator('.ticket-badge').getAttribute('data-open-tickets'), '1');
+      assert.equal(await tile(second).locator('.ticket-badge').count(), 0);
+      const ticket = await app.request({
+        method: 'POST',
+        url: '/api/v2/tickets',
+        body: { title: 'Jammed feeder', priority: 'LOW', workplaceId: second },
+      });
+      assert.equal(ticket.statusCode, 201, ticket.body);
+      await tile(second).locator('.ticket-badge[data-open-tickets="1"]').waitFor({ timeout: 30_000 });
+      assert.match((await tile(second).locator('.ticket-badge').textContent()) ?? '', /1 open ticket/);
+      const closed = await app.request({
+        method: 'POST',
+        url: `/api/v2/tickets/${json(ticket).properties.id}/DONE`,
+      });
+      assert.equal(closed.statusCode, 200, closed.body);
+      await tile(second).locator('.ticket-badge').waitFor({ state: 'detached', timeout: 30_000 });
       assert.equal(await page.evaluate(() => (globalThis as unknown as Browser).marker), 'same page');
       await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-live.png') });
 
@@ -383,6 +407,7 @@ describe('dashboard in a real browser', () => {
         /Press PLC: Oil temperature \(°C\)/,
       );
       assert.match((await page.locator('#current-title + *').textContent()) ?? '', /OP-4711/);
+      assert.match((await page.locator('#tickets-title + *').textContent()) ?? '', /Guard door sensor/);
       assert.ok((await page.locator('.timeline > span').count()) >= 1);
       await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-workplace.png'), fullPage: true });
 

@@ -97,6 +97,191 @@ const MAINTENANCE = ['scheduledMaintenanceId', 'workplaceId', 'description', 'ma
   'endDate',
 ]);
 const changed = (keys: string[]) => [...keys, 'changedProperties'];
+const TICKET = ['ticketId', 'number', 'title', 'priority', 'ticketStateId', 'ticketClassId'].concat([
+  'workplaceId',
+  'operationId',
+  'materialNumber',
+  'shiftId',
+]);
+const TICKET_ACTIVITY = ['ticketId', 'activityId', 'title', 'editor', 'ticketActivityStateId', 'dueDate'];
+const ATTACHMENT = ['ticketId', 'attachmentId', 'name', 'description', 'mimeType', 'size'];
+const ACTIVITY_ATTACHMENT = [...ATTACHMENT, 'activityId'];
+const TICKETS = `${API}/tickets`;
+
+/** PUT .../data with raw bytes. */
+async function uploadAttachment(t: TestApp, url: string) {
+  const response = await t.request({
+    method: 'PUT',
+    url: `${url}/data?name=photo.txt`,
+    body: 'bytes',
+    headers: { 'content-type': 'text/plain' },
+  });
+  assert.equal(response.statusCode, 200, response.body);
+}
+
+const TICKET_ROWS: Row[] = [
+  {
+    eventType: 'TICKET_CREATED',
+    action: 'POST /tickets',
+    data: TICKET,
+    run: async (t, { made, workplaceId }) => {
+      made.ticket = (
+        await ok(t, { method: 'POST', url: TICKETS, body: { title: 'Jam', priority: 'LOW', workplaceId } })
+      ).id;
+      return made.ticket ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_UPDATED',
+    action: 'PUT /tickets/{id}',
+    data: changed(TICKET),
+    run: async (t, { made, workplaceId }) => {
+      const body = { title: 'Jam', priority: 'HIGH', workplaceId };
+      await ok(t, { method: 'PUT', url: `${TICKETS}/${made.ticket}`, body });
+      return made.ticket ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_STATE_CHANGED',
+    action: 'POST /tickets/{id}/{ticketStateId}',
+    data: [...TICKET, 'previousTicketStateId'],
+    run: async (t, { made }) => {
+      await ok(t, { method: 'POST', url: `${TICKETS}/${made.ticket}/IN_PROGRESS` });
+      return made.ticket ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ATTACHMENT_CREATED',
+    action: 'POST /tickets/{id}/attachments',
+    data: ATTACHMENT,
+    run: async (t, { made }) => {
+      const url = `${TICKETS}/${made.ticket}/attachments`;
+      made.ticketAttachment = (await ok(t, { method: 'POST', url, body: { description: 'photo' } })).id;
+      return made.ticketAttachment ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ATTACHMENT_UPDATED',
+    action: 'PUT /tickets/{id}/attachments/{attachmentId}/data',
+    data: changed(ATTACHMENT),
+    run: async (t, { made }) => {
+      await uploadAttachment(t, `${TICKETS}/${made.ticket}/attachments/${made.ticketAttachment}`);
+      return made.ticketAttachment ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ATTACHMENT_DELETED',
+    action: 'DELETE /tickets/{id}/attachments/{attachmentId}',
+    data: ATTACHMENT,
+    run: async (t, { made }) => {
+      await ok(t, {
+        method: 'DELETE',
+        url: `${TICKETS}/${made.ticket}/attachments/${made.ticketAttachment}`,
+      });
+      return made.ticketAttachment ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_CREATED',
+    action: 'POST /tickets/{id}/activities',
+    data: TICKET_ACTIVITY,
+    run: async (t, { made }) => {
+      const url = `${TICKETS}/${made.ticket}/activities`;
+      made.ticketActivity = (await ok(t, { method: 'POST', url, body: { title: 'Replace belt' } })).id;
+      return made.ticketActivity ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_UPDATED',
+    action: 'PUT /tickets/{id}/activities/{activityId}',
+    data: changed(TICKET_ACTIVITY),
+    run: async (t, { made }) => {
+      const url = `${TICKETS}/${made.ticket}/activities/${made.ticketActivity}`;
+      await ok(t, { method: 'PUT', url, body: { title: 'Replace the belt' } });
+      return made.ticketActivity ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_STATE_CHANGED',
+    action: 'POST /tickets/{id}/activities/{activityId}/{ticketActivityStateId}',
+    data: [...TICKET_ACTIVITY, 'previousTicketActivityStateId'],
+    run: async (t, { made }) => {
+      await ok(t, {
+        method: 'POST',
+        url: `${TICKETS}/${made.ticket}/activities/${made.ticketActivity}/DONE`,
+      });
+      return made.ticketActivity ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_ATTACHMENT_CREATED',
+    action: 'POST /tickets/{id}/activities/{activityId}/attachments',
+    data: ACTIVITY_ATTACHMENT,
+    run: async (t, { made }) => {
+      const url = `${TICKETS}/${made.ticket}/activities/${made.ticketActivity}/attachments`;
+      made.activityAttachment = (await ok(t, { method: 'POST', url, body: { description: 'scan' } })).id;
+      return made.activityAttachment ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_ATTACHMENT_UPDATED',
+    action: 'PUT /tickets/{id}/activities/{activityId}/attachments/{attachmentId}/data',
+    data: changed(ACTIVITY_ATTACHMENT),
+    run: async (t, { made }) => {
+      const url = `${TICKETS}/${made.ticket}/activities/${made.ticketActivity}/attachments/${made.activityAttachment}`;
+      await uploadAttachment(t, url);
+      return made.activityAttachment ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_ATTACHMENT_DELETED',
+    action: 'DELETE /tickets/{id}/activities/{activityId}/attachments/{attachmentId}',
+    data: ACTIVITY_ATTACHMENT,
+    run: async (t, { made }) => {
+      const url = `${TICKETS}/${made.ticket}/activities/${made.ticketActivity}/attachments/${made.activityAttachment}`;
+      await ok(t, { method: 'DELETE', url });
+      return made.activityAttachment ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_REMARK_CREATED',
+    action: 'POST /tickets/{id}/activities/{activityId}/remarks',
+    data: ['ticketId', 'activityId', 'remarkId', 'editor'],
+    run: async (t, { made }) => {
+      const url = `${TICKETS}/${made.ticket}/activities/${made.ticketActivity}/remarks`;
+      made.remark = (await ok(t, { method: 'POST', url, body: { remark: 'supplier called' } })).id;
+      return made.remark ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_REMARK_DELETED',
+    action: 'DELETE /tickets/{id}/activities/{activityId}/remarks/{remarkId}',
+    data: ['ticketId', 'activityId', 'remarkId', 'editor'],
+    run: async (t, { made }) => {
+      const url = `${TICKETS}/${made.ticket}/activities/${made.ticketActivity}/remarks/${made.remark}`;
+      await ok(t, { method: 'DELETE', url });
+      return made.remark ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_ACTIVITY_DELETED',
+    action: 'DELETE /tickets/{id}/activities/{activityId} (or with its ticket)',
+    data: TICKET_ACTIVITY,
+    run: async (t, { made }) => {
+      await ok(t, { method: 'DELETE', url: `${TICKETS}/${made.ticket}/activities/${made.ticketActivity}` });
+      return made.ticketActivity ?? null;
+    },
+  },
+  {
+    eventType: 'TICKET_DELETED',
+    action: 'DELETE /tickets/{id}',
+    data: TICKET,
+    run: async (t, { made }) => {
+      await ok(t, { method: 'DELETE', url: `${TICKETS}/${made.ticket}` });
+      return made.ticket ?? null;
+    },
+  },
+];
 
 const ROWS: Row[] = [
   {
@@ -631,6 +816,7 @@ const ROWS: Row[] = [
       return 'T-42';
     },
   },
+  ...TICKET_ROWS,
 ];
 
 interface StoredRow {

@@ -21,6 +21,8 @@ const NOT_RESOURCE_BODIES: Record<string, string> = {
   '/documents/:id/file': 'raw bytes of the file',
   '/fileRepository/documents/:id/file': 'a file as multipart/form-data or raw bytes',
   '/workplaces/:id/shifts': 'a shift plan for a period (bulk)',
+  '/tickets/:id/attachments/:attachmentId/data': 'the bytes of the attachment',
+  '/tickets/:id/activities/:activityId/attachments/:attachmentId/data': 'the bytes of the attachment',
 };
 
 async function created(t: TestApp, url: string, body: Record<string, unknown>): Promise<string> {
@@ -81,7 +83,11 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
       },
     ],
   });
+  const ticketId = await created(t, '/tickets', { title: 'Echo ticket', priority: 'LOW', workplaceId });
+  const activityId = await created(t, `/tickets/${ticketId}/activities`, { title: 'Echo activity' });
   return {
+    '/tickets/:id': `/tickets/${ticketId}`,
+    '/tickets/:id/activities/:activityId': `/tickets/${ticketId}/activities/${activityId}`,
     '/workplaceGroups/:id': `/workplaceGroups/${workplace.capacityGroupId}`,
     '/workplaces/:id': `/workplaces/${workplaceId}`,
     '/productionOrders/:id': `/productionOrders/${operation.productionOrderId}`,

@@ -94,6 +94,8 @@ describe('demo simulator [pglite]', () => {
       'WORKPLACE_OPERATING_STATE_CHANGED',
       'STAFF_MEMBER_ACTIVITY_CHANGED',
       'TOOL_ASSEMBLY_ORDER_STATE_CHANGED',
+      'TICKET_CREATED',
+      'TICKET_STATE_CHANGED',
     ]) {
       assert.ok(types.has(type), `${type} in the event log (seen: ${[...types].join(', ')})`);
     }

@@ -738,6 +738,10 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
     quantity: 1,
     qualityDetailId: 'YIELD',
   });
+  const ticket = await created('/tickets', { title: 'FZ', priority: 'LOW', workplaceId: workplace.id });
+  const ticketActivity = await created(`/tickets/${ticket.id}/activities`, { title: 'FZ' });
+  await created(`/tickets/${ticket.id}/activities/${ticketActivity.id}/remarks`, { remark: 'FZ' });
+  await created(`/tickets/${ticket.id}/attachments`, { description: 'FZ' });
   // Ids of what lists show (history records, master data, events).
   for (const url of [
     `/workplaces/${workplace.id}/recordedOperatingStates`,

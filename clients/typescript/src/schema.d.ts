@@ -2390,6 +2390,273 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tickets, newest first (timestamp pagination)
+         * @description creationDateFrom is inclusive, creationDateTo exclusive.
+         */
+        get: operations["listTickets"];
+        put?: never;
+        /** Raise a ticket (emits TICKET_CREATED) */
+        post: operations["createTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One ticket */
+        get: operations["getTicket"];
+        /** Replace a ticket (emits TICKET_UPDATED, and TICKET_STATE_CHANGED for a new state) */
+        put: operations["replaceTicket"];
+        post?: never;
+        /** Delete a ticket with its activities, remarks and attachments (emits TICKET_DELETED and the DELETED event of each) */
+        delete: operations["deleteTicket"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/{ticketStateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the ticket state (emits TICKET_STATE_CHANGED)
+         * @description Allowed changes: docs/resources/tickets.md, "States". Others: 400 INVALID_TRANSITION; unknown state: 404.
+         */
+        post: operations["changeTicketState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activities of a ticket, newest first (timestamp pagination) */
+        get: operations["listTicketActivities"];
+        put?: never;
+        /** Add an activity to an open ticket (emits TICKET_ACTIVITY_CREATED) */
+        post: operations["createTicketActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/activities/{activityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One activity of a ticket */
+        get: operations["getTicketActivity"];
+        /** Replace an activity (emits TICKET_ACTIVITY_UPDATED, and TICKET_ACTIVITY_STATE_CHANGED for a new state) */
+        put: operations["replaceTicketActivity"];
+        post?: never;
+        /** Delete an activity with its remarks and attachments (emits TICKET_ACTIVITY_DELETED and theirs) */
+        delete: operations["deleteTicketActivity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/activities/{activityId}/{ticketActivityStateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the activity state (emits TICKET_ACTIVITY_STATE_CHANGED)
+         * @description Allowed changes: docs/resources/tickets.md, "States". Others: 400 INVALID_TRANSITION; unknown state: 404.
+         */
+        post: operations["changeTicketActivityTicketActivityState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/activities/{activityId}/remarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Remarks on an activity, newest first (timestamp pagination) */
+        get: operations["listTicketActivityRemarks"];
+        put?: never;
+        /** Add a remark to an activity of an open ticket (emits TICKET_ACTIVITY_REMARK_CREATED) */
+        post: operations["createTicketActivityRemark"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/activities/{activityId}/remarks/{remarkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One remark on an activity */
+        get: operations["getTicketActivityRemark"];
+        put?: never;
+        post?: never;
+        /** Delete a remark (emits TICKET_ACTIVITY_REMARK_DELETED) */
+        delete: operations["deleteTicketActivityRemark"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Attachments, newest first (timestamp pagination) */
+        get: operations["listTicketAttachments"];
+        put?: never;
+        /** Attach a file: an empty one until its data is uploaded (emits TICKET_ATTACHMENT_CREATED) */
+        post: operations["createTicketAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One attachment (its metadata; the bytes are at .../data) */
+        get: operations["getTicketAttachment"];
+        put?: never;
+        post?: never;
+        /** Delete an attachment (emits TICKET_ATTACHMENT_DELETED) */
+        delete: operations["deleteTicketAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/attachments/{attachmentId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bytes of an attachment, as a download */
+        get: operations["getTicketsByIdAttachmentsByAttachmentIdData"];
+        /**
+         * Upload the bytes of an attachment (emits TICKET_ATTACHMENT_UPDATED)
+         * @description multipart/form-data with the file in the part `data` (its file name becomes the name), or the raw bytes in any Content-Type with the name in `name`. `mimeType` overrides the media type; a media type that is none: 415. At most 10485760 bytes, else 413 PAYLOAD_TOO_LARGE.
+         */
+        put: operations["putTicketsByIdAttachmentsByAttachmentIdData"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/activities/{activityId}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Attachments, newest first (timestamp pagination) */
+        get: operations["listTicketActivityAttachments"];
+        put?: never;
+        /** Attach a file: an empty one until its data is uploaded (emits TICKET_ACTIVITY_ATTACHMENT_CREATED) */
+        post: operations["createTicketActivityAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/activities/{activityId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One attachment (its metadata; the bytes are at .../data) */
+        get: operations["getTicketActivityAttachment"];
+        put?: never;
+        post?: never;
+        /** Delete an attachment (emits TICKET_ACTIVITY_ATTACHMENT_DELETED) */
+        delete: operations["deleteTicketActivityAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tickets/{id}/activities/{activityId}/attachments/{attachmentId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bytes of an attachment, as a download */
+        get: operations["getTicketsByIdActivitiesByActivityIdAttachmentsByAttachmentIdData"];
+        /**
+         * Upload the bytes of an attachment (emits TICKET_ACTIVITY_ATTACHMENT_UPDATED)
+         * @description multipart/form-data with the file in the part `data` (its file name becomes the name), or the raw bytes in any Content-Type with the name in `name`. `mimeType` overrides the media type; a media type that is none: 415. At most 10485760 bytes, else 413 PAYLOAD_TOO_LARGE.
+         */
+        put: operations["putTicketsByIdActivitiesByActivityIdAttachmentsByAttachmentIdData"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11836,7 +12103,7 @@ export interface operations {
                 /** @description Id of the item at the position */
                 paginationIdentifier?: string;
                 eventType?: string;
-                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DOCUMENT_FOLDER" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "NONE";
+                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DOCUMENT_FOLDER" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "TICKET" | "TICKET_ACTIVITY" | "TICKET_ATTACHMENT" | "TICKET_ACTIVITY_ATTACHMENT" | "TICKET_ACTIVITY_REMARK" | "NONE";
                 objectId?: string;
             };
             header?: never;
@@ -12150,7 +12417,7 @@ export interface operations {
         parameters: {
             query?: {
                 eventType?: string;
-                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DOCUMENT_FOLDER" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "NONE";
+                objectType?: "OPERATION" | "PRODUCTION_ORDER" | "WORKPLACE" | "WORKPLACE_GROUP" | "STAFF_MEMBER" | "TOOL" | "TOOL_ASSEMBLY_ORDER" | "DOCUMENT" | "DOCUMENT_FOLDER" | "DEVICE" | "WORKPLACE_SHIFT" | "OPERATION_PLANNING_SCENARIO" | "STAFF_MEMBER_PLANNING_SCENARIO" | "PREDICTED_MALFUNCTION_SCENARIO" | "CONNECTOR" | "TICKET" | "TICKET_ACTIVITY" | "TICKET_ATTACHMENT" | "TICKET_ACTIVITY_ATTACHMENT" | "TICKET_ACTIVITY_REMARK" | "NONE";
                 objectId?: string;
                 /** @description Resume after this log position (as the Last-Event-ID header, which wins when both are sent) */
                 lastEventId?: number;
@@ -20395,6 +20662,2630 @@ export interface operations {
             };
             /** @description Error body of every 4xx and 5xx answer */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listTickets: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                workplaceNumber?: string;
+                workplaceId?: string;
+                ticketTitle?: string;
+                ticketNumber?: string;
+                /** @description Created at or after */
+                creationDateFrom?: string;
+                /** @description Created before */
+                creationDateTo?: string;
+                operationId?: string;
+                materialNumber?: string;
+                ticketPriority?: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                /** @description A ticket state, or several separated by commas */
+                ticketStateId?: string;
+                ticketClassId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            tickets: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @description Running number the service gives */
+                                    number: string;
+                                    title: string;
+                                    description: string | null;
+                                    rootCause: string | null;
+                                    /** @enum {unknown} */
+                                    priority: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    editor: string | null;
+                                    /** @description masterData/ticketStates */
+                                    ticketStateId: string;
+                                    ticketClassId: string | null;
+                                    operationId: string | null;
+                                    material: {
+                                        number: string;
+                                        description: string | null;
+                                        /** @description Not recorded by the plant */
+                                        type: null;
+                                    } | null;
+                                    workplace: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        erpContextId: string | null;
+                                    } | null;
+                                    shiftId: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    description?: string | null;
+                    rootCause?: string | null;
+                    /** @enum {unknown} */
+                    priority: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                    editor?: string | null;
+                    /** @description A ticket state; a new ticket without one is NEW, a replaced one keeps its state */
+                    ticketStateId?: string;
+                    ticketClassId?: string | null;
+                    operationId?: string | null;
+                    materialNumber?: string | null;
+                    workplaceId?: string | null;
+                    shiftId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A ticket: an issue raised at the plant */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Running number the service gives */
+                            number: string;
+                            title: string;
+                            description: string | null;
+                            rootCause: string | null;
+                            /** @enum {unknown} */
+                            priority: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                            /** Format: date-time */
+                            creationDate: string;
+                            editor: string | null;
+                            /** @description masterData/ticketStates */
+                            ticketStateId: string;
+                            ticketClassId: string | null;
+                            operationId: string | null;
+                            material: {
+                                number: string;
+                                description: string | null;
+                                /** @description Not recorded by the plant */
+                                type: null;
+                            } | null;
+                            workplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
+                            shiftId: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A ticket: an issue raised at the plant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Running number the service gives */
+                            number: string;
+                            title: string;
+                            description: string | null;
+                            rootCause: string | null;
+                            /** @enum {unknown} */
+                            priority: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                            /** Format: date-time */
+                            creationDate: string;
+                            editor: string | null;
+                            /** @description masterData/ticketStates */
+                            ticketStateId: string;
+                            ticketClassId: string | null;
+                            operationId: string | null;
+                            material: {
+                                number: string;
+                                description: string | null;
+                                /** @description Not recorded by the plant */
+                                type: null;
+                            } | null;
+                            workplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
+                            shiftId: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Must equal the path id when sent */
+                    id?: string;
+                    title: string;
+                    description?: string | null;
+                    rootCause?: string | null;
+                    /** @enum {unknown} */
+                    priority: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                    editor?: string | null;
+                    /** @description A ticket state; a new ticket without one is NEW, a replaced one keeps its state */
+                    ticketStateId?: string;
+                    ticketClassId?: string | null;
+                    operationId?: string | null;
+                    materialNumber?: string | null;
+                    workplaceId?: string | null;
+                    shiftId?: string | null;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    number?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    creationDate?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    material?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    workplace?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description A ticket: an issue raised at the plant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Running number the service gives */
+                            number: string;
+                            title: string;
+                            description: string | null;
+                            rootCause: string | null;
+                            /** @enum {unknown} */
+                            priority: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                            /** Format: date-time */
+                            creationDate: string;
+                            editor: string | null;
+                            /** @description masterData/ticketStates */
+                            ticketStateId: string;
+                            ticketClassId: string | null;
+                            operationId: string | null;
+                            material: {
+                                number: string;
+                                description: string | null;
+                                /** @description Not recorded by the plant */
+                                type: null;
+                            } | null;
+                            workplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
+                            shiftId: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    changeTicketState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                ticketStateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A ticket: an issue raised at the plant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Running number the service gives */
+                            number: string;
+                            title: string;
+                            description: string | null;
+                            rootCause: string | null;
+                            /** @enum {unknown} */
+                            priority: "LOW" | "MEDIUM" | "HIGH" | "VERY_HIGH";
+                            /** Format: date-time */
+                            creationDate: string;
+                            editor: string | null;
+                            /** @description masterData/ticketStates */
+                            ticketStateId: string;
+                            ticketClassId: string | null;
+                            operationId: string | null;
+                            material: {
+                                number: string;
+                                description: string | null;
+                                /** @description Not recorded by the plant */
+                                type: null;
+                            } | null;
+                            workplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
+                            shiftId: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listTicketActivities: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                activityTitle?: string;
+                activityEditor?: string;
+                /** @description Due at or after */
+                dueDateFrom?: string;
+                /** @description Due before */
+                dueDateTo?: string;
+                ticketActivityStateId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            activities: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    title: string;
+                                    description: string | null;
+                                    editor: string | null;
+                                    dueDate: string | null;
+                                    /** @description masterData/ticketActivityStates */
+                                    ticketActivityStateId: string;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createTicketActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    description?: string | null;
+                    editor?: string | null;
+                    dueDate?: string | null;
+                    /** @description A new activity without one is NEW, a replaced one keeps its state */
+                    ticketActivityStateId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An activity of a ticket: a step to resolve it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            editor: string | null;
+                            dueDate: string | null;
+                            /** @description masterData/ticketActivityStates */
+                            ticketActivityStateId: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTicketActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An activity of a ticket: a step to resolve it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            editor: string | null;
+                            dueDate: string | null;
+                            /** @description masterData/ticketActivityStates */
+                            ticketActivityStateId: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceTicketActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Must equal the path id when sent */
+                    id?: string;
+                    title: string;
+                    description?: string | null;
+                    editor?: string | null;
+                    dueDate?: string | null;
+                    /** @description A new activity without one is NEW, a replaced one keeps its state */
+                    ticketActivityStateId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An activity of a ticket: a step to resolve it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            editor: string | null;
+                            dueDate: string | null;
+                            /** @description masterData/ticketActivityStates */
+                            ticketActivityStateId: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteTicketActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    changeTicketActivityTicketActivityState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+                ticketActivityStateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An activity of a ticket: a step to resolve it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            editor: string | null;
+                            dueDate: string | null;
+                            /** @description masterData/ticketActivityStates */
+                            ticketActivityStateId: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listTicketActivityRemarks: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                activityEditor?: string;
+                /** @description Created at or after */
+                creationDateFrom?: string;
+                /** @description Created before */
+                creationDateTo?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            remarks: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    remark: string;
+                                    editor: string | null;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createTicketActivityRemark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    remark: string;
+                    editor?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A remark on an activity of a ticket */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            remark: string;
+                            editor: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTicketActivityRemark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+                remarkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A remark on an activity of a ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            remark: string;
+                            editor: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteTicketActivityRemark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+                remarkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listTicketAttachments: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                attachmentName?: string;
+                /** @description Created at or after */
+                creationDateFrom?: string;
+                /** @description Created before */
+                creationDateTo?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            attachments: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string | null;
+                                    editor: string | null;
+                                    description: string;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    mimeType: string | null;
+                                    /** @description Bytes */
+                                    size: number;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createTicketAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A file attached to a ticket or to an activity of it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            editor: string | null;
+                            description: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            mimeType: string | null;
+                            /** @description Bytes */
+                            size: number;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTicketAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file attached to a ticket or to an activity of it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            editor: string | null;
+                            description: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            mimeType: string | null;
+                            /** @description Bytes */
+                            size: number;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteTicketAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTicketsByIdAttachmentsByAttachmentIdData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with the Content-Type they were uploaded as */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    putTicketsByIdAttachmentsByAttachmentIdData: {
+        parameters: {
+            query?: {
+                /** @description The media type; default: the part or body Content-Type */
+                mimeType?: string;
+                editor?: string;
+                /** @description The file name of a raw (not multipart) upload */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description A file attached to a ticket or to an activity of it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            editor: string | null;
+                            description: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            mimeType: string | null;
+                            /** @description Bytes */
+                            size: number;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listTicketActivityAttachments: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                attachmentName?: string;
+                /** @description Created at or after */
+                creationDateFrom?: string;
+                /** @description Created before */
+                creationDateTo?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            attachments: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string | null;
+                                    editor: string | null;
+                                    description: string;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    mimeType: string | null;
+                                    /** @description Bytes */
+                                    size: number;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createTicketActivityAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A file attached to a ticket or to an activity of it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            editor: string | null;
+                            description: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            mimeType: string | null;
+                            /** @description Bytes */
+                            size: number;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTicketActivityAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file attached to a ticket or to an activity of it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            editor: string | null;
+                            description: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            mimeType: string | null;
+                            /** @description Bytes */
+                            size: number;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteTicketActivityAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getTicketsByIdActivitiesByActivityIdAttachmentsByAttachmentIdData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with the Content-Type they were uploaded as */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    putTicketsByIdActivitiesByActivityIdAttachmentsByAttachmentIdData: {
+        parameters: {
+            query?: {
+                /** @description The media type; default: the part or body Content-Type */
+                mimeType?: string;
+                editor?: string;
+                /** @description The file name of a raw (not multipart) upload */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                activityId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description A file attached to a ticket or to an activity of it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            editor: string | null;
+                            description: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            mimeType: string | null;
+                            /** @description Bytes */
+                            size: number;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,7 +10,8 @@ export type ReferencedTable =
   | 'staff_members'
   | 'tools'
   | 'devices'
-  | 'documents';
+  | 'documents'
+  | 'shifts';
 
 /**
  * True when the row exists. Inside a transaction `FOR KEY SHARE` keeps it from being deleted

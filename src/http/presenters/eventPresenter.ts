@@ -14,6 +14,7 @@ import {
   PRODUCTION_ORDERS_PATH,
   STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
   STAFF_MEMBERS_PATH,
+  TICKETS_PATH,
   TOOL_ASSEMBLY_ORDERS_PATH,
   TOOLS_PATH,
   WORKPLACE_GROUPS_PATH,
@@ -21,7 +22,7 @@ import {
 } from '../paths.ts';
 
 // Where the object an event refers to lives, so a client can follow `object` from an event.
-// Shifts are left out: their address needs the workplace as well.
+// Shifts and what hangs below a ticket are left out: their address needs the owner as well.
 const OBJECT_COLLECTIONS: Partial<Record<ObjectType, string>> = {
   OPERATION: OPERATIONS_PATH,
   PRODUCTION_ORDER: PRODUCTION_ORDERS_PATH,
@@ -36,6 +37,7 @@ const OBJECT_COLLECTIONS: Partial<Record<ObjectType, string>> = {
   STAFF_MEMBER_PLANNING_SCENARIO: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
   PREDICTED_MALFUNCTION_SCENARIO: MALFUNCTION_SCENARIOS_PATH,
   CONNECTOR: CONNECTORS_PATH,
+  TICKET: TICKETS_PATH,
 };
 
 export function presentEvent(event: StoredEvent, hrefs: Hrefs): Resource {

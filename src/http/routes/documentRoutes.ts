@@ -1,18 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
-import type { Config } from '../../config.ts';
+import type { FastifyReply } from 'fastify';
 import * as repository from '../../db/repositories/documentRepository.ts';
-import {
-  type Document,
-  type DocumentContent,
-  type DocumentVersion,
-  EMPTY_CONTENT_TYPE,
-} from '../../domain/documents.ts';
-import { AppError } from '../../domain/errors.ts';
+import { type Document, type DocumentVersion, EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
 import * as service from '../../services/documentService.ts';
-import type { Api, RequestTypeProvider } from '../api.ts';
+import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
+import { fileUploadRoute, sendFile } from '../fileTransfer.ts';
 import { DOCUMENTS_PATH } from '../paths.ts';
 import { presentDocument, presentDocumentVersion } from '../presenters/documentPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
@@ -28,26 +21,14 @@ import {
   VersionParams,
   VersionSchema,
 } from '../schemas/documentSchemas.ts';
-import { validatorCompiler } from '../validation.ts';
 
 const tags = ['documents'];
 
-/** Answers a file: its type, its version as ETag, and as a download (never rendered in our origin). */
-export function sendFile(
+/** Answers a file as a download, its version as ETag (src/http/fileTransfer.ts). */
+const sendVersion = (
   reply: FastifyReply,
   file: { name: string; version: number; contentType: string; bytes: Buffer },
-) {
-  const filename = encodeURIComponent(file.name).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return reply
-    .header('content-type', file.contentType)
-    .header('etag', `"${file.version}"`)
-    .header('content-disposition', `attachment; filename*=UTF-8''${filename}`)
-    .header('x-content-type-options', 'nosniff')
-    .send(file.bytes);
-}
+) => sendFile(reply, { ...file, etag: String(file.version) });
 
 export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
   const documents = resourceRoutes(api, {
@@ -114,7 +95,7 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
         response: { ...FileResponse, ...errorResponses(404) },
       },
     },
-    async (request, reply) => sendFile(reply, await service.readFile(db, request.params.id)),
+    async (request, reply) => sendVersion(reply, await service.readFile(db, request.params.id)),
   );
 
   api.get(
@@ -128,7 +109,7 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
       },
     },
     async (request, reply) =>
-      sendFile(reply, await service.readFile(db, request.params.id, request.params.version)),
+      sendVersion(reply, await service.readFile(db, request.params.id, request.params.version)),
   );
 
   fileUploadRoute(api, config, {
@@ -141,62 +122,9 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
       `At most ${config.documentMaxBytes} bytes, else 413 PAYLOAD_TOO_LARGE.`,
     response: DocumentSchema,
     handler: async (request, content) => {
-      const document = await service.uploadContent(db, paramsOf(request).id, content);
+      const { id } = request.params as { id: string };
+      const document = await service.uploadContent(db, id, content);
       return presentDocument(document, request.hrefs, canWrite(request));
     },
-  });
-}
-
-const paramsOf = (request: FastifyRequest) => request.params as { id: string };
-
-interface UploadRoute {
-  tags: string[];
-  operationId?: string;
-  /** With an `:id` parameter. */
-  path: string;
-  summary: string;
-  description: string;
-  querystring?: TSchema;
-  response: TSchema;
-  /** Gets the bytes and their type (none given: application/octet-stream); answers 200. */
-  handler: (request: FastifyRequest, content: DocumentContent) => Promise<unknown>;
-}
-
-/**
- * A PUT that takes a file's raw bytes of any type, bounded by the document limit (413 beyond it).
- * It lives in its own plugin: there the JSON-only parser of the API is replaced by one that keeps
- * the bytes. The body schema documents the upload (and tells the API's no-body guard that this
- * route takes one); the bytes are never JSON-validated.
- */
-export function fileUploadRoute(api: Api, config: Config, route: UploadRoute): void {
-  api.register(async (instance) => {
-    const files = instance.withTypeProvider<RequestTypeProvider>();
-    files.removeAllContentTypeParsers();
-    files.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    files.setValidatorCompiler((part) => (part.httpPart === 'body' ? () => true : validatorCompiler(part)));
-    files.put(
-      route.path,
-      {
-        bodyLimit: config.documentMaxBytes,
-        schema: {
-          tags: route.tags,
-          ...(route.operationId ? { operationId: route.operationId } : {}),
-          summary: route.summary,
-          description: route.description,
-          params: IdParams,
-          ...(route.querystring ? { querystring: route.querystring } : {}),
-          body: { content: { '*/*': Bytes } },
-          response: { 200: route.response, ...errorResponses(404, 413, 415) },
-        },
-      },
-      async (request) => {
-        const contentType = request.headers['content-type']?.trim() || EMPTY_CONTENT_TYPE;
-        if (contentType.length > 255) {
-          throw new AppError('VALIDATION_FAILED', { rule: 'maxLength', field: 'Content-Type', limit: 255 });
-        }
-        const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return route.handler(request, { contentType, bytes });
-      },
-    );
   });
 }

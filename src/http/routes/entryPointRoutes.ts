@@ -21,6 +21,7 @@ import {
   PRODUCTION_ORDERS_PATH,
   STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
   STAFF_MEMBERS_PATH,
+  TICKETS_PATH,
   TOOL_ASSEMBLY_ORDER_STATES_PATH,
   TOOL_ASSEMBLY_ORDERS_PATH,
   TOOLS_PATH,
@@ -75,6 +76,7 @@ export function registerEntryPoint(api: Api): void {
           callbacks: link(hrefs.api(CALLBACKS_PATH)),
           events: link(hrefs.api(EVENTS_PATH)),
           connectors: link(hrefs.api(CONNECTORS_PATH)),
+          tickets: link(hrefs.api(TICKETS_PATH)),
           // Offered to the clients that may use it (admin scope), like write links to writers.
           ...(request.client?.scopes.includes('admin') ? { clients: link(hrefs.api(CLIENTS_PATH)) } : {}),
           token: link(hrefs.root('/oauth/token'), { method: 'POST' }),

@@ -19,6 +19,7 @@ import * as service from '../../services/documentService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
+import { fileUploadRoute, sendFile } from '../fileTransfer.ts';
 import type { KeysetPosition } from '../hal.ts';
 import { DOCUMENT_FOLDERS_PATH, FILE_REPOSITORY_PATH, REPOSITORY_DOCUMENTS_PATH } from '../paths.ts';
 import {
@@ -40,7 +41,6 @@ import {
   RepositorySchema,
   UploadQuery,
 } from '../schemas/fileRepositorySchemas.ts';
-import { fileUploadRoute, sendFile } from './documentRoutes.ts';
 
 const tags = ['file repository'];
 
@@ -224,7 +224,10 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
         response: { ...FileResponse, ...errorResponses(404) },
       },
     },
-    async (request, reply) => sendFile(reply, await service.readFile(db, request.params.id)),
+    async (request, reply) => {
+      const file = await service.readFile(db, request.params.id);
+      return sendFile(reply, { ...file, etag: String(file.version) });
+    },
   );
 
   fileUploadRoute(api, config, {

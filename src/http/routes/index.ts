@@ -22,6 +22,7 @@ import { registerScheduledMaintenances } from './scheduledMaintenanceRoutes.ts';
 import { registerShifts } from './shiftRoutes.ts';
 import { registerStaffMembers } from './staffMemberRoutes.ts';
 import { registerSummaries } from './summaryRoutes.ts';
+import { registerTickets } from './ticketRoutes.ts';
 import { registerToolAssemblyOrders } from './toolAssemblyOrderRoutes.ts';
 import { registerTools } from './toolRoutes.ts';
 import { registerWorkplaceGroups } from './workplaceGroupRoutes.ts';
@@ -52,4 +53,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerSummaries(api, deps);
   registerClients(api, deps);
   registerCommands(api, deps);
+  registerTickets(api, deps);
 }

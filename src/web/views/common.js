@@ -1,13 +1,14 @@
 // @ts-check
 // What several pages share (docs/dashboard.md): the operating states with their colours, the
 // probes of routes the service may not have, OEE and quantity reads, the quantity bar.
-import { all, optional } from '../api.js';
+import { all, items, optional } from '../api.js';
 import { h } from '../dom.js';
 
 /** @typedef {import('../types.js').OperatingState} OperatingState */
 /** @typedef {import('../types.js').Operation} Operation */
 /** @typedef {import('../types.js').QuantitySummary} QuantitySummary */
 /** @typedef {import('../types.js').OeeReport} OeeReport */
+/** @typedef {import('../types.js').Ticket} Ticket */
 
 export const ACTIVE_PHASES = ['SETUP', 'TRAINING', 'PROCESSING', 'INTERRUPTED'];
 export const OPEN_PHASES = ['RELEASED', 'DISPATCHED', ...ACTIVE_PHASES];
@@ -140,4 +141,25 @@ export function progress(operation, summary) {
       h('span', { style: { width: `${share * 100}%` } }),
     ),
   );
+}
+
+/** Ticket states of an open ticket: not DONE or CONFIRMED (docs/resources/tickets.md, "States"). */
+export const OPEN_TICKET_STATES = ['NEW', 'IN_PROGRESS', 'REOPENED'];
+/** The ticket events that can open, close or move a ticket; their data say where it is now. */
+export const TICKET_EVENTS = ['TICKET_CREATED', 'TICKET_UPDATED', 'TICKET_STATE_CHANGED', 'TICKET_DELETED'];
+
+/**
+ * The open tickets (of one workplace when given), newest first: the newest 100, in one read.
+ * Empty while the service has no /tickets.
+ * @param {string} [workplaceId]
+ * @returns {Promise<Ticket[]>}
+ */
+export async function openTickets(workplaceId) {
+  const ticketStateId = OPEN_TICKET_STATES.join(',');
+  const page = await optional('/tickets', {
+    limit: 100,
+    ticketStateId,
+    ...(workplaceId ? { workplaceId } : {}),
+  });
+  return items(page, 'tickets');
 }

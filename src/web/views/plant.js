@@ -4,7 +4,17 @@
 import { all, get, queue, searchAll } from '../api.js';
 import { fill, h, percent, stateChip, textOn } from '../dom.js';
 import { subscribe } from '../live.js';
-import { ACTIVE_PHASES, colourOf, oeeOf, operatingStates, progress, quantitiesOf } from './common.js';
+import {
+  ACTIVE_PHASES,
+  colourOf,
+  OPEN_TICKET_STATES,
+  oeeOf,
+  openTickets,
+  operatingStates,
+  progress,
+  quantitiesOf,
+  TICKET_EVENTS,
+} from './common.js';
 
 /** @typedef {import('../types.js').Workplace} Workplace */
 /** @typedef {import('../types.js').Operation} Operation */
@@ -22,10 +32,23 @@ const byNumber = new Intl.Collator(undefined, { numeric: true, sensitivity: 'bas
 /** @param {HTMLElement} root */
 export async function overview(root) {
   const states = await operatingStates();
-  const [workplaces, operations] = await Promise.all([
+  const [workplaces, operations, tickets] = await Promise.all([
     all('/workplaces', 'workplaces'),
     searchAll('/operations/search', 'operations', { operationPhaseIds: ACTIVE_PHASES }),
+    openTickets().catch(() => []),
   ]);
+  // The open tickets by id with their workplace: ticket events say where each is now, so the
+  // badges follow them without another read.
+  /** @type {Map<string, string>} */
+  const openTicketWorkplaces = new Map();
+  for (const ticket of tickets)
+    if (ticket.workplace) openTicketWorkplaces.set(ticket.id, ticket.workplace.id);
+  /** @param {string} workplaceId */
+  const openTicketsAt = (workplaceId) => {
+    let count = 0;
+    for (const at of openTicketWorkplaces.values()) if (at === workplaceId) count += 1;
+    return count;
+  };
   /** @type {Map<string, Entry>} */
   const byWorkplace = new Map();
   for (const workplace of /** @type {Workplace[]} */ (workplaces).sort((a, b) =>
@@ -83,6 +106,7 @@ export async function overview(root) {
     if (!entry) return;
     const { workplace, operation, oee, quantities } = entry;
     const state = workplace.operatingState;
+    const ticketCount = openTicketsAt(id);
     const colour = colourOf(state) ?? '#757575';
     const tile = h(
       'li',
@@ -99,6 +123,13 @@ export async function overview(root) {
           'div',
           { class: 'body' },
           h('span', { class: 'number' }, workplace.number),
+          ticketCount > 0
+            ? h(
+                'span',
+                { class: 'ticket-badge', 'data-open-tickets': String(ticketCount) },
+                `${ticketCount} open ticket${ticketCount === 1 ? '' : 's'}`,
+              )
+            : null,
           h('span', { class: 'muted description' }, workplace.description ?? ''),
           operation
             ? h('span', { class: 'operation' }, `${operation.number} · ${operation.operationPhaseId}`)
@@ -183,7 +214,18 @@ export async function overview(root) {
   const unsubscribe = subscribe(async (event) => {
     const data = event.data ?? {};
     const objectId = event.objectId ?? '';
-    if (event.eventType === 'WORKPLACE_OPERATING_STATE_CHANGED') {
+    if (TICKET_EVENTS.includes(event.eventType)) {
+      const before = openTicketWorkplaces.get(objectId);
+      const open =
+        event.eventType !== 'TICKET_DELETED' &&
+        OPEN_TICKET_STATES.includes(data.ticketStateId) &&
+        data.workplaceId;
+      if (open) openTicketWorkplaces.set(objectId, data.workplaceId);
+      else openTicketWorkplaces.delete(objectId);
+      for (const workplaceId of new Set([before, open ? data.workplaceId : undefined])) {
+        if (workplaceId && byWorkplace.has(workplaceId)) render(workplaceId);
+      }
+    } else if (event.eventType === 'WORKPLACE_OPERATING_STATE_CHANGED') {
       const entry = byWorkplace.get(data.workplaceId ?? objectId);
       if (!entry) return;
       entry.workplace = { ...entry.workplace, operatingState: data.currentOperatingState };

@@ -6,7 +6,7 @@ import { all, get, items, searchAll } from '../api.js';
 import { fill, h, percent, section, stateChip, table, time } from '../dom.js';
 import { subscribe } from '../live.js';
 import uPlot from '../vendor/uPlot.esm.js';
-import { ACTIVE_PHASES, colourOf, OPEN_PHASES, oeeOf, operatingStates } from './common.js';
+import { ACTIVE_PHASES, colourOf, OPEN_PHASES, oeeOf, openTickets, operatingStates } from './common.js';
 
 /** @typedef {import('../types.js').Operation} Operation */
 
@@ -41,7 +41,7 @@ export async function workplacePage(root, id) {
   let devices = /** @type {any[]} */ ([]);
 
   const load = async () => {
-    const [workplace, history, deviceList, operations, staff, shifts] = await Promise.all([
+    const [workplace, history, deviceList, operations, staff, shifts, tickets] = await Promise.all([
       get(`/workplaces/${id}`),
       get(`/workplaces/${id}/recordedOperatingStates`, { limit: 100 }),
       all(`/workplaces/${id}/devices`, 'devices'),
@@ -53,6 +53,7 @@ export async function workplacePage(root, id) {
       ),
       all('/staffMembers', 'staffMembers', { workplaceId: id }),
       get(`/workplaces/${id}/shifts`, { limit: 20 }).catch(() => null),
+      openTickets(id).catch(() => []),
     ]);
     devices = deviceList;
     const w = workplace.properties;
@@ -138,6 +139,22 @@ export async function workplacePage(root, id) {
         { class: 'grid2' },
         operationsSection('current', 'Current operations', current, 'None in progress.'),
         operationsSection('next', 'Next operations', next, 'None planned.'),
+      ),
+      section(
+        'tickets',
+        'Open tickets',
+        tickets.length
+          ? table(
+              ['ticket', 'title', 'priority', 'state', 'raised'],
+              tickets.map((ticket) => [
+                ticket.number,
+                ticket.title,
+                ticket.priority,
+                ticket.ticketStateId,
+                time(ticket.creationDate),
+              ]),
+            )
+          : h('p', { class: 'muted' }, 'No open tickets.'),
       ),
       section(
         'staff',

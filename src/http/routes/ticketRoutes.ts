@@ -1,0 +1,159 @@
+import * as repository from '../../db/repositories/ticketRepository.ts';
+import type { Ticket, TicketActivity, TicketActivityRemark } from '../../domain/tickets.ts';
+import * as service from '../../services/ticketService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { TICKETS_PATH } from '../paths.ts';
+import { presentActivity, presentRemark, presentTicket } from '../presenters/ticketPresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import {
+  ActivityFilters,
+  ActivitySchema,
+  activityFilter,
+  activityInput,
+  CreateActivityBody,
+  CreateRemarkBody,
+  CreateTicketBody,
+  creationFilter,
+  RemarkFilters,
+  RemarkSchema,
+  ReplaceActivityBody,
+  ReplaceTicketBody,
+  TicketFilters,
+  TicketSchema,
+  ticketFilter,
+  ticketInput,
+} from '../schemas/ticketSchemas.ts';
+import { registerTicketAttachments } from './ticketAttachmentRoutes.ts';
+
+const tags = ['tickets'];
+const created = (item: { id: string; createdAt: Date }) => ({
+  paginationTimestamp: item.createdAt.toISOString(),
+  paginationIdentifier: item.id,
+});
+
+export function registerTickets(api: Api, deps: ServerDeps): void {
+  const { db } = deps;
+  const tickets = resourceRoutes(api, {
+    tags,
+    path: TICKETS_PATH,
+    name: 'tickets',
+    schema: TicketSchema,
+    present: each((ticket: Ticket, request) => presentTicket(ticket, request.hrefs)),
+  });
+  tickets.list({
+    summary: 'Tickets, newest first (timestamp pagination)',
+    description: 'creationDateFrom is inclusive, creationDateTo exclusive.',
+    paging: 'keyset',
+    position: created,
+    filters: TicketFilters,
+    filter: ticketFilter,
+    load: (filter, page) => repository.listTickets(db, filter, page),
+    createRel: 'createTicket',
+  });
+  tickets.get({ summary: 'One ticket', load: (at) => service.getTicket(db, at.id) });
+  tickets.create({
+    summary: 'Raise a ticket (emits TICKET_CREATED)',
+    body: CreateTicketBody,
+    run: (body) => service.createTicket(db, ticketInput(body)),
+  });
+  tickets.replace({
+    summary: 'Replace a ticket (emits TICKET_UPDATED, and TICKET_STATE_CHANGED for a new state)',
+    body: ReplaceTicketBody,
+    run: (body, at) => service.replaceTicket(db, at.id, ticketInput(body)),
+  });
+  tickets.remove({
+    summary:
+      'Delete a ticket with its activities, remarks and attachments (emits TICKET_DELETED and the DELETED event of each)',
+    run: (at) => service.deleteTicket(db, at.id),
+  });
+  tickets.command({
+    path: ':ticketStateId',
+    summary: 'Change the ticket state (emits TICKET_STATE_CHANGED)',
+    description:
+      'Allowed changes: docs/resources/tickets.md, "States". Others: 400 INVALID_TRANSITION; unknown state: 404.',
+    run: (_body, at) => service.changeTicketState(db, at.id, at.params.ticketStateId ?? ''),
+  });
+
+  const activities = resourceRoutes(api, {
+    tags,
+    path: `${TICKETS_PATH}/:id/activities`,
+    itemParam: 'activityId',
+    name: 'activities',
+    schema: ActivitySchema,
+    present: each((activity: TicketActivity, request) => presentActivity(activity, request.hrefs)),
+  });
+  activities.list({
+    summary: 'Activities of a ticket, newest first (timestamp pagination)',
+    paging: 'keyset',
+    position: created,
+    filters: ActivityFilters,
+    filter: activityFilter,
+    owner: async (at) => (await service.getTicket(db, at.id)).id,
+    load: (filter, page, at) => repository.listActivities(db, at.owner, filter, page),
+    createRel: 'createActivity',
+  });
+  activities.get({
+    summary: 'One activity of a ticket',
+    load: (at) => service.getActivity(db, at.id, at.itemId),
+  });
+  activities.create({
+    summary: 'Add an activity to an open ticket (emits TICKET_ACTIVITY_CREATED)',
+    body: CreateActivityBody,
+    run: (body, at) => service.createActivity(db, at.id, activityInput(body)),
+  });
+  activities.replace({
+    summary:
+      'Replace an activity (emits TICKET_ACTIVITY_UPDATED, and TICKET_ACTIVITY_STATE_CHANGED for a new state)',
+    body: ReplaceActivityBody,
+    run: (body, at) => service.replaceActivity(db, at.id, at.itemId, activityInput(body)),
+  });
+  activities.remove({
+    summary: 'Delete an activity with its remarks and attachments (emits TICKET_ACTIVITY_DELETED and theirs)',
+    run: (at) => service.deleteActivity(db, at.id, at.itemId),
+  });
+  activities.command({
+    path: ':ticketActivityStateId',
+    summary: 'Change the activity state (emits TICKET_ACTIVITY_STATE_CHANGED)',
+    description:
+      'Allowed changes: docs/resources/tickets.md, "States". Others: 400 INVALID_TRANSITION; unknown state: 404.',
+    run: (_body, at) =>
+      service.changeActivityState(db, at.id, at.itemId, at.params.ticketActivityStateId ?? ''),
+  });
+
+  const remarks = resourceRoutes(api, {
+    tags,
+    path: `${TICKETS_PATH}/:id/activities/:activityId/remarks`,
+    itemParam: 'remarkId',
+    name: 'remarks',
+    schema: RemarkSchema,
+    present: each((remark: TicketActivityRemark, request) => presentRemark(remark, request.hrefs)),
+  });
+  const activityOf = (at: { id: string; params: Record<string, string> }) => at.params.activityId ?? '';
+  remarks.list({
+    summary: 'Remarks on an activity, newest first (timestamp pagination)',
+    paging: 'keyset',
+    position: created,
+    filters: RemarkFilters,
+    filter: (query) => creationFilter(query),
+    owner: async (at) => (await service.getActivity(db, at.id, activityOf(at))).ticketId,
+    load: (filter, page, at) => repository.listRemarks(db, activityOf(at), filter, page),
+    createRel: 'createRemark',
+  });
+  remarks.get({
+    summary: 'One remark on an activity',
+    load: (at) => service.getRemark(db, at.id, activityOf(at), at.itemId),
+  });
+  remarks.create({
+    summary: 'Add a remark to an activity of an open ticket (emits TICKET_ACTIVITY_REMARK_CREATED)',
+    body: CreateRemarkBody,
+    run: (body, at) =>
+      service.createRemark(db, at.id, activityOf(at), { remark: body.remark, editor: body.editor ?? null }),
+  });
+  remarks.remove({
+    summary: 'Delete a remark (emits TICKET_ACTIVITY_REMARK_DELETED)',
+    run: (at) => service.deleteRemark(db, at.id, activityOf(at), at.itemId),
+  });
+
+  registerTicketAttachments(api, deps);
+}

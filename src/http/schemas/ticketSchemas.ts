@@ -1,0 +1,222 @@
+// Tickets, their activities, remarks and attachments as the API shows and takes them
+// (docs/resources/tickets.md), with the property names of the recorded FORCE Bridge responses.
+import { type Static, Type } from 'typebox';
+import { TICKET_PRIORITIES, type TicketActivityInput, type TicketInput } from '../../domain/tickets.ts';
+import { dateOf, Nullable, ReplaceBody, Resource } from './common.ts';
+
+const DateTime = Type.String({ format: 'date-time' });
+const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
+const Id = Type.Optional(Nullable(Type.String({ maxLength: 100 })));
+
+export const TicketSchema = Resource(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    number: Type.String({ description: 'Running number the service gives' }),
+    title: Type.String(),
+    description: Nullable(Type.String()),
+    rootCause: Nullable(Type.String()),
+    priority: Type.Enum([...TICKET_PRIORITIES]),
+    creationDate: DateTime,
+    editor: Nullable(Type.String()),
+    ticketStateId: Type.String({ description: 'masterData/ticketStates' }),
+    ticketClassId: Nullable(Type.String({ description: 'masterData/ticketClasses' })),
+    operationId: Nullable(Type.String({ format: 'uuid' })),
+    material: Nullable(
+      Type.Object({
+        number: Type.String(),
+        description: Nullable(Type.String()),
+        type: Type.Null({ description: 'Not recorded by the plant' }),
+      }),
+    ),
+    workplace: Nullable(
+      Type.Object({
+        id: Type.String({ format: 'uuid' }),
+        number: Type.String(),
+        description: Nullable(Type.String()),
+        erpContextId: Nullable(Type.String()),
+      }),
+    ),
+    shiftId: Nullable(Type.String({ format: 'uuid' })),
+  }),
+  'A ticket: an issue raised at the plant',
+);
+
+const ticketWritable = {
+  title: Type.String({ minLength: 1, maxLength: 500 }),
+  description: Text(4000),
+  rootCause: Text(4000),
+  priority: Type.Enum([...TICKET_PRIORITIES]),
+  editor: Text(200),
+  ticketStateId: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'A ticket state; a new ticket without one is NEW, a replaced one keeps its state',
+    }),
+  ),
+  ticketClassId: Id,
+  operationId: Id,
+  materialNumber: Type.Optional(
+    Nullable(Type.String({ maxLength: 100, description: 'A material an order or operation produces' })),
+  ),
+  workplaceId: Id,
+  shiftId: Id,
+};
+export const CreateTicketBody = Type.Object(ticketWritable, { additionalProperties: false });
+export const ReplaceTicketBody = ReplaceBody(ticketWritable);
+
+export const ticketInput = (body: Static<typeof CreateTicketBody>): TicketInput => ({
+  title: body.title,
+  description: body.description ?? null,
+  rootCause: body.rootCause ?? null,
+  priority: body.priority,
+  editor: body.editor ?? null,
+  ticketStateId: body.ticketStateId ?? null,
+  ticketClassId: body.ticketClassId ?? null,
+  operationId: body.operationId ?? null,
+  materialNumber: body.materialNumber ?? null,
+  workplaceId: body.workplaceId ?? null,
+  shiftId: body.shiftId ?? null,
+});
+
+const DateFilter = (description: string) => Type.Optional(Type.String({ format: 'date-time', description }));
+const CreationFilters = {
+  creationDateFrom: DateFilter('Created at or after'),
+  creationDateTo: DateFilter('Created before'),
+};
+const FilterText = Type.Optional(Type.String({ maxLength: 500 }));
+
+export const TicketFilters = {
+  workplaceNumber: FilterText,
+  workplaceId: Type.Optional(Type.String({ maxLength: 100 })),
+  ticketTitle: FilterText,
+  ticketNumber: Type.Optional(Type.String({ maxLength: 30 })),
+  ...CreationFilters,
+  operationId: Type.Optional(Type.String({ maxLength: 100 })),
+  materialNumber: FilterText,
+  ticketPriority: Type.Optional(Type.Enum([...TICKET_PRIORITIES])),
+  ticketStateId: Type.Optional(
+    Type.String({ maxLength: 200, description: 'A ticket state, or several separated by commas' }),
+  ),
+  ticketClassId: Type.Optional(Type.String({ maxLength: 100 })),
+};
+
+export const ticketFilter = (query: Static<ReturnType<typeof Type.Object<typeof TicketFilters>>>) => ({
+  ...query,
+  creationDateFrom: dateOf(query.creationDateFrom),
+  creationDateTo: dateOf(query.creationDateTo),
+});
+
+export const ActivitySchema = Resource(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    title: Type.String(),
+    description: Nullable(Type.String()),
+    editor: Nullable(Type.String()),
+    dueDate: Nullable(DateTime),
+    ticketActivityStateId: Type.String({ description: 'masterData/ticketActivityStates' }),
+  }),
+  'An activity of a ticket: a step to resolve it',
+);
+
+const activityWritable = {
+  title: Type.String({ minLength: 1, maxLength: 500 }),
+  description: Text(4000),
+  editor: Text(200),
+  dueDate: Type.Optional(Nullable(DateTime)),
+  ticketActivityStateId: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'A new activity without one is NEW, a replaced one keeps its state',
+    }),
+  ),
+};
+export const CreateActivityBody = Type.Object(activityWritable, { additionalProperties: false });
+export const ReplaceActivityBody = ReplaceBody(activityWritable);
+
+export const activityInput = (
+  body: Static<typeof CreateActivityBody>,
+): TicketActivityInput & { ticketActivityStateId: string | null } => ({
+  title: body.title,
+  description: body.description ?? null,
+  editor: body.editor ?? null,
+  dueDate: body.dueDate == null ? null : new Date(body.dueDate),
+  ticketActivityStateId: body.ticketActivityStateId ?? null,
+});
+
+export const ActivityFilters = {
+  activityTitle: FilterText,
+  activityEditor: FilterText,
+  dueDateFrom: DateFilter('Due at or after'),
+  dueDateTo: DateFilter('Due before'),
+  ticketActivityStateId: Type.Optional(Type.String({ maxLength: 100 })),
+};
+
+export const activityFilter = (query: Static<ReturnType<typeof Type.Object<typeof ActivityFilters>>>) => ({
+  ...query,
+  dueDateFrom: dateOf(query.dueDateFrom),
+  dueDateTo: dateOf(query.dueDateTo),
+});
+
+export const RemarkSchema = Resource(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    remark: Type.String(),
+    editor: Nullable(Type.String()),
+    creationDate: DateTime,
+  }),
+  'A remark on an activity of a ticket',
+);
+
+export const CreateRemarkBody = Type.Object(
+  { remark: Type.String({ minLength: 1, maxLength: 4000 }), editor: Text(200) },
+  { additionalProperties: false },
+);
+
+export const RemarkFilters = { activityEditor: FilterText, ...CreationFilters };
+
+export const creationFilter = <
+  Q extends { creationDateFrom?: string | undefined; creationDateTo?: string | undefined },
+>(
+  query: Q,
+) => ({
+  ...query,
+  creationDateFrom: dateOf(query.creationDateFrom),
+  creationDateTo: dateOf(query.creationDateTo),
+});
+
+export const AttachmentSchema = Resource(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    name: Nullable(Type.String({ description: 'The uploaded file name; null until the first upload' })),
+    editor: Nullable(Type.String()),
+    description: Type.String(),
+    creationDate: DateTime,
+    mimeType: Nullable(Type.String({ description: 'The uploaded media type; null until the first upload' })),
+    size: Type.Integer({ description: 'Bytes' }),
+  }),
+  'A file attached to a ticket or to an activity of it',
+);
+
+export const CreateAttachmentBody = Type.Object(
+  { description: Type.String({ minLength: 1, maxLength: 2000 }) },
+  { additionalProperties: false },
+);
+
+export const AttachmentFilters = {
+  attachmentName: Type.Optional(Type.String({ maxLength: 255 })),
+  ...CreationFilters,
+};
+
+/** The query of an upload: the SDK sends the media type and the editor beside the file part. */
+export const UploadQuery = Type.Object(
+  {
+    mimeType: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'The media type; default: the part or body Content-Type' }),
+    ),
+    editor: Type.Optional(Type.String({ maxLength: 200 })),
+    name: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'The file name of a raw (not multipart) upload' }),
+    ),
+  },
+  { additionalProperties: false },
+);
