@@ -13,6 +13,8 @@ export const DEVICES_PATH = '/devices';
 export const CALLBACKS_PATH = '/callbacks';
 export const EVENTS_PATH = '/events';
 export const CONNECTORS_PATH = '/connectors';
+/** A machine workplace's machine, by the workplace's id (docs/resources/machines.md). */
+export const MACHINES_PATH = '/machines';
 /** OAuth clients, for clients with the admin scope (docs/resources/clients.md). */
 export const CLIENTS_PATH = '/clients';
 /** Computed reports (docs/resources/reports.md). */
@@ -27,6 +29,7 @@ export const OPERATING_STATES_PATH = '/masterData/operatingStates';
 export const WORKPLACE_STATES_PATH = '/masterData/workplaceStates';
 export const OPERATION_PHASES_PATH = '/masterData/operationPhases';
 export const TOOL_ASSEMBLY_ORDER_STATES_PATH = '/masterData/toolAssemblyOrderStates';
+export const MACHINE_STATES_PATH = '/masterData/machineStates';
 
 /** A workplace's shifts. */
 export const shiftsPath = (workplaceId: string) => `${WORKPLACES_PATH}/${workplaceId}/shifts`;

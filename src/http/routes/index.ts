@@ -11,6 +11,7 @@ import { registerDocuments } from './documentRoutes.ts';
 import { registerEntryPoint } from './entryPointRoutes.ts';
 import { registerEvents } from './eventRoutes.ts';
 import { registerEventStream } from './eventStreamRoutes.ts';
+import { registerMachines } from './machineRoutes.ts';
 import { registerMasterData } from './masterDataRoutes.ts';
 import { registerOperations } from './operationRoutes.ts';
 import { registerPlanning } from './planningResultRoutes.ts';
@@ -31,6 +32,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerMasterData(api);
   registerWorkplaceGroups(api, deps);
   registerWorkplaces(api, deps);
+  registerMachines(api, deps);
   registerProductionOrders(api, deps);
   registerOperations(api, deps);
   registerShifts(api, deps);
