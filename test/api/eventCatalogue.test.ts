@@ -180,7 +180,7 @@ const ROWS: Row[] = [
       'quantityType',
       'timestamp',
       'workplaceId',
-    ].concat('staffMemberId'),
+    ].concat('staffMemberId', 'qualityDetailId'),
     run: async (t, { operationId }) => {
       const body = { quantity: 3, quantityType: 'YIELD' };
       await ok(t, { method: 'POST', url: `${API}/operations/${operationId}/recordedOutputQuantities`, body });
@@ -231,6 +231,7 @@ const ROWS: Row[] = [
       'quantityType',
       'timestamp',
       'connectorId',
+      'qualityDetailId',
     ],
     run: async (t) => {
       const workplaceId = await createWorkplace(t, 'EC-W-COUNTER');
@@ -313,6 +314,34 @@ const ROWS: Row[] = [
     },
   },
   {
+    eventType: 'WORKPLACE_RECORDED_OPERATING_STATES_CORRECTED',
+    action: 'POST /workplaces/{id}/recordedOperatingStates/update',
+    data: [
+      'workplaceId',
+      'operationId',
+      'recordedOperatingStateId',
+      'operatingState',
+      'startDate',
+      'endDate',
+      'machineStateDetailIds',
+      'remark',
+      'removedRecordIds',
+    ],
+    run: async (t, { workplaceId }) => {
+      const body = {
+        operatingStateId: '110',
+        startDate: '2020-01-01T06:00:00.000Z',
+        endDate: '2020-01-01T07:00:00.000Z',
+      };
+      await ok(t, {
+        method: 'POST',
+        url: `${API}/workplaces/${workplaceId}/recordedOperatingStates/update`,
+        body,
+      });
+      return workplaceId;
+    },
+  },
+  {
     eventType: 'OPERATION_FORECAST_RESULT_DELETED',
     action: 'DELETE /operations/{id}/forecastResult',
     data: ['operationId', ...RESULT],
@@ -381,7 +410,10 @@ const ROWS: Row[] = [
     (change): Row => ({
       eventType: `STAFF_MEMBER_PLANNING_RESULT_${change}`,
       action: 'POST /staffMembers/planningResults/update',
-      data: change === 'CREATED' ? ['staffMemberId', ...RESULT] : changed(['staffMemberId', ...RESULT]),
+      data:
+        change === 'CREATED'
+          ? ['staffMemberId', ...RESULT]
+          : changed(['staffMemberId', ...RESULT]),
       run: async (t, { staffMemberId, workplaceId }) => {
         const body = { elements: [{ staffMemberId, workplaceId, ...FUTURE, fixed: change === 'UPDATED' }] };
         await ok(t, { method: 'POST', url: `${API}/staffMembers/planningResults/update`, body });
