@@ -24,8 +24,12 @@ import { presentProductionOrder } from '../presenters/productionOrderPresenter.t
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { dateOf, nullableDate } from '../schemas/common.ts';
-import { OperatingStateCorrectionBody, OperationQualityDetailBody } from '../schemas/machineSchemas.ts';
+import { dateOf } from '../schemas/common.ts';
+import {
+  correctionOf,
+  OperatingStateCorrectionBody,
+  OperationQualityDetailBody,
+} from '../schemas/machineSchemas.ts';
 import {
   CreateOperationBody,
   OperationFilters,
@@ -161,12 +165,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       'the records it overlaps (docs/resources/workplaces.md, "Corrections").',
     operationId: 'updateOperationRecordedOperatingState',
     body: OperatingStateCorrectionBody,
-    run: (body, at) =>
-      corrections.correctOperationOperatingStates(db, at.id, {
-        ...body,
-        startDate: new Date(body.startDate),
-        endDate: nullableDate(body.endDate),
-      }),
+    run: (body, at) => corrections.correctOperationOperatingStates(db, at.id, correctionOf(body)),
   });
 
   registerHistoryRoutes(api, db, {

@@ -26,8 +26,11 @@ import {
   type WorkplaceView,
 } from '../presenters/workplacePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
-import { nullableDate } from '../schemas/common.ts';
-import { MachineStateDetailCorrectionBody, OperatingStateCorrectionBody } from '../schemas/machineSchemas.ts';
+import {
+  correctionOf,
+  MachineStateDetailCorrectionBody,
+  OperatingStateCorrectionBody,
+} from '../schemas/machineSchemas.ts';
 import {
   CreateWorkplaceBody,
   RecordedOperatingStateSchema,
@@ -163,12 +166,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     description: correction,
     operationId: 'updateRecordedOperatingState',
     body: OperatingStateCorrectionBody,
-    run: (body, at) =>
-      corrections.correctWorkplaceOperatingStates(db, at.id, {
-        ...body,
-        startDate: new Date(body.startDate),
-        endDate: nullableDate(body.endDate),
-      }),
+    run: (body, at) => corrections.correctWorkplaceOperatingStates(db, at.id, correctionOf(body)),
   });
   workplaces.command({
     path: 'machine/recordedMachineStateDetails/update',
@@ -176,12 +174,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     description: `${correction} The period gets the operating state the first detail maps to.`,
     operationId: 'updateRecordedMachineState',
     body: MachineStateDetailCorrectionBody,
-    run: (body, at) =>
-      corrections.correctMachineStateDetails(db, at.id, {
-        ...body,
-        startDate: new Date(body.startDate),
-        endDate: nullableDate(body.endDate),
-      }),
+    run: (body, at) => corrections.correctMachineStateDetails(db, at.id, correctionOf(body)),
   });
 
   registerHistoryRoutes(api, db, {

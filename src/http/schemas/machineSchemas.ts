@@ -1,7 +1,7 @@
 // Machines, their commands and the corrections of the operating-state history as the API shows
 // and takes them (docs/resources/machines.md, docs/resources/workplaces.md "Corrections").
 import { Type } from 'typebox';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, nullableDate, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time', maxLength: 64 });
@@ -72,6 +72,15 @@ const period = {
     Nullable({ ...DateTime, description: 'Default: where the next record starts, or on when none does' }),
   ),
 };
+
+/** A correction body with its dates read: what the correction services take. */
+export const correctionOf = <Body extends { startDate: string; endDate?: string | null | undefined }>(
+  body: Body,
+) => ({
+  ...body,
+  startDate: new Date(body.startDate),
+  endDate: nullableDate(body.endDate),
+});
 
 export const OperatingStateCorrectionBody = Type.Object(
   {
