@@ -4,11 +4,13 @@
 import type { Queryable } from './database.ts';
 import {
   byStartDate,
+  deleteById,
   insertRow,
   ownedBy,
   ownedFind,
   type Table,
   timestampList,
+  updateById,
   type Values,
 } from './table.ts';
 
@@ -40,6 +42,28 @@ export function history<Row extends { id: string; start_date: Date }, Item>(
         start_date: startDate,
         end_date: null,
       });
+    },
+    /**
+     * The owner's records that end after `from` (the open one included), oldest first, locked:
+     * what a correction from `from` on may change (docs/resources/workplaces.md, "Corrections").
+     */
+    async lockFrom(db: Queryable, ownerId: string, from: Date): Promise<Item[]> {
+      const rows = await db.query<Row>(
+        `SELECT * FROM ${table} WHERE ${ownerColumn} = $1 AND (end_date IS NULL OR end_date > $2)
+         ORDER BY start_date, id FOR UPDATE`,
+        [ownerId, from],
+      );
+      return rows.map(toItem);
+    },
+    /** A correction's removals and new dates of kept records (domain/historyCorrections.ts). */
+    async reshape(
+      db: Queryable,
+      removed: readonly string[],
+      changed: readonly { id: string; startDate: Date; endDate: Date | null }[],
+    ): Promise<void> {
+      for (const id of removed) await deleteById(db, table, id);
+      for (const period of changed)
+        await updateById(db, table, period.id, { start_date: period.startDate, end_date: period.endDate });
     },
   };
 }

@@ -430,13 +430,15 @@ CREATE TRIGGER production_orders_counted_deletes AFTER DELETE ON production_orde
 CREATE TRIGGER production_orders_counted_inserts AFTER INSERT ON production_orders REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 CREATE TRIGGER production_orders_counted_truncates AFTER TRUNCATE ON production_orders FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 
--- recorded_operating_states: 001_foundation.sql; changed by 016_maintained_counts.sql, 019_open_history_records.sql
+-- recorded_operating_states: 001_foundation.sql; changed by 016_maintained_counts.sql, 019_open_history_records.sql, 040_machines.sql
 CREATE TABLE recorded_operating_states (
   id uuid NOT NULL,
   workplace_id uuid NOT NULL,
   operating_state_id uuid NOT NULL,
   start_date timestamp with time zone NOT NULL,
   end_date timestamp with time zone,
+  machine_state_detail_ids jsonb DEFAULT '[]'::jsonb NOT NULL,
+  remark text,
   CONSTRAINT recorded_operating_states_pkey PRIMARY KEY (id),
   CONSTRAINT recorded_operating_states_workplace_id_fkey FOREIGN KEY (workplace_id) REFERENCES workplaces(id) ON DELETE CASCADE
 );
@@ -466,7 +468,7 @@ CREATE TRIGGER recorded_operation_phases_counted_deletes AFTER DELETE ON recorde
 CREATE TRIGGER recorded_operation_phases_counted_inserts AFTER INSERT ON recorded_operation_phases REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows('operation_id');
 CREATE TRIGGER recorded_operation_phases_counted_truncates AFTER TRUNCATE ON recorded_operation_phases FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 
--- recorded_output_quantities: 012_connectors.sql; changed by 016_maintained_counts.sql
+-- recorded_output_quantities: 012_connectors.sql; changed by 016_maintained_counts.sql, 040_machines.sql
 CREATE TABLE recorded_output_quantities (
   id uuid NOT NULL,
   operation_id uuid NOT NULL,
@@ -476,6 +478,8 @@ CREATE TABLE recorded_output_quantities (
   workplace_id uuid,
   staff_member_id uuid,
   recorded_at timestamp with time zone NOT NULL,
+  quality_detail_id text,
+  remark text,
   CONSTRAINT recorded_output_quantities_pkey PRIMARY KEY (id),
   CONSTRAINT recorded_output_quantities_operation_id_fkey FOREIGN KEY (operation_id) REFERENCES operations(id) ON DELETE CASCADE,
   CONSTRAINT recorded_output_quantities_staff_member_id_fkey FOREIGN KEY (staff_member_id) REFERENCES staff_members(id) ON DELETE SET NULL,
@@ -531,7 +535,7 @@ CREATE TRIGGER recorded_time_series_counted_deletes AFTER DELETE ON recorded_tim
 CREATE TRIGGER recorded_time_series_counted_inserts AFTER INSERT ON recorded_time_series REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows('device_id');
 CREATE TRIGGER recorded_time_series_counted_truncates AFTER TRUNCATE ON recorded_time_series FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 
--- recorded_workplace_output_quantities: 023_connector_counters.sql
+-- recorded_workplace_output_quantities: 023_connector_counters.sql; changed by 040_machines.sql
 CREATE TABLE recorded_workplace_output_quantities (
   id uuid NOT NULL,
   workplace_id uuid NOT NULL,
@@ -540,6 +544,7 @@ CREATE TABLE recorded_workplace_output_quantities (
   "timestamp" timestamp with time zone NOT NULL,
   connector_id uuid,
   recorded_at timestamp with time zone NOT NULL,
+  quality_detail_id text,
   CONSTRAINT recorded_workplace_output_quantities_pkey PRIMARY KEY (id),
   CONSTRAINT recorded_workplace_output_quantities_connector_id_fkey FOREIGN KEY (connector_id) REFERENCES connectors(id) ON DELETE SET NULL,
   CONSTRAINT recorded_workplace_output_quantities_workplace_id_fkey FOREIGN KEY (workplace_id) REFERENCES workplaces(id) ON DELETE CASCADE,

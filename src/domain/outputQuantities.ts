@@ -11,6 +11,9 @@ export interface OutputQuantityInput {
   /** Default: the operation's workplace. */
   workplaceId?: string | undefined;
   staffMemberId?: string | undefined;
+  /** The quality detail it was booked with (docs/resources/machines.md, "Quality"). */
+  qualityDetailId?: string | undefined;
+  remark?: string | undefined;
 }
 
 export interface RecordedOutputQuantity {
@@ -21,6 +24,8 @@ export interface RecordedOutputQuantity {
   timestamp: Date;
   workplaceId: string | null;
   staffMemberId: string | null;
+  qualityDetailId: string | null;
+  remark: string | null;
   recordedAt: Date;
 }
 
@@ -34,5 +39,6 @@ export function outputQuantityEventData(record: RecordedOutputQuantity): Record<
     timestamp: record.timestamp.toISOString(),
     workplaceId: record.workplaceId,
     staffMemberId: record.staffMemberId,
+    qualityDetailId: record.qualityDetailId,
   };
 }

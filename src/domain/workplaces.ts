@@ -71,6 +71,9 @@ export interface RecordedOperatingState {
   operatingStateId: string;
   startDate: Date;
   endDate: Date | null;
+  /** The machine state details (reasons) it was set or corrected with (docs/resources/machines.md). */
+  machineStateDetailIds: string[];
+  remark: string | null;
 }
 
 /** Names of the characteristic properties that differ; a change of any emits *_UPDATED. */

@@ -18,6 +18,8 @@ export const CALLBACKS_PATH = '/callbacks';
 export const EVENTS_PATH = '/events';
 export const CONNECTORS_PATH = '/connectors';
 export const TICKETS_PATH = '/tickets';
+/** A machine workplace's machine, by the workplace's id (docs/resources/machines.md). */
+export const MACHINES_PATH = '/machines';
 /** OAuth clients, for clients with the admin scope (docs/resources/clients.md). */
 export const CLIENTS_PATH = '/clients';
 /** Computed reports (docs/resources/reports.md). */
@@ -44,6 +46,7 @@ export const WORKPLACE_STATES_PATH = '/masterData/workplaceStates';
 export const OPERATION_PHASES_PATH = '/masterData/operationPhases';
 export const TOOL_ASSEMBLY_ORDER_STATES_PATH = '/masterData/toolAssemblyOrderStates';
 export const DOCUMENT_STATES_PATH = '/masterData/documentStates';
+export const MACHINE_STATES_PATH = '/masterData/machineStates';
 
 /** A workplace's shifts. */
 export const shiftsPath = (workplaceId: string) => `${WORKPLACES_PATH}/${workplaceId}/shifts`;

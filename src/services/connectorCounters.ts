@@ -38,20 +38,32 @@ export async function bookCounterReading(db: Database, reading: CounterReading):
     if (last !== reading.reading)
       await counters.saveCounterReading(tx, reading.connectorId, reading.counterKey, reading.reading, now);
     if (increase === 0) return { booked: 0, operationId: null };
-    return { booked: increase, operationId: await book(tx, reading, increase, now) };
+    const booking = { ...reading, quantity: increase, qualityDetailId: null };
+    return { booked: increase, operationId: await bookAtWorkplace(tx, booking, now) };
   });
+}
+
+/** Pieces made at a workplace, from a connector's counter or a machine's own count. */
+export interface WorkplacePieces {
+  workplaceId: string;
+  quantity: number;
+  quantityType: QuantityType;
+  timestamp: Date;
+  connectorId: string | null;
+  qualityDetailId: string | null;
 }
 
 /**
  * Books on the operation in PROCESSING at the workplace; with several, on the one that entered
- * PROCESSING last, and the event names them all; with none, on the workplace itself.
+ * PROCESSING last, and the event names them all; with none, on the workplace itself, so no piece
+ * is dropped. Returns the operation's id, or null when booked on the workplace.
  */
-async function book(
+export async function bookAtWorkplace(
   tx: Queryable,
-  reading: CounterReading,
-  quantity: number,
+  reading: WorkplacePieces,
   now: Date,
 ): Promise<string | null> {
+  const { quantity } = reading;
   const processing = await counters.operationsProcessingAt(tx, reading.workplaceId, MAX_NAMED_OPERATIONS);
   const operationId = processing[0];
   if (operationId === undefined) {
@@ -62,6 +74,7 @@ async function book(
       quantityType: reading.quantityType,
       timestamp: reading.timestamp,
       connectorId: reading.connectorId,
+      qualityDetailId: reading.qualityDetailId,
       recordedAt: now,
     };
     await counters.insertWorkplaceBooking(tx, booking);
@@ -75,6 +88,7 @@ async function book(
           quantityType: booking.quantityType,
           timestamp: booking.timestamp.toISOString(),
           connectorId: booking.connectorId,
+          qualityDetailId: booking.qualityDetailId,
         }),
       ],
       now,
@@ -89,6 +103,8 @@ async function book(
     timestamp: reading.timestamp,
     workplaceId: reading.workplaceId,
     staffMemberId: null,
+    qualityDetailId: reading.qualityDetailId,
+    remark: null,
     recordedAt: now,
   };
   await insertOutputQuantity(tx, record);

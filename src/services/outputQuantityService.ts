@@ -14,6 +14,7 @@ import {
   type RecordedOutputQuantity,
 } from '../domain/outputQuantities.ts';
 import { recordEvents } from './eventService.ts';
+import { qualityOf } from './machineService.ts';
 import { getOperation } from './operationService.ts';
 import { checkReference } from './referenceService.ts';
 import { gettingBelow, locking, writeOnFound } from './writes.ts';
@@ -44,6 +45,8 @@ async function book(
     timestamp: input.timestamp ?? now,
     workplaceId: input.workplaceId ?? operationWorkplaceId,
     staffMemberId: input.staffMemberId ?? null,
+    qualityDetailId: input.qualityDetailId ?? null,
+    remark: input.remark ?? null,
     recordedAt: now,
   };
   await repository.insertOutputQuantity(tx, record);
@@ -64,6 +67,29 @@ export async function recordOutputQuantity(
   // FOR UPDATE: a concurrent delete of the operation waits for the booking.
   return writeOnFound(db, lockOperation(operationId), async (tx, operation) => {
     return book(tx, operation.id, operation.workplaceId, input, new Date());
+  });
+}
+
+export interface QualityDetailInput {
+  quantity: number;
+  qualityDetailId: string;
+  workplaceId?: string | undefined;
+  staffMemberId?: string | undefined;
+  remark?: string | undefined;
+}
+
+/**
+ * POST /operations/{id}/qualityDetails: a quantity booked as its quality detail's type (YIELD,
+ * SCRAP, REWORK), keeping the detail and the remark; 400 naming qualityDetailId for an unknown one.
+ */
+export async function recordQualityDetail(
+  db: Database,
+  operationId: string,
+  input: QualityDetailInput,
+): Promise<RecordedOutputQuantity> {
+  return writeOnFound(db, lockOperation(operationId), async (tx, operation) => {
+    const { type } = await qualityOf(tx, 'qualityDetailId', input.qualityDetailId);
+    return book(tx, operation.id, operation.workplaceId, { ...input, quantityType: type }, new Date());
   });
 }
 

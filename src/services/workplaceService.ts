@@ -77,7 +77,7 @@ function eventData(workplace: Workplace, changed?: string[]) {
 }
 
 /** Operating state as it appears in event data (texts in the default language). */
-function operatingStateData(state: OperatingState) {
+export function operatingStateData(state: OperatingState) {
   return {
     id: state.id,
     code: state.code,
@@ -131,6 +131,8 @@ export async function createWorkplace(
       operatingStateId: state.id,
       startDate: now,
       endDate: null,
+      machineStateDetailIds: [],
+      remark: null,
     });
     await recordEvents(tx, lifecycleEvents('WORKPLACE', 'CREATED', workplace.id, eventData(workplace)), now);
   });
@@ -162,6 +164,14 @@ export async function deleteWorkplace(db: Database, id: string): Promise<void> {
   });
 }
 
+/** How a state was set: the machine state details (reasons) and remark its record keeps. */
+export interface StateReasons {
+  machineStateDetailIds: string[];
+  remark: string | null;
+}
+
+const NO_REASONS: StateReasons = { machineStateDetailIds: [], remark: null };
+
 /**
  * The operating-state command. Any change to a different state is allowed; asking for the state
  * the workplace is already in changes nothing and emits nothing, so a repeated command is harmless.
@@ -174,28 +184,47 @@ export async function changeOperatingState(
   const target = findOperatingState(operatingStateIdOrCode);
   return writeOnFound(db, lockWorkplace(id), async (tx, before) => {
     if (!target) throw notFound('operatingState', operatingStateIdOrCode);
-    if (before.operatingStateId === target.id) return before;
-    const now = new Date();
-    const after: Workplace = { ...before, operatingStateId: target.id, updatedAt: now };
-    // A downtime outdates the workplace's forecasts and malfunction predictions (docs/resources/planning.md).
-    const obsoleted = await obsoletedByOperatingState(tx, id, target, now);
-    // The command's hot path: its writes in one round trip (src/db/oneStatement.ts).
-    await inOneStatement(tx, async (batch) => {
-      await workplaces.updateWorkplace(batch, after);
-      await workplaces.recordOperatingState(batch, {
-        id: uuidv7(),
-        workplaceId: id,
-        operatingStateId: target.id,
-        startDate: now,
-        endDate: null,
-      });
-      const changed = catalogueEvent('WORKPLACE_OPERATING_STATE_CHANGED', id, {
-        workplaceId: id,
-        currentOperatingState: operatingStateData(target),
-        previousOperatingState: operatingStateData(operatingStateById(before.operatingStateId)),
-      });
-      await recordEvents(batch, [changed, ...obsoleted], now);
-    });
-    return after;
+    return moveOperatingState(tx, before, target, NO_REASONS);
   });
 }
+
+/**
+ * Moves a workplace read with its row locked to `target` (the operating-state command's rule, also
+ * a machine state's: docs/resources/machines.md): a new open record keeping `reasons`, and
+ * WORKPLACE_OPERATING_STATE_CHANGED; nothing when it is in that state already.
+ */
+export async function moveOperatingState(
+  tx: Queryable,
+  before: Workplace,
+  target: OperatingState,
+  reasons: StateReasons,
+): Promise<Workplace> {
+  const id = before.id;
+  if (before.operatingStateId === target.id) return before;
+  const now = new Date();
+  const after: Workplace = { ...before, operatingStateId: target.id, updatedAt: now };
+  // A downtime outdates the workplace's forecasts and malfunction predictions (docs/resources/planning.md).
+  const obsoleted = await obsoletedByOperatingState(tx, id, target, now);
+  // The command's hot path: its writes in one round trip (src/db/oneStatement.ts).
+  await inOneStatement(tx, async (batch) => {
+    await workplaces.updateWorkplace(batch, after);
+    await workplaces.recordOperatingState(batch, {
+      id: uuidv7(),
+      workplaceId: id,
+      operatingStateId: target.id,
+      startDate: now,
+      endDate: null,
+      ...reasons,
+    });
+    await recordEvents(batch, [operatingStateChanged(before, target), ...obsoleted], now);
+  });
+  return after;
+}
+
+/** WORKPLACE_OPERATING_STATE_CHANGED of a workplace leaving its state for `target`. */
+export const operatingStateChanged = (before: Workplace, target: OperatingState) =>
+  catalogueEvent('WORKPLACE_OPERATING_STATE_CHANGED', before.id, {
+    workplaceId: before.id,
+    currentOperatingState: operatingStateData(target),
+    previousOperatingState: operatingStateData(operatingStateById(before.operatingStateId)),
+  });

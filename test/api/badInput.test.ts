@@ -296,6 +296,9 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       // Allowed from NEW, so a wrongly accepted request would change the state.
       ':ticketStateId': 'IN_PROGRESS',
       ':ticketActivityStateId': 'IN_PROGRESS',
+      // A machine has its workplace's id; PRODUCTION is not the current state (110).
+      machines: workplaceId,
+      ':machineStateId': 'PRODUCTION',
     },
     // Each differs from what is stored, so a wrongly accepted request would change something.
     validBodies: {
@@ -336,6 +339,16 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
         elements: [{ tag: 'temp', timestamp: '2099-01-02T00:00:00.000Z', value: 2 }],
       },
       'POST /operations/:id/recordedOutputQuantities': { quantity: 1, quantityType: 'YIELD' },
+      'POST /operations/:id/qualityDetails': { quantity: 1, qualityDetailId: SCRAP_DETAIL },
+      'POST /machines/:id/counterIncrease': { count: 1 },
+      'POST /machines/:id/strokes': { strokes: 1 },
+      'POST /machines/:id/quantitiesWithQualityDetails': { quantity: 1, qualityDetailId: SCRAP_DETAIL },
+      'POST /workplaces/:id/recordedOperatingStates/update': { operatingStateId: '010', startDate: PAST },
+      'POST /operations/:id/recordedOperatingStates/update': { operatingStateId: '010', startDate: PAST },
+      'POST /workplaces/:id/machine/recordedMachineStateDetails/update': {
+        machineStateDetailIds: [MALFUNCTION_DETAIL],
+        startDate: PAST,
+      },
       'POST /workplaces/:id/shifts': {
         startDate: '2099-03-02T06:00:00.000Z',
         endDate: '2099-03-02T14:00:00.000Z',
@@ -416,7 +429,16 @@ const BAD_IDS: [string, string][] = [
 const UNREADABLE_IDS = ['300 chars', 'bad percent-encoding'];
 
 // Commands whose body may be left out (no body means `{}`), so an empty one is accepted.
-const OPTIONAL_BODY_ROUTES = ['POST /operations/:id/:operationPhaseId'];
+const OPTIONAL_BODY_ROUTES = [
+  'POST /operations/:id/:operationPhaseId',
+  'POST /machines/:id/:machineStateId',
+  'POST /workplaces/:id/machine/:machineStateId',
+];
+/** Master data seeded by migration 040 (docs/resources/machines.md). */
+const SCRAP_DETAIL = '2121dab74e2844e9a890d19c861b5ac3';
+const MALFUNCTION_DETAIL = '7C4E2A9B1D3F4B5A8E6C0D2F4A6B8C1E';
+/** A correction's start the service takes (corrections refuse the future). */
+const PAST = '2020-01-01T00:00:00.000Z';
 
 const WRONG_VALUES: unknown[] = [12345, 'wrong', true, [], { nested: 1 }, null];
 const QUERY_CANDIDATES = ['abc', '-1', '0', '101', '1.5', ''];

@@ -98,6 +98,7 @@ for (const backend of BACKENDS) {
           quantityType: 'YIELD',
           timestamp: undefined,
           connectorId: connector.id,
+          qualityDetailId: null,
         },
       );
       const summary = (await get(`/workplaces/${workplaceId}/quantitySummary?${window()}`)).properties;

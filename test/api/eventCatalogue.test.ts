@@ -365,7 +365,7 @@ const ROWS: Row[] = [
       'quantityType',
       'timestamp',
       'workplaceId',
-    ].concat('staffMemberId'),
+    ].concat('staffMemberId', 'qualityDetailId'),
     run: async (t, { operationId }) => {
       const body = { quantity: 3, quantityType: 'YIELD' };
       await ok(t, { method: 'POST', url: `${API}/operations/${operationId}/recordedOutputQuantities`, body });
@@ -416,6 +416,7 @@ const ROWS: Row[] = [
       'quantityType',
       'timestamp',
       'connectorId',
+      'qualityDetailId',
     ],
     run: async (t) => {
       const workplaceId = await createWorkplace(t, 'EC-W-COUNTER');
@@ -494,6 +495,34 @@ const ROWS: Row[] = [
     data: ['workplaceId', 'currentOperatingState', 'previousOperatingState'],
     run: async (t, { workplaceId }) => {
       await ok(t, { method: 'POST', url: `${API}/workplaces/${workplaceId}/operatingState/000` });
+      return workplaceId;
+    },
+  },
+  {
+    eventType: 'WORKPLACE_RECORDED_OPERATING_STATES_CORRECTED',
+    action: 'POST /workplaces/{id}/recordedOperatingStates/update',
+    data: [
+      'workplaceId',
+      'operationId',
+      'recordedOperatingStateId',
+      'operatingState',
+      'startDate',
+      'endDate',
+      'machineStateDetailIds',
+      'remark',
+      'removedRecordIds',
+    ],
+    run: async (t, { workplaceId }) => {
+      const body = {
+        operatingStateId: '110',
+        startDate: '2020-01-01T06:00:00.000Z',
+        endDate: '2020-01-01T07:00:00.000Z',
+      };
+      await ok(t, {
+        method: 'POST',
+        url: `${API}/workplaces/${workplaceId}/recordedOperatingStates/update`,
+        body,
+      });
       return workplaceId;
     },
   },

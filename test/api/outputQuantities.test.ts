@@ -61,6 +61,7 @@ describeEachBackend('output quantities', (t) => {
       timestamp: body.properties.timestamp,
       workplaceId,
       staffMemberId: null,
+      qualityDetailId: null,
     });
     const one = await t().request({ url: body._links.self.href });
     assert.equal(one.statusCode, 200, one.body);

@@ -61,7 +61,9 @@ export interface WorkplaceBooking {
   quantity: number;
   quantityType: QuantityType;
   timestamp: Date;
-  connectorId: string;
+  /** The connector whose counter booked it; null for a machine's own count (POST /machines/...). */
+  connectorId: string | null;
+  qualityDetailId: string | null;
   recordedAt: Date;
 }
 
@@ -73,6 +75,7 @@ export async function insertWorkplaceBooking(db: Queryable, booking: WorkplaceBo
     quantity_type: booking.quantityType,
     '"timestamp"': booking.timestamp,
     connector_id: booking.connectorId,
+    quality_detail_id: booking.qualityDetailId,
     recorded_at: booking.recordedAt,
   });
 }

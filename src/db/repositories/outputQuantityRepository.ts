@@ -10,6 +10,8 @@ interface Row {
   timestamp: Date;
   workplace_id: string | null;
   staff_member_id: string | null;
+  quality_detail_id: string | null;
+  remark: string | null;
   recorded_at: Date;
 }
 
@@ -21,6 +23,8 @@ const toRecord = (row: Row): RecordedOutputQuantity => ({
   timestamp: row.timestamp,
   workplaceId: row.workplace_id,
   staffMemberId: row.staff_member_id,
+  qualityDetailId: row.quality_detail_id,
+  remark: row.remark,
   recordedAt: row.recorded_at,
 });
 
@@ -35,6 +39,8 @@ export async function insertOutputQuantity(db: Queryable, record: RecordedOutput
     '"timestamp"': record.timestamp,
     workplace_id: record.workplaceId,
     staff_member_id: record.staffMemberId,
+    quality_detail_id: record.qualityDetailId,
+    remark: record.remark,
     recorded_at: record.recordedAt,
   });
 }

@@ -2,7 +2,7 @@ import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../dom
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import { findByIds, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
+import { findByIds, insertRow, lockableFind, offsetList, rowWrites, type Table, typed } from '../table.ts';
 import { groupFromJson } from './workplaceGroupRepository.ts';
 
 interface Row {
@@ -56,6 +56,8 @@ export interface WorkplaceFilter {
   erpContextId?: string;
   /** Its capacity group or its production line. */
   workplaceGroupId?: string;
+  /** Only workplaces with a machine (both machine types; domain/machines.ts). */
+  withMachine?: boolean;
 }
 
 const WORKPLACES: Table<Row, Workplace> = {
@@ -69,6 +71,7 @@ export const listWorkplaces = offsetList(WORKPLACES, 'w.number, w.id', (filter: 
     .equals('w.number', filter.workplaceNumber)
     .equals('w.workplace_type', filter.workplaceType)
     .equals('w.erp_context_id', filter.erpContextId);
+  if (filter.withMachine) conditions.add((at) => `w.workplace_type <> ${at}`, 'MANUAL_WORKPLACE');
   if (filter.workplaceGroupId !== undefined) {
     conditions.add(
       (at) => `(w.capacity_group_id = ${at} OR w.production_line_id = ${at})`,
@@ -118,6 +121,9 @@ interface RecordRow {
   operating_state_id: string;
   start_date: Date;
   end_date: Date | null;
+  /** PGlite hands jsonb back parsed, node-postgres too; a string only from older drivers. */
+  machine_state_detail_ids: string[] | string | null;
+  remark: string | null;
 }
 
 const toRecord = (row: RecordRow): RecordedOperatingState => ({
@@ -126,16 +132,43 @@ const toRecord = (row: RecordRow): RecordedOperatingState => ({
   operatingStateId: row.operating_state_id,
   startDate: row.start_date,
   endDate: row.end_date,
+  machineStateDetailIds:
+    typeof row.machine_state_detail_ids === 'string'
+      ? JSON.parse(row.machine_state_detail_ids)
+      : (row.machine_state_detail_ids ?? []),
+  remark: row.remark ?? null,
+});
+
+/** What a record keeps besides its owner and dates. */
+const recordColumns = (record: RecordedOperatingState) => ({
+  id: record.id,
+  operating_state_id: record.operatingStateId,
+  machine_state_detail_ids: typed(JSON.stringify(record.machineStateDetailIds), 'jsonb'),
+  remark: record.remark,
 });
 
 const operatingStates = history('recorded_operating_states', 'workplace_id', toRecord);
 export const listRecordedOperatingStates = operatingStates.list;
 export const findRecordedOperatingState = operatingStates.find;
+/** The workplace's records that end after a date, locked (a correction's reach). */
+export const lockOperatingStatesFrom = operatingStates.lockFrom;
+/** A correction's removals and trimmed records. */
+export const reshapeOperatingStates = operatingStates.reshape;
 
 /** Closes the open record of the workplace (if any) and opens the new one. */
 export async function recordOperatingState(db: Queryable, record: RecordedOperatingState): Promise<void> {
-  await operatingStates.open(db, record.workplaceId, record.startDate, {
-    id: record.id,
-    operating_state_id: record.operatingStateId,
+  await operatingStates.open(db, record.workplaceId, record.startDate, recordColumns(record));
+}
+
+/** A record with its own dates, inserted by a correction (the history has room for it). */
+export async function insertRecordedOperatingState(
+  db: Queryable,
+  record: RecordedOperatingState,
+): Promise<void> {
+  await insertRow(db, 'recorded_operating_states', {
+    ...recordColumns(record),
+    workplace_id: record.workplaceId,
+    start_date: record.startDate,
+    end_date: record.endDate,
   });
 }

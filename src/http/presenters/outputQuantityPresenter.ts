@@ -21,6 +21,8 @@ export function presentOutputQuantity(record: RecordedOutputQuantity, hrefs: Hre
       timestamp: record.timestamp.toISOString(),
       workplaceId: record.workplaceId,
       staffMemberId: record.staffMemberId,
+      qualityDetailId: record.qualityDetailId,
+      remark: record.remark,
     },
     links,
   );

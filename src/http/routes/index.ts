@@ -13,6 +13,7 @@ import { registerEntryPoint } from './entryPointRoutes.ts';
 import { registerEvents } from './eventRoutes.ts';
 import { registerEventStream } from './eventStreamRoutes.ts';
 import { registerFileRepository } from './fileRepositoryRoutes.ts';
+import { registerMachines } from './machineRoutes.ts';
 import { registerMasterData } from './masterDataRoutes.ts';
 import { registerOperations } from './operationRoutes.ts';
 import { registerPlanning } from './planningResultRoutes.ts';
@@ -34,6 +35,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerMasterData(api, deps);
   registerWorkplaceGroups(api, deps);
   registerWorkplaces(api, deps);
+  registerMachines(api, deps);
   registerProductionOrders(api, deps);
   registerOperations(api, deps);
   registerShifts(api, deps);

@@ -4,6 +4,7 @@ import { findProductionOrders } from '../../db/repositories/productionOrderRepos
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import type { Operation, OperationFilter } from '../../domain/operations.ts';
 import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
+import * as corrections from '../../services/correctionService.ts';
 import * as service from '../../services/operationService.ts';
 import * as outputQuantities from '../../services/outputQuantityService.ts';
 import type { Api } from '../api.ts';
@@ -24,6 +25,11 @@ import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { dateOf } from '../schemas/common.ts';
+import {
+  correctionOf,
+  OperatingStateCorrectionBody,
+  OperationQualityDetailBody,
+} from '../schemas/machineSchemas.ts';
 import {
   CreateOperationBody,
   OperationFilters,
@@ -148,6 +154,20 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     run: (body, at) => service.changeOperationPhase(db, at.id, at.params.operationPhaseId ?? '', body),
   });
 
+  // Registered beside ':operationPhaseId': a static segment wins over the parameter.
+  operations.command({
+    path: 'recordedOperatingStates/update',
+    summary:
+      "Correct the operating-state history of the operation's workplace (emits " +
+      'WORKPLACE_RECORDED_OPERATING_STATES_CORRECTED, and WORKPLACE_OPERATING_STATE_CHANGED when it reaches now)',
+    description:
+      'Inserts the period into the history of the workplace the operation runs at, trimming and splitting ' +
+      'the records it overlaps (docs/resources/workplaces.md, "Corrections").',
+    operationId: 'updateOperationRecordedOperatingState',
+    body: OperatingStateCorrectionBody,
+    run: (body, at) => corrections.correctOperationOperatingStates(db, at.id, correctionOf(body)),
+  });
+
   registerHistoryRoutes(api, db, {
     tags,
     ownerPath: OPERATIONS_PATH,
@@ -191,5 +211,24 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
         ...body,
         timestamp: body.timestamp === undefined ? undefined : new Date(body.timestamp),
       }),
+  });
+
+  // A quantity with a quality detail: an output quantity of the detail's quality type.
+  const qualityDetails = resourceRoutes(api, {
+    tags,
+    path: `${OPERATIONS_PATH}/:id/qualityDetails`,
+    name: 'qualityDetails',
+    schema: RecordedOutputQuantitySchema,
+    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+  });
+  qualityDetails.create({
+    summary:
+      "Book a quantity with a quality detail, as the detail's quality type (emits OPERATION_OUTPUT_QUANTITY_RECORDED)",
+    description:
+      "workplaceId defaults to the operation's workplace; the answer is the booked output quantity (Location: " +
+      'its recordedOutputQuantities address).',
+    operationId: 'createQualityDetails',
+    body: OperationQualityDetailBody,
+    run: (body, at) => outputQuantities.recordQualityDetail(db, at.id, body),
   });
 }

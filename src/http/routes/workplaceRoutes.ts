@@ -7,6 +7,7 @@ import { findCurrentStaffMembers } from '../../db/repositories/staffMemberReposi
 import { findWorkplaceGroups } from '../../db/repositories/workplaceGroupRepository.ts';
 import * as repository from '../../db/repositories/workplaceRepository.ts';
 import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
+import * as corrections from '../../services/correctionService.ts';
 import * as service from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
@@ -25,6 +26,11 @@ import {
   type WorkplaceView,
 } from '../presenters/workplacePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
+import {
+  correctionOf,
+  MachineStateDetailCorrectionBody,
+  OperatingStateCorrectionBody,
+} from '../schemas/machineSchemas.ts';
 import {
   CreateWorkplaceBody,
   RecordedOperatingStateSchema,
@@ -147,6 +153,28 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     description:
       'operatingStateId is the id or the code of an operating state (see /masterData/operatingStates).',
     run: (_body, at) => service.changeOperatingState(db, at.id, at.params.operatingStateId ?? ''),
+  });
+
+  const corrected =
+    ' (emits WORKPLACE_RECORDED_OPERATING_STATES_CORRECTED, and WORKPLACE_OPERATING_STATE_CHANGED when it reaches now)';
+  const correction =
+    'Inserts the period into the history, trimming and splitting the records it overlaps; without endDate ' +
+    'it lasts to where the next record starts, or on (see docs/resources/workplaces.md, "Corrections").';
+  workplaces.command({
+    path: 'recordedOperatingStates/update',
+    summary: `Correct the operating-state history${corrected}`,
+    description: correction,
+    operationId: 'updateRecordedOperatingState',
+    body: OperatingStateCorrectionBody,
+    run: (body, at) => corrections.correctWorkplaceOperatingStates(db, at.id, correctionOf(body)),
+  });
+  workplaces.command({
+    path: 'machine/recordedMachineStateDetails/update',
+    summary: `Correct the machine state details of a period${corrected}`,
+    description: `${correction} The period gets the operating state the first detail maps to.`,
+    operationId: 'updateRecordedMachineState',
+    body: MachineStateDetailCorrectionBody,
+    run: (body, at) => corrections.correctMachineStateDetails(db, at.id, correctionOf(body)),
   });
 
   registerHistoryRoutes(api, db, {

@@ -16,6 +16,8 @@ export const RecordedOutputQuantitySchema = Resource(
     timestamp: DateTime,
     workplaceId: Nullable(Uuid),
     staffMemberId: Nullable(Uuid),
+    qualityDetailId: Nullable(Type.String({ description: 'The quality detail it was booked with' })),
+    remark: Nullable(Type.String()),
   }),
   'A quantity produced (yield, scrap, rework) booked on an operation',
 );
