@@ -35,3 +35,7 @@ export const scheduledMaintenancesPath = (workplaceId: string) =>
   `${WORKPLACES_PATH}/${workplaceId}/scheduledMaintenances`;
 /** A device's recorded samples. */
 export const timeSeriesPath = (deviceId: string) => `${DEVICES_PATH}/${deviceId}/recordedTimeSeries`;
+/** A tool's cutting edges. */
+export const toolEdgesPath = (toolId: string) => `${TOOLS_PATH}/${toolId}/edges`;
+/** A tool's location. */
+export const toolLocationPath = (toolId: string) => `${TOOLS_PATH}/${toolId}/location`;

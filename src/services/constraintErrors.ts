@@ -76,6 +76,9 @@ export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   ),
   tool_assembly_orders_tool_id_fkey: key('tool', 'tool assembly orders', 'toolId'),
   tools_workplace_id_fkey: key('workplace', 'tools', 'workplaceId'),
+  tool_characteristics_edge_id_fkey: key('toolEdge', 'characteristics'),
+  tool_characteristics_tool_id_fkey: key('tool', 'characteristics'),
+  tool_edges_tool_id_fkey: key('tool', 'edges'),
   workplaces_capacity_group_id_fkey: key('workplaceGroup', 'workplaces', 'capacityGroupId'),
   workplaces_production_line_id_fkey: key('workplaceGroup', 'workplaces', 'productionLineId'),
 };
