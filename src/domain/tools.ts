@@ -20,7 +20,7 @@ export const isSettableToolState = (value: string): value is ToolStateId =>
   (SETTABLE_TOOL_STATE_IDS as readonly string[]).includes(value);
 
 /** AVAILABLE and UNAVAILABLE orders make the tool so; any earlier state means it is being assembled. */
-export const toolStateOf = (orderState: ToolAssemblyOrderStateId): ToolStateId =>
+const toolStateOf = (orderState: ToolAssemblyOrderStateId): ToolStateId =>
   orderState === 'AVAILABLE' || orderState === 'UNAVAILABLE' ? orderState : 'IN_ASSEMBLY';
 
 /** The order states that give a tool this state (for filtering tools by toolStateId). */

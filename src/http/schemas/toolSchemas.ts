@@ -6,7 +6,6 @@ import {
   type IdentifierValue,
   type Lifespan,
   type LifeTime,
-  SETTABLE_TOOL_STATE_IDS,
   TOOL_STATE_IDS,
   type ToolInput,
 } from '../../domain/tools.ts';
@@ -244,8 +243,6 @@ export const ToolFilters = {
   identifier2: Type.Optional(Type.String({ maxLength: 100 })),
   identifier3: Type.Optional(Type.String({ maxLength: 100 })),
 };
-
-export const ToolStateParam = Type.String({ enum: [...SETTABLE_TOOL_STATE_IDS] });
 
 export const ToolEdgeSchema = Resource(
   Type.Object({ id: Uuid, identifier: Type.String(), lifeTime: LifeTimeProperty }),
