@@ -14,7 +14,7 @@ export const TOOL_STATE_IDS = ['IN_ASSEMBLY', 'AVAILABLE', 'UNAVAILABLE'] as con
 export type ToolStateId = (typeof TOOL_STATE_IDS)[number];
 
 /** The states the tool state command sets; IN_ASSEMBLY comes only from an unfinished order. */
-export const SETTABLE_TOOL_STATE_IDS = ['AVAILABLE', 'UNAVAILABLE'] as const;
+const SETTABLE_TOOL_STATE_IDS = ['AVAILABLE', 'UNAVAILABLE'] as const;
 
 export const isSettableToolState = (value: string): value is ToolStateId =>
   (SETTABLE_TOOL_STATE_IDS as readonly string[]).includes(value);
