@@ -63,3 +63,7 @@ export const ticketAttachmentsPath = (ticketId: string, activityId: string | nul
 /** The remarks on an activity of a ticket. */
 export const ticketActivityRemarksPath = (ticketId: string, activityId: string) =>
   `${ticketActivitiesPath(ticketId)}/${activityId}/remarks`;
+/** A tool's cutting edges. */
+export const toolEdgesPath = (toolId: string) => `${TOOLS_PATH}/${toolId}/edges`;
+/** A tool's location. */
+export const toolLocationPath = (toolId: string) => `${TOOLS_PATH}/${toolId}/location`;

@@ -86,6 +86,9 @@ export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   ticket_activity_remarks_activity_id_fkey: key('ticketActivity', 'ticket activity remarks'),
   ticket_attachments_ticket_id_fkey: key('ticket', 'ticket attachments'),
   ticket_attachments_activity_id_fkey: key('ticketActivity', 'ticket attachments'),
+  tool_characteristics_edge_id_fkey: key('toolEdge', 'characteristics'),
+  tool_characteristics_tool_id_fkey: key('tool', 'characteristics'),
+  tool_edges_tool_id_fkey: key('tool', 'edges'),
   workplaces_capacity_group_id_fkey: key('workplaceGroup', 'workplaces', 'capacityGroupId'),
   workplaces_production_line_id_fkey: key('workplaceGroup', 'workplaces', 'productionLineId'),
 };

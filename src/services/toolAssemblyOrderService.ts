@@ -10,7 +10,7 @@ import {
   isToolAssemblyOrderStateId,
   TOOL_ASSEMBLY_ORDER_TRANSITIONS,
 } from '../domain/toolAssemblyOrderStates.ts';
-import type { Lifespan, Tool, ToolAssemblyOrder } from '../domain/tools.ts';
+import { type Lifespan, NO_LIFE_TIME, NO_PLACE, type Tool, type ToolAssemblyOrder } from '../domain/tools.ts';
 import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
@@ -50,6 +50,15 @@ export async function createToolAssemblyOrder(
     storageLocation: input.storageLocation,
     workplaceId: null,
     lifespan,
+    name: null,
+    identifier2: null,
+    identifier3: null,
+    documentUrl: null,
+    group: null,
+    toolClass: null,
+    lifeTime: NO_LIFE_TIME,
+    place: NO_PLACE,
+    stateId: null,
     createdAt: now,
     updatedAt: now,
   };

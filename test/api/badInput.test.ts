@@ -33,6 +33,8 @@ const TABLES = [
   'recorded_staff_activities',
   'tools',
   'tool_assembly_orders',
+  'tool_edges',
+  'tool_characteristics',
   'documents',
   'document_versions',
   'document_folders',
@@ -104,6 +106,7 @@ interface OpenApiOperation {
 interface JsonSchema {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
   anyOf?: JsonSchema[];
   maxLength?: number;
   format?: string;
@@ -141,7 +144,8 @@ interface Fixture {
   /** Real ids by the collection segment in front of the parameter. */
   ids: Record<string, string>;
   /** Bodies a route would accept; a bad input changes one thing in them. */
-  validBodies: Record<string, Record<string, unknown>>;
+  /** A body each route takes: an object, or a list of objects where the route takes a list. */
+  validBodies: Record<string, Record<string, unknown> | Record<string, unknown>[]>;
 }
 
 /** `tag` keeps the numbers of several fixtures in one database apart. */
@@ -192,6 +196,10 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     activity: 'STARTED',
   });
   const assemblyOrder = await created('/api/v2/tools/assemblyOrders', { toolDescription: 'BI tool' });
+  const edge = await created(`/api/v2/tools/${assemblyOrder.toolId}/edges`, {
+    identifier: 'BI-E1',
+    characteristics: [{ name: 'Diameter', identifier: 'DC', value: '8' }],
+  });
   const document = await created('/api/v2/documents', { name: `bi${tag}.txt`, folder: '/bad-input' });
   const folder = await created('/api/v2/fileRepository/folders', { name: `bi-folder${tag}` });
   const device = await created('/api/v2/devices', {
@@ -266,6 +274,9 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       staffMembers: String(staff.id),
       recordedActivities: String(activity.id),
       tools: String(assemblyOrder.toolId),
+      // The tool is still assembling: a wrongly accepted state command would change it.
+      ':toolStateId': 'AVAILABLE',
+      edges: String(edge.id),
       assemblyOrders: String(assemblyOrder.id),
       ':toolAssemblyOrderStateId': 'INITIATED',
       documents: String(document.id),
@@ -325,6 +336,12 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       },
       'POST /tools/assemblyOrders': { toolDescription: 'BI tool 2' },
       'PUT /tools/:id': { number: `BI-T1${tag}`, description: 'changed' },
+      'POST /tools': { identifier1: `BI-T2${tag}` },
+      'POST /tools/:id/edges': { identifier: 'BI-E2' },
+      'PUT /tools/:id/edges/:edgeId': { identifier: 'changed' },
+      'PUT /tools/:id/characteristics': [{ name: 'Length', identifier: 'OAL', value: '80' }],
+      'PUT /tools/:id/edges/:edgeId/characteristics': [{ name: 'Length', identifier: 'OAL', value: '9' }],
+      'PUT /tools/:id/location': { workplaceId, magazinePlace: 2 },
       'POST /documents': { name: `bi-new${tag}.txt`, folder: '/bad-input' },
       'PUT /documents/:id': { name: `bi${tag}.txt`, folder: '/bad-input', description: 'changed' },
       'POST /fileRepository/folders': { name: `bi-new-folder${tag}`, parentFolderId: folder.id },
@@ -534,12 +551,18 @@ function casesFor(route: RouteEntry, openapi: OpenApi, fixture: Fixture): Case[]
   // An empty body under a JSON type is no body: a route that needs one says it must be an object.
   if (bodySchema && !OPTIONAL_BODY_ROUTES.includes(key))
     body('empty with JSON type', '', refused('VALIDATION_FAILED'));
-  body('JSON array', '[]', refused('VALIDATION_FAILED'));
+  // A route that takes a list (the SDK's characteristics) is judged on the objects in it.
+  const listBody = bodySchema?.type === 'array';
+  const objectSchema = listBody ? bodySchema?.items : bodySchema;
+  const baseObject = listBody ? (base as Record<string, unknown>[] | undefined)?.[0] : base;
+  const asBody = (object: Record<string, unknown>) => JSON.stringify(listBody ? [object] : object);
+  if (listBody) body('JSON object', '{}', refused('VALIDATION_FAILED'));
+  else body('JSON array', '[]', refused('VALIDATION_FAILED'));
   body('JSON string', '"text"', refused('VALIDATION_FAILED'));
   body('JSON number', '42', refused('VALIDATION_FAILED'));
   body('JSON null', 'null', refused('VALIDATION_FAILED'));
   body('deeply nested', `${'['.repeat(5000)}${']'.repeat(5000)}`, refused('VALIDATION_FAILED'));
-  body('unknown field', JSON.stringify({ ...base, noSuchField: 1 }), refused('UNKNOWN_FIELD'));
+  body('unknown field', asBody({ ...baseObject, noSuchField: 1 }), refused('UNKNOWN_FIELD'));
   for (const [type, label] of [
     ['text/plain', 'text/plain'],
     ['application/xml', 'application/xml'],
@@ -556,8 +579,8 @@ function casesFor(route: RouteEntry, openapi: OpenApi, fixture: Fixture): Case[]
   body('without content type', goodBody ?? '{}', { status: [415], code: 'UNSUPPORTED_MEDIA_TYPE' }, {});
 
   // Fields, from the route's own schema: a wrong type each, too long, not in format, U+0000.
-  for (const [field, schema] of Object.entries(bodySchema?.properties ?? {})) {
-    const withField = (value: unknown) => JSON.stringify({ ...base, [field]: value });
+  for (const [field, schema] of Object.entries(objectSchema?.properties ?? {})) {
+    const withField = (value: unknown) => asBody({ ...baseObject, [field]: value });
     const wrong = WRONG_VALUES.find((value) => refuses(bodyAjv, schema, value));
     if (wrong !== undefined) body(`${field} wrong type`, withField(wrong), refused('VALIDATION_FAILED'));
     for (const branch of stringBranches(schema)) {

@@ -23,6 +23,8 @@ const NOT_RESOURCE_BODIES: Record<string, string> = {
   '/workplaces/:id/shifts': 'a shift plan for a period (bulk)',
   '/tickets/:id/attachments/:attachmentId/data': 'the bytes of the attachment',
   '/tickets/:id/activities/:activityId/attachments/:attachmentId/data': 'the bytes of the attachment',
+  '/tools/:id/characteristics': 'a list of characteristics (the SDK sends a JSON array)',
+  '/tools/:id/edges/:edgeId/characteristics': 'a list of characteristics (the SDK sends a JSON array)',
 };
 
 async function created(t: TestApp, url: string, body: Record<string, unknown>): Promise<string> {
@@ -45,6 +47,13 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
   });
   assert.equal(order.statusCode, 201, order.body);
   const toolId = json(order).properties.toolId;
+  const edgeId = await created(t, `/tools/${toolId}/edges`, { identifier: 'Echo edge' });
+  const located = await t.request({
+    method: 'PUT',
+    url: `${V}/tools/${toolId}/location`,
+    body: { workplaceId, magazineNumber: 1, magazinePlace: 2 },
+  });
+  assert.equal(located.statusCode, 200, located.body);
   const documentId = await created(t, '/documents', { name: 'echo.txt', folder: '/Echo' });
   const upload = await t.request({
     method: 'PUT',
@@ -95,6 +104,8 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     '/operations/:id/forecastResult': `/operations/${operationId}/forecastResult`,
     '/staffMembers/:id': `/staffMembers/${staffMemberId}`,
     '/tools/:id': `/tools/${toolId}`,
+    '/tools/:id/edges/:edgeId': `/tools/${toolId}/edges/${edgeId}`,
+    '/tools/:id/location': `/tools/${toolId}/location`,
     '/documents/:id': `/documents/${documentId}`,
     '/devices/:id': `/devices/${deviceId}`,
     '/connectors/:id': `/connectors/${connectorId}`,
@@ -125,12 +136,13 @@ function bodySchema(openapi: ReturnType<typeof json>, path: string): Schema {
 /** A different value for one writable field: a text field, else a flag. */
 function changeWritable(properties: Record<string, unknown>, body: Schema): [string, unknown] {
   const fields = body.properties ?? {};
-  for (const name of ['description', 'name', 'lastName']) {
+  for (const name of ['description', 'name', 'lastName', 'identifier']) {
     if (fields[name] && !fields[name].description?.startsWith('Read-only')) {
       return [name, `${String(properties[name] ?? '')} changed`];
     }
   }
   if (fields.fixed) return ['fixed', !properties.fixed];
+  if (fields.magazinePlace) return ['magazinePlace', Number(properties.magazinePlace ?? 0) + 1];
   assert.fail(`no writable field to change among ${Object.keys(fields).join(', ')}`);
 }
 

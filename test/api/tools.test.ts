@@ -4,6 +4,7 @@
 // writers only, and the stored events.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { compareShapes, loadRecorded } from '../../bench/v3Contract.ts';
 import { createOperation, createWorkplace, describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { eventsOf, withoutTime } from '../support/events.ts';
 import { absolute, get } from '../support/hal.ts';
@@ -86,13 +87,26 @@ function orderBody(order: Order, write = true) {
   };
 }
 
+/** The v3 properties of a tool made through an order, which sets none of them. */
+const V3_UNSET = {
+  name: null,
+  identifier2: null,
+  identifier3: null,
+  documentUrl: null,
+  group: null,
+  class: null,
+  lifeTime: { current: null, warningLimit: null, maximum: null },
+};
+
 function toolBody(tool: Tool, orderId: string) {
   return {
-    properties: { ...tool },
+    properties: { ...V3_UNSET, ...tool, identifier1: tool.number },
     _links: {
       self: get(`${TOOLS}/${tool.id}`),
       ...(tool.workplaceId ? { workplace: get(`/api/v2/workplaces/${tool.workplaceId}`) } : {}),
       toolAssemblyOrder: get(`${ORDERS}/${orderId}`),
+      edges: get(`${TOOLS}/${tool.id}/edges`),
+      location: get(`${TOOLS}/${tool.id}/location`),
     },
   };
 }
@@ -402,7 +416,7 @@ describeEachBackend('tools', (t) => {
     );
   });
 
-  test('tools collection: filters, no create link, POST /tools is 405, link to the orders', async () => {
+  test('tools collection: filters, create link, link to the orders', async () => {
     const workplaceId = await createWorkplace(t(), 'TL-WP2');
     const a = await createOrder(t(), { toolNumber: 'F-A', toolDescription: 'a' });
     const b = await createOrder(t(), { toolNumber: 'F-B', toolDescription: 'b' });
@@ -428,6 +442,7 @@ describeEachBackend('tools', (t) => {
     assert.deepEqual(list.pagination, { limit: 100, count: 1, offset: 0, total: 1 });
     assert.deepEqual(list._links.toolAssemblyOrders, get(ORDERS));
     assert.deepEqual(Object.keys(list._links).sort(), [
+      'createTool',
       'current',
       'first',
       'last',
@@ -437,11 +452,6 @@ describeEachBackend('tools', (t) => {
     assert.deepEqual(list._links.self, get(`${TOOLS}?number=F-A&limit=100&offset=0`));
     assert.deepEqual(list._embedded.tools[0], json(await t().request({ url: `${TOOLS}/${a.toolId}` })));
 
-    const created = await t().request({ method: 'POST', url: TOOLS, body: { number: 'NEW' } });
-    assert.equal(created.statusCode, 405);
-    assert.equal(json(created).code, 'METHOD_NOT_ALLOWED');
-    assert.match(String(created.headers.allow), /GET/);
-    assert.doesNotMatch(String(created.headers.allow), /POST/);
     // /tools/assemblyOrders is a known path too: PUT and DELETE there are 405, not "no such tool".
     for (const method of ['PUT', 'DELETE'] as const) {
       const refused = await t().request({
@@ -744,6 +754,373 @@ describeEachBackend('tools', (t) => {
     assert.equal(
       (await t().app.db.query("SELECT 1 FROM tool_assembly_orders WHERE tool_description = 'no'")).length,
       0,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// FORCE Bridge v3: tools created directly, their state, edges, characteristics and location, with
+// the SDK's property names (test/fixtures/v3/recorded/*Tool*.json).
+
+const V3 = '/api/v3/tools';
+const recorded = new Map(loadRecorded().map((entry) => [entry.recording.replace(/\.json$/, ''), entry]));
+
+// Not shown yet: embeds (these requests ask for none), the description as a literal (a tool's
+// description is plain text here), and the identifiers of offset pages (the shared collection);
+// a next page only where the recording had one.
+const NOT_YET =
+  /^_embedded($|\.description|\.workplace)|^_embedded\.tools\[\]\._embedded|_links\.description$|^pagination\.(last|first)Identifier$|^_links\.next$/;
+
+/** Every key the recorded response shows is in the answer. */
+function assertRecordedKeys(name: string, answer: unknown): void {
+  const entry = recorded.get(name);
+  assert.ok(entry, name);
+  const shape = entry.body === 'properties' ? { properties: entry.shape } : entry.shape;
+  const missing = compareShapes(shape, answer).missing.filter((key) => !NOT_YET.test(key));
+  assert.deepEqual(missing, [], name);
+}
+
+// The values the SDK's integration test sends (ToolClientIntegrationTest.createNewTool).
+const sdkTool = (identifier1: string, workplaceId: string) => ({
+  name: 'ToolTest Name',
+  description: 'ToolTest Description',
+  identifier1,
+  identifier2: '2037585391',
+  identifier3: '182489540',
+  documentUrl: 'ToolTest DocumentURL',
+  group: { name: 'ToolTest GroupName', identifier: 'ToolTest GroupIdentifier' },
+  class: { name: 'ToolTest ClassName', identifier: 'ToolTest ClassIdentifier' },
+  lifeTime: { current: 0, warningLimit: 0, maximum: 0 },
+  location: { workplaceId, magazineNumber: 3, magazinePlace: 12 },
+  characteristics: [
+    {
+      name: 'ToolTest CharacteristicName',
+      identifier: 'ToolTest CharacteristicIdentifier',
+      value: 'ToolTest CharacteristicValue',
+      unit: 'MS',
+    },
+  ],
+});
+
+describeEachBackend('tools (v3: direct creation, state, edges, characteristics, location)', (t) => {
+  const create = async (identifier1: string, workplaceId: string) => {
+    const response = await t().request({ method: 'POST', url: V3, body: sdkTool(identifier1, workplaceId) });
+    assert.equal(response.statusCode, 201, response.body);
+    return json(response);
+  };
+  const toolEvents = async (toolId: string) =>
+    withoutTime(await eventsOf(t(), toolId)).filter((event) => event.eventType !== 'RESOURCES_UPDATED');
+
+  test('POST /tools: 201 with Location, the recorded properties, location and characteristics stored, TOOL_CREATED', async () => {
+    const workplaceId = await createWorkplace(t(), 'V3T-WP1');
+    const created = await create('376375670', workplaceId);
+    const toolId = created.properties.id;
+    assertRecordedKeys('createTool', created);
+    assert.deepEqual(created.properties, {
+      id: toolId,
+      number: '376375670',
+      identifier1: '376375670',
+      identifier2: '2037585391',
+      identifier3: '182489540',
+      name: 'ToolTest Name',
+      description: 'ToolTest Description',
+      documentUrl: 'ToolTest DocumentURL',
+      group: { name: 'ToolTest GroupName', identifier: 'ToolTest GroupIdentifier' },
+      class: { name: 'ToolTest ClassName', identifier: 'ToolTest ClassIdentifier' },
+      lifeTime: { current: 0, warningLimit: 0, maximum: 0 },
+      lifespan: { remaining: null, maximum: null, warningLimit: null },
+      storageLocation: null,
+      workplaceId,
+      toolStateId: null,
+    });
+    const fetched = await t().request({ url: `${V3}/${toolId}` });
+    assert.equal(fetched.statusCode, 200);
+    assert.equal(fetched.headers.location, undefined);
+    assert.deepEqual(json(fetched), created);
+    assertRecordedKeys('getTool', json(fetched));
+    assert.equal('toolAssemblyOrder' in created._links, false);
+
+    const characteristics = json(await t().request({ url: `${V3}/${toolId}/characteristics` }));
+    assertRecordedKeys('getToolCharacteristics', characteristics);
+    assert.deepEqual(characteristics.properties.elements, sdkTool('', '').characteristics);
+    const location = json(await t().request({ url: `${V3}/${toolId}/location` }));
+    assertRecordedKeys('getToolLocation', location);
+    assert.deepEqual(location.properties, {
+      workplace: { id: workplaceId, number: 'V3T-WP1', description: null, erpContextId: null },
+      magazineNumber: 3,
+      magazinePlace: 12,
+      geoCoordinates: null,
+    });
+
+    assert.deepEqual(await toolEvents(toolId), [
+      {
+        eventType: 'TOOL_CREATED',
+        objectType: 'TOOL',
+        objectId: toolId,
+        data: {
+          toolId,
+          number: '376375670',
+          description: 'ToolTest Description',
+          lifespan: { maximum: null, warningLimit: null },
+        },
+      },
+    ]);
+    const list = json(await t().request({ url: `${V3}?identifier=376375670&identifier2=2037585391` }));
+    assert.deepEqual(
+      list._embedded.tools.map((tool: { properties: { id: string } }) => tool.properties.id),
+      [toolId],
+    );
+    assertRecordedKeys('getTools', list);
+  });
+
+  test('POST /tools: bad bodies are 400 naming the field and store nothing', async () => {
+    const workplaceId = await createWorkplace(t(), 'V3T-WP2');
+    await create('DUP-1', workplaceId);
+    const before = json(await t().request({ url: V3 })).pagination.total;
+    const { identifier1: _missing, ...noIdentifier } = sdkTool('x', workplaceId);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [noIdentifier, 'VALIDATION_FAILED', 'identifier1'],
+      [
+        { ...sdkTool('B-1', workplaceId), lifeTime: { current: -1 } },
+        'VALIDATION_FAILED',
+        'lifeTime.current',
+      ],
+      [
+        { ...sdkTool('B-2', workplaceId), location: { workplaceId: MISSING } },
+        'INVALID_REFERENCE',
+        'location.workplaceId',
+      ],
+      [
+        { ...sdkTool('B-3', workplaceId), characteristics: [{ name: 'n', identifier: 'i' }] },
+        'VALIDATION_FAILED',
+        'characteristics/0/value',
+      ],
+      [{ ...sdkTool('B-4', workplaceId), colour: 'red' }, 'UNKNOWN_FIELD', 'colour'],
+      [sdkTool('DUP-1', workplaceId), 'ALREADY_EXISTS', 'identifier1'],
+    ];
+    for (const [body, code, field] of cases) {
+      const response = await t().request({ method: 'POST', url: V3, body });
+      assert.deepEqual([response.statusCode, json(response).code], [400, code], field);
+      const named = field.split('/').at(-1) as string;
+      assert.match(json(response).message, new RegExp(named.replace('.', '\\.')), response.body);
+    }
+    assert.equal(json(await t().request({ url: V3 })).pagination.total, before);
+  });
+
+  test('POST /tools/{id}/{toolStateId}: sets the state quietly; unknown states 404; refused while assembling', async () => {
+    const workplaceId = await createWorkplace(t(), 'V3T-WP3');
+    const toolId = (await create('ST-1', workplaceId)).properties.id;
+    const set = await t().request({ method: 'POST', url: `${V3}/${toolId}/UNAVAILABLE` });
+    assert.equal(set.statusCode, 200, set.body);
+    assertRecordedKeys('setToolState', json(set));
+    assert.equal(json(set).properties.toolStateId, 'UNAVAILABLE');
+    assert.equal(json(await t().request({ url: `${V3}/${toolId}` })).properties.toolStateId, 'UNAVAILABLE');
+    const filtered = json(await t().request({ url: `${V3}?toolStateId=UNAVAILABLE&number=ST-1` }));
+    assert.equal(filtered.pagination.total, 1);
+    assert.deepEqual(
+      (await toolEvents(toolId)).map((event) => event.eventType),
+      ['TOOL_CREATED'],
+    );
+    for (const state of ['A', 'IN_ASSEMBLY', 'available']) {
+      const response = await t().request({ method: 'POST', url: `${V3}/${toolId}/${state}` });
+      assert.deepEqual([response.statusCode, json(response).code], [404, 'NOT_FOUND'], state);
+    }
+    const order = await createOrder(t(), { toolDescription: 'assembling' });
+    const refused = await t().request({ method: 'POST', url: `${V3}/${order.toolId}/AVAILABLE` });
+    assert.deepEqual([refused.statusCode, json(refused).code], [400, 'INVALID_TRANSITION']);
+    await driveTo(t(), order.id, 'AVAILABLE');
+    const afterOrder = await t().request({ method: 'POST', url: `${V3}/${order.toolId}/UNAVAILABLE` });
+    assert.equal(json(afterOrder).properties.toolStateId, 'UNAVAILABLE');
+    const missing = await t().request({ method: 'POST', url: `${V3}/${MISSING}/AVAILABLE` });
+    assert.equal(missing.statusCode, 404);
+  });
+
+  test('edges: created (static path before the state command), listed, filtered, replaced; events for identifier and limits only', async () => {
+    const workplaceId = await createWorkplace(t(), 'V3T-WP4');
+    const toolId = (await create('ED-1', workplaceId)).properties.id;
+    const edgesUrl = `${V3}/${toolId}/edges`;
+    const body = {
+      identifier: '1041561316',
+      lifeTime: { current: 1000, warningLimit: 5000, maximum: 10000 },
+      characteristics: [
+        {
+          name: 'ToolEdgeTest CharacteristicName',
+          identifier: 'ToolEdgeTest CharacteristicIdentifier',
+          value: 'ToolEdgeTest CharacteristicValue',
+          unit: 'MS',
+        },
+      ],
+    };
+    const created = await t().request({ method: 'POST', url: edgesUrl, body });
+    assert.equal(created.statusCode, 201, created.body);
+    const edge = json(created);
+    assertRecordedKeys('createToolEdge', edge);
+    assert.equal(
+      created.headers.location,
+      absolute(`${edgesUrl}/${edge.properties.id}`).replace('/api/v3', '/api/v3'),
+    );
+    assert.deepEqual(edge.properties, {
+      id: edge.properties.id,
+      identifier: body.identifier,
+      lifeTime: body.lifeTime,
+    });
+    const edgeUrl = `${edgesUrl}/${edge.properties.id}`;
+    assertRecordedKeys('getToolEdge', json(await t().request({ url: edgeUrl })));
+    const edgeCharacteristics = json(await t().request({ url: `${edgeUrl}/characteristics` }));
+    assertRecordedKeys('getToolEdgeCharacteristics', edgeCharacteristics);
+    assert.deepEqual(edgeCharacteristics.properties.elements, body.characteristics);
+    // The tool's own characteristics are not the edge's.
+    assert.equal(
+      json(await t().request({ url: `${V3}/${toolId}/characteristics` })).properties.elements.length,
+      1,
+    );
+
+    await t().request({ method: 'POST', url: edgesUrl, body: { identifier: 'second' } });
+    const duplicate = await t().request({ method: 'POST', url: edgesUrl, body: { identifier: 'second' } });
+    assert.deepEqual([duplicate.statusCode, json(duplicate).code], [400, 'ALREADY_EXISTS']);
+    const noIdentifier = await t().request({ method: 'POST', url: edgesUrl, body: { lifeTime: {} } });
+    assert.deepEqual([noIdentifier.statusCode, json(noIdentifier).code], [400, 'VALIDATION_FAILED']);
+    assert.match(json(noIdentifier).message, /identifier/);
+    const list = json(await t().request({ url: edgesUrl }));
+    assertRecordedKeys('getToolEdges', list);
+    assert.deepEqual(
+      list._embedded.edges.map((one: { properties: { identifier: string } }) => one.properties.identifier),
+      ['1041561316', 'second'],
+    );
+    const filtered = json(await t().request({ url: `${edgesUrl}?identifier=second` }));
+    assert.equal(filtered.pagination.total, 1);
+
+    const used = await t().request({
+      method: 'PUT',
+      url: edgeUrl,
+      body: { identifier: body.identifier, lifeTime: { ...body.lifeTime, current: 2000 } },
+    });
+    assert.equal(used.statusCode, 200, used.body);
+    assertRecordedKeys('updateToolEdge', json(used));
+    assert.equal(json(await t().request({ url: edgeUrl })).properties.lifeTime.current, 2000);
+    const renamed = await t().request({
+      method: 'PUT',
+      url: edgeUrl,
+      body: { identifier: 'E-1', lifeTime: body.lifeTime },
+    });
+    assert.equal(json(renamed).properties.identifier, 'E-1');
+    const events = await toolEvents(toolId);
+    assert.deepEqual(
+      events.map((event) => [event.eventType, event.data.changedProperties]),
+      [
+        ['TOOL_CREATED', undefined],
+        ['TOOL_UPDATED', ['edges']],
+        ['TOOL_UPDATED', ['edges']],
+        ['TOOL_UPDATED', ['edges']],
+      ],
+    );
+    const otherTool = (await create('ED-2', workplaceId)).properties.id;
+    const foreign = await t().request({ url: `${V3}/${otherTool}/edges/${edge.properties.id}` });
+    assert.equal(foreign.statusCode, 404);
+  });
+
+  test('characteristics: PUT replaces the list in order, pages, TOOL_UPDATED only when it changes', async () => {
+    const workplaceId = await createWorkplace(t(), 'V3T-WP5');
+    const toolId = (await create('CH-1', workplaceId)).properties.id;
+    const url = `${V3}/${toolId}/characteristics`;
+    const list = [
+      { name: 'Diameter', identifier: 'DC', value: '12', unit: 'MM' },
+      { name: 'Length', identifier: 'OAL', value: '80', unit: null },
+    ];
+    const put = await t().request({ method: 'PUT', url, body: list });
+    assert.equal(put.statusCode, 200, put.body);
+    assertRecordedKeys('putToolCharacteristics', json(put));
+    assert.deepEqual(json(put).properties.elements, list);
+    const paged = json(await t().request({ url: `${url}?limit=1&offset=1` }));
+    assert.deepEqual(paged.properties.elements, [list[1]]);
+    assert.deepEqual(paged.pagination, {
+      offset: 1,
+      limit: 1,
+      count: 1,
+      total: 2,
+      lastIdentifier: null,
+      firstIdentifier: null,
+    });
+    await t().request({ method: 'PUT', url, body: list });
+    const bad = await t().request({ method: 'PUT', url, body: [{ name: 'x', identifier: 'y', value: 1 }] });
+    assert.equal(bad.statusCode, 400);
+    assert.match(json(bad).message, /value/);
+    assert.deepEqual(json(await t().request({ url })).properties.elements, list);
+    assert.deepEqual(
+      (await toolEvents(toolId)).map((event) => [event.eventType, event.data.changedProperties]),
+      [
+        ['TOOL_CREATED', undefined],
+        ['TOOL_UPDATED', ['characteristics']],
+      ],
+    );
+    const missing = await t().request({ method: 'PUT', url: `${V3}/${MISSING}/characteristics`, body: list });
+    assert.equal(missing.statusCode, 404);
+  });
+
+  test('location: PUT moves the tool quietly, keeps its workplace when none is sent, DELETE removes it', async () => {
+    const workplaceId = await createWorkplace(t(), 'V3T-WP6');
+    const other = await createWorkplace(t(), 'V3T-WP7');
+    const toolId = (await create('LO-1', workplaceId)).properties.id;
+    const url = `${V3}/${toolId}/location`;
+    const moved = await t().request({
+      method: 'PUT',
+      url,
+      body: {
+        workplaceId: other,
+        magazineNumber: 1,
+        magazinePlace: 4,
+        geoCoordinates: { latitude: 48.1, longitude: 11.6 },
+      },
+    });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assertRecordedKeys('putToolLocation', json(moved));
+    assert.equal(json(moved).properties.workplace.id, other);
+    assert.deepEqual(json(moved).properties.geoCoordinates, { latitude: 48.1, longitude: 11.6 });
+    assert.equal(json(await t().request({ url: `${V3}/${toolId}` })).properties.workplaceId, other);
+    // A GET-modify-PUT: the echoed workplace object is read-only and may come back unchanged.
+    const echoed = await t().request({
+      method: 'PUT',
+      url,
+      body: { ...json(moved).properties, magazinePlace: 5 },
+    });
+    assert.equal(echoed.statusCode, 200, echoed.body);
+    assert.deepEqual(
+      [json(echoed).properties.workplace.id, json(echoed).properties.magazinePlace],
+      [other, 5],
+    );
+    const unknown = await t().request({ method: 'PUT', url, body: { workplaceId: MISSING } });
+    assert.deepEqual([unknown.statusCode, json(unknown).code], [400, 'INVALID_REFERENCE']);
+    assert.match(json(unknown).message, /workplaceId/);
+
+    const removed = await t().request({ method: 'DELETE', url });
+    assert.equal(removed.statusCode, 204);
+    assert.equal((await t().request({ url })).statusCode, 404);
+    assert.equal(json(await t().request({ url: `${V3}/${toolId}` })).properties.workplaceId, null);
+    const nowhere = await t().request({ method: 'PUT', url, body: { magazinePlace: 1 } });
+    assert.deepEqual([nowhere.statusCode, json(nowhere).code], [400, 'VALIDATION_FAILED']);
+    assert.match(json(nowhere).message, /workplaceId/);
+    assert.equal((await t().request({ method: 'DELETE', url })).statusCode, 404);
+    assert.deepEqual(
+      (await toolEvents(toolId)).map((event) => event.eventType),
+      ['TOOL_CREATED'],
+    );
+  });
+
+  test('DELETE a tool created directly: 204, TOOL_DELETED, its edges and characteristics go with it', async () => {
+    const workplaceId = await createWorkplace(t(), 'V3T-WP8');
+    const toolId = (await create('DE-1', workplaceId)).properties.id;
+    await t().request({
+      method: 'POST',
+      url: `${V3}/${toolId}/edges`,
+      body: { identifier: 'E', characteristics: [{ name: 'n', identifier: 'i', value: 'v' }] },
+    });
+    const deleted = await t().request({ method: 'DELETE', url: `${V3}/${toolId}` });
+    assert.equal(deleted.statusCode, 204, deleted.body);
+    assert.equal((await t().request({ url: `${V3}/${toolId}` })).statusCode, 404);
+    assert.equal((await t().request({ url: `${V3}/${toolId}/edges` })).statusCode, 404);
+    assert.deepEqual(
+      (await toolEvents(toolId)).map((event) => event.eventType),
+      ['TOOL_CREATED', 'TOOL_UPDATED', 'TOOL_DELETED'],
     );
   });
 });

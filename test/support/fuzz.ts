@@ -712,6 +712,15 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
     activity: 'STARTED',
   });
   await created('/tools/assemblyOrders', { toolDescription: 'FZ tool' });
+  const tool = await created('/tools', {
+    identifier1: `FZ-T-${tag}`,
+    location: { workplaceId: workplace.id, magazinePlace: 1 },
+    characteristics: [{ name: 'Diameter', identifier: 'DC', value: '8' }],
+  });
+  await created(`/tools/${tool.id}/edges`, {
+    identifier: 'FZ-E',
+    characteristics: [{ name: 'n', identifier: 'i', value: 'v' }],
+  });
   await created('/documents', { name: `fz-${tag}.txt`, folder: '/fuzz' });
   const folder = await created('/fileRepository/folders', { name: `fz-${tag}` });
   await created(`/fileRepository/folders/${folder.id}/documents`, {

@@ -1613,10 +1613,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tools (no creation here: tools come from tool assembly orders) */
+        /** List tools */
         get: operations["listTools"];
         put?: never;
-        post?: never;
+        /** Create a tool without an assembly order, with its location and characteristics (emits TOOL_CREATED) */
+        post: operations["createTool"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1632,11 +1633,119 @@ export interface paths {
         };
         /** One tool */
         get: operations["getTool"];
-        /** Replace a tool (emits TOOL_UPDATED when number, description or lifespan maximum/warningLimit change) */
+        /** Replace a tool (emits TOOL_UPDATED when a characteristic property changes: names, identifiers, group, class, limits) */
         put: operations["replaceTool"];
         post?: never;
-        /** Delete a tool (emits TOOL_DELETED; refused while its assembly order is unfinished) */
+        /** Delete a tool with its edges and characteristics (emits TOOL_DELETED; refused while its assembly order is unfinished) */
         delete: operations["deleteTool"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tools/{id}/{toolStateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a tool’s state, AVAILABLE or UNAVAILABLE (saved without an event, as a change of condition) */
+        post: operations["changeToolState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tools/{id}/edges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cutting edges of a tool, oldest first */
+        get: operations["listToolEdges"];
+        put?: never;
+        /** Add a cutting edge with its characteristics (emits TOOL_UPDATED naming edges) */
+        post: operations["createToolEdge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tools/{id}/edges/{edgeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One cutting edge of a tool */
+        get: operations["getToolEdge"];
+        /** Replace a cutting edge (emits TOOL_UPDATED naming edges when its identifier or limits change) */
+        put: operations["replaceToolEdge"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tools/{id}/characteristics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The characteristics of a tool, in the order written */
+        get: operations["getToolCharacteristics"];
+        /** Replace the characteristics with this list (emits TOOL_UPDATED naming them when they change) */
+        put: operations["replaceToolCharacteristics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tools/{id}/edges/{edgeId}/characteristics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The characteristics of a cutting edge, in the order written */
+        get: operations["getToolEdgeCharacteristics"];
+        /** Replace the characteristics with this list (emits TOOL_UPDATED naming them when they change) */
+        put: operations["replaceToolEdgeCharacteristics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tools/{id}/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a tool is (404 when it has no location) */
+        get: operations["getToolLocation"];
+        /** Put a tool in a workplace’s magazine (saved without an event, as a move) */
+        put: operations["replaceToolLocation"];
+        post?: never;
+        /** The tool is in no workplace any more (saved without an event) */
+        delete: operations["deleteToolLocation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -13370,6 +13479,10 @@ export interface operations {
                 workplaceId?: string;
                 toolStateId?: "IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE";
                 number?: string;
+                /** @description The number (identifier1) */
+                identifier?: string;
+                identifier2?: string;
+                identifier3?: string;
             };
             header?: never;
             path?: never;
@@ -13404,8 +13517,25 @@ export interface operations {
                                         maximum: number | null;
                                         warningLimit: number | null;
                                     };
-                                    /** @enum {unknown} */
-                                    toolStateId: "IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE";
+                                    toolStateId: ("IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE") | null;
+                                    name: string | null;
+                                    identifier1: string | null;
+                                    identifier2: string | null;
+                                    identifier3: string | null;
+                                    documentUrl: string | null;
+                                    group: {
+                                        name: string | null;
+                                        identifier: string | null;
+                                    } | null;
+                                    class: {
+                                        name: string | null;
+                                        identifier: string | null;
+                                    } | null;
+                                    lifeTime: {
+                                        current: number | null;
+                                        warningLimit: number | null;
+                                        maximum: number | null;
+                                    };
                                 };
                                 _links: {
                                     [key: string]: {
@@ -13460,6 +13590,154 @@ export interface operations {
             };
         };
     };
+    createTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string | null;
+                    /** @description The tool number */
+                    identifier1: string;
+                    name?: string | null;
+                    description?: string | null;
+                    identifier2?: string | null;
+                    identifier3?: string | null;
+                    documentUrl?: string | null;
+                    group?: {
+                        name?: string | null;
+                        identifier?: string | null;
+                    } | null;
+                    class?: {
+                        name?: string | null;
+                        identifier?: string | null;
+                    } | null;
+                    lifeTime?: {
+                        current?: number | null;
+                        warningLimit?: number | null;
+                        maximum?: number | null;
+                    } | null;
+                    storageLocation?: string | null;
+                    lifespan?: {
+                        remaining?: number | null;
+                        maximum?: number | null;
+                        warningLimit?: number | null;
+                    } | null;
+                    location?: {
+                        /** Format: uuid */
+                        workplaceId: string;
+                        magazineNumber?: number | null;
+                        magazinePlace?: number | null;
+                        geoCoordinates?: {
+                            latitude?: number | null;
+                            longitude?: number | null;
+                        } | null;
+                    } | null;
+                    characteristics?: {
+                        name: string;
+                        identifier: string;
+                        value: string;
+                        unit?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Tool (created directly or through a tool assembly order, whose state it shows while unfinished) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            number: string | null;
+                            description: string | null;
+                            storageLocation: string | null;
+                            workplaceId: string | null;
+                            lifespan: {
+                                remaining: number | null;
+                                maximum: number | null;
+                                warningLimit: number | null;
+                            };
+                            toolStateId: ("IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE") | null;
+                            name: string | null;
+                            identifier1: string | null;
+                            identifier2: string | null;
+                            identifier3: string | null;
+                            documentUrl: string | null;
+                            group: {
+                                name: string | null;
+                                identifier: string | null;
+                            } | null;
+                            class: {
+                                name: string | null;
+                                identifier: string | null;
+                            } | null;
+                            lifeTime: {
+                                current: number | null;
+                                warningLimit: number | null;
+                                maximum: number | null;
+                            };
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     getTool: {
         parameters: {
             query?: never;
@@ -13471,7 +13749,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Tool (created through a tool assembly order; its state follows the order) */
+            /** @description Tool (created directly or through a tool assembly order, whose state it shows while unfinished) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13490,8 +13768,25 @@ export interface operations {
                                 maximum: number | null;
                                 warningLimit: number | null;
                             };
-                            /** @enum {unknown} */
-                            toolStateId: "IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE";
+                            toolStateId: ("IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE") | null;
+                            name: string | null;
+                            identifier1: string | null;
+                            identifier2: string | null;
+                            identifier3: string | null;
+                            documentUrl: string | null;
+                            group: {
+                                name: string | null;
+                                identifier: string | null;
+                            } | null;
+                            class: {
+                                name: string | null;
+                                identifier: string | null;
+                            } | null;
+                            lifeTime: {
+                                current: number | null;
+                                warningLimit: number | null;
+                                maximum: number | null;
+                            };
                         };
                         _links: {
                             [key: string]: {
@@ -13560,9 +13855,26 @@ export interface operations {
                     /** @description Must equal the path id when sent */
                     id?: string;
                     number?: string | null;
-                    description?: string | null;
-                    storageLocation?: string | null;
                     workplaceId?: string | null;
+                    name?: string | null;
+                    description?: string | null;
+                    identifier2?: string | null;
+                    identifier3?: string | null;
+                    documentUrl?: string | null;
+                    group?: {
+                        name?: string | null;
+                        identifier?: string | null;
+                    } | null;
+                    class?: {
+                        name?: string | null;
+                        identifier?: string | null;
+                    } | null;
+                    lifeTime?: {
+                        current?: number | null;
+                        warningLimit?: number | null;
+                        maximum?: number | null;
+                    } | null;
+                    storageLocation?: string | null;
                     lifespan?: {
                         remaining?: number | null;
                         maximum?: number | null;
@@ -13570,11 +13882,13 @@ export interface operations {
                     } | null;
                     /** @description Read-only: may be sent back unchanged, another value is 400 */
                     toolStateId?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    identifier1?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Tool (created through a tool assembly order; its state follows the order) */
+            /** @description Tool (created directly or through a tool assembly order, whose state it shows while unfinished) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13593,8 +13907,25 @@ export interface operations {
                                 maximum: number | null;
                                 warningLimit: number | null;
                             };
-                            /** @enum {unknown} */
-                            toolStateId: "IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE";
+                            toolStateId: ("IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE") | null;
+                            name: string | null;
+                            identifier1: string | null;
+                            identifier2: string | null;
+                            identifier3: string | null;
+                            documentUrl: string | null;
+                            group: {
+                                name: string | null;
+                                identifier: string | null;
+                            } | null;
+                            class: {
+                                name: string | null;
+                                identifier: string | null;
+                            } | null;
+                            lifeTime: {
+                                current: number | null;
+                                warningLimit: number | null;
+                                maximum: number | null;
+                            };
                         };
                         _links: {
                             [key: string]: {
@@ -13658,6 +13989,1137 @@ export interface operations {
         };
     };
     deleteTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    changeToolState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                toolStateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tool (created directly or through a tool assembly order, whose state it shows while unfinished) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            number: string | null;
+                            description: string | null;
+                            storageLocation: string | null;
+                            workplaceId: string | null;
+                            lifespan: {
+                                remaining: number | null;
+                                maximum: number | null;
+                                warningLimit: number | null;
+                            };
+                            toolStateId: ("IN_ASSEMBLY" | "AVAILABLE" | "UNAVAILABLE") | null;
+                            name: string | null;
+                            identifier1: string | null;
+                            identifier2: string | null;
+                            identifier3: string | null;
+                            documentUrl: string | null;
+                            group: {
+                                name: string | null;
+                                identifier: string | null;
+                            } | null;
+                            class: {
+                                name: string | null;
+                                identifier: string | null;
+                            } | null;
+                            lifeTime: {
+                                current: number | null;
+                                warningLimit: number | null;
+                                maximum: number | null;
+                            };
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listToolEdges: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                identifier?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                        };
+                        _embedded: {
+                            edges: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    identifier: string;
+                                    lifeTime: {
+                                        current: number | null;
+                                        warningLimit: number | null;
+                                        maximum: number | null;
+                                    };
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createToolEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string | null;
+                    identifier: string;
+                    lifeTime?: {
+                        current?: number | null;
+                        warningLimit?: number | null;
+                        maximum?: number | null;
+                    } | null;
+                    characteristics?: {
+                        name: string;
+                        identifier: string;
+                        value: string;
+                        unit?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A cutting edge of a tool */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            identifier: string;
+                            lifeTime: {
+                                current: number | null;
+                                warningLimit: number | null;
+                                maximum: number | null;
+                            };
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getToolEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                edgeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cutting edge of a tool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            identifier: string;
+                            lifeTime: {
+                                current: number | null;
+                                warningLimit: number | null;
+                                maximum: number | null;
+                            };
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceToolEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                edgeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Must equal the path id when sent */
+                    id?: string;
+                    identifier: string;
+                    lifeTime?: {
+                        current?: number | null;
+                        warningLimit?: number | null;
+                        maximum?: number | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A cutting edge of a tool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            identifier: string;
+                            lifeTime: {
+                                current: number | null;
+                                warningLimit: number | null;
+                                maximum: number | null;
+                            };
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getToolCharacteristics: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Characteristics of a tool or edge (ISO 13399 identifiers), in the order written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                name: string;
+                                identifier: string;
+                                value: string;
+                                unit: string | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            total: number;
+                            count: number;
+                            limit: number;
+                            lastIdentifier: null;
+                            firstIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceToolCharacteristics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    identifier: string;
+                    value: string;
+                    unit?: string | null;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Characteristics of a tool or edge (ISO 13399 identifiers), in the order written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                name: string;
+                                identifier: string;
+                                value: string;
+                                unit: string | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            total: number;
+                            count: number;
+                            limit: number;
+                            lastIdentifier: null;
+                            firstIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getToolEdgeCharacteristics: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                edgeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Characteristics of a tool or edge (ISO 13399 identifiers), in the order written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                name: string;
+                                identifier: string;
+                                value: string;
+                                unit: string | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            total: number;
+                            count: number;
+                            limit: number;
+                            lastIdentifier: null;
+                            firstIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceToolEdgeCharacteristics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                edgeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    identifier: string;
+                    value: string;
+                    unit?: string | null;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Characteristics of a tool or edge (ISO 13399 identifiers), in the order written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                name: string;
+                                identifier: string;
+                                value: string;
+                                unit: string | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            total: number;
+                            count: number;
+                            limit: number;
+                            lastIdentifier: null;
+                            firstIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getToolLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where a tool is: a workplace and the place in its magazine */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            workplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            };
+                            magazineNumber: number | null;
+                            magazinePlace: number | null;
+                            geoCoordinates: {
+                                latitude: number | null;
+                                longitude: number | null;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceToolLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Default: the workplace the tool is in now
+                     */
+                    workplaceId?: string;
+                    magazineNumber?: number | null;
+                    magazinePlace?: number | null;
+                    geoCoordinates?: {
+                        latitude?: number | null;
+                        longitude?: number | null;
+                    } | null;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    workplace?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Where a tool is: a workplace and the place in its magazine */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            workplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            };
+                            magazineNumber: number | null;
+                            magazinePlace: number | null;
+                            geoCoordinates: {
+                                latitude: number | null;
+                                longitude: number | null;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteToolLocation: {
         parameters: {
             query?: never;
             header?: never;

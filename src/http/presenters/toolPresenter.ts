@@ -1,12 +1,22 @@
+import type { OffsetPage } from '../../db/paging.ts';
 import { canChangeToolAssemblyOrderState } from '../../domain/toolAssemblyOrderStates.ts';
-import { nextToolAssemblyOrderState, type ToolAssemblyOrder, type ToolView } from '../../domain/tools.ts';
-import { link, type Resource, resource } from '../hal.ts';
+import {
+  type Characteristic,
+  nextToolAssemblyOrderState,
+  type ToolAssemblyOrder,
+  type ToolEdge,
+  type ToolView,
+} from '../../domain/tools.ts';
+import type { ToolLocation } from '../../services/toolService.ts';
+import { link, offsetCollection, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
   OPERATIONS_PATH,
   TOOL_ASSEMBLY_ORDER_STATES_PATH,
   TOOL_ASSEMBLY_ORDERS_PATH,
   TOOLS_PATH,
+  toolEdgesPath,
+  toolLocationPath,
   WORKPLACES_PATH,
 } from '../paths.ts';
 
@@ -20,13 +30,83 @@ export function presentTool(tool: ToolView, hrefs: Hrefs): Resource {
       workplaceId: tool.workplaceId,
       lifespan: tool.lifespan,
       toolStateId: tool.toolStateId,
+      name: tool.name,
+      identifier1: tool.number,
+      identifier2: tool.identifier2,
+      identifier3: tool.identifier3,
+      documentUrl: tool.documentUrl,
+      group: tool.group,
+      class: tool.toolClass,
+      lifeTime: tool.lifeTime,
     },
     {
       self: link(hrefs.api(`${TOOLS_PATH}/${tool.id}`)),
       workplace: tool.workplaceId ? link(hrefs.api(`${WORKPLACES_PATH}/${tool.workplaceId}`)) : undefined,
-      toolAssemblyOrder: link(hrefs.api(`${TOOL_ASSEMBLY_ORDERS_PATH}/${tool.toolAssemblyOrderId}`)),
+      toolAssemblyOrder: tool.toolAssemblyOrderId
+        ? link(hrefs.api(`${TOOL_ASSEMBLY_ORDERS_PATH}/${tool.toolAssemblyOrderId}`))
+        : undefined,
+      edges: link(hrefs.api(toolEdgesPath(tool.id))),
+      location: link(hrefs.api(toolLocationPath(tool.id))),
     },
   );
+}
+
+export function presentToolEdge(edge: ToolEdge, hrefs: Hrefs): Resource {
+  const self = `${toolEdgesPath(edge.toolId)}/${edge.id}`;
+  return resource(
+    { id: edge.id, identifier: edge.identifier, lifeTime: edge.lifeTime },
+    {
+      self: link(hrefs.api(self)),
+      characteristics: link(hrefs.api(`${self}/characteristics`)),
+      tool: link(hrefs.api(`${TOOLS_PATH}/${edge.toolId}`)),
+    },
+  );
+}
+
+export function presentToolLocation(location: ToolLocation, hrefs: Hrefs): Resource {
+  const { workplace, place } = location;
+  const geo = place.geoCoordinates;
+  return resource(
+    {
+      workplace: {
+        id: workplace.id,
+        number: workplace.number,
+        description: workplace.description,
+        erpContextId: workplace.erpContextId,
+      },
+      magazineNumber: place.magazineNumber,
+      magazinePlace: place.magazinePlace,
+      geoCoordinates:
+        geo === null ? null : { latitude: geo.latitude ?? null, longitude: geo.longitude ?? null },
+    },
+    {
+      self: link(hrefs.api(toolLocationPath(location.toolId))),
+      tool: link(hrefs.api(`${TOOLS_PATH}/${location.toolId}`)),
+      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)),
+    },
+  );
+}
+
+/** The SDK's characteristic collection: the page as `properties.elements`, offset paging links. */
+export function presentCharacteristics(
+  path: string,
+  page: OffsetPage<Characteristic>,
+  asked: { limit: number; offset: number },
+  hrefs: Hrefs,
+) {
+  // offsetCollection counts the items it is given and links the pages; the elements are no resources.
+  const collection = offsetCollection({ hrefs, path, name: 'characteristics', query: {} }, [], page, asked);
+  const count = page.items.length;
+  const { self, first, last, previous } = collection._links;
+  const next =
+    asked.offset + count < page.total
+      ? link(hrefs.api(path, { limit: asked.limit, offset: asked.offset + asked.limit }))
+      : undefined;
+  return {
+    properties: { elements: page.items },
+    pagination: { ...collection.pagination, count, lastIdentifier: null, firstIdentifier: null },
+    _links: { self, first, last, ...(previous ? { previous } : {}), ...(next ? { next } : {}) },
+  };
 }
 
 /**

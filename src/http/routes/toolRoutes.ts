@@ -1,47 +1,256 @@
+import { Type } from 'typebox';
 import * as repository from '../../db/repositories/toolRepository.ts';
-import type { ToolView } from '../../domain/tools.ts';
+import type { ToolEdge, ToolView } from '../../domain/tools.ts';
 import * as service from '../../services/toolService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { link } from '../hal.ts';
-import { TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH } from '../paths.ts';
-import { presentTool } from '../presenters/toolPresenter.ts';
+import { TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH, toolEdgesPath, toolLocationPath } from '../paths.ts';
+import {
+  presentCharacteristics,
+  presentTool,
+  presentToolEdge,
+  presentToolLocation,
+} from '../presenters/toolPresenter.ts';
+import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from '../readOnly.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { ReplaceToolBody, ToolFilters, ToolSchema, toLifespan } from '../schemas/toolSchemas.ts';
+import { errorResponses, OffsetQuery, offsetPage } from '../schemas/common.ts';
+import {
+  CharacteristicCollectionSchema,
+  CharacteristicsBody,
+  CreateToolBody,
+  CreateToolEdgeBody,
+  EdgeFilters,
+  ReplaceToolBody,
+  ReplaceToolEdgeBody,
+  ToolEdgeSchema,
+  ToolFilters,
+  ToolLocationBody,
+  ToolLocationSchema,
+  ToolSchema,
+  toCharacteristics,
+  toEdgeInput,
+  toLocation,
+  toolInput,
+} from '../schemas/toolSchemas.ts';
 
-/** Tools: created through tool assembly orders (routes/toolAssemblyOrderRoutes.ts), then read, replaced, deleted. */
-export function registerTools(api: Api, { db }: ServerDeps): void {
+const tags = ['tools'];
+const ToolParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const EdgeParams = Type.Object({
+  id: Type.String({ maxLength: 100 }),
+  edgeId: Type.String({ maxLength: 100 }),
+});
+
+/** Tools: created directly or through tool assembly orders (routes/toolAssemblyOrderRoutes.ts). */
+export function registerTools(api: Api, deps: ServerDeps): void {
+  const { db } = deps;
   const tools = resourceRoutes(api, {
-    tags: ['tools'],
+    tags,
     path: TOOLS_PATH,
     name: 'tools',
     schema: ToolSchema,
     present: each((tool: ToolView, request) => presentTool(tool, request.hrefs)),
   });
   tools.list({
-    summary: 'List tools (no creation here: tools come from tool assembly orders)',
+    summary: 'List tools',
     paging: 'offset',
     filters: ToolFilters,
     load: (filter, page) => repository.listTools(db, filter, page),
-    // Tools are created through their assembly orders, which are reached from here.
+    createRel: 'createTool',
     links: (request) => ({ toolAssemblyOrders: link(request.hrefs.api(TOOL_ASSEMBLY_ORDERS_PATH)) }),
   });
   tools.get({ summary: 'One tool', load: (at) => service.getTool(db, at.id) });
-  tools.replace({
+  tools.create({
     summary:
-      'Replace a tool (emits TOOL_UPDATED when number, description or lifespan maximum/warningLimit change)',
-    body: ReplaceToolBody,
-    run: (body, at) =>
-      service.replaceTool(db, at.id, {
-        number: body.number ?? null,
-        description: body.description ?? null,
-        storageLocation: body.storageLocation ?? null,
-        workplaceId: body.workplaceId ?? null,
-        lifespan: toLifespan(body.lifespan),
+      'Create a tool without an assembly order, with its location and characteristics (emits TOOL_CREATED)',
+    body: CreateToolBody,
+    run: (body) =>
+      service.createTool(db, {
+        ...toolInput(body, body.identifier1, null),
+        location: body.location ? toLocation(body.location, body.location.workplaceId) : null,
+        characteristics: toCharacteristics(body.characteristics),
       }),
   });
+  tools.replace({
+    summary:
+      'Replace a tool (emits TOOL_UPDATED when a characteristic property changes: names, identifiers, group, class, limits)',
+    body: ReplaceToolBody,
+    run: (body, at) => service.replaceTool(db, at.id, toolInput(body, body.number, body.workplaceId)),
+  });
   tools.remove({
-    summary: 'Delete a tool (emits TOOL_DELETED; refused while its assembly order is unfinished)',
+    summary:
+      'Delete a tool with its edges and characteristics (emits TOOL_DELETED; refused while its assembly order is unfinished)',
     run: (at) => service.deleteTool(db, at.id),
   });
+  tools.command({
+    summary:
+      'Set a tool’s state, AVAILABLE or UNAVAILABLE (saved without an event, as a change of condition)',
+    path: ':toolStateId',
+    run: (_body, at) => service.setToolState(db, at.id, at.params.toolStateId ?? ''),
+  });
+  registerToolEdges(api, deps);
+  registerToolCharacteristics(api, deps);
+  registerToolLocation(api, deps);
+}
+
+function registerToolEdges(api: Api, { db }: ServerDeps): void {
+  const edges = resourceRoutes(api, {
+    tags,
+    path: toolEdgesPath(':id'),
+    itemParam: 'edgeId',
+    name: 'edges',
+    schema: ToolEdgeSchema,
+    present: each((edge: ToolEdge, request) => presentToolEdge(edge, request.hrefs)),
+  });
+  edges.list({
+    summary: 'The cutting edges of a tool, oldest first',
+    paging: 'offset',
+    filters: EdgeFilters,
+    owner: async (at) => (await service.getTool(db, at.id)).id,
+    filter: (filters, at) => ({ toolId: at.owner, identifier: filters.identifier }),
+    load: (filter, page) => repository.listToolEdges(db, filter, page),
+    createRel: 'createToolEdge',
+  });
+  edges.get({
+    summary: 'One cutting edge of a tool',
+    load: (at) => service.getToolEdge(db, at.id, at.itemId),
+  });
+  edges.create({
+    summary: 'Add a cutting edge with its characteristics (emits TOOL_UPDATED naming edges)',
+    body: CreateToolEdgeBody,
+    run: (body, at) =>
+      service.createToolEdge(db, at.id, {
+        ...toEdgeInput(body),
+        characteristics: toCharacteristics(body.characteristics),
+      }),
+  });
+  edges.replace({
+    summary: 'Replace a cutting edge (emits TOOL_UPDATED naming edges when its identifier or limits change)',
+    body: ReplaceToolEdgeBody,
+    run: (body, at) => service.replaceToolEdge(db, at.id, at.itemId, toEdgeInput(body)),
+  });
+}
+
+/** The characteristics of a tool and of each edge: the SDK's collection with `properties.elements`. */
+function registerToolCharacteristics(api: Api, { db }: ServerDeps): void {
+  const owners = [
+    { url: `${TOOLS_PATH}/:id/characteristics`, params: ToolParams, name: 'Tool' },
+    { url: `${toolEdgesPath(':id')}/:edgeId/characteristics`, params: EdgeParams, name: 'ToolEdge' },
+  ];
+  for (const { url, params, name } of owners) {
+    const ownerOf = (request: { params: unknown }) => {
+      const { id, edgeId } = request.params as { id: string; edgeId?: string };
+      return { toolId: id, edgeId: edgeId ?? null };
+    };
+    const answer = async (request: {
+      params: unknown;
+      query: unknown;
+      hrefs: Parameters<typeof presentCharacteristics>[3];
+      url: string;
+    }) => {
+      const owner = ownerOf(request);
+      await service.checkCharacteristicsOwner(db, owner);
+      const asked = offsetPage(request.query as { limit?: number; offset?: number });
+      const page = await repository.listCharacteristics(db, owner, asked);
+      const path =
+        owner.edgeId === null
+          ? `${TOOLS_PATH}/${owner.toolId}/characteristics`
+          : `${toolEdgesPath(owner.toolId)}/${owner.edgeId}/characteristics`;
+      return presentCharacteristics(path, page, asked, request.hrefs);
+    };
+    const response = { 200: CharacteristicCollectionSchema, ...errorResponses(404) };
+    api.get(
+      url,
+      {
+        schema: {
+          tags,
+          operationId: `get${name}Characteristics`,
+          summary: `The characteristics of a ${name === 'Tool' ? 'tool' : 'cutting edge'}, in the order written`,
+          params,
+          querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
+          response,
+        },
+      },
+      answer,
+    );
+    api.put(
+      url,
+      {
+        schema: {
+          tags,
+          operationId: `replace${name}Characteristics`,
+          summary:
+            'Replace the characteristics with this list (emits TOOL_UPDATED naming them when they change)',
+          params,
+          body: CharacteristicsBody,
+          response: { ...response, ...errorResponses(404, 415) },
+        },
+      },
+      async (request) => {
+        await service.replaceToolCharacteristics(db, ownerOf(request), toCharacteristics(request.body));
+        return answer({ ...request, query: {} });
+      },
+    );
+  }
+}
+
+/** A tool's location: a singular sub-resource, so its routes are written out here. */
+function registerToolLocation(api: Api, { db }: ServerDeps): void {
+  const url = toolLocationPath(':id');
+  // What the GET shows but the body cannot set (the workplace object) may come back unchanged.
+  const readOnly = readOnlyNames(ToolLocationBody, representedProperties(ToolLocationSchema));
+  api.get(
+    url,
+    {
+      schema: {
+        tags,
+        operationId: 'getToolLocation',
+        summary: 'Where a tool is (404 when it has no location)',
+        params: ToolParams,
+        response: { 200: ToolLocationSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) =>
+      presentToolLocation(await service.getToolLocation(db, request.params.id), request.hrefs),
+  );
+  api.put(
+    url,
+    {
+      schema: {
+        tags,
+        operationId: 'replaceToolLocation',
+        summary: 'Put a tool in a workplace’s magazine (saved without an event, as a move)',
+        params: ToolParams,
+        body: echoingBody(ToolLocationBody, readOnly),
+        response: { 200: ToolLocationSchema, ...errorResponses(404, 415) },
+      },
+    },
+    async (request) => {
+      const body = request.body as Record<string, unknown>;
+      await checkEchoed(body, readOnly, [], async () => {
+        const current = await service.getToolLocation(db, request.params.id).catch(() => undefined);
+        return current
+          ? (presentToolLocation(current, request.hrefs).properties as Record<string, unknown>)
+          : {};
+      });
+      const input = toLocation(request.body, request.body.workplaceId ?? null);
+      return presentToolLocation(await service.putToolLocation(db, request.params.id, input), request.hrefs);
+    },
+  );
+  api.delete(
+    url,
+    {
+      schema: {
+        tags,
+        operationId: 'deleteToolLocation',
+        summary: 'The tool is in no workplace any more (saved without an event)',
+        params: ToolParams,
+        response: { 204: Type.Null(), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteToolLocation(db, request.params.id);
+      return reply.code(204).send();
+    },
+  );
 }
