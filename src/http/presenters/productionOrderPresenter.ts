@@ -14,12 +14,15 @@ export function presentProductionOrder(
   hrefs: Hrefs,
   operations?: Resource[],
 ): Resource {
+  const self = `${PRODUCTION_ORDERS_PATH}/${order.id}`;
   return resource(
     {
       id: order.id,
       number: order.number,
+      split: order.split,
       description: order.description,
       material: order.material,
+      erpContextId: order.erpContextId,
       targetQuantity: order.targetQuantity,
       quantityUnit: order.quantityUnit,
       basicStartDate: iso(order.basicStartDate),
@@ -27,7 +30,10 @@ export function presentProductionOrder(
       deliveryDate: iso(order.deliveryDate),
     },
     {
-      self: link(hrefs.api(`${PRODUCTION_ORDERS_PATH}/${order.id}`)),
+      self: link(hrefs.api(self)),
+      specification: link(hrefs.api(`${self}/specification`)),
+      scheduledDates: link(hrefs.api(`${self}/scheduledDates`)),
+      operationSequence: link(hrefs.api(`${self}/operationSequence`)),
       operations: link(hrefs.api(OPERATIONS_PATH, { productionOrderId: order.id }), { embeddable: true }),
     },
     operations ? { operations } : undefined,

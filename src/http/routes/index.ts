@@ -12,6 +12,7 @@ import { registerEntryPoint } from './entryPointRoutes.ts';
 import { registerEvents } from './eventRoutes.ts';
 import { registerEventStream } from './eventStreamRoutes.ts';
 import { registerMasterData } from './masterDataRoutes.ts';
+import { registerOperationDetails } from './operationDetailRoutes.ts';
 import { registerOperations } from './operationRoutes.ts';
 import { registerPlanning } from './planningResultRoutes.ts';
 import { registerPlanningScenarios } from './planningScenarioRoutes.ts';
@@ -22,6 +23,7 @@ import { registerStaffMembers } from './staffMemberRoutes.ts';
 import { registerSummaries } from './summaryRoutes.ts';
 import { registerToolAssemblyOrders } from './toolAssemblyOrderRoutes.ts';
 import { registerTools } from './toolRoutes.ts';
+import { registerWorkplaceDetails } from './workplaceDetailRoutes.ts';
 import { registerWorkplaceGroups } from './workplaceGroupRoutes.ts';
 import { registerWorkplaces } from './workplaceRoutes.ts';
 
@@ -31,8 +33,10 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerMasterData(api);
   registerWorkplaceGroups(api, deps);
   registerWorkplaces(api, deps);
+  registerWorkplaceDetails(api, deps);
   registerProductionOrders(api, deps);
   registerOperations(api, deps);
+  registerOperationDetails(api, deps);
   registerShifts(api, deps);
   registerScheduledMaintenances(api, deps);
   registerCallbacks(api, deps);
