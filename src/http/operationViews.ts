@@ -1,5 +1,5 @@
 // What every answer that shows operations loads for them, one query each for the whole page:
-// their production orders and the workplaces they run at now (docs/resources/operations.md).
+// their production orders and the workplaces they run at now (docs/resources/production-orders.md).
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.ts';
 import { findProductionOrders } from '../db/repositories/productionOrderRepository.ts';

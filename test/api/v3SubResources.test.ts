@@ -1,5 +1,5 @@
-// The v3 sub-resources of operations, production orders and workplaces (docs/resources/operations.md,
-// productionOrders.md, workplaces.md): fields stored as given round trip, derived answers match
+// The v3 sub-resources of operations, production orders and workplaces (docs/resources/production-orders.md,
+// workplaces.md): fields stored as given round trip, derived answers match
 // values computed by hand, the recorded shape keys are present, bad input is 400 naming the field.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 -- The v3 fields of operations and production orders that a plant's ERP sends and the bridge
--- keeps as given (docs/resources/operations.md, docs/resources/productionOrders.md): the split,
+-- keeps as given (docs/resources/production-orders.md, docs/resources/production-orders.md): the split,
 -- the ERP context, the material's type, the results of lead-time scheduling, and the operation's alternative
 -- workplaces, material characteristics and user fields. Older rows get null or empty lists.
 ALTER TABLE operations ADD COLUMN IF NOT EXISTS split text;

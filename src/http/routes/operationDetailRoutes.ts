@@ -1,7 +1,7 @@
 // The sub-resources of an operation that show what its create or replace stored (components,
 // production resources and tools, scheduled dates, alternative workplaces, material
 // characteristics, user fields) and what its phase history gives (current production data):
-// docs/resources/operations.md, "Sub-resources".
+// docs/resources/production-orders.md, "Sub-resources".
 import { Type } from 'typebox';
 import { recordedPhasesOfOperation } from '../../db/repositories/operationRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';

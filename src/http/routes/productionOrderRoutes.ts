@@ -202,7 +202,7 @@ const OperationInSequence = Type.Object({
   sequenceNumber: Type.Integer(),
 });
 
-/** The order's sub-resources (docs/resources/productionOrders.md, "Sub-resources"). */
+/** The order's sub-resources (docs/resources/production-orders.md, "Sub-resources"). */
 function registerOrderDetails(api: Api, db: ServerDeps['db']): void {
   const tags = ['productionOrders'];
   const below = (name: string) => `${PRODUCTION_ORDERS_PATH}/:id/${name}`;
