@@ -291,7 +291,7 @@ export async function recordOperationPhase(db: Queryable, record: RecordedOperat
 }
 
 /** All phase records of an operation, by start: the totals of its current production data. */
-export async function recordedPhasesOfOperation(
+export async function phaseHistoryOfOperation(
   db: Queryable,
   operationId: string,
 ): Promise<RecordedOperationPhase[]> {

@@ -3,7 +3,7 @@
 // characteristics, user fields) and what its phase history gives (current production data):
 // docs/resources/production-orders.md, "Sub-resources".
 import { Type } from 'typebox';
-import { recordedPhasesOfOperation } from '../../db/repositories/operationRepository.ts';
+import { phaseHistoryOfOperation } from '../../db/repositories/operationRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
 import { type PhaseTimes, phaseTimes } from '../../domain/operations.ts';
@@ -243,7 +243,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     load: async (id, query, request) => {
       const operation = await getOperation(db, id);
       const [records, workplaces] = await Promise.all([
-        recordedPhasesOfOperation(db, operation.id),
+        phaseHistoryOfOperation(db, operation.id),
         findWorkplaces(db, operation.workplaceId ? [operation.workplaceId] : []),
       ]);
       const times = phaseTimes(records, now());
