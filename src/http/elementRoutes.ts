@@ -12,6 +12,16 @@ import { errorResponses, IdParams, LinkSchema, OffsetQuery, offsetPage, Resource
 
 const Links = Type.Record(Type.String(), LinkSchema);
 
+/** The offset pagination of an element page (the SDK sends null identifiers with it). */
+export const OffsetPagination = Type.Object({
+  offset: Type.Integer(),
+  limit: Type.Integer(),
+  count: Type.Integer(),
+  total: Type.Integer(),
+  firstIdentifier: Type.Null(),
+  lastIdentifier: Type.Null(),
+});
+
 /** The page of an in-memory list (a stored list of one owner, bounded by its body's maxItems). */
 export const pageOf = <T>(items: readonly T[], page: OffsetRequest): OffsetPage<T> => ({
   items: items.slice(page.offset, page.offset + page.limit),
@@ -56,14 +66,7 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
         response: {
           200: Type.Object({
             properties: Type.Object({ elements: Type.Array(route.element) }),
-            pagination: Type.Object({
-              offset: Type.Integer(),
-              limit: Type.Integer(),
-              count: Type.Integer(),
-              total: Type.Integer(),
-              firstIdentifier: Type.Null(),
-              lastIdentifier: Type.Null(),
-            }),
+            pagination: OffsetPagination,
             _links: Links,
           }),
           ...errorResponses(404),

@@ -16,6 +16,7 @@ import {
   WORKPLACE_GROUPS_PATH,
   WORKPLACES_PATH,
 } from '../paths.ts';
+import { orderReference } from './productionOrderPresenter.ts';
 
 export const OPERATION_EMBEDS = ['productionOrder', 'workplace'] as const;
 export type OperationEmbed = (typeof OPERATION_EMBEDS)[number];
@@ -48,16 +49,6 @@ export const workplaceReference = (workplace: Workplace) => ({
 /** The workplace the operation runs at now: its workplace while in a running phase, else null. */
 export const currentWorkplaceId = (operation: Operation): string | null =>
   IN_PROGRESS_PHASES.includes(operation.operationPhaseId) ? operation.workplaceId : null;
-
-/** An order as its operations show it. */
-export const orderReference = (order: ProductionOrder) => ({
-  id: order.id,
-  number: order.number,
-  split: order.split,
-  description: order.description,
-  material: order.material,
-  erpContextId: order.erpContextId,
-});
 
 /** The scheduled dates as the API shows them. */
 export const scheduledDatesProperties = (dates: Operation['scheduledDates']) => ({

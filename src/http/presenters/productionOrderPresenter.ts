@@ -6,6 +6,16 @@ import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH } from '../paths.ts';
 export const PRODUCTION_ORDER_EMBEDS = ['operations'] as const;
 export type ProductionOrderEmbed = (typeof PRODUCTION_ORDER_EMBEDS)[number];
 
+/** An order as its operations show it, and the first of its own properties. */
+export const orderReference = (order: ProductionOrder) => ({
+  id: order.id,
+  number: order.number,
+  split: order.split,
+  description: order.description,
+  material: order.material,
+  erpContextId: order.erpContextId,
+});
+
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** `operations`: the order's operations, presented in sequence order, when they are embedded. */
@@ -17,12 +27,7 @@ export function presentProductionOrder(
   const self = `${PRODUCTION_ORDERS_PATH}/${order.id}`;
   return resource(
     {
-      id: order.id,
-      number: order.number,
-      split: order.split,
-      description: order.description,
-      material: order.material,
-      erpContextId: order.erpContextId,
+      ...orderReference(order),
       targetQuantity: order.targetQuantity,
       quantityUnit: order.quantityUnit,
       basicStartDate: iso(order.basicStartDate),

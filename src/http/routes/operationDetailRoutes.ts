@@ -10,7 +10,7 @@ import { type PhaseTimes, phaseTimes } from '../../domain/operations.ts';
 import { getOperation } from '../../services/operationService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
-import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
+import { OffsetPagination, pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
 import { link, offsetCollection, resource } from '../hal.ts';
 import { OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { scheduledDatesProperties, workplaceReference } from '../presenters/operationPresenter.ts';
@@ -108,14 +108,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
         querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
         response: {
           200: Type.Object({
-            pagination: Type.Object({
-              offset: Type.Integer(),
-              limit: Type.Integer(),
-              count: Type.Integer(),
-              total: Type.Integer(),
-              firstIdentifier: Type.Null(),
-              lastIdentifier: Type.Null(),
-            }),
+            pagination: OffsetPagination,
             _embedded: Type.Object({
               productionResourcesAndTools: Type.Array(
                 Resource(ToolProperties, 'A production resource or tool'),

@@ -13,12 +13,9 @@ import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRo
 import { link, type Resource, resource } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { PRODUCTION_ORDERS_PATH } from '../paths.ts';
+import { presentOperation, scheduledDatesProperties } from '../presenters/operationPresenter.ts';
 import {
   orderReference,
-  presentOperation,
-  scheduledDatesProperties,
-} from '../presenters/operationPresenter.ts';
-import {
   PRODUCTION_ORDER_EMBEDS,
   type ProductionOrderEmbed,
   presentProductionOrder,
