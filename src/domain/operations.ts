@@ -1,7 +1,7 @@
 // Operations (docs/resources/production-orders.md, "Operation"): the steps of a production order, with their standard values.
 import { AppError } from './errors.ts';
 import type { OperationPhaseId } from './operationPhases.ts';
-import type { Material } from './productionOrders.ts';
+import { checkPeriod, type Material } from './productionOrders.ts';
 import type { Stored } from './stored.ts';
 
 export interface Component {
@@ -16,6 +16,60 @@ export interface ProductionResourceOrTool {
   identifier: string;
   description: string | null;
   toolId: string | null;
+  /** The item's position in the ERP's list, its group, and how many the operation needs: as given. */
+  itemNumber: string | null;
+  group: string | null;
+  quantity: number | null;
+  quantityUnit: string | null;
+}
+
+/** A characteristic of the material the operation makes (ISO 13399 identifier), as the ERP sends it. */
+export interface MaterialCharacteristic {
+  name: string;
+  identifier: string | null;
+  value: string | null;
+  unit: string | null;
+}
+
+/** A customer-defined field of the ERP, by its position. */
+export interface UserField {
+  position: number;
+  value: string | null;
+}
+
+/** The results of lead-time scheduling, as the planning system sends them. */
+export interface ScheduledDates {
+  earliestStartDate: Date | null;
+  latestStartDate: Date | null;
+  earliestEndDate: Date | null;
+  latestEndDate: Date | null;
+  scheduledStartDate: Date | null;
+  scheduledEndDate: Date | null;
+}
+
+export const SCHEDULED_DATE_NAMES = [
+  'earliestStartDate',
+  'latestStartDate',
+  'earliestEndDate',
+  'latestEndDate',
+  'scheduledStartDate',
+  'scheduledEndDate',
+] as const satisfies readonly (keyof ScheduledDates)[];
+
+export const NO_SCHEDULED_DATES: ScheduledDates = {
+  earliestStartDate: null,
+  latestStartDate: null,
+  earliestEndDate: null,
+  latestEndDate: null,
+  scheduledStartDate: null,
+  scheduledEndDate: null,
+};
+
+/** Each start of the scheduled dates lies before its end; `prefix` names the element in a bulk body. */
+export function checkScheduledDates(dates: ScheduledDates, prefix: string): void {
+  checkPeriod(dates.earliestStartDate, dates.earliestEndDate, `${prefix}earliestEndDate`);
+  checkPeriod(dates.latestStartDate, dates.latestEndDate, `${prefix}latestEndDate`);
+  checkPeriod(dates.scheduledStartDate, dates.scheduledEndDate, `${prefix}scheduledEndDate`);
 }
 
 export interface OperationInput {
@@ -35,6 +89,14 @@ export interface OperationInput {
   targetWaitTime: number | null;
   components: Component[];
   productionResourcesAndTools: ProductionResourceOrTool[];
+  /** The ERP's split of the operation and its context: as given. */
+  split: string | null;
+  erpContextId: string | null;
+  scheduledDates: ScheduledDates;
+  /** Workplaces the operation may run at instead of its planned one. */
+  alternativeWorkplaceIds: string[];
+  materialCharacteristics: MaterialCharacteristic[];
+  userFields: UserField[];
   /** Planned period. */
   startDate: Date | null;
   endDate: Date | null;
@@ -80,7 +142,7 @@ export function ownMaterial(
   orderMaterial: Material | null,
 ): Material | null {
   const same = (a: Material | null, b: Material | null) =>
-    a !== null && b !== null && a.number === b.number && a.description === b.description;
+    a !== null && b !== null && a.number === b.number && a.description === b.description && a.type === b.type;
   return stored === null && same(sent, orderMaterial) ? null : sent;
 }
 
@@ -109,4 +171,47 @@ export function checkTargetProcessingTime(
       detail: `must equal targetQuantity x targetTimePerUnit (${derived ?? 'unknown: both are needed'})`,
     });
   }
+}
+
+/** Time spent in the phases that make up an operation's execution, in ms. */
+export interface PhaseTimes {
+  setupTime: number;
+  processingTime: number;
+  interruptionTime: number;
+  /** setupTime + processingTime: the SDK's executionTime and occupancyTime. */
+  executionTime: number;
+  /** The first start and the last end of the records; null without records. */
+  startDate: Date | null;
+  endDate: Date | null;
+}
+
+/**
+ * Sums the recorded phase periods by phase; an open record counts until `now`. Records of other
+ * phases (RELEASED, ENDED, ...) only widen the period.
+ */
+export function phaseTimes(
+  records: readonly Pick<RecordedOperationPhase, 'operationPhaseId' | 'startDate' | 'endDate'>[],
+  now: Date,
+): PhaseTimes {
+  const sums = { SETUP: 0, PROCESSING: 0, INTERRUPTED: 0 } as Record<string, number>;
+  let start: number | null = null;
+  let end: number | null = null;
+  for (const record of records) {
+    const from = record.startDate.getTime();
+    const to = Math.max(from, (record.endDate ?? now).getTime());
+    if (record.operationPhaseId in sums)
+      sums[record.operationPhaseId] = (sums[record.operationPhaseId] ?? 0) + to - from;
+    start = start === null ? from : Math.min(start, from);
+    end = end === null ? to : Math.max(end, to);
+  }
+  const setupTime = sums.SETUP ?? 0;
+  const processingTime = sums.PROCESSING ?? 0;
+  return {
+    setupTime,
+    processingTime,
+    interruptionTime: sums.INTERRUPTED ?? 0,
+    executionTime: setupTime + processingTime,
+    startDate: start === null ? null : new Date(start),
+    endDate: end === null ? null : new Date(end),
+  };
 }

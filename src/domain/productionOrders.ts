@@ -7,6 +7,8 @@ import { changedProperties } from './workplaces.ts';
 export interface Material {
   number: string;
   description: string | null;
+  /** The ERP's material type, as given. */
+  type: string | null;
 }
 
 export interface ProductionOrderInput {
@@ -19,9 +21,18 @@ export interface ProductionOrderInput {
   /** Basic finish date; defaults to the delivery date. */
   basicEndDate: Date | null;
   deliveryDate: Date | null;
+  /** The ERP's split of the order and its context: as given. */
+  split: string | null;
+  erpContextId: string | null;
 }
 
-export interface ProductionOrder extends ProductionOrderInput, Stored {}
+/** The order's dates from lead-time scheduling: set by PUT .../scheduledDates only. */
+export interface OrderScheduledDates {
+  scheduledStartDate: Date | null;
+  scheduledEndDate: Date | null;
+}
+
+export interface ProductionOrder extends ProductionOrderInput, OrderScheduledDates, Stored {}
 
 /** Filters of GET /productionOrders and POST /productionOrders/search; empty lists restrict nothing. */
 export interface ProductionOrderFilter {

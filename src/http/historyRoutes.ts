@@ -9,6 +9,7 @@ import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Api } from './api.ts';
 import { type Resource, startPosition } from './hal.ts';
+import type { PageElements } from './presenters/historyPresenter.ts';
 import { each, resourceRoutes } from './resourceRoutes.ts';
 
 export interface HistoryRoutes<Item extends { id: string; startDate: Date }> {
@@ -29,6 +30,8 @@ export interface HistoryRoutes<Item extends { id: string; startDate: Date }> {
     find: (db: Queryable, ownerId: string, id: string) => Promise<Item | undefined>;
   };
   present: (item: Item, request: FastifyRequest) => Resource;
+  /** The page's records also in the SDK's form. */
+  elements?: PageElements<Item>;
 }
 
 export function registerHistoryRoutes<Item extends { id: string; startDate: Date }>(
@@ -51,6 +54,7 @@ export function registerHistoryRoutes<Item extends { id: string; startDate: Date
     position: startPosition,
     owner: (at) => routes.ownerId(db, at.id),
     load: (_filter, page, at) => routes.history.list(db, at.owner, page),
+    ...(routes.elements ? { elements: routes.elements } : {}),
   });
   history.get({
     summary: `One ${routes.singular}`,

@@ -11,6 +11,7 @@ import { canWrite } from './auth.ts';
 import { embedQuery, parseEmbed } from './embed.ts';
 import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
 import type { QueryValues } from './hrefs.ts';
+import type { PageElements } from './presenters/historyPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
 import {
   checkBodyId,
@@ -103,6 +104,8 @@ export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter
   links?: (request: FastifyRequest) => Record<string, Link>;
   /** A POST twin at `<path>/search` with the read scope, its filter in the body, paging links POSTs. */
   search?: SearchRoute<S, Filter>;
+  /** The page's records also as `properties` (history collections in the SDK's form). */
+  elements?: PageElements<Item>;
 }
 
 interface SearchRoute<S extends TSchema, Filter> extends Doc {
@@ -250,7 +253,11 @@ export function resourceRoutes<Item, Embed extends string = never>(
       if (keyset && !route.position) throw new Error(`${path}: timestamp paging needs a position`);
       const filters = route.filters ?? ({} as F);
       const paging = keyset ? KeysetQuery : OffsetQuery;
-      const Collection = keyset ? KeysetCollection(name, schema) : OffsetCollection(name, schema);
+      const Collection = keyset
+        ? KeysetCollection(name, schema, route.elements?.schema)
+        : OffsetCollection(name, schema, route.elements?.schema);
+      const withElements = <C extends object>(collection: C, items: Item[], request: FastifyRequest) =>
+        route.elements ? { properties: route.elements.of(items, request), ...collection } : collection;
       const embedParam: TProperties = embedded ? { embed: EmbedQuery } : {};
 
       const page = async (
@@ -286,12 +293,16 @@ export function resourceRoutes<Item, Embed extends string = never>(
             keysetPosition(query) as PageRequest<P>,
             where,
           )) as KeysetPage<Item>;
-          return keysetCollection(
-            context,
-            await resource.present(found.items, request, embed),
-            found,
-            pagingAsked(query),
-            route.position as (item: Item) => KeysetPosition,
+          return withElements(
+            keysetCollection(
+              context,
+              await resource.present(found.items, request, embed),
+              found,
+              pagingAsked(query),
+              route.position as (item: Item) => KeysetPosition,
+            ),
+            found.items,
+            request,
           );
         }
         const asked = offsetPage(query);
@@ -303,7 +314,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
           asked,
         );
         if (route.links) Object.assign(collection._links, route.links(request));
-        return collection;
+        return withElements(collection, found.items, request);
       };
 
       api.get(

@@ -15,6 +15,7 @@ import {
   type Operation,
   type OperationInput,
   ownMaterial,
+  type ScheduledDates,
   targetProcessingTime,
 } from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
@@ -44,6 +45,12 @@ const CHARACTERISTICS = [
   'targetWaitTime',
   'components',
   'productionResourcesAndTools',
+  'split',
+  'erpContextId',
+  'scheduledDates',
+  'alternativeWorkplaceIds',
+  'materialCharacteristics',
+  'userFields',
   'startDate',
   'endDate',
 ] as const;
@@ -73,6 +80,9 @@ async function checkReferences(tx: Queryable, input: OperationInput, prefix: str
   await checkReference(tx, `${prefix}workplaceGroupId`, input.workplaceGroupId, 'workplace_groups');
   for (const [index, tool] of input.productionResourcesAndTools.entries()) {
     await checkReference(tx, `${prefix}productionResourcesAndTools[${index}].toolId`, tool.toolId, 'tools');
+  }
+  for (const [index, workplaceId] of input.alternativeWorkplaceIds.entries()) {
+    await checkReference(tx, `${prefix}alternativeWorkplaceIds[${index}]`, workplaceId, 'workplaces');
   }
 }
 
@@ -144,6 +154,25 @@ export async function replaceOperation(db: Database, id: string, input: NewOpera
     );
     return after;
   });
+}
+
+/**
+ * Sets the scheduled dates of a locked operation inside the caller's transaction (PUT
+ * /productionOrders/{id}/scheduledDates); emits OPERATION_UPDATED when they change.
+ */
+export async function setScheduledDates(
+  tx: Queryable,
+  before: Operation,
+  scheduledDates: ScheduledDates,
+  at: Date,
+): Promise<Operation> {
+  const after: Operation = { ...before, scheduledDates };
+  const changed = changedValues(eventData(before), eventData(after), ['scheduledDates']);
+  if (changed.length === 0) return before;
+  after.updatedAt = at;
+  await operations.updateOperation(tx, after);
+  await recordEvents(tx, lifecycleEvents('OPERATION', 'UPDATED', after.id, eventData(after, changed)), at);
+  return after;
 }
 
 export async function deleteOperation(db: Database, id: string): Promise<void> {

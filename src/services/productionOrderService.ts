@@ -2,18 +2,25 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { operationsOfOrders } from '../db/repositories/operationRepository.ts';
 import * as orders from '../db/repositories/productionOrderRepository.ts';
+import { AppError } from '../domain/errors.ts';
 import { lifecycleEvents } from '../domain/events.ts';
-import type { Operation } from '../domain/operations.ts';
+import type { Operation, ScheduledDates } from '../domain/operations.ts';
 import {
   changedValues,
   jsonValues,
+  type OrderScheduledDates,
   type ProductionOrder,
   type ProductionOrderInput,
   withDefaultEndDate,
 } from '../domain/productionOrders.ts';
 import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
-import { insertNewOperation, type NewOperation, removeOperation } from './operationService.ts';
+import {
+  insertNewOperation,
+  type NewOperation,
+  removeOperation,
+  setScheduledDates,
+} from './operationService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockProductionOrder = locking('productionOrder', orders.findProductionOrder);
@@ -28,6 +35,10 @@ const CHARACTERISTICS = [
   'basicStartDate',
   'basicEndDate',
   'deliveryDate',
+  'split',
+  'erpContextId',
+  'scheduledStartDate',
+  'scheduledEndDate',
 ] as const;
 
 /** The event data of PRODUCTION_ORDER_CREATED/_UPDATED/_DELETED: the order's characteristic properties. */
@@ -56,6 +67,8 @@ export async function createProductionOrder(
   const now = new Date();
   const order: ProductionOrder = {
     ...withDefaultEndDate(input),
+    scheduledStartDate: null,
+    scheduledEndDate: null,
     id: uuidv7(),
     createdAt: now,
     updatedAt: now,
@@ -107,5 +120,56 @@ export async function deleteProductionOrder(db: Database, id: string): Promise<v
       await removeOperation(tx, operation, now);
     await orders.deleteProductionOrder(tx, id);
     await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'DELETED', id, eventData(order)), now);
+  });
+}
+
+/** The scheduling result of an order: its own dates and those of some of its operations. */
+export interface SchedulingResult extends OrderScheduledDates {
+  elements: { operationId: string; scheduledDates: ScheduledDates }[];
+}
+
+/**
+ * Stores a scheduling result in one transaction: the order's dates (PRODUCTION_ORDER_UPDATED when
+ * they change) and each named operation's (OPERATION_UPDATED when they change); operations not
+ * named keep theirs. An operation of another order is a 400 naming its element.
+ */
+export async function replaceScheduledDates(
+  db: Database,
+  id: string,
+  result: SchedulingResult,
+): Promise<{ order: ProductionOrder; operations: Operation[] }> {
+  return writeOnFound(db, lockProductionOrder(id), async (tx, before) => {
+    const now = new Date();
+    const own = await operationsOfOrders(tx, [id], true);
+    const byId = new Map(own.map((operation) => [operation.id, operation]));
+    for (const [index, element] of result.elements.entries()) {
+      const operation = byId.get(element.operationId);
+      if (!operation) {
+        throw new AppError('VALIDATION_FAILED', {
+          rule: 'value',
+          field: `elements[${index}].operationId`,
+          detail: 'must name an operation of this production order',
+        });
+      }
+      byId.set(operation.id, await setScheduledDates(tx, operation, element.scheduledDates, now));
+    }
+    let order = before;
+    const after: ProductionOrder = {
+      ...before,
+      scheduledStartDate: result.scheduledStartDate,
+      scheduledEndDate: result.scheduledEndDate,
+    };
+    const changed = changedValues(before, after, CHARACTERISTICS);
+    if (changed.length > 0) {
+      after.updatedAt = now;
+      await orders.updateProductionOrder(tx, after);
+      await recordEvents(
+        tx,
+        lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed)),
+        now,
+      );
+      order = after;
+    }
+    return { order, operations: own.map((operation) => byId.get(operation.id) as Operation) };
   });
 }

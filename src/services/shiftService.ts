@@ -15,7 +15,7 @@ import {
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { getWorkplace } from './workplaceService.ts';
-import { gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
+import { found, gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
 
 const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
 
@@ -43,6 +43,9 @@ function shiftsUpdated(shift: Shift, changeType: ChangeType, changed?: string[])
 
 /** A shift of the workplace: 404 when there is no such workplace, or no such shift of it. */
 export const getShift = gettingBelow('shift', getWorkplace, shifts.findShift);
+
+/** One shift of any workplace (GET /workplaces/shifts/{id}). */
+export const getAnyShift = (db: Queryable, id: string) => found(shifts.findAnyShift(db, id), 'shift', id);
 
 /**
  * Locks the workplace (404 when it does not exist) for the change: it cannot be deleted meanwhile,

@@ -322,6 +322,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /events': { eventType: 'EXTERNAL', data: { bad: 'input' } },
       'POST /productionOrders': { number: `BI-PO2${tag}` },
       'PUT /productionOrders/:id': { number: `BI-PO1${tag}`, description: 'changed' },
+      'PUT /productionOrders/:id/scheduledDates': { scheduledStartDate: '2099-05-01T00:00:00.000Z' },
       'POST /productionOrders/search': { productionOrderNumbers: [`BI-PO1${tag}`] },
       'POST /operations': { productionOrderId: order.id, number: 'BI-OP3' },
       'PUT /operations/:id': { productionOrderId: order.id, number: 'BI-OP1', description: 'changed' },

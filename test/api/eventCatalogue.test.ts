@@ -59,6 +59,10 @@ const ORDER = ['productionOrderId', 'number', 'description', 'material', 'target
   'basicStartDate',
   'basicEndDate',
   'deliveryDate',
+  'split',
+  'erpContextId',
+  'scheduledStartDate',
+  'scheduledEndDate',
 ]);
 const OPERATION = [
   'operationId',
@@ -79,6 +83,12 @@ const OPERATION = [
   'targetWaitTime',
   'components',
   'productionResourcesAndTools',
+  'split',
+  'erpContextId',
+  'scheduledDates',
+  'alternativeWorkplaceIds',
+  'materialCharacteristics',
+  'userFields',
   'startDate',
   'endDate',
 ];

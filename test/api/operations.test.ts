@@ -78,6 +78,33 @@ const phaseActions = (id: string, phase: Phase) =>
     ]),
   );
 
+const NO_DATES = {
+  earliestStartDate: null,
+  latestStartDate: null,
+  earliestEndDate: null,
+  latestEndDate: null,
+  scheduledStartDate: null,
+  scheduledEndDate: null,
+};
+
+/** The links to an operation's sub-resources. */
+const subLinks = (id: string, orderId: string) => ({
+  recordedOutputQuantities: get(`${BASE}/${id}/recordedOutputQuantities`),
+  specification: get(`${BASE}/${id}/specification`),
+  productionOrderSpecification: get(`${ORDERS}/${orderId}/specification`),
+  quantitySummary: get(`${BASE}/${id}/quantitySummary`),
+  operatingStateSummary: get(`${BASE}/${id}/operatingStateSummary`),
+  scheduledDates: get(`${BASE}/${id}/scheduledDates`),
+  components: get(`${BASE}/${id}/components`),
+  productionResourcesAndTools: get(`${BASE}/${id}/productionResourcesAndTools`),
+  alternativeWorkplaces: get(`${BASE}/${id}/alternativeWorkplaces`),
+  materialCharacteristics: get(`${BASE}/${id}/materialCharacteristics`),
+  userFields: get(`${BASE}/${id}/userFields`),
+  currentProductionData: get(`${BASE}/${id}/currentProductionData`),
+  planningResult: get(`${BASE}/${id}/planningResult`),
+  forecastResult: get(`${BASE}/${id}/forecastResult`),
+});
+
 const numbersOf = (collection: ReturnType<typeof json>) =>
   collection._embedded.operations.map((item: { properties: { number: string } }) => item.properties.number);
 
@@ -92,8 +119,19 @@ describeEachBackend('operations', (t) => {
         number: 'MIN-10',
         description: null,
         productionOrderId: orderId,
-        productionOrder: { id: orderId, number: 'MIN-10-PO', description: null },
+        productionOrder: {
+          id: orderId,
+          number: 'MIN-10-PO',
+          split: null,
+          description: null,
+          material: null,
+          erpContextId: null,
+        },
+        split: null,
         sequence: 1,
+        sequenceNumber: 1,
+        erpContextId: null,
+        currentWorkplace: null,
         material: null,
         operationPhaseId: 'RELEASED',
         workplaceId: null,
@@ -108,14 +146,20 @@ describeEachBackend('operations', (t) => {
         targetWaitTime: null,
         components: [],
         productionResourcesAndTools: [],
+        scheduledDates: NO_DATES,
+        alternativeWorkplaceIds: [],
+        materialCharacteristics: [],
+        userFields: [],
         startDate: null,
         endDate: null,
       },
       _links: {
         self: get(`${BASE}/${id}`),
+        operations: get(BASE),
         productionOrder: get(`${ORDERS}/${orderId}`, true),
         operationPhase: get('/api/v2/masterData/operationPhases/RELEASED'),
         recordedOperationPhases: get(`${BASE}/${id}/recordedOperationPhases`),
+        ...subLinks(id, orderId),
         ...phaseActions(id, 'RELEASED'),
       },
     };
@@ -147,6 +191,12 @@ describeEachBackend('operations', (t) => {
           targetWaitTime: null,
           components: [],
           productionResourcesAndTools: [],
+          split: null,
+          erpContextId: null,
+          scheduledDates: NO_DATES,
+          alternativeWorkplaceIds: [],
+          materialCharacteristics: [],
+          userFields: [],
           startDate: null,
           endDate: null,
           targetProcessingTime: null,
@@ -193,7 +243,32 @@ describeEachBackend('operations', (t) => {
     assert.deepEqual(properties, {
       ...full,
       id: properties.id,
-      productionOrder: { id: order.properties.id, number: 'FULL-PO', description: null },
+      productionOrder: {
+        id: order.properties.id,
+        number: 'FULL-PO',
+        split: null,
+        description: null,
+        material: null,
+        erpContextId: null,
+      },
+      material: { ...full.material, type: null },
+      productionResourcesAndTools: [
+        {
+          ...full.productionResourcesAndTools[0],
+          itemNumber: null,
+          group: null,
+          quantity: null,
+          quantityUnit: null,
+        },
+      ],
+      split: null,
+      sequenceNumber: 10,
+      erpContextId: null,
+      currentWorkplace: null,
+      scheduledDates: NO_DATES,
+      alternativeWorkplaceIds: [],
+      materialCharacteristics: [],
+      userFields: [],
       operationPhaseId: 'RELEASED',
       workplaceGroupId: null,
       targetProcessingTime: 25000,

@@ -20,6 +20,9 @@ const orderBody = (properties: Record<string, unknown>) => ({
   properties,
   _links: {
     self: get(`${BASE}/${properties.id}`),
+    specification: get(`${BASE}/${properties.id}/specification`),
+    scheduledDates: get(`${BASE}/${properties.id}/scheduledDates`),
+    operationSequence: get(`${BASE}/${properties.id}/operationSequence`),
     operations: get(`${OPERATIONS}?productionOrderId=${properties.id}`, true),
   },
 });
@@ -39,8 +42,10 @@ describeEachBackend('productionOrders', (t) => {
       orderBody({
         id: body.properties.id,
         number: 'MIN-1',
+        split: null,
         description: null,
         material: null,
+        erpContextId: null,
         targetQuantity: null,
         quantityUnit: null,
         basicStartDate: null,
@@ -67,8 +72,10 @@ describeEachBackend('productionOrders', (t) => {
     const properties = {
       id,
       number: 'FULL-1',
+      split: null,
       description: 'Gear shafts',
-      material: { number: 'M-100', description: 'Gear shaft' },
+      material: { number: 'M-100', description: 'Gear shaft', type: null },
+      erpContextId: null,
       targetQuantity: 250,
       quantityUnit: 'pcs',
       basicStartDate: '2030-01-10T06:00:00.000Z',
@@ -82,7 +89,7 @@ describeEachBackend('productionOrders', (t) => {
         eventType: 'PRODUCTION_ORDER_CREATED',
         objectType: 'PRODUCTION_ORDER',
         objectId: id,
-        data: { productionOrderId: id, ...characteristics },
+        data: { productionOrderId: id, ...characteristics, scheduledStartDate: null, scheduledEndDate: null },
       },
       {
         eventType: 'RESOURCES_UPDATED',
@@ -253,6 +260,10 @@ describeEachBackend('productionOrders', (t) => {
           basicStartDate: null,
           basicEndDate: '2030-03-01T00:00:00.000Z',
           deliveryDate: '2030-03-01T00:00:00.000Z',
+          split: null,
+          erpContextId: null,
+          scheduledStartDate: null,
+          scheduledEndDate: null,
           changedProperties: ['description', 'material'],
         },
       },

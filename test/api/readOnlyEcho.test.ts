@@ -25,6 +25,8 @@ const NOT_RESOURCE_BODIES: Record<string, string> = {
   '/tickets/:id/activities/:activityId/attachments/:attachmentId/data': 'the bytes of the attachment',
   '/tools/:id/characteristics': 'a list of characteristics (the SDK sends a JSON array)',
   '/tools/:id/edges/:edgeId/characteristics': 'a list of characteristics (the SDK sends a JSON array)',
+  // Its GET answer sent back unchanged is taken: test/api/v3SubResources.test.ts.
+  '/productionOrders/:id/scheduledDates': 'a scheduling result for the order and its operations (bulk)',
 };
 
 async function created(t: TestApp, url: string, body: Record<string, unknown>): Promise<string> {

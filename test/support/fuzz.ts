@@ -697,9 +697,18 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
   const workplace = await created('/workplaces', { number: `FZ-W-${tag}`, capacityGroupId: group.id });
   const order = await created('/productionOrders', {
     number: `FZ-PO-${tag}`,
+    split: '0',
     material: { number: `FZ-M-${tag}`, description: 'FZ material' },
   });
-  const operation = await created('/operations', { productionOrderId: order.id, number: 'FZ-OP1' });
+  const operation = await created('/operations', {
+    productionOrderId: order.id,
+    number: 'FZ-OP1',
+    components: [{ materialNumber: 'FZ-C1', quantity: 1 }],
+    productionResourcesAndTools: [{ identifier: 'FZ-T1' }],
+    alternativeWorkplaceIds: [workplace.id],
+    materialCharacteristics: [{ name: 'FZ' }],
+    userFields: [{ position: 1, value: 'FZ' }],
+  });
   const staff = await created('/staffMembers', {
     staffNumber: `FZ-S-${tag}`,
     firstName: 'F',

@@ -1153,6 +1153,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workplaces/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shifts of all workplaces, latest start first (timestamp pagination on startDate)
+         * @description Shifts ending before startDate or starting after endDate are left out.
+         */
+        get: operations["listShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaces/shifts/{shiftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One shift of any workplace */
+        get: operations["getShift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaces/{id}/scheduledOperatingTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workplace's scheduled operating times: the periods of its shifts, by start
+         * @description Shifts ending before startDate or starting after endDate are left out.
+         */
+        get: operations["getScheduledOperatingTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaces/{id}/scheduledMaintenanceTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workplace's scheduled maintenance times: the periods of its scheduled maintenance, by start
+         * @description Tasks ending before startDate or starting after endDate are left out.
+         */
+        get: operations["getScheduledMaintenanceTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaces/{id}/recordedOperationPhases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operation phases recorded at the workplace, newest start first (timestamp pagination)
+         * @description properties: the page as elements, and its setup and processing durations (occupancyTime: both).
+         */
+        get: operations["listWorkplaceRecordedOperationPhases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaces/{id}/recordedOutputQuantities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Output quantities booked at the workplace, newest first (timestamp pagination) */
+        get: operations["listWorkplaceRecordedOutputQuantities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/productionOrders": {
         parameters: {
             query?: never;
@@ -1211,6 +1325,67 @@ export interface paths {
         post?: never;
         /** Delete a production order and its operations (emits OPERATION_DELETED for each, then PRODUCTION_ORDER_DELETED) */
         delete: operations["deleteProductionOrder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/productionOrders/{id}/specification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's target quantity and basic dates, as stored
+         * @description priority and degreeOfParallelization: null, as the bridge does not keep them.
+         */
+        get: operations["getProductionOrderSpecification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/productionOrders/{id}/operationSequence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's operations in sequence, each with its predecessor and successor
+         * @description The sequence is the operations in their position order. successors: the next operation, with this operation's targetWaitTime and targetMoveTime; predecessors: the previous one (its queue, send-ahead, offset and overlap times are null: not kept). Filters pick elements; neighbours stay those of the whole sequence.
+         */
+        get: operations["getProductionOrderOperationSequence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/productionOrders/{id}/scheduledDates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scheduled dates of the order and of each of its operations, as stored */
+        get: operations["getProductionOrderSchedulingResults"];
+        /**
+         * Store a scheduling result: the order’s dates and those of the operations named (emits PRODUCTION_ORDER_UPDATED and OPERATION_UPDATED for what changes)
+         * @description Dates left out are null; operations not named keep theirs. An operation of another order is 400.
+         */
+        put: operations["updateProductionOrderSchedulingResults"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1405,6 +1580,128 @@ export interface paths {
          * @description workplaceId defaults to the operation's workplace; the answer is the booked output quantity (Location: its recordedOutputQuantities address).
          */
         post: operations["createQualityDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/components": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The components (materials) the operation consumes, as its create or replace stored them */
+        get: operations["getOperationComponents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/materialCharacteristics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The characteristics of the material the operation makes, as stored */
+        get: operations["getOperationMaterialCharacteristics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/userFields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user fields of the operation, by position, as stored */
+        get: operations["getOperationUserFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/productionResourcesAndTools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The production resources and tools the operation needs, as stored (offset pages) */
+        get: operations["getOperationProductionResourcesAndTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/scheduledDates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dates of lead-time scheduling, as stored (null where none were sent) */
+        get: operations["getOperationScheduledDates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/alternativeWorkplaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workplaces the operation may run at instead of its planned one, as stored */
+        get: operations["getAlternativeWorkplaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/currentProductionData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operation's phase, workplace and times so far, from its phase history
+         * @description operationTimes: the time spent in SETUP (setupTime), PROCESSING (productionTime) and INTERRUPTED (malfunctionTime), an open phase counted until now; additionalOperationTime names the ones wanted (default: all three). strokes: null, as machine strokes are not booked on operations.
+         */
+        get: operations["getCurrentProductionData"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8229,6 +8526,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        properties: {
+                            elements: {
+                                operatingState: {
+                                    id: string;
+                                    code: string;
+                                    description: string;
+                                    /** @enum {unknown} */
+                                    workplaceStateId: "PRODUCTION" | "DOWNTIME";
+                                };
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    endDate: string | null;
+                                    duration: number | null;
+                                };
+                            }[];
+                        };
                         pagination: {
                             limit: number;
                             count: number;
@@ -9278,6 +9592,677 @@ export interface operations {
             };
         };
     };
+    listShifts: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                workplaceId?: string;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            shifts: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** Format: uuid */
+                                    workplaceId: string;
+                                    shift: {
+                                        timePeriod: {
+                                            /** Format: date-time */
+                                            startDate: string;
+                                            endDate: string | null;
+                                            duration: number | null;
+                                        };
+                                        /** Format: date */
+                                        associatedDay: string;
+                                        breaks: {
+                                            timePeriod: {
+                                                /** Format: date-time */
+                                                startDate: string;
+                                                endDate: string | null;
+                                                duration: number | null;
+                                            };
+                                        }[];
+                                    };
+                                    shiftTypeId: null;
+                                    isWorkingShift: null;
+                                    name: string | null;
+                                    shiftModelId: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getShift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A shift of a workplace in the SDK form (breaks are not kept: always empty) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            workplaceId: string;
+                            shift: {
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    endDate: string | null;
+                                    duration: number | null;
+                                };
+                                /** Format: date */
+                                associatedDay: string;
+                                breaks: {
+                                    timePeriod: {
+                                        /** Format: date-time */
+                                        startDate: string;
+                                        endDate: string | null;
+                                        duration: number | null;
+                                    };
+                                }[];
+                            };
+                            shiftTypeId: null;
+                            isWorkingShift: null;
+                            name: string | null;
+                            shiftModelId: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getScheduledOperatingTimes: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                duration: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getScheduledMaintenanceTimes: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                duration: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listWorkplaceRecordedOperationPhases: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                /** @enum {unknown} */
+                                operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
+                                operationId: string;
+                                workplaceId: string | null;
+                                /** Format: date-time */
+                                startDate: string;
+                                endDate: string | null;
+                            }[];
+                            processingPhaseDuration: number;
+                            setupPhaseDuration: number;
+                            occupancyTime: number;
+                            startDate: string | null;
+                            endDate: string | null;
+                        };
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            recordedOperationPhases: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** Format: uuid */
+                                    operationId: string;
+                                    /** @enum {unknown} */
+                                    operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
+                                    workplaceId: string | null;
+                                    staffMemberId: string | null;
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    endDate: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listWorkplaceRecordedOutputQuantities: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                qualityTypeId: string;
+                                /** Format: date-time */
+                                bookingTime: string;
+                                qualityDetailId: null;
+                                quantity: number;
+                            }[];
+                        };
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            recordedOutputQuantities: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** Format: uuid */
+                                    operationId: string;
+                                    quantity: number;
+                                    /** @enum {unknown} */
+                                    quantityType: "YIELD" | "SCRAP" | "REWORK" | "UNCATEGORIZED";
+                                    /** Format: date-time */
+                                    timestamp: string;
+                                    workplaceId: string | null;
+                                    staffMemberId: string | null;
+                                    qualityDetailId: string | null;
+                                    remark: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     listProductionOrders: {
         parameters: {
             query?: {
@@ -9330,11 +10315,14 @@ export interface operations {
                                     /** Format: uuid */
                                     id: string;
                                     number: string;
+                                    split: string | null;
                                     description: string | null;
                                     material: {
                                         number: string;
                                         description: string | null;
+                                        type: string | null;
                                     } | null;
+                                    erpContextId: string | null;
                                     targetQuantity: number | null;
                                     quantityUnit: string | null;
                                     basicStartDate: string | null;
@@ -9409,12 +10397,15 @@ export interface operations {
                     material?: {
                         number: string;
                         description?: string | null;
+                        type?: string | null;
                     } | null;
                     targetQuantity?: number | null;
                     quantityUnit?: string | null;
                     basicStartDate?: string | null;
                     basicEndDate?: string | null;
                     deliveryDate?: string | null;
+                    split?: string | null;
+                    erpContextId?: string | null;
                     /** @description Operations created with the order, in one transaction */
                     operations?: {
                         number: string;
@@ -9424,6 +10415,7 @@ export interface operations {
                         material?: {
                             number: string;
                             description?: string | null;
+                            type?: string | null;
                         } | null;
                         workplaceId?: string | null;
                         workplaceGroupId?: string | null;
@@ -9446,6 +10438,31 @@ export interface operations {
                             identifier: string;
                             description?: string | null;
                             toolId?: string | null;
+                            itemNumber?: string | null;
+                            group?: string | null;
+                            quantity?: number | null;
+                            quantityUnit?: string | null;
+                        }[];
+                        split?: string | null;
+                        erpContextId?: string | null;
+                        scheduledDates?: {
+                            earliestStartDate?: string | null;
+                            latestStartDate?: string | null;
+                            earliestEndDate?: string | null;
+                            latestEndDate?: string | null;
+                            scheduledStartDate?: string | null;
+                            scheduledEndDate?: string | null;
+                        } | null;
+                        alternativeWorkplaceIds?: string[];
+                        materialCharacteristics?: {
+                            name: string;
+                            identifier?: string | null;
+                            value?: string | null;
+                            unit?: string | null;
+                        }[];
+                        userFields?: {
+                            position: number;
+                            value?: string | null;
                         }[];
                         startDate?: string | null;
                         endDate?: string | null;
@@ -9465,11 +10482,14 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             number: string;
+                            split: string | null;
                             description: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
+                                type: string | null;
                             } | null;
+                            erpContextId: string | null;
                             targetQuantity: number | null;
                             quantityUnit: string | null;
                             basicStartDate: string | null;
@@ -9589,11 +10609,14 @@ export interface operations {
                                     /** Format: uuid */
                                     id: string;
                                     number: string;
+                                    split: string | null;
                                     description: string | null;
                                     material: {
                                         number: string;
                                         description: string | null;
+                                        type: string | null;
                                     } | null;
+                                    erpContextId: string | null;
                                     targetQuantity: number | null;
                                     quantityUnit: string | null;
                                     basicStartDate: string | null;
@@ -9687,11 +10710,14 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             number: string;
+                            split: string | null;
                             description: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
+                                type: string | null;
                             } | null;
+                            erpContextId: string | null;
                             targetQuantity: number | null;
                             quantityUnit: string | null;
                             basicStartDate: string | null;
@@ -9769,12 +10795,15 @@ export interface operations {
                     material?: {
                         number: string;
                         description?: string | null;
+                        type?: string | null;
                     } | null;
                     targetQuantity?: number | null;
                     quantityUnit?: string | null;
                     basicStartDate?: string | null;
                     basicEndDate?: string | null;
                     deliveryDate?: string | null;
+                    split?: string | null;
+                    erpContextId?: string | null;
                 };
             };
         };
@@ -9790,11 +10819,14 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             number: string;
+                            split: string | null;
                             description: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
+                                type: string | null;
                             } | null;
+                            erpContextId: string | null;
                             targetQuantity: number | null;
                             quantityUnit: string | null;
                             basicStartDate: string | null;
@@ -9918,6 +10950,383 @@ export interface operations {
             };
         };
     };
+    getProductionOrderSpecification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's target quantity and basic dates, as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            targetQuantity: number | null;
+                            quantityUnit: string | null;
+                            basicStartDate: string | null;
+                            basicEndDate: string | null;
+                            priority: null;
+                            degreeOfParallelization: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getProductionOrderOperationSequence: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                operationNumber?: string;
+                operationSplit?: string;
+                materialNumber?: string;
+                workplaceNumber?: string;
+                operationPhaseId?: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                operation: {
+                                    id: string;
+                                    number: string;
+                                    split: string | null;
+                                    description: string | null;
+                                    productionOrder: unknown;
+                                    material: unknown;
+                                    erpContextId: string | null;
+                                    sequenceNumber: number;
+                                };
+                                predecessors: unknown[];
+                                successors: unknown[];
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getProductionOrderSchedulingResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scheduling result of an order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            scheduledStartDate: string | null;
+                            scheduledEndDate: string | null;
+                            elements: {
+                                operationId: string;
+                                scheduledDates: {
+                                    earliestStartDate: string | null;
+                                    latestStartDate: string | null;
+                                    earliestEndDate: string | null;
+                                    latestEndDate: string | null;
+                                    scheduledStartDate: string | null;
+                                    scheduledEndDate: string | null;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    updateProductionOrderSchedulingResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scheduledStartDate?: string | null;
+                    scheduledEndDate?: string | null;
+                    elements?: {
+                        /** Format: uuid */
+                        operationId: string;
+                        scheduledDates: {
+                            earliestStartDate?: string | null;
+                            latestStartDate?: string | null;
+                            earliestEndDate?: string | null;
+                            latestEndDate?: string | null;
+                            scheduledStartDate?: string | null;
+                            scheduledEndDate?: string | null;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The scheduling result of an order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            scheduledStartDate: string | null;
+                            scheduledEndDate: string | null;
+                            elements: {
+                                operationId: string;
+                                scheduledDates: {
+                                    earliestStartDate: string | null;
+                                    latestStartDate: string | null;
+                                    earliestEndDate: string | null;
+                                    latestEndDate: string | null;
+                                    scheduledStartDate: string | null;
+                                    scheduledEndDate: string | null;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     listOperations: {
         parameters: {
             query?: {
@@ -9980,12 +11389,31 @@ export interface operations {
                                         /** Format: uuid */
                                         id: string;
                                         number: string;
+                                        split: string | null;
                                         description: string | null;
+                                        material: {
+                                            number: string;
+                                            description: string | null;
+                                            type: string | null;
+                                        } | null;
+                                        erpContextId: string | null;
                                     } | null;
+                                    split: string | null;
                                     sequence: number;
+                                    /** @description The position in the order (as sequence) */
+                                    sequenceNumber: number;
+                                    erpContextId: string | null;
+                                    currentWorkplace: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        erpContextId: string | null;
+                                    } | null;
                                     material: {
                                         number: string;
                                         description: string | null;
+                                        type: string | null;
                                     } | null;
                                     /** @enum {unknown} */
                                     operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
@@ -10010,6 +11438,29 @@ export interface operations {
                                         identifier: string;
                                         description: string | null;
                                         toolId: string | null;
+                                        itemNumber: string | null;
+                                        group: string | null;
+                                        quantity: number | null;
+                                        quantityUnit: string | null;
+                                    }[];
+                                    scheduledDates: {
+                                        earliestStartDate: string | null;
+                                        latestStartDate: string | null;
+                                        earliestEndDate: string | null;
+                                        latestEndDate: string | null;
+                                        scheduledStartDate: string | null;
+                                        scheduledEndDate: string | null;
+                                    };
+                                    alternativeWorkplaceIds: string[];
+                                    materialCharacteristics: {
+                                        name: string;
+                                        identifier: string | null;
+                                        value: string | null;
+                                        unit: string | null;
+                                    }[];
+                                    userFields: {
+                                        position: number;
+                                        value: string | null;
                                     }[];
                                     startDate: string | null;
                                     endDate: string | null;
@@ -10086,6 +11537,7 @@ export interface operations {
                     material?: {
                         number: string;
                         description?: string | null;
+                        type?: string | null;
                     } | null;
                     workplaceId?: string | null;
                     workplaceGroupId?: string | null;
@@ -10108,6 +11560,31 @@ export interface operations {
                         identifier: string;
                         description?: string | null;
                         toolId?: string | null;
+                        itemNumber?: string | null;
+                        group?: string | null;
+                        quantity?: number | null;
+                        quantityUnit?: string | null;
+                    }[];
+                    split?: string | null;
+                    erpContextId?: string | null;
+                    scheduledDates?: {
+                        earliestStartDate?: string | null;
+                        latestStartDate?: string | null;
+                        earliestEndDate?: string | null;
+                        latestEndDate?: string | null;
+                        scheduledStartDate?: string | null;
+                        scheduledEndDate?: string | null;
+                    } | null;
+                    alternativeWorkplaceIds?: string[];
+                    materialCharacteristics?: {
+                        name: string;
+                        identifier?: string | null;
+                        value?: string | null;
+                        unit?: string | null;
+                    }[];
+                    userFields?: {
+                        position: number;
+                        value?: string | null;
                     }[];
                     startDate?: string | null;
                     endDate?: string | null;
@@ -10133,12 +11610,31 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 number: string;
+                                split: string | null;
                                 description: string | null;
+                                material: {
+                                    number: string;
+                                    description: string | null;
+                                    type: string | null;
+                                } | null;
+                                erpContextId: string | null;
                             } | null;
+                            split: string | null;
                             sequence: number;
+                            /** @description The position in the order (as sequence) */
+                            sequenceNumber: number;
+                            erpContextId: string | null;
+                            currentWorkplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
                             material: {
                                 number: string;
                                 description: string | null;
+                                type: string | null;
                             } | null;
                             /** @enum {unknown} */
                             operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
@@ -10163,6 +11659,29 @@ export interface operations {
                                 identifier: string;
                                 description: string | null;
                                 toolId: string | null;
+                                itemNumber: string | null;
+                                group: string | null;
+                                quantity: number | null;
+                                quantityUnit: string | null;
+                            }[];
+                            scheduledDates: {
+                                earliestStartDate: string | null;
+                                latestStartDate: string | null;
+                                earliestEndDate: string | null;
+                                latestEndDate: string | null;
+                                scheduledStartDate: string | null;
+                                scheduledEndDate: string | null;
+                            };
+                            alternativeWorkplaceIds: string[];
+                            materialCharacteristics: {
+                                name: string;
+                                identifier: string | null;
+                                value: string | null;
+                                unit: string | null;
+                            }[];
+                            userFields: {
+                                position: number;
+                                value: string | null;
                             }[];
                             startDate: string | null;
                             endDate: string | null;
@@ -10289,12 +11808,31 @@ export interface operations {
                                         /** Format: uuid */
                                         id: string;
                                         number: string;
+                                        split: string | null;
                                         description: string | null;
+                                        material: {
+                                            number: string;
+                                            description: string | null;
+                                            type: string | null;
+                                        } | null;
+                                        erpContextId: string | null;
                                     } | null;
+                                    split: string | null;
                                     sequence: number;
+                                    /** @description The position in the order (as sequence) */
+                                    sequenceNumber: number;
+                                    erpContextId: string | null;
+                                    currentWorkplace: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        erpContextId: string | null;
+                                    } | null;
                                     material: {
                                         number: string;
                                         description: string | null;
+                                        type: string | null;
                                     } | null;
                                     /** @enum {unknown} */
                                     operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
@@ -10319,6 +11857,29 @@ export interface operations {
                                         identifier: string;
                                         description: string | null;
                                         toolId: string | null;
+                                        itemNumber: string | null;
+                                        group: string | null;
+                                        quantity: number | null;
+                                        quantityUnit: string | null;
+                                    }[];
+                                    scheduledDates: {
+                                        earliestStartDate: string | null;
+                                        latestStartDate: string | null;
+                                        earliestEndDate: string | null;
+                                        latestEndDate: string | null;
+                                        scheduledStartDate: string | null;
+                                        scheduledEndDate: string | null;
+                                    };
+                                    alternativeWorkplaceIds: string[];
+                                    materialCharacteristics: {
+                                        name: string;
+                                        identifier: string | null;
+                                        value: string | null;
+                                        unit: string | null;
+                                    }[];
+                                    userFields: {
+                                        position: number;
+                                        value: string | null;
                                     }[];
                                     startDate: string | null;
                                     endDate: string | null;
@@ -10417,12 +11978,31 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 number: string;
+                                split: string | null;
                                 description: string | null;
+                                material: {
+                                    number: string;
+                                    description: string | null;
+                                    type: string | null;
+                                } | null;
+                                erpContextId: string | null;
                             } | null;
+                            split: string | null;
                             sequence: number;
+                            /** @description The position in the order (as sequence) */
+                            sequenceNumber: number;
+                            erpContextId: string | null;
+                            currentWorkplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
                             material: {
                                 number: string;
                                 description: string | null;
+                                type: string | null;
                             } | null;
                             /** @enum {unknown} */
                             operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
@@ -10447,6 +12027,29 @@ export interface operations {
                                 identifier: string;
                                 description: string | null;
                                 toolId: string | null;
+                                itemNumber: string | null;
+                                group: string | null;
+                                quantity: number | null;
+                                quantityUnit: string | null;
+                            }[];
+                            scheduledDates: {
+                                earliestStartDate: string | null;
+                                latestStartDate: string | null;
+                                earliestEndDate: string | null;
+                                latestEndDate: string | null;
+                                scheduledStartDate: string | null;
+                                scheduledEndDate: string | null;
+                            };
+                            alternativeWorkplaceIds: string[];
+                            materialCharacteristics: {
+                                name: string;
+                                identifier: string | null;
+                                value: string | null;
+                                unit: string | null;
+                            }[];
+                            userFields: {
+                                position: number;
+                                value: string | null;
                             }[];
                             startDate: string | null;
                             endDate: string | null;
@@ -10526,6 +12129,7 @@ export interface operations {
                     material?: {
                         number: string;
                         description?: string | null;
+                        type?: string | null;
                     } | null;
                     workplaceId?: string | null;
                     workplaceGroupId?: string | null;
@@ -10548,11 +12152,40 @@ export interface operations {
                         identifier: string;
                         description?: string | null;
                         toolId?: string | null;
+                        itemNumber?: string | null;
+                        group?: string | null;
+                        quantity?: number | null;
+                        quantityUnit?: string | null;
+                    }[];
+                    split?: string | null;
+                    erpContextId?: string | null;
+                    scheduledDates?: {
+                        earliestStartDate?: string | null;
+                        latestStartDate?: string | null;
+                        earliestEndDate?: string | null;
+                        latestEndDate?: string | null;
+                        scheduledStartDate?: string | null;
+                        scheduledEndDate?: string | null;
+                    } | null;
+                    alternativeWorkplaceIds?: string[];
+                    materialCharacteristics?: {
+                        name: string;
+                        identifier?: string | null;
+                        value?: string | null;
+                        unit?: string | null;
+                    }[];
+                    userFields?: {
+                        position: number;
+                        value?: string | null;
                     }[];
                     startDate?: string | null;
                     endDate?: string | null;
                     /** @description Read-only: may be sent back unchanged, another value is 400 */
                     productionOrder?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    sequenceNumber?: unknown;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    currentWorkplace?: unknown;
                     /** @description Read-only: may be sent back unchanged, another value is 400 */
                     operationPhaseId?: unknown;
                 };
@@ -10577,12 +12210,31 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 number: string;
+                                split: string | null;
                                 description: string | null;
+                                material: {
+                                    number: string;
+                                    description: string | null;
+                                    type: string | null;
+                                } | null;
+                                erpContextId: string | null;
                             } | null;
+                            split: string | null;
                             sequence: number;
+                            /** @description The position in the order (as sequence) */
+                            sequenceNumber: number;
+                            erpContextId: string | null;
+                            currentWorkplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
                             material: {
                                 number: string;
                                 description: string | null;
+                                type: string | null;
                             } | null;
                             /** @enum {unknown} */
                             operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
@@ -10607,6 +12259,29 @@ export interface operations {
                                 identifier: string;
                                 description: string | null;
                                 toolId: string | null;
+                                itemNumber: string | null;
+                                group: string | null;
+                                quantity: number | null;
+                                quantityUnit: string | null;
+                            }[];
+                            scheduledDates: {
+                                earliestStartDate: string | null;
+                                latestStartDate: string | null;
+                                earliestEndDate: string | null;
+                                latestEndDate: string | null;
+                                scheduledStartDate: string | null;
+                                scheduledEndDate: string | null;
+                            };
+                            alternativeWorkplaceIds: string[];
+                            materialCharacteristics: {
+                                name: string;
+                                identifier: string | null;
+                                value: string | null;
+                                unit: string | null;
+                            }[];
+                            userFields: {
+                                position: number;
+                                value: string | null;
                             }[];
                             startDate: string | null;
                             endDate: string | null;
@@ -10767,12 +12442,31 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 number: string;
+                                split: string | null;
                                 description: string | null;
+                                material: {
+                                    number: string;
+                                    description: string | null;
+                                    type: string | null;
+                                } | null;
+                                erpContextId: string | null;
                             } | null;
+                            split: string | null;
                             sequence: number;
+                            /** @description The position in the order (as sequence) */
+                            sequenceNumber: number;
+                            erpContextId: string | null;
+                            currentWorkplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
                             material: {
                                 number: string;
                                 description: string | null;
+                                type: string | null;
                             } | null;
                             /** @enum {unknown} */
                             operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
@@ -10797,6 +12491,29 @@ export interface operations {
                                 identifier: string;
                                 description: string | null;
                                 toolId: string | null;
+                                itemNumber: string | null;
+                                group: string | null;
+                                quantity: number | null;
+                                quantityUnit: string | null;
+                            }[];
+                            scheduledDates: {
+                                earliestStartDate: string | null;
+                                latestStartDate: string | null;
+                                earliestEndDate: string | null;
+                                latestEndDate: string | null;
+                                scheduledStartDate: string | null;
+                                scheduledEndDate: string | null;
+                            };
+                            alternativeWorkplaceIds: string[];
+                            materialCharacteristics: {
+                                name: string;
+                                identifier: string | null;
+                                value: string | null;
+                                unit: string | null;
+                            }[];
+                            userFields: {
+                                position: number;
+                                value: string | null;
                             }[];
                             startDate: string | null;
                             endDate: string | null;
@@ -10902,12 +12619,31 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 number: string;
+                                split: string | null;
                                 description: string | null;
+                                material: {
+                                    number: string;
+                                    description: string | null;
+                                    type: string | null;
+                                } | null;
+                                erpContextId: string | null;
                             } | null;
+                            split: string | null;
                             sequence: number;
+                            /** @description The position in the order (as sequence) */
+                            sequenceNumber: number;
+                            erpContextId: string | null;
+                            currentWorkplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
                             material: {
                                 number: string;
                                 description: string | null;
+                                type: string | null;
                             } | null;
                             /** @enum {unknown} */
                             operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
@@ -10932,6 +12668,29 @@ export interface operations {
                                 identifier: string;
                                 description: string | null;
                                 toolId: string | null;
+                                itemNumber: string | null;
+                                group: string | null;
+                                quantity: number | null;
+                                quantityUnit: string | null;
+                            }[];
+                            scheduledDates: {
+                                earliestStartDate: string | null;
+                                latestStartDate: string | null;
+                                earliestEndDate: string | null;
+                                latestEndDate: string | null;
+                                scheduledStartDate: string | null;
+                                scheduledEndDate: string | null;
+                            };
+                            alternativeWorkplaceIds: string[];
+                            materialCharacteristics: {
+                                name: string;
+                                identifier: string | null;
+                                value: string | null;
+                                unit: string | null;
+                            }[];
+                            userFields: {
+                                position: number;
+                                value: string | null;
                             }[];
                             startDate: string | null;
                             endDate: string | null;
@@ -11023,6 +12782,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        properties: {
+                            elements: {
+                                /** @enum {unknown} */
+                                operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
+                                operationId: string;
+                                workplaceId: string | null;
+                                /** Format: date-time */
+                                startDate: string;
+                                endDate: string | null;
+                            }[];
+                            processingPhaseDuration: number;
+                            setupPhaseDuration: number;
+                            executionTime: number;
+                            startDate: string | null;
+                            endDate: string | null;
+                        };
                         pagination: {
                             limit: number;
                             count: number;
@@ -11226,6 +13001,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        properties: {
+                            elements: {
+                                qualityTypeId: string;
+                                /** Format: date-time */
+                                bookingTime: string;
+                                qualityDetailId: null;
+                                quantity: number;
+                            }[];
+                        };
                         pagination: {
                             limit: number;
                             count: number;
@@ -11618,6 +13402,620 @@ export interface operations {
             };
             /** @description Error body of every 4xx and 5xx answer */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationComponents: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                material: {
+                                    number: string;
+                                    description: string | null;
+                                    type: null;
+                                };
+                                quantity: number | null;
+                                quantityUnit: string | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationMaterialCharacteristics: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                name: string;
+                                identifier: string | null;
+                                value: string | null;
+                                unit: string | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationUserFields: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                value: string | null;
+                                position: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationProductionResourcesAndTools: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _embedded: {
+                            productionResourcesAndTools: {
+                                properties: {
+                                    itemNumber: string | null;
+                                    type: string | null;
+                                    group: string | null;
+                                    number: string;
+                                    description: string | null;
+                                    quantity: number | null;
+                                    quantityUnit: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationScheduledDates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dates of lead-time scheduling, as stored (null where none were sent) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            earliestStartDate: string | null;
+                            latestStartDate: string | null;
+                            earliestEndDate: string | null;
+                            latestEndDate: string | null;
+                            scheduledStartDate: string | null;
+                            scheduledEndDate: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getAlternativeWorkplaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _embedded: {
+                            alternativeWorkplaces: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    number: string;
+                                    description: string | null;
+                                    erpContextId: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getCurrentProductionData: {
+        parameters: {
+            query?: {
+                additionalOperationTime?: ("operationSetupTime" | "operationProductionTime" | "operationMalfunctionTime")[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation's phase, workplace and times so far, from its phase history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            workplace: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            } | null;
+                            strokes: null;
+                            operationTimes: {
+                                name: string;
+                                duration: number;
+                            }[];
+                            /** @enum {unknown} */
+                            operationPhaseId: "RELEASED" | "DISPATCHED" | "SETUP" | "TRAINING" | "PROCESSING" | "INTERRUPTED" | "COMPLETED" | "CLOSED";
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

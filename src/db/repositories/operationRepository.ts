@@ -1,15 +1,28 @@
 import { IN_PROGRESS_PHASES, type OperationPhaseId } from '../../domain/operationPhases.ts';
-import type {
-  Component,
-  Operation,
-  OperationFilter,
-  ProductionResourceOrTool,
-  RecordedOperationPhase,
+import {
+  type Component,
+  type MaterialCharacteristic,
+  type Operation,
+  type OperationFilter,
+  type ProductionResourceOrTool,
+  type RecordedOperationPhase,
+  SCHEDULED_DATE_NAMES,
+  type ScheduledDates,
+  type UserField,
 } from '../../domain/operations.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import { forUpdate, lockableFind, rowWrites, type Table, timestampList, typed } from '../table.ts';
+import {
+  byStartDate,
+  forUpdate,
+  lockableFind,
+  ownedBy,
+  rowWrites,
+  type Table,
+  timestampList,
+  typed,
+} from '../table.ts';
 import { materialColumns, materialOf } from './productionOrderRepository.ts';
 
 interface Row {
@@ -20,6 +33,7 @@ interface Row {
   description: string | null;
   material_number: string | null;
   material_description: string | null;
+  material_type: string | null;
   operation_phase_id: OperationPhaseId;
   workplace_id: string | null;
   workplace_group_id: string | null;
@@ -33,6 +47,12 @@ interface Row {
   target_wait_time: string | number | null;
   components: Component[] | string;
   production_resources_and_tools: ProductionResourceOrTool[] | string;
+  split: string | null;
+  erp_context_id: string | null;
+  scheduled_dates: Record<string, string | null> | string;
+  alternative_workplace_ids: string[] | string;
+  material_characteristics: MaterialCharacteristic[] | string;
+  user_fields: UserField[] | string;
   start_date: Date | null;
   end_date: Date | null;
   created_at: Date;
@@ -54,7 +74,30 @@ const toTool = (tool: ProductionResourceOrTool): ProductionResourceOrTool => ({
   identifier: tool.identifier,
   description: tool.description,
   toolId: tool.toolId,
+  // Rows written before these fields existed lack them.
+  itemNumber: tool.itemNumber ?? null,
+  group: tool.group ?? null,
+  quantity: tool.quantity ?? null,
+  quantityUnit: tool.quantityUnit ?? null,
 });
+const toCharacteristic = (characteristic: MaterialCharacteristic): MaterialCharacteristic => ({
+  name: characteristic.name,
+  identifier: characteristic.identifier,
+  value: characteristic.value,
+  unit: characteristic.unit,
+});
+const toUserField = (field: UserField): UserField => ({ position: field.position, value: field.value });
+const jsonObject = <T>(value: T | string): T => (typeof value === 'string' ? JSON.parse(value) : value);
+const toScheduledDates = (stored: Record<string, string | null>): ScheduledDates => {
+  const dates = {} as Record<keyof ScheduledDates, Date | null>;
+  for (const name of SCHEDULED_DATE_NAMES) {
+    const value = stored[name];
+    dates[name] = value ? new Date(value) : null;
+  }
+  return dates;
+};
+const scheduledDatesJson = (dates: ScheduledDates) =>
+  Object.fromEntries(SCHEDULED_DATE_NAMES.map((name) => [name, dates[name]?.toISOString() ?? null]));
 
 const toOperation = (row: Row): Operation => ({
   id: row.id,
@@ -75,6 +118,12 @@ const toOperation = (row: Row): Operation => ({
   targetWaitTime: duration(row.target_wait_time),
   components: jsonArray(row.components).map(toComponent),
   productionResourcesAndTools: jsonArray(row.production_resources_and_tools).map(toTool),
+  split: row.split,
+  erpContextId: row.erp_context_id,
+  scheduledDates: toScheduledDates(jsonObject(row.scheduled_dates)),
+  alternativeWorkplaceIds: jsonArray(row.alternative_workplace_ids),
+  materialCharacteristics: jsonArray(row.material_characteristics).map(toCharacteristic),
+  userFields: jsonArray(row.user_fields).map(toUserField),
   startDate: row.start_date,
   endDate: row.end_date,
   createdAt: row.created_at,
@@ -100,6 +149,12 @@ const values = (operation: Operation) => ({
   target_wait_time: operation.targetWaitTime,
   components: typed(JSON.stringify(operation.components), 'jsonb'),
   production_resources_and_tools: typed(JSON.stringify(operation.productionResourcesAndTools), 'jsonb'),
+  split: operation.split,
+  erp_context_id: operation.erpContextId,
+  scheduled_dates: typed(JSON.stringify(scheduledDatesJson(operation.scheduledDates)), 'jsonb'),
+  alternative_workplace_ids: typed(JSON.stringify(operation.alternativeWorkplaceIds), 'jsonb'),
+  material_characteristics: typed(JSON.stringify(operation.materialCharacteristics), 'jsonb'),
+  user_fields: typed(JSON.stringify(operation.userFields), 'jsonb'),
   start_date: operation.startDate,
   end_date: operation.endDate,
   updated_at: operation.updatedAt,
@@ -234,3 +289,22 @@ export async function recordOperationPhase(db: Queryable, record: RecordedOperat
     staff_member_id: record.staffMemberId,
   });
 }
+
+/** All phase records of an operation, by start: the totals of its current production data. */
+export async function phaseHistoryOfOperation(
+  db: Queryable,
+  operationId: string,
+): Promise<RecordedOperationPhase[]> {
+  const rows = await db.query<RecordRow>(
+    'SELECT * FROM recorded_operation_phases WHERE operation_id = $1 ORDER BY start_date, id',
+    [operationId],
+  );
+  return rows.map(toRecord);
+}
+
+/** The phase records made at a workplace, newest start first (timestamp pagination). */
+export const listWorkplaceOperationPhases = timestampList(
+  { from: 'recorded_operation_phases', toItem: toRecord } satisfies Table<RecordRow, RecordedOperationPhase>,
+  byStartDate<RecordRow>(),
+  ownedBy('workplace_id'),
+);

@@ -48,4 +48,7 @@ export async function insertOutputQuantity(db: Queryable, record: RecordedOutput
 /** A timestamp-mode page of an operation's output quantities, newest first by (timestamp, id). */
 export const listOutputQuantities = timestampList(RECORDS, BY_TIMESTAMP, ownedBy('operation_id'));
 
+/** The output quantities booked at a workplace, newest first by (timestamp, id). */
+export const listWorkplaceOutputQuantities = timestampList(RECORDS, BY_TIMESTAMP, ownedBy('workplace_id'));
+
 export const findOutputQuantity = ownedFind(RECORDS, 'operation_id');

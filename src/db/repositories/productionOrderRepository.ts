@@ -9,25 +9,35 @@ interface Row {
   description: string | null;
   material_number: string | null;
   material_description: string | null;
+  material_type: string | null;
   target_quantity: number | null;
   quantity_unit: string | null;
   basic_start_date: Date | null;
   basic_end_date: Date | null;
   delivery_date: Date | null;
+  split: string | null;
+  erp_context_id: string | null;
+  scheduled_start_date: Date | null;
+  scheduled_end_date: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
 /** The material of a production order or operation, from its `material_number` and `material_description`. */
-export const materialOf = (row: { material_number: string | null; material_description: string | null }) =>
+export const materialOf = (row: {
+  material_number: string | null;
+  material_description: string | null;
+  material_type: string | null;
+}) =>
   row.material_number === null
     ? null
-    : { number: row.material_number, description: row.material_description };
+    : { number: row.material_number, description: row.material_description, type: row.material_type };
 
 /** The columns of a material, as orders and operations store it. */
 export const materialColumns = (material: Material | null) => ({
   material_number: material?.number ?? null,
   material_description: material?.description ?? null,
+  material_type: material?.type ?? null,
 });
 
 const toProductionOrder = (row: Row): ProductionOrder => ({
@@ -40,6 +50,10 @@ const toProductionOrder = (row: Row): ProductionOrder => ({
   basicStartDate: row.basic_start_date,
   basicEndDate: row.basic_end_date,
   deliveryDate: row.delivery_date,
+  split: row.split,
+  erpContextId: row.erp_context_id,
+  scheduledStartDate: row.scheduled_start_date,
+  scheduledEndDate: row.scheduled_end_date,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -54,6 +68,10 @@ const values = (order: ProductionOrder) => ({
   basic_start_date: order.basicStartDate,
   basic_end_date: order.basicEndDate,
   delivery_date: order.deliveryDate,
+  split: order.split,
+  erp_context_id: order.erpContextId,
+  scheduled_start_date: order.scheduledStartDate,
+  scheduled_end_date: order.scheduledEndDate,
   updated_at: order.updatedAt,
   created_at: order.createdAt,
 });

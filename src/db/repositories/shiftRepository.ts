@@ -1,8 +1,24 @@
 import type { Shift } from '../../domain/shifts.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { addPeriodConditions, type KeysetPage, type KeysetRequest, type PeriodFilter } from '../paging.ts';
-import { byStartDate, firstItem, ownedFind, rowWrites, type Table, timestampPageOf } from '../table.ts';
+import {
+  addPeriodConditions,
+  type KeysetPage,
+  type KeysetRequest,
+  type OffsetPage,
+  type OffsetRequest,
+  type PeriodFilter,
+} from '../paging.ts';
+import {
+  byStartDate,
+  findById,
+  firstItem,
+  offsetPageOf,
+  ownedFind,
+  rowWrites,
+  type Table,
+  timestampPageOf,
+} from '../table.ts';
 
 interface Row {
   id: string;
@@ -44,6 +60,34 @@ export async function listShifts(
 }
 
 export const findShift = ownedFind(SHIFTS, 'workplace_id');
+
+/** Shifts of all workplaces (GET /workplaces/shifts), or of one, latest start first. */
+export async function listAllShifts(
+  db: Queryable,
+  filter: PeriodFilter & { workplaceId?: string | undefined },
+  request: KeysetRequest,
+): Promise<KeysetPage<Shift>> {
+  const conditions = new Conditions();
+  if (filter.workplaceId !== undefined)
+    conditions.add((at) => `workplace_id = ${at}::uuid`, filter.workplaceId);
+  addPeriodConditions(filter, conditions.where, conditions.params);
+  return timestampPageOf(db, SHIFTS, conditions, byStartDate<Row>(), request);
+}
+
+/** One shift of any workplace. */
+export const findAnyShift = (db: Queryable, id: string) => findById(db, SHIFTS, id);
+
+/** A workplace's shifts in offset pages by start: its scheduled operating times. */
+export async function listShiftPeriods(
+  db: Queryable,
+  workplaceId: string,
+  filter: PeriodFilter,
+  page: OffsetRequest,
+): Promise<OffsetPage<Shift>> {
+  const conditions = new Conditions(['workplace_id = $1'], [workplaceId]);
+  addPeriodConditions(filter, conditions.where, conditions.params);
+  return offsetPageOf(db, SHIFTS, conditions, 'start_date, id', page);
+}
 
 /** The workplace's shifts starting within [startDate, endDate), by start, locked for a bulk replace. */
 export async function lockShiftsStartingIn(

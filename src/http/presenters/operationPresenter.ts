@@ -1,10 +1,11 @@
-import { OPERATION_PHASE_TRANSITIONS } from '../../domain/operationPhases.ts';
+import { IN_PROGRESS_PHASES, OPERATION_PHASE_TRANSITIONS } from '../../domain/operationPhases.ts';
 import {
   type Operation,
   type RecordedOperationPhase,
   targetProcessingTime,
 } from '../../domain/operations.ts';
 import type { ProductionOrder } from '../../domain/productionOrders.ts';
+import type { Workplace } from '../../domain/workplaces.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
@@ -15,6 +16,7 @@ import {
   WORKPLACE_GROUPS_PATH,
   WORKPLACES_PATH,
 } from '../paths.ts';
+import { orderReference } from './productionOrderPresenter.ts';
 
 export const OPERATION_EMBEDS = ['productionOrder', 'workplace'] as const;
 export type OperationEmbed = (typeof OPERATION_EMBEDS)[number];
@@ -28,11 +30,35 @@ export interface OperationView {
   canWrite: boolean;
   /** The operations' production orders, by id: shown beside productionOrderId, their material as fallback. */
   orders: ReadonlyMap<string, ProductionOrder>;
+  /** The workplaces of the operations in progress, by id: their currentWorkplace. */
+  workplaces: ReadonlyMap<string, Workplace>;
   /** Related resources already presented for embedding. */
   embedded?: { productionOrder?: Resource | undefined; workplace?: Resource | undefined };
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** A workplace as operations, specifications and alternatives name it. */
+export const workplaceReference = (workplace: Workplace) => ({
+  id: workplace.id,
+  number: workplace.number,
+  description: workplace.description,
+  erpContextId: workplace.erpContextId,
+});
+
+/** The workplace the operation runs at now: its workplace while in a running phase, else null. */
+export const currentWorkplaceId = (operation: Operation): string | null =>
+  IN_PROGRESS_PHASES.includes(operation.operationPhaseId) ? operation.workplaceId : null;
+
+/** The scheduled dates as the API shows them. */
+export const scheduledDatesProperties = (dates: Operation['scheduledDates']) => ({
+  earliestStartDate: iso(dates.earliestStartDate),
+  latestStartDate: iso(dates.latestStartDate),
+  earliestEndDate: iso(dates.earliestEndDate),
+  latestEndDate: iso(dates.latestEndDate),
+  scheduledStartDate: iso(dates.scheduledStartDate),
+  scheduledEndDate: iso(dates.scheduledEndDate),
+});
 
 export function presentOperation(operation: Operation, view: OperationView): Resource {
   const { hrefs } = view;
@@ -45,14 +71,24 @@ export function presentOperation(operation: Operation, view: OperationView): Res
     }
   }
   const order = view.orders.get(operation.productionOrderId);
+  const currentId = currentWorkplaceId(operation);
+  const current = currentId === null ? undefined : view.workplaces.get(currentId);
+  const sub = (name: string) => link(hrefs.api(`${self}/${name}`));
+  const workplace = operation.workplaceId
+    ? link(hrefs.api(`${WORKPLACES_PATH}/${operation.workplaceId}`), { embeddable: true })
+    : undefined;
   return resource(
     {
       id: operation.id,
       number: operation.number,
+      split: operation.split,
       description: operation.description,
       productionOrderId: operation.productionOrderId,
-      productionOrder: order ? { id: order.id, number: order.number, description: order.description } : null,
+      productionOrder: order ? orderReference(order) : null,
       sequence: operation.sequence,
+      sequenceNumber: operation.sequence,
+      erpContextId: operation.erpContextId,
+      currentWorkplace: current ? workplaceReference(current) : null,
       // Without its own material an operation shows its order's (docs/resources/production-orders.md).
       material: operation.material ?? order?.material ?? null,
       operationPhaseId: operation.operationPhaseId,
@@ -68,23 +104,45 @@ export function presentOperation(operation: Operation, view: OperationView): Res
       targetWaitTime: operation.targetWaitTime,
       components: operation.components,
       productionResourcesAndTools: operation.productionResourcesAndTools,
+      scheduledDates: scheduledDatesProperties(operation.scheduledDates),
+      alternativeWorkplaceIds: operation.alternativeWorkplaceIds,
+      materialCharacteristics: operation.materialCharacteristics,
+      userFields: operation.userFields,
       startDate: iso(operation.startDate),
       endDate: iso(operation.endDate),
     },
     {
       self: link(hrefs.api(self)),
+      operations: link(hrefs.api(OPERATIONS_PATH)),
       // Literal path: the production order presenter imports this module.
       productionOrder: link(hrefs.api(`${PRODUCTION_ORDERS_PATH}/${operation.productionOrderId}`), {
         embeddable: true,
       }),
-      workplace: operation.workplaceId
-        ? link(hrefs.api(`${WORKPLACES_PATH}/${operation.workplaceId}`), { embeddable: true })
-        : undefined,
+      workplace,
+      // The SDK's names for the planned workplace: the bridge plans one workplace per operation.
+      plannedWorkplace: workplace,
+      targetWorkplace: workplace,
       workplaceGroup: operation.workplaceGroupId
         ? link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${operation.workplaceGroupId}`))
         : undefined,
       operationPhase: link(hrefs.api(`${OPERATION_PHASES_PATH}/${operation.operationPhaseId}`)),
-      recordedOperationPhases: link(hrefs.api(`${self}/recordedOperationPhases`)),
+      recordedOperationPhases: sub('recordedOperationPhases'),
+      recordedOutputQuantities: sub('recordedOutputQuantities'),
+      specification: sub('specification'),
+      productionOrderSpecification: link(
+        hrefs.api(`${PRODUCTION_ORDERS_PATH}/${operation.productionOrderId}/specification`),
+      ),
+      quantitySummary: sub('quantitySummary'),
+      operatingStateSummary: sub('operatingStateSummary'),
+      scheduledDates: sub('scheduledDates'),
+      components: sub('components'),
+      productionResourcesAndTools: sub('productionResourcesAndTools'),
+      alternativeWorkplaces: sub('alternativeWorkplaces'),
+      materialCharacteristics: sub('materialCharacteristics'),
+      userFields: sub('userFields'),
+      currentProductionData: sub('currentProductionData'),
+      planningResult: sub('planningResult'),
+      forecastResult: sub('forecastResult'),
       ...actions,
     },
     {

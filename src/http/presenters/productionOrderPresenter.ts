@@ -6,6 +6,16 @@ import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH } from '../paths.ts';
 export const PRODUCTION_ORDER_EMBEDS = ['operations'] as const;
 export type ProductionOrderEmbed = (typeof PRODUCTION_ORDER_EMBEDS)[number];
 
+/** An order as its operations show it, and the first of its own properties. */
+export const orderReference = (order: ProductionOrder) => ({
+  id: order.id,
+  number: order.number,
+  split: order.split,
+  description: order.description,
+  material: order.material,
+  erpContextId: order.erpContextId,
+});
+
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** `operations`: the order's operations, presented in sequence order, when they are embedded. */
@@ -14,12 +24,10 @@ export function presentProductionOrder(
   hrefs: Hrefs,
   operations?: Resource[],
 ): Resource {
+  const self = `${PRODUCTION_ORDERS_PATH}/${order.id}`;
   return resource(
     {
-      id: order.id,
-      number: order.number,
-      description: order.description,
-      material: order.material,
+      ...orderReference(order),
       targetQuantity: order.targetQuantity,
       quantityUnit: order.quantityUnit,
       basicStartDate: iso(order.basicStartDate),
@@ -27,7 +35,10 @@ export function presentProductionOrder(
       deliveryDate: iso(order.deliveryDate),
     },
     {
-      self: link(hrefs.api(`${PRODUCTION_ORDERS_PATH}/${order.id}`)),
+      self: link(hrefs.api(self)),
+      specification: link(hrefs.api(`${self}/specification`)),
+      scheduledDates: link(hrefs.api(`${self}/scheduledDates`)),
+      operationSequence: link(hrefs.api(`${self}/operationSequence`)),
       operations: link(hrefs.api(OPERATIONS_PATH, { productionOrderId: order.id }), { embeddable: true }),
     },
     operations ? { operations } : undefined,

@@ -15,6 +15,7 @@ import { registerEventStream } from './eventStreamRoutes.ts';
 import { registerFileRepository } from './fileRepositoryRoutes.ts';
 import { registerMachines } from './machineRoutes.ts';
 import { registerMasterData } from './masterDataRoutes.ts';
+import { registerOperationDetails } from './operationDetailRoutes.ts';
 import { registerOperations } from './operationRoutes.ts';
 import { registerPlanning } from './planningResultRoutes.ts';
 import { registerPlanningScenarios } from './planningScenarioRoutes.ts';
@@ -26,6 +27,7 @@ import { registerSummaries } from './summaryRoutes.ts';
 import { registerTickets } from './ticketRoutes.ts';
 import { registerToolAssemblyOrders } from './toolAssemblyOrderRoutes.ts';
 import { registerTools } from './toolRoutes.ts';
+import { registerWorkplaceDetails } from './workplaceDetailRoutes.ts';
 import { registerWorkplaceGroups } from './workplaceGroupRoutes.ts';
 import { registerWorkplaces } from './workplaceRoutes.ts';
 
@@ -36,8 +38,10 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerWorkplaceGroups(api, deps);
   registerWorkplaces(api, deps);
   registerMachines(api, deps);
+  registerWorkplaceDetails(api, deps);
   registerProductionOrders(api, deps);
   registerOperations(api, deps);
+  registerOperationDetails(api, deps);
   registerShifts(api, deps);
   registerScheduledMaintenances(api, deps);
   registerCallbacks(api, deps);

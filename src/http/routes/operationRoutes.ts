@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import * as repository from '../../db/repositories/operationRepository.ts';
-import { findProductionOrders } from '../../db/repositories/productionOrderRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import type { Operation, OperationFilter } from '../../domain/operations.ts';
 import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
@@ -8,11 +7,12 @@ import * as corrections from '../../services/correctionService.ts';
 import * as service from '../../services/operationService.ts';
 import * as outputQuantities from '../../services/outputQuantityService.ts';
 import type { Api } from '../api.ts';
-import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import type { KeysetPosition, Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { operationViewOf } from '../operationViews.ts';
 import { OPERATIONS_PATH } from '../paths.ts';
+import { outputQuantityElements, phaseElements } from '../presenters/historyPresenter.ts';
 import {
   OPERATION_EMBEDS,
   type OperationEmbed,
@@ -57,12 +57,12 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     request: FastifyRequest,
     embed: ReadonlySet<OperationEmbed>,
   ) {
-    // Every operation shows its order's number and description: one query for the page.
-    const ids = [...new Set(operations.map((operation) => operation.productionOrderId))];
-    const found = new Map((await findProductionOrders(db, ids)).map((order) => [order.id, order]));
+    // Every operation shows its order and where it runs now: one query each for the page.
+    const view = await operationViewOf(db, request, operations);
     const orders = new Map<string, Resource>();
     if (embed.has('productionOrder')) {
-      for (const order of found.values()) orders.set(order.id, presentProductionOrder(order, request.hrefs));
+      for (const order of view.orders.values())
+        orders.set(order.id, presentProductionOrder(order, request.hrefs));
     }
     const workplaces = new Map<string, Resource>();
     if (embed.has('workplace')) {
@@ -70,14 +70,12 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
         ...new Set(operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))),
       ];
       const found = await findWorkplaces(db, ids);
-      const view = { ...viewOf(request), groups: await workplaceGroupsOf(db, found) };
-      for (const workplace of found) workplaces.set(workplace.id, presentWorkplace(workplace, view));
+      const workplaceView = { ...viewOf(request), groups: await workplaceGroupsOf(db, found) };
+      for (const workplace of found) workplaces.set(workplace.id, presentWorkplace(workplace, workplaceView));
     }
     return operations.map((operation) =>
       presentOperation(operation, {
-        hrefs: request.hrefs,
-        canWrite: canWrite(request),
-        orders: found,
+        ...view,
         embedded: {
           productionOrder: orders.get(operation.productionOrderId),
           workplace: operation.workplaceId ? workplaces.get(operation.workplaceId) : undefined,
@@ -178,6 +176,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     ownerId: async (tx, id) => (await service.getOperation(tx, id)).id,
     history: { list: repository.listRecordedOperationPhases, find: repository.findRecordedOperationPhase },
     present: (record, request) => presentRecordedOperationPhase(record, request.hrefs),
+    elements: phaseElements('executionTime'),
   });
 
   const quantities = resourceRoutes(api, {
@@ -197,6 +196,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     }),
     load: (_filter, page, at) => outputQuantities.listOutputQuantities(db, at.id, page),
     createRel: 'recordOutputQuantity',
+    elements: outputQuantityElements,
   });
   quantities.get({
     summary: 'One booked output quantity',

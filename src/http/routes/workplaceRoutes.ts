@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/database.ts';
 import { findCurrentOperations } from '../../db/repositories/operationRepository.ts';
-import { findProductionOrders } from '../../db/repositories/productionOrderRepository.ts';
 import { findCurrentStaffMembers } from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaceGroups } from '../../db/repositories/workplaceGroupRepository.ts';
 import * as repository from '../../db/repositories/workplaceRepository.ts';
+import { operatingStateById } from '../../domain/masterData.ts';
 import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
 import * as corrections from '../../services/correctionService.ts';
 import * as service from '../../services/workplaceService.ts';
@@ -14,7 +14,10 @@ import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import type { Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { operationViewOf } from '../operationViews.ts';
 import { WORKPLACES_PATH } from '../paths.ts';
+import { operatingStateElements } from '../presenters/historyPresenter.ts';
+import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
 import { presentStaffMember } from '../presenters/staffMemberPresenter.ts';
 import { viewOf } from '../presenters/view.ts';
@@ -88,9 +91,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     const staffMembers = new Map<string, Resource[]>();
     if (embed.has('currentOperations')) {
       const found = await findCurrentOperations(db, ids);
-      const orderIds = [...new Set(found.map((operation) => operation.productionOrderId))];
-      const orders = new Map((await findProductionOrders(db, orderIds)).map((order) => [order.id, order]));
-      const view = { hrefs: request.hrefs, canWrite: canWrite(request), orders };
+      const view = await operationViewOf(db, request, found);
       for (const operation of found) {
         const at = operation.workplaceId as string;
         operations.set(at, [...(operations.get(at) ?? []), presentOperation(operation, view)]);
@@ -187,5 +188,8 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     ownerId: async (tx, id) => (await service.getWorkplace(tx, id)).id,
     history: { list: repository.listRecordedOperatingStates, find: repository.findRecordedOperatingState },
     present: (record, request) => presentRecordedOperatingState(record, request.hrefs, request.locale),
+    elements: operatingStateElements((record, request) =>
+      operatingStateProperty(operatingStateById(record.operatingStateId), request.locale),
+    ),
   });
 }

@@ -39,8 +39,9 @@ const Position = Type.Union([
   Type.Null(),
 ]);
 
-export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R) =>
+export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>
   Type.Object({
+    ...(properties ? { properties } : {}),
     pagination: Type.Object({
       limit: Type.Integer(),
       count: Type.Integer(),
@@ -51,8 +52,9 @@ export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R) 
     _links: Links,
   });
 
-export const KeysetCollection = <R extends Type.TSchema>(name: string, item: R) =>
+export const KeysetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>
   Type.Object({
+    ...(properties ? { properties } : {}),
     pagination: Type.Object({
       limit: Type.Integer(),
       count: Type.Integer(),

@@ -1,8 +1,16 @@
 // Operations as the API shows and takes them (docs/api.md, "Resources"), and how a body
 // becomes the service's input (also for the operations sent with a new production order).
 import { type Static, Type } from 'typebox';
+import { AppError } from '../../domain/errors.ts';
 import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
-import { checkTargetProcessingTime } from '../../domain/operations.ts';
+import {
+  checkScheduledDates,
+  checkTargetProcessingTime,
+  NO_SCHEDULED_DATES,
+  SCHEDULED_DATE_NAMES,
+  type ScheduledDates,
+  type UserField,
+} from '../../domain/operations.ts';
 import { checkPeriod } from '../../domain/productionOrders.ts';
 import type * as service from '../../services/operationService.ts';
 import { Nullable, nullableDate, Resource } from './common.ts';
@@ -16,9 +24,19 @@ const Unit = Type.String({ maxLength: 20 });
 const Description = Type.String({ maxLength: 2000 });
 
 export const MaterialSchema = Type.Object(
-  { number: Type.String({ minLength: 1, maxLength: 100 }), description: optional(Description) },
+  {
+    number: Type.String({ minLength: 1, maxLength: 100 }),
+    description: optional(Description),
+    type: optional(Type.String({ maxLength: 100 })),
+  },
   { additionalProperties: false },
 );
+/** A material of a body as the services take it: objects in a fixed key order (changes compare JSON text). */
+export const materialInput = (material: Static<typeof MaterialSchema> | null | undefined) =>
+  material
+    ? { number: material.number, description: material.description ?? null, type: material.type ?? null }
+    : null;
+const ErpText = Type.String({ maxLength: 100 });
 const ComponentSchema = Type.Object(
   {
     materialNumber: Type.String({ minLength: 1, maxLength: 100 }),
@@ -34,9 +52,65 @@ const ToolSchema = Type.Object(
     identifier: Type.String({ minLength: 1, maxLength: 200 }),
     description: optional(Description),
     toolId: optional(Uuid),
+    itemNumber: optional(ErpText),
+    group: optional(ErpText),
+    quantity: optional(Quantity),
+    quantityUnit: optional(Unit),
   },
   { additionalProperties: false },
 );
+const CharacteristicSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    identifier: optional(ErpText),
+    value: optional(Type.String({ maxLength: 2000 })),
+    unit: optional(Unit),
+  },
+  { additionalProperties: false },
+);
+const UserFieldSchema = Type.Object(
+  {
+    position: Type.Integer({ minimum: 1, maximum: 1000 }),
+    value: optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+const scheduledDateFields = {
+  earliestStartDate: optional(DateTime),
+  latestStartDate: optional(DateTime),
+  earliestEndDate: optional(DateTime),
+  latestEndDate: optional(DateTime),
+  scheduledStartDate: optional(DateTime),
+  scheduledEndDate: optional(DateTime),
+};
+export const ScheduledDatesBody = Type.Object(scheduledDateFields, { additionalProperties: false });
+
+/** Scheduled dates from a body; `prefix` names them in 400 answers. */
+export function scheduledDatesInput(
+  body: Static<typeof ScheduledDatesBody> | null | undefined,
+  prefix: string,
+): ScheduledDates {
+  if (!body) return NO_SCHEDULED_DATES;
+  const dates = {} as Record<keyof ScheduledDates, Date | null>;
+  for (const name of SCHEDULED_DATE_NAMES) dates[name] = nullableDate(body[name]);
+  checkScheduledDates(dates, prefix);
+  return dates;
+}
+
+/** Each user field position once: the position is the field's key. */
+function checkUserFields(fields: readonly UserField[], prefix: string): void {
+  const seen = new Set<number>();
+  for (const [index, field] of fields.entries()) {
+    if (seen.has(field.position)) {
+      throw new AppError('VALIDATION_FAILED', {
+        rule: 'value',
+        field: `${prefix}userFields[${index}].position`,
+        detail: 'each position may be given once',
+      });
+    }
+    seen.add(field.position);
+  }
+}
 
 /** Writable fields of an operation, also used for the operations sent with a new production order. */
 export const operationFields = {
@@ -63,6 +137,12 @@ export const operationFields = {
   targetWaitTime: optional(Duration),
   components: Type.Optional(Type.Array(ComponentSchema, { maxItems: 1000 })),
   productionResourcesAndTools: Type.Optional(Type.Array(ToolSchema, { maxItems: 1000 })),
+  split: optional(ErpText),
+  erpContextId: optional(ErpText),
+  scheduledDates: optional(ScheduledDatesBody),
+  alternativeWorkplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 1000, uniqueItems: true })),
+  materialCharacteristics: Type.Optional(Type.Array(CharacteristicSchema, { maxItems: 1000 })),
+  userFields: Type.Optional(Type.Array(UserFieldSchema, { maxItems: 1000 })),
   startDate: optional(DateTime),
   endDate: optional(DateTime),
 };
@@ -81,9 +161,7 @@ export function operationInput(
     description: body.description ?? null,
     sequence: body.sequence,
     // Objects are built in a fixed key order: changes are detected on their JSON text.
-    material: body.material
-      ? { number: body.material.number, description: body.material.description ?? null }
-      : null,
+    material: materialInput(body.material),
     workplaceId: body.workplaceId ?? null,
     workplaceGroupId: body.workplaceGroupId ?? null,
     targetQuantity: body.targetQuantity ?? null,
@@ -104,27 +182,73 @@ export function operationInput(
       identifier: tool.identifier,
       description: tool.description ?? null,
       toolId: tool.toolId ?? null,
+      itemNumber: tool.itemNumber ?? null,
+      group: tool.group ?? null,
+      quantity: tool.quantity ?? null,
+      quantityUnit: tool.quantityUnit ?? null,
+    })),
+    split: body.split ?? null,
+    erpContextId: body.erpContextId ?? null,
+    scheduledDates: scheduledDatesInput(body.scheduledDates, `${prefix}scheduledDates.`),
+    alternativeWorkplaceIds: body.alternativeWorkplaceIds ?? [],
+    materialCharacteristics: (body.materialCharacteristics ?? []).map((characteristic) => ({
+      name: characteristic.name,
+      identifier: characteristic.identifier ?? null,
+      value: characteristic.value ?? null,
+      unit: characteristic.unit ?? null,
+    })),
+    userFields: (body.userFields ?? []).map((field) => ({
+      position: field.position,
+      value: field.value ?? null,
     })),
     startDate: nullableDate(body.startDate),
     endDate: nullableDate(body.endDate),
   };
   checkTargetProcessingTime(input, body.targetProcessingTime, `${prefix}targetProcessingTime`);
   checkPeriod(input.startDate, input.endDate, `${prefix}endDate`);
+  checkUserFields(input.userFields, prefix);
   return input;
 }
 
-const MaterialProperty = Nullable(
-  Type.Object({ number: Type.String(), description: Nullable(Type.String()) }),
+export const MaterialProperty = Nullable(
+  Type.Object({ number: Type.String(), description: Nullable(Type.String()), type: Nullable(Type.String()) }),
 );
+const DateProperty = Nullable(DateTime);
+export const ScheduledDatesProperties = Type.Object({
+  earliestStartDate: DateProperty,
+  latestStartDate: DateProperty,
+  earliestEndDate: DateProperty,
+  latestEndDate: DateProperty,
+  scheduledStartDate: DateProperty,
+  scheduledEndDate: DateProperty,
+});
+/** A workplace as other resources name it (the SDK's workplace reference). */
+export const WorkplaceReference = Type.Object({
+  id: Uuid,
+  number: Type.String(),
+  description: Nullable(Type.String()),
+  erpContextId: Nullable(Type.String()),
+});
 const Properties = Type.Object({
   id: Uuid,
   number: Type.String(),
   description: Nullable(Type.String()),
   productionOrderId: Uuid,
   productionOrder: Nullable(
-    Type.Object({ id: Uuid, number: Type.String(), description: Nullable(Type.String()) }),
+    Type.Object({
+      id: Uuid,
+      number: Type.String(),
+      split: Nullable(Type.String()),
+      description: Nullable(Type.String()),
+      material: MaterialProperty,
+      erpContextId: Nullable(Type.String()),
+    }),
   ),
+  split: Nullable(Type.String()),
   sequence: Type.Integer(),
+  sequenceNumber: Type.Integer({ description: 'The position in the order (as sequence)' }),
+  erpContextId: Nullable(Type.String()),
+  currentWorkplace: Nullable(WorkplaceReference),
   material: MaterialProperty,
   operationPhaseId: Type.Enum([...OPERATION_PHASE_IDS]),
   workplaceId: Nullable(Uuid),
@@ -151,8 +275,23 @@ const Properties = Type.Object({
       identifier: Type.String(),
       description: Nullable(Type.String()),
       toolId: Nullable(Uuid),
+      itemNumber: Nullable(Type.String()),
+      group: Nullable(Type.String()),
+      quantity: Nullable(Type.Number()),
+      quantityUnit: Nullable(Type.String()),
     }),
   ),
+  scheduledDates: ScheduledDatesProperties,
+  alternativeWorkplaceIds: Type.Array(Uuid),
+  materialCharacteristics: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      identifier: Nullable(Type.String()),
+      value: Nullable(Type.String()),
+      unit: Nullable(Type.String()),
+    }),
+  ),
+  userFields: Type.Array(Type.Object({ position: Type.Integer(), value: Nullable(Type.String()) })),
   startDate: Nullable(DateTime),
   endDate: Nullable(DateTime),
 });

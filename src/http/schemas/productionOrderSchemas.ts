@@ -2,7 +2,7 @@
 import { type Static, Type } from 'typebox';
 import { checkPeriod, type ProductionOrderInput } from '../../domain/productionOrders.ts';
 import { Nullable, nullableDate, Resource } from './common.ts';
-import { MaterialSchema, operationFields } from './operationSchemas.ts';
+import { MaterialProperty, MaterialSchema, materialInput, operationFields } from './operationSchemas.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });
@@ -12,8 +12,10 @@ export const ProductionOrderSchema = Resource(
   Type.Object({
     id: Uuid,
     number: Type.String(),
+    split: Nullable(Type.String()),
     description: Nullable(Type.String()),
-    material: Nullable(Type.Object({ number: Type.String(), description: Nullable(Type.String()) })),
+    material: MaterialProperty,
+    erpContextId: Nullable(Type.String()),
     targetQuantity: Nullable(Type.Number()),
     quantityUnit: Nullable(Type.String()),
     basicStartDate: Nullable(DateTime),
@@ -32,6 +34,8 @@ const writable = {
   basicStartDate: optional(DateTime),
   basicEndDate: optional(DateTime),
   deliveryDate: optional(DateTime),
+  split: optional(Type.String({ maxLength: 100 })),
+  erpContextId: optional(Type.String({ maxLength: 100 })),
 };
 export const CreateProductionOrderBody = Type.Object(
   {
@@ -75,14 +79,14 @@ export function orderInput(body: Static<typeof ReplaceProductionOrderBody>): Pro
   const input: ProductionOrderInput = {
     number: body.number,
     description: body.description ?? null,
-    material: body.material
-      ? { number: body.material.number, description: body.material.description ?? null }
-      : null,
+    material: materialInput(body.material),
     targetQuantity: body.targetQuantity ?? null,
     quantityUnit: body.quantityUnit ?? null,
     basicStartDate: nullableDate(body.basicStartDate),
     basicEndDate: nullableDate(body.basicEndDate),
     deliveryDate: nullableDate(body.deliveryDate),
+    split: body.split ?? null,
+    erpContextId: body.erpContextId ?? null,
   };
   checkPeriod(input.basicStartDate, input.basicEndDate ?? input.deliveryDate, 'basicEndDate');
   return input;

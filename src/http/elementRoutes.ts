@@ -1,0 +1,150 @@
+// Sub-resources in the SDK's element form (docs/api.md, "Collections"): a GET below an owner whose
+// page is `properties.elements[]` with offset pagination (components, user fields, material
+// characteristics, an order's operation sequence, scheduled times), and the one-object
+// sub-resources beside them (scheduled dates, current production data).
+import type { FastifyRequest } from 'fastify';
+import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import type { OffsetPage, OffsetRequest } from '../db/paging.ts';
+import type { Api } from './api.ts';
+import { type Link, link, offsetCollection } from './hal.ts';
+import type { QueryValues } from './hrefs.ts';
+import { errorResponses, IdParams, LinkSchema, OffsetQuery, offsetPage, Resource } from './schemas/common.ts';
+
+const Links = Type.Record(Type.String(), LinkSchema);
+
+/** The offset pagination of an element page (the SDK sends null identifiers with it). */
+export const OffsetPagination = Type.Object({
+  offset: Type.Integer(),
+  limit: Type.Integer(),
+  count: Type.Integer(),
+  total: Type.Integer(),
+  firstIdentifier: Type.Null(),
+  lastIdentifier: Type.Null(),
+});
+
+/** The page of an in-memory list (a stored list of one owner, bounded by its body's maxItems). */
+export const pageOf = <T>(items: readonly T[], page: OffsetRequest): OffsetPage<T> => ({
+  items: items.slice(page.offset, page.offset + page.limit),
+  total: items.length,
+});
+
+interface Doc {
+  tags: string[];
+  summary: string;
+  description?: string;
+  operationId: string;
+}
+
+export interface ElementsRoute<Item, F extends TProperties> extends Doc {
+  /** E.g. `/operations/:id/components`. */
+  path: string;
+  element: TSchema;
+  filters?: F;
+  /** The owner's page; 404 when there is no owner. */
+  load: (id: string, filters: Static<TObject<F>>, page: OffsetRequest) => Promise<OffsetPage<Item>>;
+  present: (item: Item, request: FastifyRequest) => unknown;
+  /** Links beside self and the paging links, e.g. the owner's. */
+  links?: (id: string, request: FastifyRequest) => Record<string, Link>;
+}
+
+/** GET <path>: the owner's elements in offset pages, as `properties.elements`. */
+export function registerElementsRoute<Item, F extends TProperties = Record<never, TSchema>>(
+  api: Api,
+  route: ElementsRoute<Item, F>,
+): void {
+  const filters = route.filters ?? ({} as F);
+  api.get(
+    route.path,
+    {
+      schema: {
+        tags: route.tags,
+        operationId: route.operationId,
+        summary: route.summary,
+        ...(route.description === undefined ? {} : { description: route.description }),
+        params: IdParams,
+        querystring: Type.Object({ ...OffsetQuery, ...filters }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            properties: Type.Object({ elements: Type.Array(route.element) }),
+            pagination: OffsetPagination,
+            _links: Links,
+          }),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const query = request.query as Record<string, unknown>;
+      const kept: QueryValues = {};
+      for (const key of Object.keys(filters)) kept[key] = query[key] as QueryValues[string];
+      const asked = offsetPage(query as { limit?: number; offset?: number });
+      const found = await route.load(id, kept as Static<TObject<F>>, asked);
+      const path = route.path.replace(':id', id);
+      const collection = offsetCollection(
+        { hrefs: request.hrefs, path, name: 'elements', query: kept },
+        [],
+        found,
+        asked,
+      );
+      const { current: _same, ...links } = collection._links;
+      return {
+        properties: { elements: found.items.map((item) => route.present(item, request)) },
+        pagination: {
+          ...collection.pagination,
+          count: found.items.length,
+          firstIdentifier: null,
+          lastIdentifier: null,
+        },
+        _links: { ...links, ...route.links?.(id, request) },
+      };
+    },
+  );
+}
+
+export interface ObjectRoute<Q extends TProperties> extends Doc {
+  path: string;
+  properties: TSchema;
+  query?: Q;
+  /** The properties and links of the answer; 404 when there is no owner. */
+  load: (
+    id: string,
+    query: Static<TObject<Q>>,
+    request: FastifyRequest,
+  ) => Promise<{ properties: Record<string, unknown>; links?: Record<string, Link | undefined> }>;
+}
+
+/** GET <path>: one object of the owner, linked to itself (with the query it was asked with). */
+export function registerObjectRoute<Q extends TProperties = Record<never, TSchema>>(
+  api: Api,
+  route: ObjectRoute<Q>,
+): void {
+  api.get(
+    route.path,
+    {
+      schema: {
+        tags: route.tags,
+        operationId: route.operationId,
+        summary: route.summary,
+        ...(route.description === undefined ? {} : { description: route.description }),
+        params: IdParams,
+        querystring: Type.Object(route.query ?? {}, { additionalProperties: false }),
+        response: { 200: Resource(route.properties, route.summary), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const query = request.query as Static<TObject<Q>>;
+      const answer = await route.load(id, query, request);
+      // Repeated parameters go into the self link as one comma list, which the API also reads.
+      const kept: QueryValues = {};
+      for (const [key, value] of Object.entries(query as Record<string, unknown>))
+        kept[key] = Array.isArray(value) ? value.join(',') : (value as QueryValues[string]);
+      const _links: Record<string, Link> = {
+        self: link(request.hrefs.api(route.path.replace(':id', id), kept)),
+      };
+      for (const [rel, value] of Object.entries(answer.links ?? {})) if (value) _links[rel] = value;
+      return { properties: answer.properties, _links };
+    },
+  );
+}

@@ -1,0 +1,258 @@
+// The sub-resources of an operation that show what its create or replace stored (components,
+// production resources and tools, scheduled dates, alternative workplaces, material
+// characteristics, user fields) and what its phase history gives (current production data):
+// docs/resources/production-orders.md, "Sub-resources".
+import { Type } from 'typebox';
+import { phaseHistoryOfOperation } from '../../db/repositories/operationRepository.ts';
+import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
+import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
+import { type PhaseTimes, phaseTimes } from '../../domain/operations.ts';
+import { getOperation } from '../../services/operationService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { OffsetPagination, pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
+import { link, offsetCollection, resource } from '../hal.ts';
+import { OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { scheduledDatesProperties, workplaceReference } from '../presenters/operationPresenter.ts';
+import { errorResponses, IdParams, Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
+import { ScheduledDatesProperties, WorkplaceReference } from '../schemas/operationSchemas.ts';
+
+const tags = ['operations'];
+const below = (name: string) => `${OPERATIONS_PATH}/:id/${name}`;
+const operationLink = (id: string, request: { hrefs: { api: (path: string) => string } }) => ({
+  operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${id}`)),
+});
+
+/** The operation times currentProductionData names, and the phase total each is. */
+const OPERATION_TIMES = {
+  operationSetupTime: { name: 'setupTime', of: (times: PhaseTimes) => times.setupTime },
+  operationProductionTime: { name: 'productionTime', of: (times: PhaseTimes) => times.processingTime },
+  operationMalfunctionTime: { name: 'malfunctionTime', of: (times: PhaseTimes) => times.interruptionTime },
+} as const;
+type OperationTimeName = keyof typeof OPERATION_TIMES;
+const OPERATION_TIME_NAMES = Object.keys(OPERATION_TIMES) as OperationTimeName[];
+
+export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): void {
+  const now = () => clock?.now() ?? new Date();
+
+  registerElementsRoute(api, {
+    tags,
+    path: below('components'),
+    operationId: 'getOperationComponents',
+    summary: 'The components (materials) the operation consumes, as its create or replace stored them',
+    element: Type.Object({
+      material: Type.Object({
+        number: Type.String(),
+        description: Nullable(Type.String()),
+        type: Type.Null(),
+      }),
+      quantity: Nullable(Type.Number()),
+      quantityUnit: Nullable(Type.String()),
+    }),
+    load: async (id, _filters, page) => pageOf((await getOperation(db, id)).components, page),
+    present: (component) => ({
+      material: { number: component.materialNumber, description: component.description, type: null },
+      quantity: component.quantity,
+      quantityUnit: component.quantityUnit,
+    }),
+    links: operationLink,
+  });
+
+  registerElementsRoute(api, {
+    tags,
+    path: below('materialCharacteristics'),
+    operationId: 'getOperationMaterialCharacteristics',
+    summary: 'The characteristics of the material the operation makes, as stored',
+    element: Type.Object({
+      name: Type.String(),
+      identifier: Nullable(Type.String()),
+      value: Nullable(Type.String()),
+      unit: Nullable(Type.String()),
+    }),
+    load: async (id, _filters, page) => pageOf((await getOperation(db, id)).materialCharacteristics, page),
+    present: (characteristic) => characteristic,
+    links: operationLink,
+  });
+
+  registerElementsRoute(api, {
+    tags,
+    path: below('userFields'),
+    operationId: 'getOperationUserFields',
+    summary: 'The user fields of the operation, by position, as stored',
+    element: Type.Object({ value: Nullable(Type.String()), position: Type.Integer() }),
+    load: async (id, _filters, page) => {
+      const fields = [...(await getOperation(db, id)).userFields].sort((a, b) => a.position - b.position);
+      return pageOf(fields, page);
+    },
+    present: (field) => ({ value: field.value, position: field.position }),
+    links: operationLink,
+  });
+
+  const ToolProperties = Type.Object({
+    itemNumber: Nullable(Type.String()),
+    type: Nullable(Type.String()),
+    group: Nullable(Type.String()),
+    number: Type.String(),
+    description: Nullable(Type.String()),
+    quantity: Nullable(Type.Number()),
+    quantityUnit: Nullable(Type.String()),
+  });
+  api.get(
+    below('productionResourcesAndTools'),
+    {
+      schema: {
+        tags,
+        operationId: 'getOperationProductionResourcesAndTools',
+        summary: 'The production resources and tools the operation needs, as stored (offset pages)',
+        params: IdParams,
+        querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            pagination: OffsetPagination,
+            _embedded: Type.Object({
+              productionResourcesAndTools: Type.Array(
+                Resource(ToolProperties, 'A production resource or tool'),
+              ),
+            }),
+            _links: Type.Record(Type.String(), Type.Unknown()),
+          }),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => {
+      const operation = await getOperation(db, request.params.id);
+      const asked = offsetPage(request.query);
+      const page = pageOf(operation.productionResourcesAndTools, asked);
+      const path = `${OPERATIONS_PATH}/${operation.id}/productionResourcesAndTools`;
+      const items = page.items.map((tool, index) =>
+        resource(
+          {
+            itemNumber: tool.itemNumber,
+            type: tool.type,
+            group: tool.group,
+            number: tool.identifier,
+            description: tool.description,
+            quantity: tool.quantity,
+            quantityUnit: tool.quantityUnit,
+          },
+          {
+            self: link(request.hrefs.api(path, { limit: 1, offset: asked.offset + index })),
+            tool: tool.toolId ? link(request.hrefs.api(`/tools/${tool.toolId}`)) : undefined,
+          },
+        ),
+      );
+      const collection = offsetCollection(
+        { hrefs: request.hrefs, path, name: 'productionResourcesAndTools', query: {} },
+        items,
+        page,
+        asked,
+      );
+      const { current: _same, ...links } = collection._links;
+      return {
+        ...collection,
+        pagination: { ...collection.pagination, firstIdentifier: null, lastIdentifier: null },
+        _links: links,
+      };
+    },
+  );
+
+  registerObjectRoute(api, {
+    tags,
+    path: below('scheduledDates'),
+    operationId: 'getOperationScheduledDates',
+    summary: 'The dates of lead-time scheduling, as stored (null where none were sent)',
+    properties: ScheduledDatesProperties,
+    load: async (id) => ({
+      properties: scheduledDatesProperties((await getOperation(db, id)).scheduledDates),
+    }),
+  });
+
+  api.get(
+    below('alternativeWorkplaces'),
+    {
+      schema: {
+        tags,
+        operationId: 'getAlternativeWorkplaces',
+        summary: 'The workplaces the operation may run at instead of its planned one, as stored',
+        params: IdParams,
+        response: {
+          200: Type.Object({
+            _embedded: Type.Object({
+              alternativeWorkplaces: Type.Array(Resource(WorkplaceReference, 'An alternative workplace')),
+            }),
+            _links: Type.Record(Type.String(), Type.Unknown()),
+          }),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => {
+      const operation = await getOperation(db, request.params.id);
+      const found = new Map(
+        (await findWorkplaces(db, operation.alternativeWorkplaceIds)).map((workplace) => [
+          workplace.id,
+          workplace,
+        ]),
+      );
+      // In the order stored; a workplace deleted since drops out.
+      const workplaces = operation.alternativeWorkplaceIds.flatMap((id) => found.get(id) ?? []);
+      return {
+        _embedded: {
+          alternativeWorkplaces: workplaces.map((workplace) =>
+            resource(workplaceReference(workplace), {
+              self: link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)),
+            }),
+          ),
+        },
+        _links: {
+          self: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}/alternativeWorkplaces`)),
+          operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}`)),
+        },
+      };
+    },
+  );
+
+  registerObjectRoute(api, {
+    tags,
+    path: below('currentProductionData'),
+    operationId: 'getCurrentProductionData',
+    summary: "The operation's phase, workplace and times so far, from its phase history",
+    description:
+      'operationTimes: the time spent in SETUP (setupTime), PROCESSING (productionTime) and INTERRUPTED ' +
+      '(malfunctionTime), an open phase counted until now; additionalOperationTime names the ones wanted ' +
+      '(default: all three). strokes: null, as machine strokes are not booked on operations.',
+    query: {
+      additionalOperationTime: Type.Optional(
+        Type.Array(Type.Enum(OPERATION_TIME_NAMES), { maxItems: OPERATION_TIME_NAMES.length }),
+      ),
+    },
+    properties: Type.Object({
+      workplace: Nullable(WorkplaceReference),
+      strokes: Type.Null(),
+      operationTimes: Type.Array(Type.Object({ name: Type.String(), duration: Type.Integer() })),
+      operationPhaseId: Type.Enum([...OPERATION_PHASE_IDS]),
+    }),
+    load: async (id, query, request) => {
+      const operation = await getOperation(db, id);
+      const [records, workplaces] = await Promise.all([
+        phaseHistoryOfOperation(db, operation.id),
+        findWorkplaces(db, operation.workplaceId ? [operation.workplaceId] : []),
+      ]);
+      const times = phaseTimes(records, now());
+      const names = [...new Set(query.additionalOperationTime ?? OPERATION_TIME_NAMES)];
+      return {
+        properties: {
+          workplace: workplaces[0] ? workplaceReference(workplaces[0]) : null,
+          strokes: null,
+          operationTimes: names.map((name) => ({
+            name: OPERATION_TIMES[name].name,
+            duration: OPERATION_TIMES[name].of(times),
+          })),
+          operationPhaseId: operation.operationPhaseId,
+        },
+        links: { operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}`)) },
+      };
+    },
+  });
+}

@@ -1,0 +1,175 @@
+// What a workplace's stored rows give besides its own resource (docs/resources/workplaces.md,
+// "Sub-resources"): the shifts of all workplaces at /workplaces/shifts, the scheduled operating
+// and maintenance times (from its shifts and scheduled maintenance), and the phase and output
+// quantity histories recorded at it.
+import { Type } from 'typebox';
+import { listWorkplaceOperationPhases } from '../../db/repositories/operationRepository.ts';
+import { listWorkplaceOutputQuantities } from '../../db/repositories/outputQuantityRepository.ts';
+import { listScheduledMaintenances } from '../../db/repositories/scheduledMaintenanceRepository.ts';
+import { listAllShifts, listShiftPeriods } from '../../db/repositories/shiftRepository.ts';
+import type { RecordedOperationPhase } from '../../domain/operations.ts';
+import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
+import type { Shift } from '../../domain/shifts.ts';
+import { getAnyShift } from '../../services/shiftService.ts';
+import { getWorkplace } from '../../services/workplaceService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { registerElementsRoute } from '../elementRoutes.ts';
+import { link, type Resource, resource, startPosition } from '../hal.ts';
+import type { Hrefs } from '../hrefs.ts';
+import { shiftsPath, WORKPLACES_PATH } from '../paths.ts';
+import {
+  outputQuantityElements,
+  phaseElements,
+  TimePeriodSchema,
+  timePeriod,
+} from '../presenters/historyPresenter.ts';
+import { presentRecordedOperationPhase } from '../presenters/operationPresenter.ts';
+import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { dateOf, Nullable, PeriodFilters, periodOf, Resource as ResourceSchema } from '../schemas/common.ts';
+import { RecordedOperationPhaseSchema } from '../schemas/operationSchemas.ts';
+import { RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
+
+const tags = ['workplaces'];
+const DateTime = Type.String({ format: 'date-time' });
+const PeriodElement = Type.Object({ startDate: DateTime, endDate: DateTime, duration: Type.Integer() });
+const periodElement = (period: { startDate: Date; endDate: Date }) => ({
+  startDate: period.startDate.toISOString(),
+  endDate: period.endDate.toISOString(),
+  duration: period.endDate.getTime() - period.startDate.getTime(),
+});
+
+/** A shift as /workplaces/shifts shows it (the SDK's workplace shift). */
+function presentWorkplaceShift(shift: Shift, hrefs: Hrefs): Resource {
+  return resource(
+    {
+      id: shift.id,
+      workplaceId: shift.workplaceId,
+      shift: {
+        timePeriod: timePeriod(shift),
+        // The UTC day of its start: the bridge keeps no production calendar.
+        associatedDay: shift.startDate.toISOString().slice(0, 10),
+        breaks: [],
+      },
+      shiftTypeId: null,
+      isWorkingShift: null,
+      name: shift.name,
+      shiftModelId: shift.shiftModelId,
+    },
+    {
+      self: link(hrefs.api(`${WORKPLACES_PATH}/shifts/${shift.id}`)),
+      workplaceShift: link(hrefs.api(`${shiftsPath(shift.workplaceId)}/${shift.id}`)),
+      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${shift.workplaceId}`)),
+    },
+  );
+}
+
+const WorkplaceShiftSchema = ResourceSchema(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    workplaceId: Type.String({ format: 'uuid' }),
+    shift: Type.Object({
+      timePeriod: TimePeriodSchema,
+      associatedDay: Type.String({ format: 'date' }),
+      breaks: Type.Array(Type.Object({ timePeriod: TimePeriodSchema })),
+    }),
+    shiftTypeId: Type.Null(),
+    isWorkingShift: Type.Null(),
+    name: Nullable(Type.String()),
+    shiftModelId: Nullable(Type.String()),
+  }),
+  'A shift of a workplace in the SDK form (breaks are not kept: always empty)',
+);
+
+export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
+  const ownerId = async (id: string) => (await getWorkplace(db, id)).id;
+
+  const shifts = resourceRoutes(api, {
+    tags,
+    path: `${WORKPLACES_PATH}/shifts`,
+    itemParam: 'shiftId',
+    name: 'shifts',
+    schema: WorkplaceShiftSchema,
+    present: each((shift: Shift, request) => presentWorkplaceShift(shift, request.hrefs)),
+  });
+  shifts.list({
+    summary: 'Shifts of all workplaces, latest start first (timestamp pagination on startDate)',
+    description: 'Shifts ending before startDate or starting after endDate are left out.',
+    paging: 'keyset',
+    position: startPosition,
+    filters: { workplaceId: Type.Optional(Type.String({ format: 'uuid' })), ...PeriodFilters },
+    filter: ({ workplaceId, startDate, endDate }) => ({
+      workplaceId,
+      startDate: dateOf(startDate),
+      endDate: dateOf(endDate),
+    }),
+    load: (filter, page) => listAllShifts(db, filter, page),
+  });
+  shifts.get({ summary: 'One shift of any workplace', load: (at) => getAnyShift(db, at.itemId) });
+
+  registerElementsRoute(api, {
+    tags,
+    path: `${WORKPLACES_PATH}/:id/scheduledOperatingTimes`,
+    operationId: 'getScheduledOperatingTimes',
+    summary: "The workplace's scheduled operating times: the periods of its shifts, by start",
+    description: 'Shifts ending before startDate or starting after endDate are left out.',
+    filters: PeriodFilters,
+    element: PeriodElement,
+    load: async (id, filters, page) => listShiftPeriods(db, await ownerId(id), periodOf(filters), page),
+    present: periodElement,
+  });
+
+  registerElementsRoute(api, {
+    tags,
+    path: `${WORKPLACES_PATH}/:id/scheduledMaintenanceTimes`,
+    operationId: 'getScheduledMaintenanceTimes',
+    summary:
+      "The workplace's scheduled maintenance times: the periods of its scheduled maintenance, by start",
+    description: 'Tasks ending before startDate or starting after endDate are left out.',
+    filters: PeriodFilters,
+    element: PeriodElement,
+    load: async (id, filters, page) =>
+      listScheduledMaintenances(db, await ownerId(id), periodOf(filters), page),
+    present: periodElement,
+  });
+
+  const phases = resourceRoutes(api, {
+    tags,
+    path: `${WORKPLACES_PATH}/:id/recordedOperationPhases`,
+    name: 'recordedOperationPhases',
+    schema: RecordedOperationPhaseSchema,
+    present: each((record: RecordedOperationPhase, request) =>
+      presentRecordedOperationPhase(record, request.hrefs),
+    ),
+  });
+  phases.list({
+    summary: 'Operation phases recorded at the workplace, newest start first (timestamp pagination)',
+    description:
+      'properties: the page as elements, and its setup and processing durations (occupancyTime: both).',
+    paging: 'keyset',
+    position: startPosition,
+    owner: (at) => ownerId(at.id),
+    load: (_filter, page, at) => listWorkplaceOperationPhases(db, at.owner, page),
+    elements: phaseElements('occupancyTime'),
+  });
+
+  const quantities = resourceRoutes(api, {
+    tags,
+    path: `${WORKPLACES_PATH}/:id/recordedOutputQuantities`,
+    name: 'recordedOutputQuantities',
+    schema: RecordedOutputQuantitySchema,
+    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+  });
+  quantities.list({
+    summary: 'Output quantities booked at the workplace, newest first (timestamp pagination)',
+    paging: 'keyset',
+    position: (record) => ({
+      paginationTimestamp: record.timestamp.toISOString(),
+      paginationIdentifier: record.id,
+    }),
+    owner: (at) => ownerId(at.id),
+    load: (_filter, page, at) => listWorkplaceOutputQuantities(db, at.owner, page),
+    elements: outputQuantityElements,
+  });
+}
