@@ -16,6 +16,7 @@ import { registerOperations } from './operationRoutes.ts';
 import { registerPlanning } from './planningResultRoutes.ts';
 import { registerPlanningScenarios } from './planningScenarioRoutes.ts';
 import { registerProductionOrders } from './productionOrderRoutes.ts';
+import { registerReports } from './reportRoutes.ts';
 import { registerScheduledMaintenances } from './scheduledMaintenanceRoutes.ts';
 import { registerShifts } from './shiftRoutes.ts';
 import { registerStaffMembers } from './staffMemberRoutes.ts';
@@ -47,5 +48,6 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerPlanningScenarios(api, deps);
   registerConnectors(api, deps);
   registerSummaries(api, deps);
+  registerReports(api, deps);
   registerClients(api, deps);
 }
