@@ -46,6 +46,9 @@ export interface ReportWorkplace {
   shifts: readonly RecordedPeriod[];
 }
 
+/** Code-unit order, the same on every machine (ids, numbers). */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const byWorkplace = (workplaces: readonly ReportWorkplace[], window: Span, now: number) =>
   new Map(workplaces.map((workplace) => [workplace.id, scheduledSpans(workplace.shifts, window, now)]));
 
@@ -99,9 +102,7 @@ function hitList(pieces: readonly Piece[]): HitListEntry[] {
     .filter((entry) => entry.duration > 0)
     .sort(
       (a, b) =>
-        b.duration - a.duration ||
-        a.key.localeCompare(b.key) ||
-        a.operatingStateId.localeCompare(b.operatingStateId),
+        b.duration - a.duration || compare(a.key, b.key) || compare(a.operatingStateId, b.operatingStateId),
     )
     .map((entry) => ({
       key: entry.key,
@@ -218,9 +219,7 @@ export function totalQuantities(bookings: readonly ReportBooking[]): TotalQuanti
         totalQuantity: totalOf(sum),
       };
     })
-    .sort(
-      (a, b) => a.workplaceId.localeCompare(b.workplaceId) || a.startDate.getTime() - b.startDate.getTime(),
-    );
+    .sort((a, b) => compare(a.workplaceId, b.workplaceId) || a.startDate.getTime() - b.startDate.getTime());
 }
 
 export interface QualityDetailEntry {
@@ -257,9 +256,9 @@ export function qualityDetails(
   }
   return [...entries.values()].sort(
     (a, b) =>
-      a.key.localeCompare(b.key) ||
+      compare(a.key, b.key) ||
       TYPES.indexOf(a.qualityTypeId) - TYPES.indexOf(b.qualityTypeId) ||
-      (a.qualityDetailId ?? '').localeCompare(b.qualityDetailId ?? ''),
+      compare(a.qualityDetailId ?? '', b.qualityDetailId ?? ''),
   );
 }
 
@@ -296,6 +295,8 @@ const phaseTime = (
       return span ? sum + span.end - span.start : sum;
     }, 0);
 
+const EXECUTION: readonly OperationPhaseId[] = ['SETUP', 'TRAINING', 'PROCESSING', 'INTERRUPTED'];
+
 /**
  * The OPE of a set of operations in the window (docs/resources/reports.md, "OPE"):
  * setupReduction = 1 - setupTime / executionTime; processAvailability = productionTime /
@@ -311,14 +312,15 @@ export function opeReport(
   now: number,
 ): OpeReport {
   const elapsed: Span = { start: window.start, end: Math.min(window.end, now) };
-  const executionTime = phaseTime(phases, ['SETUP', 'TRAINING', 'PROCESSING', 'INTERRUPTED'], window, now);
+  const executionTime = phaseTime(phases, EXECUTION, window, now);
   const setupTime = phaseTime(phases, ['SETUP', 'TRAINING'], window, now);
   const processingTime = phaseTime(phases, ['PROCESSING'], window, now);
   const productionTime = productionOf(statesDuringPhases(phases, states, ['PROCESSING'], [elapsed], now));
-  // Each operation's lead time: its first phase's start to its last phase's end, in the window.
+  // Each operation's lead time: its first execution phase's start to its last one's end, in the
+  // window; waiting (RELEASED, DISPATCHED) between them counts, before and after not.
   const operations = new Map<string, { start: number; end: number }>();
   for (const phase of phases) {
-    const span = clip(phase, window, now);
+    const span = EXECUTION.includes(phase.operationPhaseId) ? clip(phase, window, now) : null;
     if (!span) continue;
     const lead = operations.get(phase.operationId);
     operations.set(

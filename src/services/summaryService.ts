@@ -7,6 +7,7 @@ import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.
 import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Operation } from '../domain/operations.ts';
+import type { Material } from '../domain/productionOrders.ts';
 import {
   idealTime,
   type OeeReport,
@@ -23,6 +24,7 @@ import {
 } from '../domain/summaries.ts';
 import type { Workplace, WorkplaceGroup } from '../domain/workplaces.ts';
 import { getOperation } from './operationService.ts';
+import { getProductionOrder } from './productionOrderService.ts';
 import { getWorkplaceGroup } from './workplaceGroupService.ts';
 import { getWorkplace } from './workplaceService.ts';
 
@@ -48,6 +50,8 @@ export async function getSpecification(db: Database, operationId: string): Promi
 
 export interface OperationQuantitySummary extends QuantitySummary {
   operation: Operation;
+  /** Its own material, else its production order's. */
+  material: Material | null;
   /** idealProductionTime / productionTime over the operation's whole history. */
   performance: number | null;
   productionTime: number;
@@ -65,6 +69,7 @@ export async function getOperationQuantitySummary(
   return {
     ...quantitySummary(operation.targetQuantity, bookings),
     operation,
+    material: operation.material ?? (await getProductionOrder(db, operation.productionOrderId)).material,
     performance: ratio(idealTime(bookings), summary.productionTime),
     productionTime: summary.productionTime,
     timePerUnit: summary.timePerUnit,

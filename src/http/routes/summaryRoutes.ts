@@ -174,7 +174,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
         ...quantityProperties(summary),
         performance: summary.performance,
         qualityRate: summary.qualityRate,
-        material: operation.material && { ...operation.material, type: null },
+        material: summary.material && { ...summary.material, type: null },
         quantityUnit: operation.quantityUnit,
         targetTimePerUnit: operation.targetTimePerUnit,
         timePerUnit: summary.timePerUnit,
