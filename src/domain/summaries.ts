@@ -104,7 +104,7 @@ export function clipToSpans(period: RecordedPeriod, spans: readonly Span[], now:
 }
 
 /** Whether an instant lies in one of the half-open spans. */
-export const inSpans = (at: number, spans: readonly Span[]): boolean =>
+const inSpans = (at: number, spans: readonly Span[]): boolean =>
   spans.some((span) => at >= span.start && at < span.end);
 
 // ---- quantities -------------------------------------------------------------------------
@@ -193,7 +193,7 @@ export const RUNNING_PHASES: readonly OperationPhaseId[] = ['SETUP', 'TRAINING',
 /** Phases that make up the execution time. */
 const EXECUTION_PHASES: readonly OperationPhaseId[] = ['SETUP', 'TRAINING', 'PROCESSING', 'INTERRUPTED'];
 
-export interface StateElement {
+interface StateElement {
   operatingState: OperatingState;
   duration: number;
   /** How many recorded periods of the state count (each at least partly inside). */

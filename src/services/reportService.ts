@@ -79,6 +79,11 @@ function materialOf(scope: MaterialScope): string | undefined {
   return scope.materialId ?? scope.materialNumber;
 }
 
+/** The workplaces the phases or bookings were recorded at. */
+const workplaceIdsOf = (items: readonly { workplaceId: string | null }[]) => [
+  ...new Set(items.flatMap((item) => (item.workplaceId === null ? [] : [item.workplaceId]))),
+];
+
 /** The states and shifts of the workplaces that overlap the window. */
 async function workplaceInputs(
   db: Database,
@@ -116,7 +121,7 @@ export async function getMaterialHitList(
 ): Promise<ReportList<HitListEntry>> {
   const window = windowOf(scope.startDate, scope.endDate, now);
   const phases = await reports.listReportPhases(db, { materialNumber: materialOf(scope) }, window);
-  const ids = [...new Set(phases.flatMap((phase) => (phase.workplaceId ? [phase.workplaceId] : [])))];
+  const ids = workplaceIdsOf(phases);
   const workplaces = await workplaceInputs(db, ids, window);
   return { window, entries: materialHitList(workplaces, phases, window, now.getTime()) };
 }
@@ -162,7 +167,7 @@ export async function getMaterialQualityDetails(
 ): Promise<ReportList<QualityDetailEntry>> {
   const window = windowOf(scope.startDate, scope.endDate, now);
   const bookings = await reports.listScopeBookings(db, { materialNumber: materialOf(scope) }, window);
-  const ids = [...new Set(bookings.flatMap((booking) => (booking.workplaceId ? [booking.workplaceId] : [])))];
+  const ids = workplaceIdsOf(bookings);
   const counted = scheduledBookings(await workplaceInputs(db, ids, window), bookings, window, now.getTime());
   return { window, entries: qualityDetails(counted, (booking) => booking.materialNumber) };
 }
@@ -186,7 +191,7 @@ export async function getOpeReport(db: Database, scope: OpeScope, now: Date): Pr
       ? { productionOrderId: (await getProductionOrder(db, scope.productionOrderId)).id }
       : { materialNumber: material };
   const phases = await reports.listReportPhases(db, operations, window);
-  const ids = [...new Set(phases.flatMap((phase) => (phase.workplaceId ? [phase.workplaceId] : [])))];
+  const ids = workplaceIdsOf(phases);
   const states = await summaries.listStatePeriods(db, ids, window);
   const bookings = await reports.listScopeBookings(db, operations, window);
   return { window, summary: opeReport(phases, states, bookings, window, now.getTime()) };

@@ -54,7 +54,7 @@ const PeriodProperties = {
 };
 
 /** The SDK's page of a summary: every element in one page. */
-export const SummaryPagination = Type.Object({
+const SummaryPagination = Type.Object({
   offset: Type.Integer(),
   limit: Type.Integer(),
   count: Type.Integer(),
