@@ -59,10 +59,8 @@ async function workplacesOf(db: Database, scope: WorkplaceScope): Promise<string
   if (scope.workplaceNumber !== undefined && ids.length === 0)
     throw notFound('workplace', scope.workplaceNumber);
   if (scope.workplaceGroupNumber !== undefined) {
-    const groups = await db.query('SELECT 1 FROM workplace_groups WHERE number = $1', [
-      scope.workplaceGroupNumber,
-    ]);
-    if (groups.length === 0) throw notFound('workplaceGroup', scope.workplaceGroupNumber);
+    if (!(await reports.groupNumberExists(db, scope.workplaceGroupNumber)))
+      throw notFound('workplaceGroup', scope.workplaceGroupNumber);
   }
   return ids;
 }

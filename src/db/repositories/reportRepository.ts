@@ -158,6 +158,12 @@ export async function listReportWorkplaceIds(
   return [...new Set(rows.map((row) => row.id))];
 }
 
+/** Whether a workplace group has this number. */
+export async function groupNumberExists(db: Queryable, number: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM workplace_groups WHERE number = $1', [number]);
+  return rows.length > 0;
+}
+
 /** The materials with these numbers, as operations (else their orders) describe them. */
 export async function findMaterials(db: Queryable, numbers: readonly string[]): Promise<Material[]> {
   if (numbers.length === 0) return [];
