@@ -44,12 +44,12 @@ const contradiction = (field: string, detail: string) =>
   new AppError('VALIDATION_FAILED', { rule: 'value', field, detail });
 
 /** The workplaces named by at most one of id, number, group id and group number; none = all. */
-async function workplacesOf(db: Database, scope: WorkplaceScope): Promise<string[]> {
+export async function workplacesOf(db: Database, scope: WorkplaceScope): Promise<string[]> {
   const given = (
     ['workplaceId', 'workplaceNumber', 'workplaceGroupId', 'workplaceGroupNumber'] as const
   ).filter((field) => scope[field] !== undefined);
   if (given.length > 1) {
-    throw contradiction(given[1] as string, `give at most one of ${given.join(', ')}`);
+    throw contradiction(given[0] as string, `give at most one of ${given.join(', ')}`);
   }
   if (scope.workplaceId !== undefined) return [(await getWorkplace(db, scope.workplaceId)).id];
   if (scope.workplaceGroupId !== undefined) {

@@ -25,7 +25,7 @@ import {
 import type { Workplace, WorkplaceGroup } from '../domain/workplaces.ts';
 import { getOperation } from './operationService.ts';
 import { getProductionOrder } from './productionOrderService.ts';
-import { getWorkplaceGroup } from './workplaceGroupService.ts';
+import { type WorkplaceScope, workplacesOf } from './reportService.ts';
 import { getWorkplace } from './workplaceService.ts';
 
 export interface Period {
@@ -143,28 +143,27 @@ export const getWorkplaceQuantitySummary = (db: Database, workplaceId: string, p
     workplaceQuantitySummary(await workplaceInputs(db, id, window), window, now.getTime()),
   );
 
-export interface OeeQuery extends Period {
-  workplaceId?: string | undefined;
-  workplaceGroupId?: string | undefined;
-}
-
-/** The OEE of one workplace, or of all workplaces of a group taken together. */
-export async function getOeeReport(db: Database, query: OeeQuery, now: Date): Promise<InPeriod<OeeReport>> {
-  if ((query.workplaceId === undefined) === (query.workplaceGroupId === undefined)) {
+/** The OEE of one workplace, or of all workplaces of a group taken together (by id or number). */
+export async function getOeeReport(
+  db: Database,
+  query: WorkplaceScope,
+  now: Date,
+): Promise<InPeriod<OeeReport>> {
+  const named = [
+    query.workplaceId,
+    query.workplaceNumber,
+    query.workplaceGroupId,
+    query.workplaceGroupNumber,
+  ];
+  if (named.every((value) => value === undefined)) {
     throw new AppError('VALIDATION_FAILED', {
       rule: 'value',
       field: 'workplaceId',
-      detail: 'give exactly one of workplaceId and workplaceGroupId',
+      detail: 'give exactly one of workplaceId, workplaceNumber, workplaceGroupId and workplaceGroupNumber',
     });
   }
   const window = windowOf(query.startDate, query.endDate, now);
-  const workplaceIds =
-    query.workplaceId !== undefined
-      ? [(await getWorkplace(db, query.workplaceId)).id]
-      : await repository.listGroupWorkplaceIds(
-          db,
-          (await getWorkplaceGroup(db, query.workplaceGroupId as string)).id,
-        );
+  const workplaceIds = await workplacesOf(db, query);
   const states = await repository.listStatePeriods(db, workplaceIds, window);
   const shifts = await repository.listShiftPeriods(db, workplaceIds, window);
   const bookings = await repository.listWorkplaceBookings(db, workplaceIds, window);

@@ -1538,7 +1538,7 @@ export interface paths {
         };
         /**
          * Overall equipment efficiency (OEE) of a workplace or workplace group in a period
-         * @description Exactly one of workplaceId and workplaceGroupId. startDate/endDate: default the 24 hours up to now; at most 366 days.
+         * @description Exactly one of workplaceId, workplaceNumber, workplaceGroupId and workplaceGroupNumber. startDate/endDate: default the 24 hours up to now; at most 366 days.
          */
         get: operations["getReportsOverallEquipmentEfficiency"];
         put?: never;
@@ -14233,7 +14233,9 @@ export interface operations {
         parameters: {
             query?: {
                 workplaceId?: string;
+                workplaceNumber?: string;
                 workplaceGroupId?: string;
+                workplaceGroupNumber?: string;
                 startDate?: string;
                 endDate?: string;
             };

@@ -244,7 +244,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
       schema: {
         tags: ['reports'],
         summary: 'Overall equipment efficiency (OEE) of a workplace or workplace group in a period',
-        description: `Exactly one of workplaceId and workplaceGroupId. ${periodDescription}`,
+        description: `Exactly one of workplaceId, workplaceNumber, workplaceGroupId and workplaceGroupNumber. ${periodDescription}`,
         querystring: OeeQuery,
         response: { 200: OeeSchema, ...errorResponses(404) },
       },
@@ -252,7 +252,9 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     async (request) => {
       const query = request.query as QueryValues & {
         workplaceId?: string;
+        workplaceNumber?: string;
         workplaceGroupId?: string;
+        workplaceGroupNumber?: string;
         startDate?: string;
         endDate?: string;
       };
@@ -260,7 +262,9 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
         db,
         {
           workplaceId: query.workplaceId,
+          workplaceNumber: query.workplaceNumber,
           workplaceGroupId: query.workplaceGroupId,
+          workplaceGroupNumber: query.workplaceGroupNumber,
           startDate: dateOf(query.startDate),
           endDate: dateOf(query.endDate),
         },
@@ -275,11 +279,12 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
         },
         {
           self: link(request.hrefs.api(`${REPORTS_PATH}/overallEquipmentEfficiency`, query)),
-          ...(query.workplaceId
-            ? { workplace: link(request.hrefs.api(`${WORKPLACES_PATH}/${query.workplaceId}`)) }
-            : {
-                workplaceGroup: link(request.hrefs.api(`${WORKPLACE_GROUPS_PATH}/${query.workplaceGroupId}`)),
-              }),
+          workplace: query.workplaceId
+            ? link(request.hrefs.api(`${WORKPLACES_PATH}/${query.workplaceId}`))
+            : undefined,
+          workplaceGroup: query.workplaceGroupId
+            ? link(request.hrefs.api(`${WORKPLACE_GROUPS_PATH}/${query.workplaceGroupId}`))
+            : undefined,
         },
       );
     },

@@ -183,7 +183,9 @@ export const PeriodQuery = Type.Object(PeriodFilters, { additionalProperties: fa
 export const OeeQuery = Type.Object(
   {
     workplaceId: Type.Optional(Type.String({ maxLength: 100 })),
+    workplaceNumber: Type.Optional(Type.String({ maxLength: 100 })),
     workplaceGroupId: Type.Optional(Type.String({ maxLength: 100 })),
+    workplaceGroupNumber: Type.Optional(Type.String({ maxLength: 100 })),
     ...PeriodFilters,
   },
   { additionalProperties: false },
