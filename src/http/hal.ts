@@ -144,3 +144,42 @@ function withCreate(context: CollectionContext, links: Record<string, Link>): Re
     ? { ...links, [context.create.rel]: link(context.create.href, { method: 'POST' }) }
     : links;
 }
+
+/**
+ * A summary or report whose `properties.elements` are one offset page of `elements` (the SDK's
+ * form): pagination without identifiers, links self, first, last and previous/next when there are.
+ */
+export function elementsPage<T>(
+  context: { hrefs: Hrefs; path: string; query: QueryValues },
+  properties: Record<string, unknown>,
+  elements: readonly T[],
+  request: { limit: number; offset: number },
+  embedded?: Record<string, unknown>,
+) {
+  const { limit, offset } = request;
+  const page = elements.slice(offset, offset + limit);
+  const at = (value: number) =>
+    link(context.hrefs.api(context.path, { ...context.query, limit, offset: value }));
+  const lastOffset = elements.length === 0 ? 0 : Math.floor((elements.length - 1) / limit) * limit;
+  return {
+    ...resource(
+      { ...properties, elements: page },
+      {
+        self: at(offset),
+        first: at(0),
+        ...(offset > 0 ? { previous: at(Math.max(0, offset - limit)) } : {}),
+        ...(offset + page.length < elements.length ? { next: at(offset + limit) } : {}),
+        last: at(lastOffset),
+      },
+      embedded,
+    ),
+    pagination: {
+      offset,
+      limit,
+      count: page.length,
+      total: elements.length,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    },
+  };
+}

@@ -7,20 +7,25 @@ import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.
 import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Operation } from '../domain/operations.ts';
+import type { Material } from '../domain/productionOrders.ts';
 import {
+  idealTime,
   type OeeReport,
   type OperatingStateSummary,
   oeeReport,
   operationStateSummary,
   type QuantitySummary,
   quantitySummary,
+  ratio,
   type Span,
   windowOf,
+  workplaceQuantitySummary,
   workplaceStateSummary,
 } from '../domain/summaries.ts';
 import type { Workplace, WorkplaceGroup } from '../domain/workplaces.ts';
 import { getOperation } from './operationService.ts';
-import { getWorkplaceGroup } from './workplaceGroupService.ts';
+import { getProductionOrder } from './productionOrderService.ts';
+import { type WorkplaceScope, workplacesOf } from './reportService.ts';
 import { getWorkplace } from './workplaceService.ts';
 
 export interface Period {
@@ -43,12 +48,32 @@ export async function getSpecification(db: Database, operationId: string): Promi
   return { operation, workplace, capacityGroup };
 }
 
+export interface OperationQuantitySummary extends QuantitySummary {
+  operation: Operation;
+  /** Its own material, else its production order's. */
+  material: Material | null;
+  /** idealProductionTime / productionTime over the operation's whole history. */
+  performance: number | null;
+  productionTime: number;
+  timePerUnit: number | null;
+}
+
+/** The operation's bookings, with its performance from its state summary (docs/resources/reports.md). */
 export async function getOperationQuantitySummary(
   db: Database,
   operationId: string,
-): Promise<QuantitySummary> {
-  const operation = await getOperation(db, operationId);
-  return quantitySummary(operation.targetQuantity, await repository.listOperationBookings(db, operation.id));
+  now: Date,
+): Promise<OperationQuantitySummary> {
+  const { operation, summary } = await operationStateSummaryOf(db, operationId, now);
+  const bookings = await repository.listOperationBookings(db, operation.id);
+  return {
+    ...quantitySummary(operation.targetQuantity, bookings),
+    operation,
+    material: operation.material ?? (await getProductionOrder(db, operation.productionOrderId)).material,
+    performance: ratio(idealTime(bookings), summary.productionTime),
+    productionTime: summary.productionTime,
+    timePerUnit: summary.timePerUnit,
+  };
 }
 
 export async function getOperationStateSummary(
@@ -56,6 +81,10 @@ export async function getOperationStateSummary(
   operationId: string,
   now: Date,
 ): Promise<OperatingStateSummary> {
+  return (await operationStateSummaryOf(db, operationId, now)).summary;
+}
+
+async function operationStateSummaryOf(db: Database, operationId: string, now: Date) {
   const operation = await getOperation(db, operationId);
   const phases = await repository.listOperationPhasePeriods(db, operation.id);
   const workplaceIds = [
@@ -68,7 +97,7 @@ export async function getOperationStateSummary(
   };
   const states = phases.length === 0 ? [] : await repository.listStatePeriods(db, workplaceIds, span);
   const bookings = await repository.listOperationBookings(db, operation.id);
-  return operationStateSummary(phases, states, bookings, now.getTime());
+  return { operation, summary: operationStateSummary(phases, states, bookings, now.getTime()) };
 }
 
 export interface InPeriod<T> {
@@ -89,42 +118,52 @@ async function ofWorkplaceInPeriod<T>(
   return { window, summary: await summarize(workplace.id, window) };
 }
 
+/** A workplace's states, shifts and bookings overlapping the window. */
+async function workplaceInputs(db: Database, id: string, window: Span) {
+  return {
+    states: await repository.listStatePeriods(db, [id], window),
+    shifts: await repository.listShiftPeriods(db, [id], window),
+    bookings: await repository.listWorkplaceBookings(db, [id], window),
+  };
+}
+
 export const getWorkplaceStateSummary = (db: Database, workplaceId: string, period: Period, now: Date) =>
   ofWorkplaceInPeriod(db, workplaceId, period, now, async (id, window) => {
     const phases = await repository.listWorkplacePhasePeriods(db, id, window);
-    const states = await repository.listStatePeriods(db, [id], window);
-    const bookings = await repository.listWorkplaceBookings(db, [id], window);
-    return workplaceStateSummary(phases, states, bookings, window, now.getTime());
+    return workplaceStateSummary(
+      { ...(await workplaceInputs(db, id, window)), phases },
+      window,
+      now.getTime(),
+    );
   });
 
-/** A workplace's bookings in the period; it has no target, so targetQuantity and remainingQuantity are null. */
+/** A workplace's bookings in its scheduled time; it has no target, so targetQuantity and remainingQuantity are null. */
 export const getWorkplaceQuantitySummary = (db: Database, workplaceId: string, period: Period, now: Date) =>
   ofWorkplaceInPeriod(db, workplaceId, period, now, async (id, window) =>
-    quantitySummary(null, await repository.listWorkplaceBookings(db, [id], window)),
+    workplaceQuantitySummary(await workplaceInputs(db, id, window), window, now.getTime()),
   );
 
-export interface OeeQuery extends Period {
-  workplaceId?: string | undefined;
-  workplaceGroupId?: string | undefined;
-}
-
-/** The OEE of one workplace, or of all workplaces of a group taken together. */
-export async function getOeeReport(db: Database, query: OeeQuery, now: Date): Promise<InPeriod<OeeReport>> {
-  if ((query.workplaceId === undefined) === (query.workplaceGroupId === undefined)) {
+/** The OEE of one workplace, or of all workplaces of a group taken together (by id or number). */
+export async function getOeeReport(
+  db: Database,
+  query: WorkplaceScope,
+  now: Date,
+): Promise<InPeriod<OeeReport>> {
+  const named = [
+    query.workplaceId,
+    query.workplaceNumber,
+    query.workplaceGroupId,
+    query.workplaceGroupNumber,
+  ];
+  if (named.every((value) => value === undefined)) {
     throw new AppError('VALIDATION_FAILED', {
       rule: 'value',
       field: 'workplaceId',
-      detail: 'give exactly one of workplaceId and workplaceGroupId',
+      detail: 'give exactly one of workplaceId, workplaceNumber, workplaceGroupId and workplaceGroupNumber',
     });
   }
   const window = windowOf(query.startDate, query.endDate, now);
-  const workplaceIds =
-    query.workplaceId !== undefined
-      ? [(await getWorkplace(db, query.workplaceId)).id]
-      : await repository.listGroupWorkplaceIds(
-          db,
-          (await getWorkplaceGroup(db, query.workplaceGroupId as string)).id,
-        );
+  const workplaceIds = await workplacesOf(db, query);
   const states = await repository.listStatePeriods(db, workplaceIds, window);
   const shifts = await repository.listShiftPeriods(db, workplaceIds, window);
   const bookings = await repository.listWorkplaceBookings(db, workplaceIds, window);

@@ -70,6 +70,8 @@ describeEachBackend('summaries and OEE', (t) => {
     assert.deepEqual(p.elements[0], {
       workplaceId: null,
       quantities: { yield: 275, scrap: 10, rework: 10, uncategorized: 0 },
+      unconfirmedQuantities: null,
+      totalQuantity: 295,
     });
     const byWorkplace = Object.fromEntries(
       p.elements.slice(1).map((e: { workplaceId: string }) => [e.workplaceId, e]),
@@ -119,7 +121,8 @@ describeEachBackend('summaries and OEE', (t) => {
       [CODES.fault]: 30 * MIN,
       [CODES.maintenance]: 30 * MIN,
       [CODES.pause]: 30 * MIN,
-      [CODES.undefined]: 150 * MIN,
+      // 06:00-06:30: the time before A's shift is not scheduled.
+      [CODES.undefined]: 30 * MIN,
     });
   });
 

@@ -30,12 +30,19 @@ async function post(t: TestApp, url: string, body: unknown) {
   return json(response).properties.id as string;
 }
 
-/** Builds the example under its own numbers (`prefix`), so one database may hold several. */
-export async function buildScenario(t: TestApp, prefix: string): Promise<Scenario> {
+/**
+ * Builds the example under its own numbers (`prefix`), so one database may hold several;
+ * `order` adds fields to its production order (the reports' example gives it a material).
+ */
+export async function buildScenario(
+  t: TestApp,
+  prefix: string,
+  order: Record<string, unknown> = {},
+): Promise<Scenario> {
   const groupId = await post(t, '/workplaceGroups', { number: `${prefix}-CG`, type: 'CAPACITY_GROUP' });
   const workplaceA = await post(t, '/workplaces', { number: `${prefix}-A`, capacityGroupId: groupId });
   const workplaceB = await post(t, '/workplaces', { number: `${prefix}-B`, capacityGroupId: groupId });
-  const orderId = await post(t, '/productionOrders', { number: `${prefix}-PO` });
+  const orderId = await post(t, '/productionOrders', { number: `${prefix}-PO`, ...order });
   const operationId = await post(t, '/operations', {
     productionOrderId: orderId,
     number: `${prefix}-10`,

@@ -2914,9 +2914,129 @@ export interface paths {
         };
         /**
          * Overall equipment efficiency (OEE) of a workplace or workplace group in a period
-         * @description Exactly one of workplaceId and workplaceGroupId. startDate/endDate: default the 24 hours up to now; at most 366 days.
+         * @description Exactly one of workplaceId, workplaceNumber, workplaceGroupId and workplaceGroupNumber. startDate/endDate: default the 24 hours up to now; at most 366 days.
          */
         get: operations["getReportsOverallEquipmentEfficiency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/reports/hitListOperatingStatesWorkplace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time per workplace and operating state in the scheduled time of a period
+         * @description At most one of workplaceId, workplaceNumber, workplaceGroupId, workplaceGroupNumber; none: every workplace. startDate/endDate: default the 24 hours up to now; at most 366 days.
+         */
+        get: operations["getReportsHitListOperatingStatesWorkplace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/reports/hitListOperatingStatesMaterial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time per material and operating state while operations of the material ran
+         * @description materialId (a material is identified by its number) or materialNumber; none: every material. startDate/endDate: default the 24 hours up to now; at most 366 days.
+         */
+        get: operations["getReportsHitListOperatingStatesMaterial"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/reports/totalQuantity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quantities per workplace and operation booked in the scheduled time of a period
+         * @description At most one of workplaceId, workplaceNumber, workplaceGroupId, workplaceGroupNumber; none: every workplace. startDate/endDate: default the 24 hours up to now; at most 366 days.
+         */
+        get: operations["getReportsTotalQuantity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/reports/qualityDetailsWorkplace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quantity per workplace, quality type and quality detail in the scheduled time of a period
+         * @description At most one of workplaceId, workplaceNumber, workplaceGroupId, workplaceGroupNumber; none: every workplace. Optionally one material: materialId or materialNumber. startDate/endDate: default the 24 hours up to now; at most 366 days.
+         */
+        get: operations["getReportsQualityDetailsWorkplace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/reports/qualityDetailsMaterial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quantity per material, quality type and quality detail in the scheduled time of a period
+         * @description materialId (a material is identified by its number) or materialNumber; none: every material. startDate/endDate: default the 24 hours up to now; at most 366 days.
+         */
+        get: operations["getReportsQualityDetailsMaterial"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/reports/overallProcessEfficiency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Overall process efficiency (OPE) of a production order or a material in a period
+         * @description Exactly one of productionOrderId and materialId (or materialNumber). startDate/endDate: default the 24 hours up to now; at most 366 days.
+         */
+        get: operations["getReportsOverallProcessEfficiency"];
         put?: never;
         post?: never;
         delete?: never;
@@ -24362,7 +24482,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Output quantities booked: first all workplaces together, then per workplace */
+            /** @description Output quantities booked on the operation: first all workplaces together, then per workplace */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24386,7 +24506,34 @@ export interface operations {
                                     rework: number;
                                     uncategorized: number;
                                 };
+                                unconfirmedQuantities: {
+                                    yield: number;
+                                    scrap: number;
+                                    rework: number;
+                                    uncategorized: number;
+                                } | null;
+                                totalQuantity: number;
                             }[];
+                            performance: number | null;
+                            qualityRate: number | null;
+                            material: {
+                                number: string;
+                                description: string | null;
+                                type: null;
+                            } | null;
+                            quantityUnit: string | null;
+                            targetTimePerUnit: number | null;
+                            timePerUnit: number | null;
+                            /** @description Time in PRODUCTION states while the operation was in PROCESSING (milliseconds) */
+                            productionTime: number;
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _links: {
                             [key: string]: {
@@ -24451,7 +24598,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Time by phase and by operating state */
+            /** @description Time of the operation by phase and by operating state */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24459,10 +24606,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         properties: {
-                            /** Format: date-time */
-                            startDate?: string;
-                            /** Format: date-time */
-                            endDate?: string;
                             /** @description Time in phases SETUP and TRAINING (milliseconds) */
                             setupTime: number;
                             /** @description Time in phase PROCESSING (milliseconds) */
@@ -24471,6 +24614,8 @@ export interface operations {
                             interruptionTime: number;
                             /** @description Time in SETUP, TRAINING, PROCESSING and INTERRUPTED (milliseconds) */
                             executionTime: number;
+                            setupReduction: number | null;
+                            processAvailability: number | null;
                             timePerUnit: number | null;
                             elements: {
                                 operatingState: {
@@ -24482,7 +24627,19 @@ export interface operations {
                                 };
                                 /** @description Time in the state (milliseconds) */
                                 duration: number;
+                                /** @description How many recorded periods of the state count */
+                                frequency: number;
                             }[];
+                            /** @description Time in PRODUCTION states while the operation was in PROCESSING (milliseconds) */
+                            productionTime: number;
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _links: {
                             [key: string]: {
@@ -24550,7 +24707,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Time by phase and by operating state */
+            /** @description Time at the workplace by phase and by operating state, in its scheduled time */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24570,6 +24727,8 @@ export interface operations {
                             interruptionTime: number;
                             /** @description Time in SETUP, TRAINING, PROCESSING and INTERRUPTED (milliseconds) */
                             executionTime: number;
+                            setupReduction: number | null;
+                            processAvailability: number | null;
                             timePerUnit: number | null;
                             elements: {
                                 operatingState: {
@@ -24581,7 +24740,25 @@ export interface operations {
                                 };
                                 /** @description Time in the state (milliseconds) */
                                 duration: number;
+                                /** @description How many recorded periods of the state count */
+                                frequency: number;
                             }[];
+                            /** @description Shifts in the period, or the whole period without shifts (milliseconds) */
+                            scheduledOperatingTime: number;
+                            /** @description Execution time of the operations at the workplace (milliseconds) */
+                            occupancyTime: number;
+                            /** @description Time in PRODUCTION states (milliseconds) */
+                            productionTime: number;
+                            occupancyRate: number | null;
+                            availability: number | null;
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _links: {
                             [key: string]: {
@@ -24649,7 +24826,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Output quantities booked: first all workplaces together, then per workplace */
+            /** @description Output quantities booked at the workplace in its scheduled time: first the total, then the workplace */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24673,7 +24850,25 @@ export interface operations {
                                     rework: number;
                                     uncategorized: number;
                                 };
+                                unconfirmedQuantities: {
+                                    yield: number;
+                                    scrap: number;
+                                    rework: number;
+                                    uncategorized: number;
+                                } | null;
+                                totalQuantity: number;
                             }[];
+                            performance: number | null;
+                            quantityBasedQualityRate: number | null;
+                            timeBasedQualityRate: number | null;
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _links: {
                             [key: string]: {
@@ -24731,7 +24926,9 @@ export interface operations {
         parameters: {
             query?: {
                 workplaceId?: string;
+                workplaceNumber?: string;
                 workplaceGroupId?: string;
+                workplaceGroupNumber?: string;
                 startDate?: string;
                 endDate?: string;
             };
@@ -24771,6 +24968,638 @@ export interface operations {
                             totalQuantity: number;
                             yieldQuantity: number;
                             scrapQuantity: number;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getReportsHitListOperatingStatesWorkplace: {
+        parameters: {
+            query?: {
+                workplaceId?: string;
+                workplaceNumber?: string;
+                workplaceGroupId?: string;
+                workplaceGroupNumber?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Time per workplace and operating state in the scheduled time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            elements: {
+                                workplaceId: string;
+                                operatingStateId: string;
+                                /** @description milliseconds */
+                                duration: number;
+                                /** @description duration / the time of the same workplace or material */
+                                durationPercentage: number;
+                                /** @description duration / the time of all elements */
+                                absoluteDurationPercentage: number;
+                                /** @description the element's periods / the periods of all elements */
+                                frequency: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getReportsHitListOperatingStatesMaterial: {
+        parameters: {
+            query?: {
+                /** @description The material's number */
+                materialId?: string;
+                materialNumber?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Time per material and operating state while operations of the material ran */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            elements: {
+                                materialId: string;
+                                operatingStateId: string;
+                                /** @description milliseconds */
+                                duration: number;
+                                /** @description duration / the time of the same workplace or material */
+                                durationPercentage: number;
+                                /** @description duration / the time of all elements */
+                                absoluteDurationPercentage: number;
+                                /** @description the element's periods / the periods of all elements */
+                                frequency: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getReportsTotalQuantity: {
+        parameters: {
+            query?: {
+                workplaceId?: string;
+                workplaceNumber?: string;
+                workplaceGroupId?: string;
+                workplaceGroupNumber?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Quantities per workplace and operation in the scheduled time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            elements: {
+                                workplaceId: string;
+                                materialId: string | null;
+                                operationId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The first booking
+                                 */
+                                startDate: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last booking
+                                 */
+                                endDate: string;
+                                targetQuantity: number | null;
+                                yieldQuantity: number;
+                                scrapQuantity: number;
+                                reworkQuantity: number;
+                                totalQuantity: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getReportsQualityDetailsWorkplace: {
+        parameters: {
+            query?: {
+                workplaceId?: string;
+                workplaceNumber?: string;
+                workplaceGroupId?: string;
+                workplaceGroupNumber?: string;
+                /** @description The material's number */
+                materialId?: string;
+                materialNumber?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Quantity per workplace, quality type and quality detail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            elements: {
+                                workplaceId: string;
+                                /** @enum {unknown} */
+                                qualityTypeId: "YIELD" | "SCRAP" | "REWORK";
+                                qualityDetailId: string | null;
+                                quantity: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getReportsQualityDetailsMaterial: {
+        parameters: {
+            query?: {
+                /** @description The material's number */
+                materialId?: string;
+                materialNumber?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Quantity per material, quality type and quality detail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            elements: {
+                                materialId: string;
+                                /** @enum {unknown} */
+                                qualityTypeId: "YIELD" | "SCRAP" | "REWORK";
+                                qualityDetailId: string | null;
+                                quantity: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getReportsOverallProcessEfficiency: {
+        parameters: {
+            query?: {
+                productionOrderId?: string;
+                /** @description The material's number */
+                materialId?: string;
+                materialNumber?: string;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Overall process efficiency of a production order or a material */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            productionOrderId: string | null;
+                            materialId: string | null;
+                            ope: number | null;
+                            setupReduction: number | null;
+                            processAvailability: number | null;
+                            performance: number | null;
+                            quality: number | null;
+                            productionProcessRatio: number | null;
+                            schedulingEfficiency: number | null;
+                            executionTime: number;
+                            setupTime: number;
+                            processingTime: number;
+                            productionTime: number;
+                            throughputTime: number;
+                            idealProductionTime: number;
+                            totalQuantity: number;
+                            yieldQuantity: number;
                         };
                         _links: {
                             [key: string]: {

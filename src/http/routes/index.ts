@@ -20,6 +20,7 @@ import { registerOperations } from './operationRoutes.ts';
 import { registerPlanning } from './planningResultRoutes.ts';
 import { registerPlanningScenarios } from './planningScenarioRoutes.ts';
 import { registerProductionOrders } from './productionOrderRoutes.ts';
+import { registerReports } from './reportRoutes.ts';
 import { registerScheduledMaintenances } from './scheduledMaintenanceRoutes.ts';
 import { registerShifts } from './shiftRoutes.ts';
 import { registerStaffMembers } from './staffMemberRoutes.ts';
@@ -57,6 +58,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerPlanningScenarios(api, deps);
   registerConnectors(api, deps);
   registerSummaries(api, deps);
+  registerReports(api, deps);
   registerClients(api, deps);
   registerCommands(api, deps);
   registerTickets(api, deps);

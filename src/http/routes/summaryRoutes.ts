@@ -16,10 +16,12 @@ import { dateOf, errorResponses, IdParams, periodOf } from '../schemas/common.ts
 import {
   OeeQuery,
   OeeSchema,
-  OperatingStateSummarySchema,
+  OperationQuantitySummarySchema,
+  OperationStateSummarySchema,
   PeriodQuery,
-  QuantitySummarySchema,
   SpecificationSchema,
+  WorkplaceQuantitySummarySchema,
+  WorkplaceStateSummarySchema,
 } from '../schemas/summarySchemas.ts';
 
 /** The period a summary is asked for, as the query sends it. */
@@ -32,7 +34,8 @@ const quantityProperties = (summary: QuantitySummary) => ({
   targetQuantity: summary.targetQuantity,
   totalQuantity: summary.totalQuantity,
   remainingQuantity: summary.remainingQuantity,
-  elements: summary.elements,
+  // The bridge books no unconfirmed quantities: null, not zeros.
+  elements: summary.elements.map((element) => ({ ...element, unconfirmedQuantities: null })),
 });
 
 const stateProperties = (
@@ -43,11 +46,25 @@ const stateProperties = (
   processingTime: summary.processingTime,
   interruptionTime: summary.interruptionTime,
   executionTime: summary.executionTime,
+  productionTime: summary.productionTime,
+  setupReduction: summary.setupReduction,
+  processAvailability: summary.processAvailability,
   timePerUnit: summary.timePerUnit,
-  elements: summary.elements.map(({ operatingState, duration }) => ({
+  elements: summary.elements.map(({ operatingState, duration, frequency }) => ({
     operatingState: present(operatingState),
     duration,
+    frequency,
   })),
+});
+
+/** The SDK's page of a summary: all its elements in one page, first and last the summary itself. */
+const summaryPage = (properties: { elements: readonly unknown[] } & Record<string, unknown>) => ({
+  offset: 0,
+  limit: Math.max(1, properties.elements.length),
+  count: properties.elements.length,
+  total: properties.elements.length,
+  firstIdentifier: null,
+  lastIdentifier: null,
 });
 
 export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
@@ -114,7 +131,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
       id: string,
       request: FastifyRequest,
       period: PeriodValues,
-    ) => Promise<Record<string, unknown>>,
+    ) => Promise<{ elements: readonly unknown[] } & Record<string, unknown>>,
     period = false,
   ) =>
     api.get(
@@ -123,10 +140,17 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
       async (request) => {
         const { id } = request.params as { id: string };
         const query = period ? (request.query as PeriodValues) : {};
-        return resource(await properties(id, request, query), {
-          self: link(request.hrefs.api(`${owner.path}/${id}/${name}`, query)),
-          [owner.rel]: link(request.hrefs.api(`${owner.path}/${id}`)),
-        });
+        const shown = await properties(id, request, query);
+        const self = link(request.hrefs.api(`${owner.path}/${id}/${name}`, query));
+        return {
+          ...resource(shown, {
+            self,
+            first: self,
+            last: self,
+            [owner.rel]: link(request.hrefs.api(`${owner.path}/${id}`)),
+          }),
+          pagination: summaryPage(shown),
+        };
       },
     );
   const operation = { path: OPERATIONS_PATH, rel: 'operation' };
@@ -140,10 +164,23 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     schemaOf(
       ['operations'],
       'Output quantities booked on the operation',
-      QuantitySummarySchema,
+      OperationQuantitySummarySchema,
       'The first element is the total over all workplaces (workplaceId null), then one per workplace.',
     ),
-    async (id) => quantityProperties(await service.getOperationQuantitySummary(db, id)),
+    async (id) => {
+      const summary = await service.getOperationQuantitySummary(db, id, now());
+      const { operation } = summary;
+      return {
+        ...quantityProperties(summary),
+        performance: summary.performance,
+        qualityRate: summary.qualityRate,
+        material: summary.material && { ...summary.material, type: null },
+        quantityUnit: operation.quantityUnit,
+        targetTimePerUnit: operation.targetTimePerUnit,
+        timePerUnit: summary.timePerUnit,
+        productionTime: summary.productionTime,
+      };
+    },
   );
   summaryRoute(
     operation,
@@ -151,7 +188,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     schemaOf(
       ['operations'],
       'Time of the operation by phase, and by operating state of its workplace while it ran',
-      OperatingStateSummarySchema,
+      OperationStateSummarySchema,
     ),
     async (id, request) => states(await service.getOperationStateSummary(db, id, now()), request),
   );
@@ -163,12 +200,19 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     schemaOf(
       ['workplaces'],
       'Time at the workplace by phase and by operating state in a period',
-      OperatingStateSummarySchema,
+      WorkplaceStateSummarySchema,
       periodDescription,
     ),
     async (id, request, query) => {
       const { window, summary } = await service.getWorkplaceStateSummary(db, id, periodOf(query), now());
-      return { ...windowProperties(window), ...states(summary, request) };
+      return {
+        ...windowProperties(window),
+        ...states(summary, request),
+        scheduledOperatingTime: summary.scheduledOperatingTime,
+        occupancyTime: summary.occupancyTime,
+        occupancyRate: summary.occupancyRate,
+        availability: summary.availability,
+      };
     },
     true,
   );
@@ -178,12 +222,18 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     schemaOf(
       ['workplaces'],
       'Output quantities booked at the workplace in a period',
-      QuantitySummarySchema,
+      WorkplaceQuantitySummarySchema,
       `${periodDescription} targetQuantity and remainingQuantity are null (a workplace has no target).`,
     ),
     async (id, _request, query) => {
       const { window, summary } = await service.getWorkplaceQuantitySummary(db, id, periodOf(query), now());
-      return { ...windowProperties(window), ...quantityProperties(summary) };
+      return {
+        ...windowProperties(window),
+        ...quantityProperties(summary),
+        performance: summary.performance,
+        quantityBasedQualityRate: summary.quantityBasedQualityRate,
+        timeBasedQualityRate: summary.timeBasedQualityRate,
+      };
     },
     true,
   );
@@ -194,7 +244,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
       schema: {
         tags: ['reports'],
         summary: 'Overall equipment efficiency (OEE) of a workplace or workplace group in a period',
-        description: `Exactly one of workplaceId and workplaceGroupId. ${periodDescription}`,
+        description: `Exactly one of workplaceId, workplaceNumber, workplaceGroupId and workplaceGroupNumber. ${periodDescription}`,
         querystring: OeeQuery,
         response: { 200: OeeSchema, ...errorResponses(404) },
       },
@@ -202,7 +252,9 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     async (request) => {
       const query = request.query as QueryValues & {
         workplaceId?: string;
+        workplaceNumber?: string;
         workplaceGroupId?: string;
+        workplaceGroupNumber?: string;
         startDate?: string;
         endDate?: string;
       };
@@ -210,7 +262,9 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
         db,
         {
           workplaceId: query.workplaceId,
+          workplaceNumber: query.workplaceNumber,
           workplaceGroupId: query.workplaceGroupId,
+          workplaceGroupNumber: query.workplaceGroupNumber,
           startDate: dateOf(query.startDate),
           endDate: dateOf(query.endDate),
         },
@@ -225,11 +279,12 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
         },
         {
           self: link(request.hrefs.api(`${REPORTS_PATH}/overallEquipmentEfficiency`, query)),
-          ...(query.workplaceId
-            ? { workplace: link(request.hrefs.api(`${WORKPLACES_PATH}/${query.workplaceId}`)) }
-            : {
-                workplaceGroup: link(request.hrefs.api(`${WORKPLACE_GROUPS_PATH}/${query.workplaceGroupId}`)),
-              }),
+          workplace: query.workplaceId
+            ? link(request.hrefs.api(`${WORKPLACES_PATH}/${query.workplaceId}`))
+            : undefined,
+          workplaceGroup: query.workplaceGroupId
+            ? link(request.hrefs.api(`${WORKPLACE_GROUPS_PATH}/${query.workplaceGroupId}`))
+            : undefined,
         },
       );
     },

@@ -1,6 +1,6 @@
 // Schemas of the summaries and the OEE report (docs/resources/reports.md).
 import { Type } from 'typebox';
-import { Nullable, OperatingStateProperty, PeriodFilters, Resource } from './common.ts';
+import { LinkSchema, Nullable, OperatingStateProperty, PeriodFilters, Resource } from './common.ts';
 
 const Ms = (description: string) => Type.Number({ description: `${description} (milliseconds)` });
 const NullableMs = (description: string) => Nullable(Ms(description));
@@ -53,38 +53,108 @@ const PeriodProperties = {
   endDate: Type.Optional(Type.String({ format: 'date-time' })),
 };
 
-export const QuantitySummarySchema = Resource(
+/** The SDK's page of a summary: every element in one page. */
+const SummaryPagination = Type.Object({
+  offset: Type.Integer(),
+  limit: Type.Integer(),
+  count: Type.Integer(),
+  total: Type.Integer(),
+  firstIdentifier: Type.Null(),
+  lastIdentifier: Type.Null(),
+});
+
+/** A summary or report resource with its page of elements. */
+export const Paged = <P extends Type.TSchema>(properties: P, description: string) =>
+  Type.Object(
+    {
+      properties,
+      pagination: SummaryPagination,
+      _links: Type.Record(Type.String(), LinkSchema),
+      _embedded: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    },
+    { description },
+  );
+
+const Rate = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
+
+const quantityProperties = {
+  ...PeriodProperties,
+  targetQuantity: Nullable(Type.Number()),
+  totalQuantity: Type.Number({ description: 'yield + scrap + rework + uncategorized' }),
+  remainingQuantity: Nullable(Type.Number({ description: 'targetQuantity - yield, at least 0' })),
+  elements: Type.Array(
+    Type.Object({
+      workplaceId: Nullable(Type.String({ description: 'null in the first element: all workplaces' })),
+      quantities: Quantities,
+      unconfirmedQuantities: Nullable(Quantities),
+      totalQuantity: Type.Number(),
+    }),
+  ),
+};
+
+export const OperationQuantitySummarySchema = Paged(
   Type.Object({
-    ...PeriodProperties,
-    targetQuantity: Nullable(Type.Number()),
-    totalQuantity: Type.Number({ description: 'yield + scrap + rework + uncategorized' }),
-    remainingQuantity: Nullable(Type.Number({ description: 'targetQuantity - yield, at least 0' })),
-    elements: Type.Array(
-      Type.Object({
-        workplaceId: Nullable(Type.String({ description: 'null in the first element: all workplaces' })),
-        quantities: Quantities,
-      }),
+    ...quantityProperties,
+    performance: Rate('idealProductionTime / productionTime'),
+    qualityRate: Rate('yield / totalQuantity'),
+    material: Nullable(
+      Type.Object({ number: Type.String(), description: Nullable(Type.String()), type: Type.Null() }),
     ),
+    quantityUnit: Nullable(Type.String()),
+    targetTimePerUnit: NullableMs('Standard time per unit'),
+    timePerUnit: NullableMs('processingTime per good unit'),
+    productionTime: Ms('Time in PRODUCTION states while the operation was in PROCESSING'),
   }),
-  'Output quantities booked: first all workplaces together, then per workplace',
+  'Output quantities booked on the operation: first all workplaces together, then per workplace',
 );
 
-export const OperatingStateSummarySchema = Resource(
+export const WorkplaceQuantitySummarySchema = Paged(
   Type.Object({
-    ...PeriodProperties,
-    setupTime: Ms('Time in phases SETUP and TRAINING'),
-    processingTime: Ms('Time in phase PROCESSING'),
-    interruptionTime: Ms('Time in phase INTERRUPTED'),
-    executionTime: Ms('Time in SETUP, TRAINING, PROCESSING and INTERRUPTED'),
-    timePerUnit: NullableMs('processingTime per good unit; null before the first'),
-    elements: Type.Array(
-      Type.Object({ operatingState: OperatingStateProperty, duration: Ms('Time in the state') }),
-    ),
+    ...quantityProperties,
+    performance: Rate('idealProductionTime / productionTime, as the OEE'),
+    quantityBasedQualityRate: Rate('yield / totalQuantity'),
+    timeBasedQualityRate: Rate('ideal time of the yield / ideal time of all pieces'),
   }),
-  'Time by phase and by operating state',
+  'Output quantities booked at the workplace in its scheduled time: first the total, then the workplace',
 );
 
-const Factor = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
+const stateProperties = {
+  setupTime: Ms('Time in phases SETUP and TRAINING'),
+  processingTime: Ms('Time in phase PROCESSING'),
+  interruptionTime: Ms('Time in phase INTERRUPTED'),
+  executionTime: Ms('Time in SETUP, TRAINING, PROCESSING and INTERRUPTED'),
+  setupReduction: Rate('1 - setupTime / executionTime'),
+  processAvailability: Rate('time in PRODUCTION states during PROCESSING / processingTime'),
+  timePerUnit: NullableMs('processingTime per good unit; null before the first'),
+  elements: Type.Array(
+    Type.Object({
+      operatingState: OperatingStateProperty,
+      duration: Ms('Time in the state'),
+      frequency: Type.Integer({ description: 'How many recorded periods of the state count' }),
+    }),
+  ),
+};
+
+export const OperationStateSummarySchema = Paged(
+  Type.Object({
+    ...stateProperties,
+    productionTime: Ms('Time in PRODUCTION states while the operation was in PROCESSING'),
+  }),
+  'Time of the operation by phase and by operating state',
+);
+
+export const WorkplaceStateSummarySchema = Paged(
+  Type.Object({
+    ...PeriodProperties,
+    ...stateProperties,
+    scheduledOperatingTime: Ms('Shifts in the period, or the whole period without shifts'),
+    occupancyTime: Ms('Execution time of the operations at the workplace'),
+    productionTime: Ms('Time in PRODUCTION states'),
+    occupancyRate: Rate('occupancyTime / scheduledOperatingTime'),
+    availability: Rate('productionTime / plannedProductionTime, as the OEE'),
+  }),
+  'Time at the workplace by phase and by operating state, in its scheduled time',
+);
 
 export const OeeSchema = Resource(
   Type.Object({
@@ -92,11 +162,11 @@ export const OeeSchema = Resource(
     endDate: Type.String({ format: 'date-time' }),
     workplaceId: Nullable(Type.String()),
     workplaceGroupId: Nullable(Type.String()),
-    oee: Factor('availability x performance x quality'),
-    availability: Factor('productionTime / plannedProductionTime'),
-    performance: Factor('idealProductionTime / productionTime'),
-    quality: Factor('yieldQuantity / totalQuantity'),
-    qualityRate: Factor('the same as quality'),
+    oee: Rate('availability x performance x quality'),
+    availability: Rate('productionTime / plannedProductionTime'),
+    performance: Rate('idealProductionTime / productionTime'),
+    quality: Rate('yieldQuantity / totalQuantity'),
+    qualityRate: Rate('the same as quality'),
     plannedProductionTime: Ms('Scheduled time minus planned stops'),
     productionTime: Ms('Scheduled time in PRODUCTION states'),
     downtime: Ms('plannedProductionTime - productionTime'),
@@ -113,7 +183,9 @@ export const PeriodQuery = Type.Object(PeriodFilters, { additionalProperties: fa
 export const OeeQuery = Type.Object(
   {
     workplaceId: Type.Optional(Type.String({ maxLength: 100 })),
+    workplaceNumber: Type.Optional(Type.String({ maxLength: 100 })),
     workplaceGroupId: Type.Optional(Type.String({ maxLength: 100 })),
+    workplaceGroupNumber: Type.Optional(Type.String({ maxLength: 100 })),
     ...PeriodFilters,
   },
   { additionalProperties: false },

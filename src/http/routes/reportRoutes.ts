@@ -1,0 +1,315 @@
+// The reports beside the OEE (docs/resources/reports.md): read scope, computed on every request
+// on the app's clock. The lists page their elements by offset and embed, when asked
+// (`embed=workplaces,operatingStates,...`), what the elements of the page refer to.
+import type { FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { findMasterDataEntry } from '../../db/repositories/masterDataRepository.ts';
+import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
+import { operatingStateById } from '../../domain/masterData.ts';
+import { translate } from '../../domain/masterDataEntries.ts';
+import type { Span } from '../../domain/summaries.ts';
+import * as service from '../../services/reportService.ts';
+import type { Api } from '../api.ts';
+import type { ServerDeps } from '../deps.ts';
+import { embedQuery, parseEmbed } from '../embed.ts';
+import { elementsPage, link, type Resource, resource } from '../hal.ts';
+import type { QueryValues } from '../hrefs.ts';
+import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH, REPORTS_PATH } from '../paths.ts';
+import { presentOperatingState } from '../presenters/masterDataPresenter.ts';
+import { viewOf } from '../presenters/view.ts';
+import { presentWorkplace } from '../presenters/workplacePresenter.ts';
+import { dateOf, errorResponses, offsetPage } from '../schemas/common.ts';
+import {
+  HitListMaterialSchema,
+  HitListWorkplaceSchema,
+  MaterialReportQuery,
+  OpeQuery,
+  OpeSchema,
+  QualityDetailsMaterialSchema,
+  QualityDetailsWorkplaceQuery,
+  QualityDetailsWorkplaceSchema,
+  TotalQuantitySchema,
+  WorkplaceReportQuery,
+} from '../schemas/reportSchemas.ts';
+import { workplaceGroupsOf } from './workplaceRoutes.ts';
+
+type Query = QueryValues & {
+  startDate?: string;
+  endDate?: string;
+  workplaceId?: string;
+  workplaceNumber?: string;
+  workplaceGroupId?: string;
+  workplaceGroupNumber?: string;
+  materialId?: string;
+  materialNumber?: string;
+  productionOrderId?: string;
+  limit?: number;
+  offset?: number;
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const windowProperties = (window: Span) => ({ startDate: iso(window.start), endDate: iso(window.end) });
+
+/** The scope a report's query names, its dates parsed. */
+const scopeOf = (query: Query) => ({
+  workplaceId: query.workplaceId,
+  workplaceNumber: query.workplaceNumber,
+  workplaceGroupId: query.workplaceGroupId,
+  workplaceGroupNumber: query.workplaceGroupNumber,
+  materialId: query.materialId,
+  materialNumber: query.materialNumber,
+  productionOrderId: query.productionOrderId,
+  startDate: dateOf(query.startDate),
+  endDate: dateOf(query.endDate),
+});
+
+const EMBEDS = ['workplaces', 'materials', 'operatingStates', 'qualityTypes', 'qualityDetails'] as const;
+type Embed = (typeof EMBEDS)[number];
+
+/** What the elements of a page refer to, by embed name. */
+interface References {
+  workplaces?: string[];
+  materials?: string[];
+  operatingStates?: string[];
+  qualityTypes?: string[];
+  qualityDetails?: string[];
+}
+
+const unique = (values: readonly (string | null)[]) => [
+  ...new Set(values.filter((value): value is string => value !== null)),
+];
+
+export function registerReports(api: Api, { db, clock }: ServerDeps): void {
+  const now = () => clock?.now() ?? new Date();
+
+  /** A quality type or detail from the master data in the database (left out when not configured). */
+  async function masterData(request: FastifyRequest, kind: string, ids: readonly string[]) {
+    const items: Resource[] = [];
+    for (const id of ids) {
+      const entry = await findMasterDataEntry(db, kind, id);
+      if (!entry) continue;
+      const language = request.locale;
+      const qualityTypeId = entry.attributes.qualityTypeId;
+      items.push(
+        resource(
+          {
+            id: entry.id,
+            code: entry.code,
+            color: entry.color,
+            description: translate(entry.description, language),
+            shortDescription: translate(entry.shortDescription, language),
+            ...(typeof qualityTypeId === 'string' ? { qualityTypeId } : {}),
+          },
+          { self: link(request.hrefs.api(`/masterData/${kind}/${entry.id}`)) },
+        ),
+      );
+    }
+    return items;
+  }
+
+  /** The embedded resources asked for, of what the page refers to. */
+  async function embeddedOf(request: FastifyRequest, embed: ReadonlySet<Embed>, refs: References) {
+    const embedded: Record<string, Resource[]> = {};
+    if (embed.has('workplaces') && refs.workplaces) {
+      const workplaces = await findWorkplaces(db, refs.workplaces);
+      const groups = await workplaceGroupsOf(db, workplaces);
+      embedded.workplaces = workplaces
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map((workplace) => presentWorkplace(workplace, { ...viewOf(request), groups }));
+    }
+    if (embed.has('materials') && refs.materials) {
+      embedded.materials = (await service.findMaterials(db, refs.materials)).map((material) =>
+        resource(
+          { id: material.number, number: material.number, description: material.description, type: null },
+          { operations: link(request.hrefs.api(OPERATIONS_PATH, { materialNumbers: material.number })) },
+        ),
+      );
+    }
+    if (embed.has('operatingStates') && refs.operatingStates) {
+      embedded.operatingStates = refs.operatingStates.map((id) =>
+        presentOperatingState(operatingStateById(id), request.hrefs, request.locale),
+      );
+    }
+    if (embed.has('qualityTypes') && refs.qualityTypes)
+      embedded.qualityTypes = await masterData(request, 'qualityTypes', refs.qualityTypes);
+    if (embed.has('qualityDetails') && refs.qualityDetails)
+      embedded.qualityDetails = await masterData(request, 'qualityDetails', refs.qualityDetails);
+    return embedded;
+  }
+
+  /**
+   * GET /reports/<name>: the entries `load` computes, as elements (`element`), one offset page of
+   * them, with the embeds the elements' `references` name.
+   */
+  function listReport<Entry, Element>(options: {
+    name: string;
+    summary: string;
+    description: string;
+    querystring: TSchema;
+    response: TSchema;
+    embeds: readonly Embed[];
+    load: (query: Query) => Promise<service.ReportList<Entry>>;
+    element: (entry: Entry) => Element;
+    references: (elements: readonly Element[]) => References;
+  }) {
+    const path = `${REPORTS_PATH}/${options.name}`;
+    api.get(
+      path,
+      {
+        schema: {
+          tags: ['reports'],
+          summary: options.summary,
+          description: options.description,
+          querystring: options.querystring,
+          response: { 200: options.response, ...errorResponses(404) },
+        },
+      },
+      async (request) => {
+        const { embed: asked, ...query } = request.query as Query & { embed?: string[] };
+        const embed = parseEmbed(asked, options.embeds);
+        const { window, entries } = await options.load(query);
+        const elements = entries.map(options.element);
+        const page = offsetPage(query);
+        const shown = elements.slice(page.offset, page.offset + page.limit);
+        const { limit: _limit, offset: _offset, ...kept } = query;
+        return elementsPage(
+          { hrefs: request.hrefs, path, query: { ...kept, embed: embedQuery(embed) } },
+          windowProperties(window),
+          elements,
+          page,
+          await embeddedOf(request, embed, options.references(shown)),
+        );
+      },
+    );
+  }
+
+  const periodDescription = 'startDate/endDate: default the 24 hours up to now; at most 366 days.';
+  const workplaceScope =
+    'At most one of workplaceId, workplaceNumber, workplaceGroupId, workplaceGroupNumber; none: every workplace.';
+  const materialScope =
+    'materialId (a material is identified by its number) or materialNumber; none: every material.';
+
+  listReport({
+    name: 'hitListOperatingStatesWorkplace',
+    summary: 'Time per workplace and operating state in the scheduled time of a period',
+    description: `${workplaceScope} ${periodDescription}`,
+    querystring: WorkplaceReportQuery,
+    response: HitListWorkplaceSchema,
+    embeds: ['workplaces', 'operatingStates'],
+    load: (query) => service.getWorkplaceHitList(db, scopeOf(query), now()),
+    element: ({ key, ...entry }) => ({ workplaceId: key, ...entry }),
+    references: (elements) => ({
+      workplaces: unique(elements.map((element) => element.workplaceId)),
+      operatingStates: unique(elements.map((element) => element.operatingStateId)),
+    }),
+  });
+
+  listReport({
+    name: 'hitListOperatingStatesMaterial',
+    summary: 'Time per material and operating state while operations of the material ran',
+    description: `${materialScope} ${periodDescription}`,
+    querystring: MaterialReportQuery,
+    response: HitListMaterialSchema,
+    embeds: ['materials', 'operatingStates'],
+    load: (query) => service.getMaterialHitList(db, scopeOf(query), now()),
+    element: ({ key, ...entry }) => ({ materialId: key, ...entry }),
+    references: (elements) => ({
+      materials: unique(elements.map((element) => element.materialId)),
+      operatingStates: unique(elements.map((element) => element.operatingStateId)),
+    }),
+  });
+
+  listReport({
+    name: 'totalQuantity',
+    summary: 'Quantities per workplace and operation booked in the scheduled time of a period',
+    description: `${workplaceScope} ${periodDescription}`,
+    querystring: WorkplaceReportQuery,
+    response: TotalQuantitySchema,
+    embeds: ['workplaces', 'materials'],
+    load: (query) => service.getTotalQuantity(db, scopeOf(query), now()),
+    element: (entry) => ({
+      workplaceId: entry.workplaceId,
+      materialId: entry.materialNumber,
+      operationId: entry.operationId,
+      startDate: entry.startDate.toISOString(),
+      endDate: entry.endDate.toISOString(),
+      targetQuantity: entry.targetQuantity,
+      yieldQuantity: entry.yieldQuantity,
+      scrapQuantity: entry.scrapQuantity,
+      reworkQuantity: entry.reworkQuantity,
+      totalQuantity: entry.totalQuantity,
+    }),
+    references: (elements) => ({
+      workplaces: unique(elements.map((element) => element.workplaceId)),
+      materials: unique(elements.map((element) => element.materialId)),
+    }),
+  });
+
+  const qualityReferences = (
+    elements: readonly { qualityTypeId: string; qualityDetailId: string | null }[],
+  ) => ({
+    qualityTypes: unique(elements.map((element) => element.qualityTypeId)),
+    qualityDetails: unique(elements.map((element) => element.qualityDetailId)),
+  });
+
+  listReport({
+    name: 'qualityDetailsWorkplace',
+    summary: 'Quantity per workplace, quality type and quality detail in the scheduled time of a period',
+    description: `${workplaceScope} Optionally one material: materialId or materialNumber. ${periodDescription}`,
+    querystring: QualityDetailsWorkplaceQuery,
+    response: QualityDetailsWorkplaceSchema,
+    embeds: ['workplaces', 'qualityTypes', 'qualityDetails'],
+    load: (query) => service.getWorkplaceQualityDetails(db, scopeOf(query), now()),
+    element: ({ key, ...entry }) => ({ workplaceId: key, ...entry }),
+    references: (elements) => ({
+      workplaces: unique(elements.map((element) => element.workplaceId)),
+      ...qualityReferences(elements),
+    }),
+  });
+
+  listReport({
+    name: 'qualityDetailsMaterial',
+    summary: 'Quantity per material, quality type and quality detail in the scheduled time of a period',
+    description: `${materialScope} ${periodDescription}`,
+    querystring: MaterialReportQuery,
+    response: QualityDetailsMaterialSchema,
+    embeds: ['materials', 'qualityTypes', 'qualityDetails'],
+    load: (query) => service.getMaterialQualityDetails(db, scopeOf(query), now()),
+    element: ({ key, ...entry }) => ({ materialId: key, ...entry }),
+    references: (elements) => ({
+      materials: unique(elements.map((element) => element.materialId)),
+      ...qualityReferences(elements),
+    }),
+  });
+
+  api.get(
+    `${REPORTS_PATH}/overallProcessEfficiency`,
+    {
+      schema: {
+        tags: ['reports'],
+        summary: 'Overall process efficiency (OPE) of a production order or a material in a period',
+        description: `Exactly one of productionOrderId and materialId (or materialNumber). ${periodDescription}`,
+        querystring: OpeQuery,
+        response: { 200: OpeSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const query = request.query as Query;
+      const { window, summary } = await service.getOpeReport(db, scopeOf(query), now());
+      return resource(
+        {
+          ...windowProperties(window),
+          productionOrderId: query.productionOrderId ?? null,
+          materialId: query.materialId ?? query.materialNumber ?? null,
+          ...summary,
+        },
+        {
+          self: link(request.hrefs.api(`${REPORTS_PATH}/overallProcessEfficiency`, query)),
+          productionOrder: query.productionOrderId
+            ? link(request.hrefs.api(`${PRODUCTION_ORDERS_PATH}/${query.productionOrderId}`))
+            : undefined,
+        },
+      );
+    },
+  );
+}

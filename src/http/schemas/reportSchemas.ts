@@ -1,0 +1,134 @@
+// Schemas of the reports beside the OEE (docs/resources/reports.md): OPE, total quantity, hit
+// lists of operating states and quality details.
+import { Type } from 'typebox';
+import { EmbedQuery, Nullable, OffsetQuery, PeriodFilters, Resource } from './common.ts';
+import { Paged } from './summarySchemas.ts';
+
+const Id = () => Type.Optional(Type.String({ maxLength: 100 }));
+const Rate = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
+const Share = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+
+const workplaceFilters = {
+  workplaceId: Id(),
+  workplaceNumber: Id(),
+  workplaceGroupId: Id(),
+  workplaceGroupNumber: Id(),
+};
+const materialFilters = {
+  materialId: Type.Optional(Type.String({ maxLength: 100, description: "The material's number" })),
+  materialNumber: Id(),
+};
+const listQuery = { ...PeriodFilters, ...OffsetQuery, embed: EmbedQuery };
+
+export const WorkplaceReportQuery = Type.Object(
+  { ...workplaceFilters, ...listQuery },
+  { additionalProperties: false },
+);
+export const MaterialReportQuery = Type.Object(
+  { ...materialFilters, ...listQuery },
+  { additionalProperties: false },
+);
+export const QualityDetailsWorkplaceQuery = Type.Object(
+  { ...workplaceFilters, ...materialFilters, ...listQuery },
+  { additionalProperties: false },
+);
+export const OpeQuery = Type.Object(
+  { productionOrderId: Id(), ...materialFilters, ...PeriodFilters },
+  { additionalProperties: false },
+);
+
+const Window = {
+  startDate: Type.String({ format: 'date-time' }),
+  endDate: Type.String({ format: 'date-time' }),
+};
+
+export const OpeSchema = Resource(
+  Type.Object({
+    ...Window,
+    productionOrderId: Nullable(Type.String()),
+    materialId: Nullable(Type.String()),
+    ope: Rate('setupReduction x processAvailability x performance x quality'),
+    setupReduction: Rate('1 - setupTime / executionTime'),
+    processAvailability: Rate('productionTime / processingTime'),
+    performance: Rate('idealProductionTime / productionTime'),
+    quality: Rate('yieldQuantity / totalQuantity'),
+    productionProcessRatio: Rate('productionTime / throughputTime'),
+    schedulingEfficiency: Rate('executionTime / throughputTime'),
+    executionTime: Type.Number(),
+    setupTime: Type.Number(),
+    processingTime: Type.Number(),
+    productionTime: Type.Number(),
+    throughputTime: Type.Number(),
+    idealProductionTime: Type.Number(),
+    totalQuantity: Type.Number(),
+    yieldQuantity: Type.Number(),
+  }),
+  'Overall process efficiency of a production order or a material',
+);
+
+const hitListEntry = {
+  operatingStateId: Type.String(),
+  duration: Type.Number({ description: 'milliseconds' }),
+  durationPercentage: Share('duration / the time of the same workplace or material'),
+  absoluteDurationPercentage: Share('duration / the time of all elements'),
+  frequency: Share("the element's periods / the periods of all elements"),
+};
+
+export const HitListWorkplaceSchema = Paged(
+  Type.Object({
+    ...Window,
+    elements: Type.Array(Type.Object({ workplaceId: Type.String(), ...hitListEntry })),
+  }),
+  'Time per workplace and operating state in the scheduled time',
+);
+
+export const HitListMaterialSchema = Paged(
+  Type.Object({
+    ...Window,
+    elements: Type.Array(Type.Object({ materialId: Type.String(), ...hitListEntry })),
+  }),
+  'Time per material and operating state while operations of the material ran',
+);
+
+export const TotalQuantitySchema = Paged(
+  Type.Object({
+    ...Window,
+    elements: Type.Array(
+      Type.Object({
+        workplaceId: Type.String(),
+        materialId: Nullable(Type.String()),
+        operationId: Nullable(Type.String()),
+        startDate: Type.String({ format: 'date-time', description: 'The first booking' }),
+        endDate: Type.String({ format: 'date-time', description: 'The last booking' }),
+        targetQuantity: Nullable(Type.Number()),
+        yieldQuantity: Type.Number(),
+        scrapQuantity: Type.Number(),
+        reworkQuantity: Type.Number(),
+        totalQuantity: Type.Number(),
+      }),
+    ),
+  }),
+  'Quantities per workplace and operation in the scheduled time',
+);
+
+const qualityEntry = {
+  qualityTypeId: Type.Enum(['YIELD', 'SCRAP', 'REWORK']),
+  qualityDetailId: Nullable(Type.String({ description: 'null: booked without a quality detail' })),
+  quantity: Type.Number(),
+};
+
+export const QualityDetailsWorkplaceSchema = Paged(
+  Type.Object({
+    ...Window,
+    elements: Type.Array(Type.Object({ workplaceId: Type.String(), ...qualityEntry })),
+  }),
+  'Quantity per workplace, quality type and quality detail',
+);
+
+export const QualityDetailsMaterialSchema = Paged(
+  Type.Object({
+    ...Window,
+    elements: Type.Array(Type.Object({ materialId: Type.String(), ...qualityEntry })),
+  }),
+  'Quantity per material, quality type and quality detail',
+);
