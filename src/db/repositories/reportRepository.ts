@@ -167,14 +167,14 @@ export async function groupNumberExists(db: Queryable, number: string): Promise<
 /** The materials with these numbers, as operations (else their orders) describe them. */
 export async function findMaterials(db: Queryable, numbers: readonly string[]): Promise<Material[]> {
   if (numbers.length === 0) return [];
-  const rows = await db.query<{ number: string; description: string | null }>(
-    `SELECT number, max(description) AS description FROM (
-       SELECT material_number AS number, material_description AS description FROM operations
-       WHERE material_number = ANY($1::text[])
+  return db.query<Material>(
+    `SELECT number, max(description) AS description, max(type) AS type FROM (
+       SELECT material_number AS number, material_description AS description, material_type AS type
+       FROM operations WHERE material_number = ANY($1::text[])
        UNION ALL
-       SELECT material_number, material_description FROM production_orders WHERE material_number = ANY($1::text[])
+       SELECT material_number, material_description, material_type
+       FROM production_orders WHERE material_number = ANY($1::text[])
      ) m GROUP BY number ORDER BY number`,
     [numbers],
   );
-  return rows;
 }
