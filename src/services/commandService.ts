@@ -2,6 +2,7 @@
 // command type runs through the service of its dedicated route (the table RUNNERS below), inside
 // the transaction that stores the command, so a command, its effect and its events commit
 // together; a refused command is stored with its failure and changes nothing else.
+
 import { v7 as uuidv7 } from 'uuid';
 import { type Clock, systemClock } from '../background/clock.ts';
 import { type LoopLogger, PollingLoop } from '../background/pollingLoop.ts';
@@ -28,6 +29,7 @@ import { commandEvent, type ObjectType } from '../domain/events.ts';
 import { findOperatingState } from '../domain/masterData.ts';
 import { QUANTITY_TYPES, type QuantityType } from '../domain/outputQuantities.ts';
 import { recordEvents } from './eventService.ts';
+import { addStrokes, bookMachineQuantity, increaseCounter, setMachineState } from './machineService.ts';
 import { checkMasterDataReference } from './masterDataService.ts';
 import { changeOperationPhase, getOperation } from './operationService.ts';
 import { recordOutputQuantity } from './outputQuantityService.ts';
@@ -143,6 +145,42 @@ const RUNNERS: Partial<Record<CommandType, Runner>> = {
     objectType: 'OPERATION',
     objectField: 'operationId',
     run: changeProductionState,
+  },
+  // A machine has its workplace's id (docs/resources/machines.md): its commands are about that workplace.
+  MACHINE_STATE: {
+    objectType: 'WORKPLACE',
+    objectField: 'machineId',
+    run: async (db, data) => {
+      await setMachineState(db, text(data, 'machineId'), {
+        machineStateId: text(data, 'machineStateId'),
+        machineStateDetailIds: data.machineStateDetailIds as string[] | undefined,
+        remark: optional(data, 'annotation'),
+      });
+    },
+  },
+  MACHINE_COUNT: {
+    objectType: 'WORKPLACE',
+    objectField: 'machineId',
+    run: async (db, data) => {
+      await increaseCounter(db, text(data, 'machineId'), { count: data.count as number });
+    },
+  },
+  MACHINE_STROKE: {
+    objectType: 'WORKPLACE',
+    objectField: 'machineId',
+    run: async (db, data) => {
+      await addStrokes(db, text(data, 'machineId'), { strokes: data.strokes as number });
+    },
+  },
+  MACHINE_QUANTITY: {
+    objectType: 'WORKPLACE',
+    objectField: 'machineId',
+    run: async (db, data) => {
+      await bookMachineQuantity(db, text(data, 'machineId'), {
+        quantity: data.quantity as number,
+        qualityDetailId: text(data, 'qualityDetailId'),
+      });
+    },
   },
   STAFF_MEMBER_OPERATION_STATE: {
     objectType: 'STAFF_MEMBER',

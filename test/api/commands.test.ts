@@ -214,6 +214,71 @@ describeEachBackend('commands', (t) => {
     assert.equal(await state(commandWorkplace), PRODUCTION);
   });
 
+  test('MACHINE_STATE, MACHINE_COUNT, MACHINE_STROKE, MACHINE_QUANTITY: the routes of /machines', async () => {
+    const viaRoute = await createWorkplace(t(), 'CMD-M-R');
+    const viaCommand = await createWorkplace(t(), 'CMD-M-C');
+    const malfunction = '7C4E2A9B1D3F4B5A8E6C0D2F4A6B8C1E';
+    await ok(t(), 'POST', `${API}/machines/${viaRoute}/DOWNTIME`, {
+      machineStateDetailIds: [malfunction],
+      remark: 'jam',
+    });
+    await ok(t(), 'POST', `${API}/machines/${viaRoute}/counterIncrease`, { count: 3 });
+    await ok(t(), 'POST', `${API}/machines/${viaRoute}/strokes`, { strokes: 2 });
+    for (const body of [
+      {
+        type: 'MACHINE_STATE',
+        machineStateId: 'DOWNTIME',
+        machineStateDetailIds: [malfunction],
+        annotation: 'jam',
+      },
+      { type: 'MACHINE_COUNT', counterNumber: 1, count: 3 },
+      { type: 'MACHINE_STROKE', counterNumber: 1, strokes: 2 },
+    ]) {
+      const done = await command(t(), { ...body, machineId: viaCommand });
+      assert.equal(done.resultCode, 'RC_SIMPLE_SUCCESS', JSON.stringify(done));
+    }
+    const machine = async (id: string) => {
+      const {
+        id: _,
+        workplaceId: __,
+        number: ___,
+        ...rest
+      } = (await ok(t(), 'GET', `${API}/machines/${id}`)).properties;
+      return rest;
+    };
+    assert.deepEqual(await machine(viaCommand), await machine(viaRoute));
+    // The same events in the same order; the state change's data equal (bookings carry their time).
+    const own = async (id: string) => {
+      const events = (await eventsOf(t(), id)).filter(
+        (event) => !['COMMAND', 'RESOURCES_UPDATED', 'WORKPLACE_CREATED'].includes(event.eventType),
+      );
+      const changed = events.filter((event) => event.eventType === 'WORKPLACE_OPERATING_STATE_CHANGED');
+      return {
+        types: events.map((event) => event.eventType),
+        changed: comparable(changed, { [id]: 'workplace' }),
+      };
+    };
+    assert.deepEqual(await own(viaCommand), await own(viaRoute));
+    const names = await t().app.db.query<{ event_name: string }>(
+      "SELECT event_name FROM events WHERE event_type = 'COMMAND' AND object_id = $1 ORDER BY sequence",
+      [viaCommand],
+    );
+    assert.deepEqual(
+      names.map((row) => row.event_name),
+      ['MACHINE_STATE', 'MACHINE_COUNT', 'MACHINE_STROKE'],
+    );
+
+    // A quality detail that does not exist: the route's refusal, nothing booked.
+    const refused = await command(t(), {
+      type: 'MACHINE_QUANTITY',
+      machineId: viaCommand,
+      quantity: 1,
+      qualityDetailId: 'nope',
+    });
+    assert.equal(refused.resultCode, 'RC_BOOKING_FAILURE');
+    assert.equal(refused.resultDetail.field, 'qualityDetailId');
+  });
+
   test('a refused command is stored with its failure and changes nothing else', async () => {
     const operation = await createOperation(t(), 'CMD-FAIL', { workplaceId });
     const sequence = await lastSequence(t());
@@ -248,10 +313,10 @@ describeEachBackend('commands', (t) => {
   test('a type no part of the service executes is stored as RC_GENERIC_REQ_NO_MSG_LISTENER_REGISTERED', async () => {
     const sequence = await lastSequence(t());
     const done = await command(t(), {
-      type: 'MACHINE_STATE',
-      machineId: 'M-1',
-      machineStateId: 'DOWNTIME',
-      machineStateDetailIds: ['010'],
+      type: 'STAFF_MEMBER_WORKPLACE_STATE',
+      staffMemberId: workplaceId,
+      workplaceId,
+      staffMemberStateId: 'SIGNED_ON',
     });
     assert.equal(done.resultCode, 'RC_GENERIC_REQ_NO_MSG_LISTENER_REGISTERED');
     assert.equal(done.resultDetail.code, 'BAD_REQUEST');
