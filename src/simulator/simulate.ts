@@ -491,6 +491,20 @@ export class Simulator {
   ): Promise<void> {
     const member = this.#staff.find((staff) => staff.id === operation.staffMemberId);
     if (!member) return;
+    // A terminal signs workers on and off through the command API, as at a real plant; a
+    // refused command (already signed on or off) is stored with its result and changes nothing.
+    const commands = this.#links.commands?.href;
+    if (commands && activity !== 'INTERRUPTED') {
+      await this.#post(`${commands}?async=false`, {
+        type: 'STAFF_MEMBER_OPERATION_STATE',
+        source: 'TERMINAL',
+        staffMemberId: member.id,
+        operationId: operation.id,
+        workplaceId: workplace.id,
+        staffMemberStateId: activity === 'STARTED' ? 'SIGNED_ON' : 'SIGNED_OFF',
+      });
+      return;
+    }
     // 409: the worker's activity was already in that state (closed or opened by someone else).
     const answer = await this.#bridge.follow(member.activitiesHref, {
       method: 'POST',

@@ -96,6 +96,8 @@ describe('demo simulator [pglite]', () => {
       'TOOL_ASSEMBLY_ORDER_STATE_CHANGED',
       'TICKET_CREATED',
       'TICKET_STATE_CHANGED',
+      // Workers signed on and off at a terminal, through POST /commands.
+      'COMMAND',
     ]) {
       assert.ok(types.has(type), `${type} in the event log (seen: ${[...types].join(', ')})`);
     }

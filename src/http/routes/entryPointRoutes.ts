@@ -4,6 +4,7 @@ import { link, resource } from '../hal.ts';
 import {
   CALLBACKS_PATH,
   CLIENTS_PATH,
+  COMMANDS_PATH,
   CONNECTORS_PATH,
   DEVICES_PATH,
   DOCUMENTS_PATH,
@@ -11,6 +12,7 @@ import {
   EVENTS_PATH,
   FILE_REPOSITORY_PATH,
   LITERALS_PATH,
+  MACHINES_PATH,
   MALFUNCTION_SCENARIOS_PATH,
   MASTER_DATA_PATH,
   MATERIALS_PATH,
@@ -77,6 +79,8 @@ export function registerEntryPoint(api: Api): void {
           events: link(hrefs.api(EVENTS_PATH)),
           connectors: link(hrefs.api(CONNECTORS_PATH)),
           tickets: link(hrefs.api(TICKETS_PATH)),
+          commands: link(hrefs.api(COMMANDS_PATH)),
+          machines: link(hrefs.api(MACHINES_PATH)),
           // Offered to the clients that may use it (admin scope), like write links to writers.
           ...(request.client?.scopes.includes('admin') ? { clients: link(hrefs.api(CLIENTS_PATH)) } : {}),
           token: link(hrefs.root('/oauth/token'), { method: 'POST' }),
