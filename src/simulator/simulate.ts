@@ -140,13 +140,21 @@ export class Simulator {
   /** Production orders with an operation in processing, newest last: their next operations come next. */
   readonly #ordersInProgress: string[] = [];
   readonly #outputQuantities: boolean;
+  /** The quality details a machine books yield and scrap with; empty where the API has none. */
+  readonly #qualityDetails: QualityDetailIds;
   /** Steps done, by kind. */
   readonly counts = new Map<StepKind, number>();
 
   private constructor(
     bridge: BridgeClient,
     options: SimulatorOptions,
-    state: { links: EntryLinks; workplaces: SimWorkplace[]; staff: SimStaff[]; outputQuantities: boolean },
+    state: {
+      links: EntryLinks;
+      workplaces: SimWorkplace[];
+      staff: SimStaff[];
+      outputQuantities: boolean;
+      qualityDetails: QualityDetailIds;
+    },
   ) {
     this.#bridge = bridge;
     this.#random = new Random(options.seed);
@@ -155,6 +163,7 @@ export class Simulator {
     this.#workplaces = state.workplaces;
     this.#staff = state.staff;
     this.#outputQuantities = state.outputQuantities;
+    this.#qualityDetails = state.qualityDetails;
     for (const workplace of this.#workplaces)
       workplace.speed = PACE.speed[0] + this.#random.next() * (PACE.speed[1] - PACE.speed[0]);
   }
@@ -211,6 +220,7 @@ export class Simulator {
       workplaces,
       staff,
       outputQuantities: await probeOutputQuantities(bridge, links),
+      qualityDetails: await qualityDetailIds(bridge, links),
     });
     await simulator.#adoptRunningWork(now.getTime());
     return simulator;
@@ -549,6 +559,17 @@ export class Simulator {
     quantity: number,
     quantityType: 'YIELD' | 'SCRAP',
   ): Promise<void> {
+    // A machine counts what it makes, with the quality it was judged (POST /machines/{id}/...):
+    // booked on the operation in processing there, as a real machine's counts are.
+    const machines = this.#links.machines?.href;
+    const qualityDetailId = this.#qualityDetails[quantityType];
+    if (machines && qualityDetailId && !workplace.manual) {
+      await this.#post(`${machines}/${workplace.id}/quantitiesWithQualityDetails`, {
+        quantity,
+        qualityDetailId,
+      });
+      return;
+    }
     await this.#post(`${operation.href}/recordedOutputQuantities`, {
       quantity,
       quantityType,
@@ -712,4 +733,21 @@ async function collect(
 async function probeOutputQuantities(bridge: BridgeClient, links: EntryLinks): Promise<boolean> {
   const openapi = dataOf(await bridge.follow<{ paths?: object }>(linkOf(links, 'openapi')));
   return Object.keys(openapi.paths ?? {}).some((path) => path.endsWith('/recordedOutputQuantities'));
+}
+
+type QualityDetailIds = Partial<Record<'YIELD' | 'SCRAP', string>>;
+
+/** The first quality detail of each quality type, from the master data; none on older APIs. */
+async function qualityDetailIds(bridge: BridgeClient, links: EntryLinks): Promise<QualityDetailIds> {
+  const masterData = links.masterData?.href;
+  if (!masterData) return {};
+  const entry = dataOf(await bridge.follow<{ _links: Links }>(masterData));
+  const href = entry._links.qualityDetails?.href;
+  if (!href) return {};
+  const ids: QualityDetailIds = {};
+  for (const detail of await collect(bridge, href, 'qualityDetails')) {
+    const type: unknown = detail.properties.qualityTypeId;
+    if ((type === 'YIELD' || type === 'SCRAP') && ids[type] === undefined) ids[type] = detail.properties.id;
+  }
+  return ids;
 }

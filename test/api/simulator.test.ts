@@ -111,6 +111,13 @@ describe('demo simulator [pglite]', () => {
     const total = (await eventsSince(t, since)).length;
     assert.ok(total > 0);
     assert.ok((await countSamples()) >= before);
+    // Units were counted by the machines (POST /machines/{id}/quantitiesWithQualityDetails): each
+    // booking carries the quality detail it was judged with.
+    assert.ok(simulator.counts.get('outputQuantity'), 'units were booked');
+    const byMachine = await t.app.db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM recorded_output_quantities WHERE quality_detail_id IS NOT NULL',
+    );
+    assert.ok(Number(byMachine[0]?.n) > 0, 'bookings with a quality detail');
   });
 
   it('sends workplaces into their break when the shifts say so, and back after', async () => {
