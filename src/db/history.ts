@@ -28,6 +28,18 @@ export function history<Row extends { id: string; start_date: Date }, Item>(
     list: timestampList(records, byStartDate<Row>(), ownedBy(ownerColumn)),
     find: ownedFind(records, ownerColumn),
     /**
+     * The owner's records that overlap [from, to) (to null: on), newest start first: the
+     * records a derived history over those periods needs.
+     */
+    async overlapping(db: Queryable, ownerId: string, from: Date, to: Date | null): Promise<Item[]> {
+      const rows = await db.query<Row>(
+        `SELECT * FROM ${table} WHERE ${ownerColumn} = $1 AND (end_date IS NULL OR end_date > $2)
+         AND ($3::timestamptz IS NULL OR start_date < $3) ORDER BY start_date DESC, id DESC`,
+        [ownerId, from, to],
+      );
+      return rows.map(toItem);
+    },
+    /**
      * Closes the owner's open record (if any) where the new one starts, and inserts the new one,
      * open; `columns` are its other columns (`id`, what it records).
      */

@@ -854,6 +854,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workplaceGroups/{id}/assignedWorkplaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workplaces whose capacity group or production line is the group, by number */
+        get: operations["getWorkplaceGroupAssignedWorkplaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/workplaces": {
         parameters: {
             query?: never;
@@ -1488,6 +1505,26 @@ export interface paths {
          * @description Inserts the period into the history of the workplace the operation runs at, trimming and splitting the records it overlaps (docs/resources/workplaces.md, "Corrections").
          */
         post: operations["updateOperationRecordedOperatingState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/recordedOperatingStates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operating states of the workplaces the operation ran at, while it ran there (SETUP, TRAINING, PROCESSING), newest first
+         * @description The workplace records clipped to the running phases and to startDate/endDate.
+         */
+        get: operations["getOperationRecordedOperatingStates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2272,6 +2309,26 @@ export interface paths {
          * @description STARTED opens a recorded activity (201, Location); INTERRUPTED and FINISHED close the open one on that operation (200). Not allowed now: 400 INVALID_TRANSITION.
          */
         post: operations["postStaffMembersByIdActivities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/{id}/recordedLoginPeriods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Periods the staff member was signed on to an operation (its activities), newest first
+         * @description One period per recorded activity, from STARTED to INTERRUPTED or FINISHED (endDate null while open); proportion 1/n, n the periods open when it started. Periods overlapping startDate/endDate.
+         */
+        get: operations["getStaffMemberRecordedLoginPeriods"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7686,6 +7743,138 @@ export interface operations {
             };
         };
     };
+    getWorkplaceGroupAssignedWorkplaces: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                        };
+                        _embedded: {
+                            workplaces: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    number: string;
+                                    description: string | null;
+                                    isManualWorkplace: boolean;
+                                    /**
+                                     * @description Kept consistent with isManualWorkplace (docs/resources/workplaces.md)
+                                     * @enum {unknown}
+                                     */
+                                    workplaceType: "MACHINE_WORKPLACE" | "MANUAL_WORKPLACE" | "MANUAL_MACHINE_WORKPLACE";
+                                    erpContextId: string | null;
+                                    operatingState: {
+                                        id: string;
+                                        code: string;
+                                        description: string;
+                                        /** @enum {unknown} */
+                                        workplaceStateId: "PRODUCTION" | "DOWNTIME";
+                                    };
+                                    /** Format: uuid */
+                                    capacityGroupId: string;
+                                    capacityGroup: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        type: string;
+                                        erpContextId: string | null;
+                                    } | null;
+                                    productionLineId: string | null;
+                                    productionLine: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        type: string;
+                                        erpContextId: string | null;
+                                    } | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     listWorkplaces: {
         parameters: {
             query?: {
@@ -12867,6 +13056,105 @@ export interface operations {
             };
             /** @description Error body of every 4xx and 5xx answer */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationRecordedOperatingStates: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                operatingState: {
+                                    id: string;
+                                    code: string;
+                                    description: string;
+                                    /** @enum {unknown} */
+                                    workplaceStateId: "PRODUCTION" | "DOWNTIME";
+                                };
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    endDate: string | null;
+                                    duration: number | null;
+                                };
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19673,6 +19961,103 @@ export interface operations {
             };
             /** @description Error body of every 4xx and 5xx answer */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberRecordedLoginPeriods: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                workplaceId: string | null;
+                                operationId: string | null;
+                                /** @description not recorded with an activity */
+                                operationPhase: null;
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    endDate: string | null;
+                                    duration: number | null;
+                                };
+                                proportion: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

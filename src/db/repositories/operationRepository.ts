@@ -279,6 +279,8 @@ const toRecord = (row: RecordRow): RecordedOperationPhase => ({
 const operationPhases = history('recorded_operation_phases', 'operation_id', toRecord);
 export const listRecordedOperationPhases = operationPhases.list;
 export const findRecordedOperationPhase = operationPhases.find;
+/** The operation's phase records overlapping a period, newest first. */
+export const listOperationPhasesOverlapping = operationPhases.overlapping;
 
 /** Closes the open record of the operation (if any) and opens the new one. */
 export async function recordOperationPhase(db: Queryable, record: RecordedOperationPhase): Promise<void> {

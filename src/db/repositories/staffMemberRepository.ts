@@ -235,6 +235,8 @@ export async function closeActivity(db: Queryable, record: RecordedActivity): Pr
 const activities = history('recorded_staff_activities', 'staff_member_id', toActivity);
 export const listActivities = activities.list;
 export const findActivity = activities.find;
+/** The staff member's activity records overlapping a period, newest first. */
+export const listActivitiesOverlapping = activities.overlapping;
 
 const ASSIGNMENTS: Table<{ workplace_id: string }, string> = {
   from: 'staff_member_workplaces',

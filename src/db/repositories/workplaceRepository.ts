@@ -150,6 +150,8 @@ const recordColumns = (record: RecordedOperatingState) => ({
 const operatingStates = history('recorded_operating_states', 'workplace_id', toRecord);
 export const listRecordedOperatingStates = operatingStates.list;
 export const findRecordedOperatingState = operatingStates.find;
+/** The workplace's records overlapping a period, newest first. */
+export const listOperatingStatesOverlapping = operatingStates.overlapping;
 /** The workplace's records that end after a date, locked (a correction's reach). */
 export const lockOperatingStatesFrom = operatingStates.lockFrom;
 /** A correction's removals and trimmed records. */

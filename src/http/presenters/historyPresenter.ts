@@ -31,15 +31,17 @@ export const timePeriod = (period: { startDate: Date; endDate: Date | null }) =>
   duration: period.endDate === null ? null : period.endDate.getTime() - period.startDate.getTime(),
 });
 
+/** One operating state over a period, as histories of operating states show it. */
+export const OperatingStateElement = Type.Object({
+  operatingState: OperatingStateProperty,
+  timePeriod: TimePeriodSchema,
+});
+
 /** Recorded operating states: each with its operating state and period. */
 export const operatingStateElements = (
   stateOf: (record: RecordedOperatingState, request: FastifyRequest) => unknown,
 ): PageElements<RecordedOperatingState> => ({
-  schema: Type.Object({
-    elements: Type.Array(
-      Type.Object({ operatingState: OperatingStateProperty, timePeriod: TimePeriodSchema }),
-    ),
-  }),
+  schema: Type.Object({ elements: Type.Array(OperatingStateElement) }),
   of: (items, request) => ({
     elements: items.map((record) => ({
       operatingState: stateOf(record, request),

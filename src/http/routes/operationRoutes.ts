@@ -1,18 +1,27 @@
 import type { FastifyRequest } from 'fastify';
 import * as repository from '../../db/repositories/operationRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
+import { operatingStateById } from '../../domain/masterData.ts';
 import type { Operation, OperationFilter } from '../../domain/operations.ts';
 import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
 import * as corrections from '../../services/correctionService.ts';
+import { operatingStatesOfOperationIn } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/operationService.ts';
 import * as outputQuantities from '../../services/outputQuantityService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
 import type { KeysetPosition, Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { OPERATIONS_PATH } from '../paths.ts';
-import { outputQuantityElements, phaseElements } from '../presenters/historyPresenter.ts';
+import {
+  OperatingStateElement,
+  outputQuantityElements,
+  phaseElements,
+  timePeriod,
+} from '../presenters/historyPresenter.ts';
+import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import {
   OPERATION_EMBEDS,
   type OperationEmbed,
@@ -24,7 +33,7 @@ import { presentProductionOrder } from '../presenters/productionOrderPresenter.t
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { dateOf } from '../schemas/common.ts';
+import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   correctionOf,
   OperatingStateCorrectionBody,
@@ -164,6 +173,24 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     operationId: 'updateOperationRecordedOperatingState',
     body: OperatingStateCorrectionBody,
     run: (body, at) => corrections.correctOperationOperatingStates(db, at.id, correctionOf(body)),
+  });
+
+  registerElementsRoute(api, {
+    tags,
+    path: `${OPERATIONS_PATH}/:id/recordedOperatingStates`,
+    operationId: 'getOperationRecordedOperatingStates',
+    summary:
+      'Operating states of the workplaces the operation ran at, while it ran there (SETUP, TRAINING, ' +
+      'PROCESSING), newest first',
+    description: 'The workplace records clipped to the running phases and to startDate/endDate.',
+    filters: PeriodFilters,
+    element: OperatingStateElement,
+    load: async (id, filters, page) =>
+      pageOf(await operatingStatesOfOperationIn(db, id, periodOf(filters)), page),
+    present: (period, request) => ({
+      operatingState: operatingStateProperty(operatingStateById(period.operatingStateId), request.locale),
+      timePeriod: timePeriod(period),
+    }),
   });
 
   registerHistoryRoutes(api, db, {

@@ -1,19 +1,23 @@
+import { Type } from 'typebox';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { StaffMember } from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
+import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/staffMemberService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
+import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
+import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
 import { presentRecordedActivity, presentStaffMember } from '../presenters/staffMemberPresenter.ts';
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
+import { errorResponses, IdParams, Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   ActivityBody,
   CreateStaffMemberBody,
@@ -25,6 +29,14 @@ import {
   WorkplaceItem,
 } from '../schemas/staffMemberSchemas.ts';
 import { workplaceGroupsOf } from './workplaceRoutes.ts';
+
+const LoginPeriodElement = Type.Object({
+  workplaceId: Nullable(Type.String()),
+  operationId: Nullable(Type.String()),
+  operationPhase: Type.Null({ description: 'not recorded with an activity' }),
+  timePeriod: TimePeriodSchema,
+  proportion: Type.Number(),
+});
 
 const tags = ['staffMembers'];
 
@@ -119,6 +131,26 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
       return reply.code(201).header('location', representation._links.self?.href).send(representation);
     },
   );
+
+  registerElementsRoute(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/:id/recordedLoginPeriods`,
+    operationId: 'getStaffMemberRecordedLoginPeriods',
+    summary: 'Periods the staff member was signed on to an operation (its activities), newest first',
+    description:
+      'One period per recorded activity, from STARTED to INTERRUPTED or FINISHED (endDate null while open); ' +
+      'proportion 1/n, n the periods open when it started. Periods overlapping startDate/endDate.',
+    filters: PeriodFilters,
+    element: LoginPeriodElement,
+    load: async (id, filters, page) => pageOf(await loginPeriodsOf(db, id, periodOf(filters)), page),
+    present: (period) => ({
+      workplaceId: period.workplaceId,
+      operationId: period.operationId,
+      operationPhase: null,
+      timePeriod: timePeriod(period),
+      proportion: period.proportion,
+    }),
+  });
 
   registerHistoryRoutes(api, db, {
     tags,

@@ -1,13 +1,22 @@
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/workplaceGroupRepository.ts';
-import type { WorkplaceGroup } from '../../domain/workplaces.ts';
+import { listWorkplaces } from '../../db/repositories/workplaceRepository.ts';
+import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaceGroupService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
+import { viewOf } from '../presenters/view.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
+import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { GroupType, WorkplaceGroupBody, WorkplaceGroupSchema } from '../schemas/workplaceSchemas.ts';
+import {
+  GroupType,
+  WorkplaceGroupBody,
+  WorkplaceGroupSchema,
+  WorkplaceSchema,
+} from '../schemas/workplaceSchemas.ts';
+import { workplaceGroupsOf } from './workplaceRoutes.ts';
 
 export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
   const groups = resourceRoutes(api, {
@@ -52,5 +61,24 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
   groups.remove({
     summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',
     run: (at) => service.deleteWorkplaceGroup(db, at.id),
+  });
+
+  resourceRoutes(api, {
+    tags: ['workplace groups'],
+    path: `${WORKPLACE_GROUPS_PATH}/:id/assignedWorkplaces`,
+    name: 'workplaces',
+    schema: WorkplaceSchema,
+    present: async (workplaces: Workplace[], request) => {
+      const groupsById = await workplaceGroupsOf(db, workplaces);
+      return workplaces.map((workplace) =>
+        presentWorkplace(workplace, { ...viewOf(request), groups: groupsById }),
+      );
+    },
+  }).list({
+    summary: 'The workplaces whose capacity group or production line is the group, by number',
+    operationId: 'getWorkplaceGroupAssignedWorkplaces',
+    paging: 'offset',
+    owner: async (at) => (await service.getWorkplaceGroup(db, at.id)).id,
+    load: (_filter, page, at) => listWorkplaces(db, { workplaceGroupId: at.owner }, page),
   });
 }
