@@ -22,9 +22,12 @@ const key = (resource: string, by: string, field?: string): ForeignKey =>
 
 export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   callbacks_client_id_fkey: key('client', 'callbacks'),
+  commands_client_id_fkey: key('client', 'commands'),
   connector_counters_connector_id_fkey: key('connector', 'piece counter readings'),
   delivery_attempts_callback_id_fkey: key('callback', 'delivery attempts'),
   devices_workplace_id_fkey: key('workplace', 'devices', 'workplaceId'),
+  master_data_entries_description_literal_id_fkey: key('literal', 'master data entries'),
+  master_data_entries_short_description_literal_id_fkey: key('literal', 'master data entries'),
   idempotency_keys_client_id_fkey: key('client', 'stored answers to Idempotency-Keys'),
   document_folders_parent_id_fkey: key('documentFolder', 'document folders', 'parentFolderId'),
   document_folders_workplace_id_fkey: key('workplace', 'document folders', 'workplaceId'),

@@ -249,7 +249,10 @@ describeEachBackend(
           eventName: 'from-mes',
         },
         // This app does not listen, so it has no address of its own: the href is a path from the root.
-        _links: { callback: { href: `/api/v2/callbacks/${callbackId}`, method: 'GET', embeddable: false } },
+        // Where the callback was registered from (the test requests' Host).
+        _links: {
+          callback: { href: absolute(`/api/v2/callbacks/${callbackId}`), method: 'GET', embeddable: false },
+        },
       });
       assert.equal(delivery.headers['webhook-id'], published.properties.id);
     });

@@ -6,7 +6,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { fuzz } from '../support/fuzz.ts';
 
 const ENV = { BRIDGE_DELIVERY_ENABLED: 'false' };
-const RUNS = 700;
+// At least one round over every operation of the document (3 requests each).
+const RUNS = 1000;
 
 describe('fuzz over the OpenAPI document [pglite]', () => {
   let t: TestApp;

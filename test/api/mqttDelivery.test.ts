@@ -12,6 +12,7 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/delivery/emb
 import { json, startTestApp, type TestApp } from '../support/app.ts';
 import { BACKENDS } from '../support/databases.ts';
 import { closeAll, freePort, type JsonObject, Mosquitto, waitFor } from '../support/faults.ts';
+import { absolute } from '../support/hal.ts';
 import { commandExists, fullOnly, needs, portOpen } from '../support/suite.ts';
 
 const API = '/api/v2';
@@ -135,7 +136,10 @@ async function expectedBody(
       eventType: EVENT_TYPE,
       eventName: 'line-1',
     },
-    _links: { callback: { href: `${API}/callbacks/${callbackId}`, method: 'GET', embeddable: false } },
+    // Where the callback was registered from (the test requests' Host).
+    _links: {
+      callback: { href: absolute(`${API}/callbacks/${callbackId}`), method: 'GET', embeddable: false },
+    },
   };
 }
 
