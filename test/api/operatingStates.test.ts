@@ -311,6 +311,24 @@ describeEachBackend('operating states', (t) => {
           firstIdentifier: position(r0),
           lastIdentifier: position(r2),
         },
+        // The SDK's form of the same page (docs/api.md, history collections).
+        properties: {
+          elements: [
+            [r0, '000'],
+            [r1, '110'],
+            [r2, '999'],
+          ].map(([row, code]) => {
+            const { start_date: start, end_date: end } = row as typeof r0;
+            return {
+              operatingState: asProperty(code as string),
+              timePeriod: {
+                startDate: start.toISOString(),
+                endDate: end?.toISOString() ?? null,
+                duration: end ? end.getTime() - start.getTime() : null,
+              },
+            };
+          }),
+        },
         _embedded: { recordedOperatingStates: [record(r0, '000'), record(r1, '110'), record(r2, '999')] },
         _links: {
           self: get(`${base}?paginationDirection=NEXT&limit=100`),
