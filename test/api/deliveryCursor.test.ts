@@ -98,115 +98,122 @@ async function change(t: TestApp, workplaceId: string, state: string): Promise<v
   assert.equal(response.statusCode, 200, response.body);
 }
 
-describeEachBackend('delivery by cursor', (t) => {
-  let receiver: Receiver;
-  before(async () => {
-    receiver = await Receiver.start();
-  });
-  after(() => receiver.close());
-
-  /**
-   * A callback on a new workplace's state changes whose first delivery (a probe: while it is held,
-   * nothing else is sent to it) the receiver holds, and `events` changes written behind it.
-   */
-  async function behindHeldProbe(name: string, events: number, settings: Record<string, unknown> = {}) {
-    const workplaceId = await createWorkplace(t(), `CURSOR-${name}-${randomUUID().slice(0, 6)}`);
-    const path = `/${name.toLowerCase()}-${t().backend}`;
-    receiver.hold = (request) => request.path === path && request.sequence === 1;
-    const callbackId = await register(t(), {
-      eventType: STATE_CHANGED,
-      url: receiver.url(path),
-      objectFilter: [{ name: 'id', value: workplaceId }],
-      ...settings,
+describeEachBackend(
+  'delivery by cursor',
+  (t) => {
+    let receiver: Receiver;
+    before(async () => {
+      receiver = await Receiver.start();
     });
-    await change(t(), workplaceId, '110');
-    await waitFor('the probe', () => receiver.on(path).length === 1 || undefined);
-    for (let index = 1; index < events; index += 1) await change(t(), workplaceId, index % 2 ? '000' : '110');
-    return { path, callbackId };
-  }
+    after(() => receiver.close());
 
-  test('a callback more than maxUnconfirmedMessages behind skips the oldest unread events, counted and recorded', async () => {
-    const { path, callbackId } = await behindHeldProbe('SKIP', 10, { maxUnconfirmedMessages: 3 });
-    // 10 events: the first is out, the newest 3 wait, the 6 between are dropped.
-    let shown: Record<string, unknown> = {};
-    await waitFor(
-      '6 discarded',
-      async () => {
-        shown = json(await t().request({ url: `/api/v2/callbacks/${callbackId}` })).properties;
-        return shown.discardedNotifications === 6 || undefined;
-      },
-      { describe: () => shown },
-    );
-    receiver.release();
-    await waitFor('the kept ones', () => receiver.on(path).length === 4 || undefined);
-    await waitFor(
-      'every outcome recorded',
-      async () => (await pendingDeliveries(t().app.db, [callbackId])) === 0 || undefined,
-    );
-    assert.deepEqual(
-      receiver
-        .on(path)
-        .map((request) => request.sequence)
-        .sort((a, b) => a - b),
-      [1, 8, 9, 10],
-    );
-    const history = json(await t().request({ url: `/api/v2/callbacks/${callbackId}/deliveries?limit=100` }))
-      ._embedded.deliveries as { sequence: number; outcome: string; error: string | null }[];
-    const discarded = history.filter((entry) => entry.outcome === 'DISCARDED');
-    assert.deepEqual(
-      discarded.map((entry) => entry.sequence).sort((a, b) => a - b),
-      [2, 3, 4, 5, 6, 7],
-    );
-    for (const entry of discarded) assert.match(String(entry.error), /maxUnconfirmedMessages/);
-    assert.deepEqual(
-      history
-        .filter((entry) => entry.outcome === 'DELIVERED')
-        .map((entry) => entry.sequence)
-        .sort((a, b) => a - b),
-      [1, 8, 9, 10],
-    );
-  });
+    /**
+     * A callback on a new workplace's state changes whose first delivery (a probe: while it is held,
+     * nothing else is sent to it) the receiver holds, and `events` changes written behind it.
+     */
+    async function behindHeldProbe(name: string, events: number, settings: Record<string, unknown> = {}) {
+      const workplaceId = await createWorkplace(t(), `CURSOR-${name}-${randomUUID().slice(0, 6)}`);
+      const path = `/${name.toLowerCase()}-${t().backend}`;
+      receiver.hold = (request) => request.path === path && request.sequence === 1;
+      const callbackId = await register(t(), {
+        eventType: STATE_CHANGED,
+        url: receiver.url(path),
+        objectFilter: [{ name: 'id', value: workplaceId }],
+        ...settings,
+      });
+      await change(t(), workplaceId, '110');
+      await waitFor('the probe', () => receiver.on(path).length === 1 || undefined);
+      for (let index = 1; index < events; index += 1)
+        await change(t(), workplaceId, index % 2 ? '000' : '110');
+      return { path, callbackId };
+    }
 
-  // Batches record only the newest 100 successes per callback (attemptsToRecord): what the
-  // history shows must not change with the size of the batches the backlog was recorded in.
-  test('after a backlog, the history shows its newest 100 attempts, newest first', async () => {
-    // While the probe is held nothing more is read: the backlog waits, then goes out in bulk.
-    const events = 160;
-    const { path, callbackId } = await behindHeldProbe('HISTORY', events);
-    receiver.release();
-    // A backlog of 160 on a loaded machine (the whole suite in parallel) may take longer than the
-    // default wait; nothing is asserted about its speed here.
-    const backlogWait = { timeoutMs: 60_000 };
-    await waitFor('the backlog', () => receiver.on(path).length === events || undefined, backlogWait);
-    await waitFor(
-      'every outcome recorded',
-      async () => (await pendingDeliveries(t().app.db, [callbackId])) === 0 || undefined,
-      backlogWait,
-    );
-    const history = json(await t().request({ url: `/api/v2/callbacks/${callbackId}/deliveries?limit=100` }))
-      ._embedded.deliveries as { sequence: number; outcome: string }[];
-    assert.deepEqual(
-      history.map((entry) => [entry.sequence, entry.outcome]),
-      Array.from({ length: 100 }, (_, index) => [events - index, 'DELIVERED']),
-    );
-    const shown = json(await t().request({ url: `/api/v2/callbacks/${callbackId}` })).properties;
-    assert.equal(shown.failedAttempts, 0);
-    assert.equal(shown.discardedNotifications, 0);
-    assert.ok(shown.lastSuccessfulDate);
-  });
+    test('a callback more than maxUnconfirmedMessages behind skips the oldest unread events, counted and recorded', async () => {
+      const { path, callbackId } = await behindHeldProbe('SKIP', 10, { maxUnconfirmedMessages: 3 });
+      // 10 events: the first is out, the newest 3 wait, the 6 between are dropped.
+      let shown: Record<string, unknown> = {};
+      await waitFor(
+        '6 discarded',
+        async () => {
+          shown = json(await t().request({ url: `/api/v2/callbacks/${callbackId}` })).properties;
+          return shown.discardedNotifications === 6 || undefined;
+        },
+        { describe: () => shown },
+      );
+      receiver.release();
+      await waitFor('the kept ones', () => receiver.on(path).length === 4 || undefined);
+      await waitFor(
+        'every outcome recorded',
+        async () => (await pendingDeliveries(t().app.db, [callbackId])) === 0 || undefined,
+      );
+      assert.deepEqual(
+        receiver
+          .on(path)
+          .map((request) => request.sequence)
+          .sort((a, b) => a - b),
+        [1, 8, 9, 10],
+      );
+      const history = json(await t().request({ url: `/api/v2/callbacks/${callbackId}/deliveries?limit=100` }))
+        ._embedded.deliveries as { sequence: number; outcome: string; error: string | null }[];
+      const discarded = history.filter((entry) => entry.outcome === 'DISCARDED');
+      assert.deepEqual(
+        discarded.map((entry) => entry.sequence).sort((a, b) => a - b),
+        [2, 3, 4, 5, 6, 7],
+      );
+      for (const entry of discarded) assert.match(String(entry.error), /maxUnconfirmedMessages/);
+      assert.deepEqual(
+        history
+          .filter((entry) => entry.outcome === 'DELIVERED')
+          .map((entry) => entry.sequence)
+          .sort((a, b) => a - b),
+        [1, 8, 9, 10],
+      );
+    });
 
-  // Its cached plan must not follow statistics taken before a burst into a bitmap scan of the
-  // whole backlog and a sort (docs/architecture.md, "Delivery by cursor"; migration 022).
-  test("the read of the callbacks' events runs without bitmap scans", async () => {
-    const rows = await t().app.db.query<{ config: string[] | null }>(
-      "SELECT proconfig AS config FROM pg_proc WHERE proname = 'delivery_read'",
-    );
-    assert.deepEqual(
-      rows.map((row) => row.config),
-      [['enable_bitmapscan=off']],
-    );
-  });
-});
+    // Batches record only the newest 100 successes per callback (attemptsToRecord): what the
+    // history shows must not change with the size of the batches the backlog was recorded in.
+    test('after a backlog, the history shows its newest 100 attempts, newest first', async () => {
+      // While the probe is held nothing more is read: the backlog waits, then goes out in bulk.
+      const events = 160;
+      const { path, callbackId } = await behindHeldProbe('HISTORY', events);
+      receiver.release();
+      // A backlog of 160 on a loaded machine (the whole suite in parallel) may take longer than the
+      // default wait; nothing is asserted about its speed here.
+      const backlogWait = { timeoutMs: 60_000 };
+      await waitFor('the backlog', () => receiver.on(path).length === events || undefined, backlogWait);
+      await waitFor(
+        'every outcome recorded',
+        async () => (await pendingDeliveries(t().app.db, [callbackId])) === 0 || undefined,
+        backlogWait,
+      );
+      const history = json(await t().request({ url: `/api/v2/callbacks/${callbackId}/deliveries?limit=100` }))
+        ._embedded.deliveries as { sequence: number; outcome: string }[];
+      assert.deepEqual(
+        history.map((entry) => [entry.sequence, entry.outcome]),
+        Array.from({ length: 100 }, (_, index) => [events - index, 'DELIVERED']),
+      );
+      const shown = json(await t().request({ url: `/api/v2/callbacks/${callbackId}` })).properties;
+      assert.equal(shown.failedAttempts, 0);
+      assert.equal(shown.discardedNotifications, 0);
+      assert.ok(shown.lastSuccessfulDate);
+    });
+
+    // Its cached plan must not follow statistics taken before a burst into a bitmap scan of the
+    // whole backlog and a sort (docs/architecture.md, "Delivery by cursor"; migration 022).
+    test("the read of the callbacks' events runs without bitmap scans", async () => {
+      const rows = await t().app.db.query<{ config: string[] | null }>(
+        "SELECT proconfig AS config FROM pg_proc WHERE proname = 'delivery_read'",
+      );
+      assert.deepEqual(
+        rows.map((row) => row.config),
+        [['enable_bitmapscan=off']],
+      );
+    });
+  },
+  // The probe is held while the backlog is written; on a loaded machine that takes longer than the
+  // default timeout, and a timed-out probe would be retried into the middle of the backlog.
+  { BRIDGE_DELIVERY_TIMEOUT_MS: '30000', BRIDGE_DELIVERY_RETRY_INTERVAL_MS: '60000' },
+);
 
 const onPostgres = { skip: !BACKENDS.includes('postgres') && 'PostgreSQL not reachable' };
 

@@ -145,9 +145,13 @@ describeEachBackend(
         await waitUntil(
           async () => {
             text = await scrape(t());
-            return (sample(text, 'bridge_delivery_attempts_total', { outcome: 'FAILED' }) ?? 0) >= 1;
+            // Each outcome is recorded when its own send ends: wait for both.
+            return (
+              (sample(text, 'bridge_delivery_attempts_total', { outcome: 'FAILED' }) ?? 0) >= 1 &&
+              (sample(text, 'bridge_delivery_attempts_total', { outcome: 'DELIVERED' }) ?? 0) >= 1
+            );
           },
-          { what: 'the failed attempt recorded' },
+          { what: 'the failed and the delivered attempt recorded' },
         );
         assert.ok((sample(text, 'bridge_delivery_attempts_total', { outcome: 'DELIVERED' }) ?? 0) >= 1, text);
         // The failing callback's event waits for its retry; the good one's queue is empty.
