@@ -79,7 +79,8 @@ export function registerEntryPoint(api: Api): void {
           events: link(hrefs.api(EVENTS_PATH)),
           connectors: link(hrefs.api(CONNECTORS_PATH)),
           tickets: link(hrefs.api(TICKETS_PATH)),
-          commands: link(hrefs.api(COMMANDS_PATH)),
+          // Commands are sent, not listed (docs/resources/commands.md).
+          commands: link(hrefs.api(COMMANDS_PATH), { method: 'POST' }),
           machines: link(hrefs.api(MACHINES_PATH)),
           // Offered to the clients that may use it (admin scope), like write links to writers.
           ...(request.client?.scopes.includes('admin') ? { clients: link(hrefs.api(CLIENTS_PATH)) } : {}),
