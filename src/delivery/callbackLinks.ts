@@ -12,7 +12,8 @@ export type CallbackHref = (linkRoot: string | null, callbackId: string) => stri
 export class CallbackLinks {
   readonly #db: Queryable;
   readonly #href: CallbackHref;
-  readonly #roots = new Map<string, string | null>();
+  /** The root of each callback, as a promise: concurrent first sends share one read. */
+  readonly #roots = new Map<string, Promise<string | null>>();
 
   constructor(db: Queryable, href: CallbackHref) {
     this.#db = db;
@@ -22,10 +23,12 @@ export class CallbackLinks {
   async href(callbackId: string): Promise<string> {
     let root = this.#roots.get(callbackId);
     if (root === undefined) {
-      root = await findCallbackLinkRoot(this.#db, callbackId);
+      root = findCallbackLinkRoot(this.#db, callbackId);
       if (this.#roots.size >= ROOTS_KEPT) this.#roots.clear();
       this.#roots.set(callbackId, root);
+      // A failed read is not kept: the next send reads again.
+      root.catch(() => this.#roots.delete(callbackId));
     }
-    return this.#href(root, callbackId);
+    return this.#href(await root, callbackId);
   }
 }

@@ -50,11 +50,19 @@ describeEachBackend('real clients: Node-RED dashboard', (t) => {
       ],
     );
     for (const item of items) {
-      assert.deepEqual(item.productionOrder, { id: order.id, number: 'NR-PO', description: 'Gear housings' });
+      assert.deepEqual(item.productionOrder, {
+        id: order.id,
+        number: 'NR-PO',
+        description: 'Gear housings',
+        // The v3 fields of the order (split, ERP context, material) come along; the plant set none.
+        split: null,
+        erpContextId: null,
+        material: { number: 'MAT-1', description: 'Housing', type: null },
+      });
     }
     // Without its own material an operation shows its order's.
-    assert.deepEqual(items[1].material, { number: 'MAT-1', description: 'Housing' });
-    assert.deepEqual(items[0].material, { number: 'MAT-OWN', description: null });
+    assert.deepEqual(items[1].material, { number: 'MAT-1', description: 'Housing', type: null });
+    assert.deepEqual(items[0].material, { number: 'MAT-OWN', description: null, type: null });
     assert.match(body._links.self.href, /isInProgress=true/);
     assert.match(body._links.self.href, new RegExp(`workplaceId=${workplaceId}`));
 
@@ -98,7 +106,7 @@ describeEachBackend('real clients: Node-RED dashboard', (t) => {
     const created = await post(t(), '/operations', { productionOrderId: order.id, number: 'NR-50' });
     const url = `${V}/operations/${created.id}`;
     const before = json(await t().request({ url })).properties;
-    assert.deepEqual(before.material, { number: 'MAT-2', description: null });
+    assert.deepEqual(before.material, { number: 'MAT-2', description: null, type: null });
     const put = await t().request({ method: 'PUT', url, body: { ...before, description: 'renamed' } });
     assert.equal(put.statusCode, 200, put.body);
     // Still the order's: a new order material shows through.
@@ -113,6 +121,7 @@ describeEachBackend('real clients: Node-RED dashboard', (t) => {
     assert.deepEqual(json(await t().request({ url })).properties.material, {
       number: 'MAT-3',
       description: null,
+      type: null,
     });
     const phase = await t().request({
       method: 'PUT',

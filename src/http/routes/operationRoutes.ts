@@ -145,6 +145,9 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     summary: 'Replace an operation (emits OPERATION_UPDATED when a characteristic property changes)',
     description: 'The phase is changed by its command only; a missing sequence keeps the position.',
     body: ReplaceOperationBody,
+    // Derived from other resources: the order's own changes, the order's other operations and the
+    // phase move them between a client's GET and its PUT.
+    changingOnTheirOwn: ['productionOrder', 'sequenceNumber', 'currentWorkplace'],
     run: (body, at) => service.replaceOperation(db, at.id, operationInput(body, body.productionOrderId)),
   });
   operations.remove({
