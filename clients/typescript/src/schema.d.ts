@@ -12489,11 +12489,11 @@ export interface operations {
                     }[];
                     startDate?: string | null;
                     endDate?: string | null;
-                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    /** @description Read-only, changes on its own: taken back whatever its value and ignored */
                     productionOrder?: unknown;
-                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    /** @description Read-only, changes on its own: taken back whatever its value and ignored */
                     sequenceNumber?: unknown;
-                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    /** @description Read-only, changes on its own: taken back whatever its value and ignored */
                     currentWorkplace?: unknown;
                     /** @description Read-only: may be sent back unchanged, another value is 400 */
                     operationPhaseId?: unknown;
