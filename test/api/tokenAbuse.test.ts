@@ -14,6 +14,16 @@ const FORM = 'application/x-www-form-urlencoded';
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
+/** A client credentials token request from `remoteAddress`, with Basic auth. */
+const tokenRequest = (r: RuntimeApp, id: string, secret: string, remoteAddress: string) =>
+  r.app.server.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    remoteAddress,
+    headers: { 'content-type': FORM, authorization: basic(id, secret) },
+    payload: 'grant_type=client_credentials',
+  });
+
 for (const backend of BACKENDS) {
   describe(`token endpoint under abuse [${backend}]`, () => {
     let r: RuntimeApp;
@@ -26,13 +36,7 @@ for (const backend of BACKENDS) {
     });
 
     const attempt = (id: string, secret: string, remoteAddress: string) =>
-      r.app.server.inject({
-        method: 'POST',
-        url: '/oauth/token',
-        remoteAddress,
-        headers: { 'content-type': FORM, authorization: basic(id, secret) },
-        payload: 'grant_type=client_credentials',
-      });
+      tokenRequest(r, id, secret, remoteAddress);
     const checks = async (): Promise<Record<string, number>> => {
       const token = await r.app.tokens.issue(TEST_CLIENT.id, ['read']);
       const response = await r.app.server.inject({
@@ -150,13 +154,7 @@ for (const backend of BACKENDS) {
     });
 
     const attempt = (id: string, secret: string, remoteAddress: string) =>
-      r.app.server.inject({
-        method: 'POST',
-        url: '/oauth/token',
-        remoteAddress,
-        headers: { 'content-type': FORM, authorization: basic(id, secret) },
-        payload: 'grant_type=client_credentials',
-      });
+      tokenRequest(r, id, secret, remoteAddress);
 
     test('the client at an address it used before is not refused while others fill its lane', async () => {
       const client = await addClient(r.app.db, { name: 'guessed while working', scopes: ['read'] });
