@@ -1,6 +1,7 @@
 // Backoff for failed client authentications per (client id, source address) pair. Someone who
 // guesses a client's secret slows down only their own pair: the client at its own address is not
 // affected, so knowing a client id is not enough to lock it out. The wait is bounded.
+import { FailureRecords } from './failureRecords.ts';
 import type { NowMs } from './limits.ts';
 
 interface Failures {
@@ -11,9 +12,7 @@ interface Failures {
 export class PairBackoff {
   readonly #free: number;
   readonly #maxMs: number;
-  readonly #now: NowMs;
-  readonly #maxKeys: number;
-  readonly #pairs = new Map<string, Failures>();
+  readonly #pairs: FailureRecords<Failures>;
 
   /**
    * `free` failures cost nothing; each further one doubles the wait, from 1 s up to `maxSeconds`.
@@ -22,41 +21,26 @@ export class PairBackoff {
   constructor(free: number, maxSeconds: number, now: NowMs = Date.now, maxKeys = 100_000) {
     this.#free = free;
     this.#maxMs = maxSeconds * 1000;
-    this.#now = now;
-    this.#maxKeys = maxKeys;
+    this.#pairs = new FailureRecords(now, (failures, at) => at - failures.last > 2 * this.#maxMs, maxKeys);
   }
 
   /** Whole seconds until the pair may try again; 0 when it may now. */
   retryAfter(clientId: string, address: string): number {
-    const failures = this.#current(keyOf(clientId, address));
+    const failures = this.#pairs.get(keyOf(clientId, address));
     if (failures === undefined || failures.count < this.#free) return 0;
     const waitMs = Math.min(this.#maxMs, 1000 * 2 ** (failures.count - this.#free));
-    const left = failures.last + waitMs - this.#now();
+    const left = failures.last + waitMs - this.#pairs.now();
     return left > 0 ? Math.ceil(left / 1000) : 0;
   }
 
   fail(clientId: string, address: string): void {
     const key = keyOf(clientId, address);
-    const failures = this.#current(key);
-    this.#pairs.delete(key);
-    if (this.#pairs.size >= this.#maxKeys) {
-      const oldest = this.#pairs.keys().next().value;
-      if (oldest !== undefined) this.#pairs.delete(oldest);
-    }
-    this.#pairs.set(key, { count: (failures?.count ?? 0) + 1, last: this.#now() });
+    const failures = this.#pairs.get(key);
+    this.#pairs.set(key, { count: (failures?.count ?? 0) + 1, last: this.#pairs.now() });
   }
 
   reset(clientId: string, address: string): void {
     this.#pairs.delete(keyOf(clientId, address));
-  }
-
-  #current(key: string): Failures | undefined {
-    const failures = this.#pairs.get(key);
-    if (failures !== undefined && this.#now() - failures.last > 2 * this.#maxMs) {
-      this.#pairs.delete(key);
-      return undefined;
-    }
-    return failures;
   }
 }
 
