@@ -10,6 +10,22 @@ import Value from 'typebox/value';
 import { findOperatingState, NO_CONNECTION_STATE_CODE } from './domain/masterData.ts';
 import { parseNetworks } from './net/addressPolicy.ts';
 
+/** The delivery worker's settings (src/delivery/worker.ts). */
+export interface DeliverySettings {
+  retryIntervalMs: number;
+  timeoutMs: number;
+  pollMs: number;
+  /** How long a callback's lease lasts unless renewed: how soon another instance takes over a dead one's. */
+  leaseMs: number;
+  /** Sends in flight at once, over all callbacks. */
+  maxInFlight: number;
+  /**
+   * Sends in flight at once for one callback; one while its receiver does not answer
+   * (docs/decisions/0003-delivery-from-the-event-log.md, fairness).
+   */
+  perCallback: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -35,15 +51,7 @@ export interface Config {
   dbTimeoutMs: number;
   dbPoolSize: number;
   logLevel: string;
-  delivery: {
-    enabled: boolean;
-    retryIntervalMs: number;
-    timeoutMs: number;
-    pollMs: number;
-    leaseMs: number;
-    maxInFlight: number;
-    perCallback: number;
-  };
+  delivery: { enabled: boolean } & DeliverySettings;
   /** How often the shift clock looks for shifts that started or ended. */
   shiftClockPollMs: number;
   /** Days events and device samples are kept, by their time; 0 keeps them forever (docs/settings.md). */

@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../background/clock.ts';
 import { PollingLoop } from '../background/pollingLoop.ts';
+import type { DeliverySettings } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { pollDelivery } from '../db/repositories/deliveryCursors.ts';
 import { Cursors } from './cursors.ts';
@@ -17,19 +18,7 @@ import { Recorder } from './recording.ts';
 import { Sender } from './sending.ts';
 import type { Transport } from './transport.ts';
 
-export interface DeliveryOptions {
-  retryIntervalMs: number;
-  timeoutMs: number;
-  pollMs: number;
-  /** How long a callback's lease lasts unless renewed: how soon another instance takes over a dead one's. */
-  leaseMs: number;
-  /** Sends in flight at once, over all callbacks. */
-  maxInFlight: number;
-  /**
-   * Sends in flight at once for one callback; one while its receiver does not answer
-   * (docs/decisions/0003-delivery-from-the-event-log.md, fairness).
-   */
-  perCallback: number;
+export interface DeliveryOptions extends DeliverySettings {
   callbackHref: (callbackId: string) => Promise<string>;
   /** The time of claims, leases, retries and headers. */
   clock: Clock;
