@@ -1,7 +1,10 @@
 // TypeBox schemas shared by the routes: they validate requests and document the API (OpenAPI).
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { AppError } from '../../domain/errors.ts';
 import { WORKPLACE_STATE_IDS } from '../../domain/masterData.ts';
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const DateTime = Type.String({ format: 'date-time' });
 
 export const ErrorBody = Type.Object(
   {
@@ -39,33 +42,30 @@ const Position = Type.Union([
   Type.Null(),
 ]);
 
-export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>
+/** A page of `item`s, embedded as `name`, with the paging fields beside limit and count. */
+const Collection = <R extends Type.TSchema, P extends Type.TProperties>(
+  name: string,
+  item: R,
+  paging: P,
+  properties?: Type.TSchema,
+) =>
   Type.Object({
     ...(properties ? { properties } : {}),
-    pagination: Type.Object({
-      limit: Type.Integer(),
-      count: Type.Integer(),
-      offset: Type.Integer(),
-      total: Type.Integer(),
-    }),
+    pagination: Type.Object({ limit: Type.Integer(), count: Type.Integer(), ...paging }),
     _embedded: Type.Object({ [name]: Type.Array(item) }),
     _links: Links,
   });
 
+export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>
+  Collection(name, item, { offset: Type.Integer(), total: Type.Integer() }, properties);
+
 export const KeysetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>
-  Type.Object({
-    ...(properties ? { properties } : {}),
-    pagination: Type.Object({
-      limit: Type.Integer(),
-      count: Type.Integer(),
-      offset: Type.Null(),
-      total: Type.Integer(),
-      firstIdentifier: Position,
-      lastIdentifier: Position,
-    }),
-    _embedded: Type.Object({ [name]: Type.Array(item) }),
-    _links: Links,
-  });
+  Collection(
+    name,
+    item,
+    { offset: Type.Null(), total: Type.Integer(), firstIdentifier: Position, lastIdentifier: Position },
+    properties,
+  );
 
 // Paging parameters are optional (documented as such); Ajv fills in the defaults, and the
 // readers below say so to the type checker.
@@ -133,6 +133,33 @@ export const dateOf = (value: string | undefined) => (value === undefined ? unde
 /** A nullable date-time field as a Date or null. */
 export const nullableDate = (value: string | null | undefined) => (value == null ? null : new Date(value));
 
+type WithDates<T, K extends keyof T> = { [P in keyof T]: P extends K ? DateOf<T[P]> : T[P] };
+type DateOf<T> = T extends string ? Date : T;
+
+/** `value` with the named date-time fields as Dates; absent and null ones stay as they are. */
+export function withDates<T extends object, K extends keyof T>(value: T, ...keys: K[]): WithDates<T, K> {
+  const result = { ...value } as Record<PropertyKey, unknown>;
+  for (const key of keys) {
+    const text = value[key];
+    if (typeof text === 'string') result[key] = new Date(text);
+  }
+  return result as WithDates<T, K>;
+}
+
+/** An optional property as a service takes it: absent is null. */
+type Given<T> = { [P in keyof T]-?: Exclude<T[P], undefined> | (undefined extends T[P] ? null : never) };
+
+/**
+ * A body as a service takes it: every property of its schema, in the schema's order, an absent
+ * one as null. The order is fixed because services detect changes on the JSON text.
+ */
+export function absentAsNull<S extends Type.TObject>(schema: S, body: Static<S>): Given<Static<S>> {
+  const values = body as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) result[key] = values[key] ?? null;
+  return result as Given<Static<S>>;
+}
+
 /** The replacing body: the writable fields, and the id, which must equal the path's when sent. */
 export const ReplaceBody = <P extends Type.TProperties>(writable: P) =>
   Type.Object(
@@ -170,6 +197,14 @@ export const OperatingStateProperty = Type.Object({
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** The identity of a resource the ERP system numbers, as the resource and its references show it. */
+export const NumberedProperties = {
+  id: Uuid,
+  number: Type.String(),
+  description: Nullable(Type.String()),
+  erpContextId: Nullable(Type.String()),
+};
 
 /** Error answers every authenticated route can give. */
 export const errorResponses = (...statuses: number[]) =>

@@ -1,19 +1,15 @@
 // Machines, their commands and the corrections of the operating-state history as the API shows
 // and takes them (docs/resources/machines.md, docs/resources/workplaces.md "Corrections").
 import { Type } from 'typebox';
-import { Nullable, nullableDate, Resource } from './common.ts';
+import { Nullable, NumberedProperties, nullableDate, Resource, Uuid } from './common.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time', maxLength: 64 });
 const MasterDataId = Type.String({ minLength: 1, maxLength: 100 });
 const Remark = Type.String({ maxLength: 2000 });
 
 export const MachineSchema = Resource(
   Type.Object({
-    id: Uuid,
-    number: Type.String(),
-    description: Nullable(Type.String()),
-    erpContextId: Nullable(Type.String()),
+    ...NumberedProperties,
     workplaceId: Uuid,
     machineStateId: Nullable(Type.String()),
   }),

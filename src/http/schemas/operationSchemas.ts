@@ -13,10 +13,16 @@ import {
 } from '../../domain/operations.ts';
 import { checkPeriod } from '../../domain/productionOrders.ts';
 import type * as service from '../../services/operationService.ts';
-import { Nullable, nullableDate, Resource } from './common.ts';
+import {
+  absentAsNull,
+  DateTime,
+  Nullable,
+  NumberedProperties,
+  nullableDate,
+  Resource,
+  Uuid,
+} from './common.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
-const DateTime = Type.String({ format: 'date-time' });
 const optional = <T extends Type.TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const Quantity = Type.Number({ minimum: 0, maximum: 1e12 });
 const Duration = Type.Integer({ minimum: 0, description: 'Milliseconds' });
@@ -33,9 +39,7 @@ export const MaterialSchema = Type.Object(
 );
 /** A material of a body as the services take it: objects in a fixed key order (changes compare JSON text). */
 export const materialInput = (material: Static<typeof MaterialSchema> | null | undefined) =>
-  material
-    ? { number: material.number, description: material.description ?? null, type: material.type ?? null }
-    : null;
+  material ? absentAsNull(MaterialSchema, material) : null;
 const ErpText = Type.String({ maxLength: 100 });
 const ComponentSchema = Type.Object(
   {
@@ -171,36 +175,18 @@ export function operationInput(
     targetTeardownTime: body.targetTeardownTime ?? null,
     targetMoveTime: body.targetMoveTime ?? null,
     targetWaitTime: body.targetWaitTime ?? null,
-    components: (body.components ?? []).map((component) => ({
-      materialNumber: component.materialNumber,
-      description: component.description ?? null,
-      quantity: component.quantity ?? null,
-      quantityUnit: component.quantityUnit ?? null,
-    })),
-    productionResourcesAndTools: (body.productionResourcesAndTools ?? []).map((tool) => ({
-      type: tool.type ?? null,
-      identifier: tool.identifier,
-      description: tool.description ?? null,
-      toolId: tool.toolId ?? null,
-      itemNumber: tool.itemNumber ?? null,
-      group: tool.group ?? null,
-      quantity: tool.quantity ?? null,
-      quantityUnit: tool.quantityUnit ?? null,
-    })),
+    components: (body.components ?? []).map((component) => absentAsNull(ComponentSchema, component)),
+    productionResourcesAndTools: (body.productionResourcesAndTools ?? []).map((tool) =>
+      absentAsNull(ToolSchema, tool),
+    ),
     split: body.split ?? null,
     erpContextId: body.erpContextId ?? null,
     scheduledDates: scheduledDatesInput(body.scheduledDates, `${prefix}scheduledDates.`),
     alternativeWorkplaceIds: body.alternativeWorkplaceIds ?? [],
-    materialCharacteristics: (body.materialCharacteristics ?? []).map((characteristic) => ({
-      name: characteristic.name,
-      identifier: characteristic.identifier ?? null,
-      value: characteristic.value ?? null,
-      unit: characteristic.unit ?? null,
-    })),
-    userFields: (body.userFields ?? []).map((field) => ({
-      position: field.position,
-      value: field.value ?? null,
-    })),
+    materialCharacteristics: (body.materialCharacteristics ?? []).map((characteristic) =>
+      absentAsNull(CharacteristicSchema, characteristic),
+    ),
+    userFields: (body.userFields ?? []).map((field) => absentAsNull(UserFieldSchema, field)),
     startDate: nullableDate(body.startDate),
     endDate: nullableDate(body.endDate),
   };
@@ -223,27 +209,22 @@ export const ScheduledDatesProperties = Type.Object({
   scheduledEndDate: DateProperty,
 });
 /** A workplace as other resources name it (the SDK's workplace reference). */
-export const WorkplaceReference = Type.Object({
+export const WorkplaceReference = Type.Object(NumberedProperties);
+/** A production order as its operations name it: the first properties of the order itself. */
+export const productionOrderReference = {
   id: Uuid,
   number: Type.String(),
+  split: Nullable(Type.String()),
   description: Nullable(Type.String()),
+  material: MaterialProperty,
   erpContextId: Nullable(Type.String()),
-});
+};
 const Properties = Type.Object({
   id: Uuid,
   number: Type.String(),
   description: Nullable(Type.String()),
   productionOrderId: Uuid,
-  productionOrder: Nullable(
-    Type.Object({
-      id: Uuid,
-      number: Type.String(),
-      split: Nullable(Type.String()),
-      description: Nullable(Type.String()),
-      material: MaterialProperty,
-      erpContextId: Nullable(Type.String()),
-    }),
-  ),
+  productionOrder: Nullable(Type.Object(productionOrderReference)),
   split: Nullable(Type.String()),
   sequence: Type.Integer(),
   sequenceNumber: Type.Integer({ description: 'The position in the order (as sequence)' }),

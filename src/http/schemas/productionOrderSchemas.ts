@@ -1,21 +1,19 @@
 // Production orders as the API shows and takes them (docs/resources/production-orders.md).
 import { type Static, Type } from 'typebox';
 import { checkPeriod, type ProductionOrderInput } from '../../domain/productionOrders.ts';
-import { Nullable, nullableDate, Resource } from './common.ts';
-import { MaterialProperty, MaterialSchema, materialInput, operationFields } from './operationSchemas.ts';
+import { DateTime, Nullable, nullableDate, Resource, Uuid } from './common.ts';
+import {
+  MaterialSchema,
+  materialInput,
+  operationFields,
+  productionOrderReference,
+} from './operationSchemas.ts';
 
-const Uuid = Type.String({ format: 'uuid' });
-const DateTime = Type.String({ format: 'date-time' });
 const optional = <T extends Type.TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
 export const ProductionOrderSchema = Resource(
   Type.Object({
-    id: Uuid,
-    number: Type.String(),
-    split: Nullable(Type.String()),
-    description: Nullable(Type.String()),
-    material: MaterialProperty,
-    erpContextId: Nullable(Type.String()),
+    ...productionOrderReference,
     targetQuantity: Nullable(Type.Number()),
     quantityUnit: Nullable(Type.String()),
     basicStartDate: Nullable(DateTime),

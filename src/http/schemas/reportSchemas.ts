@@ -2,26 +2,19 @@
 // lists of operating states and quality details.
 import { Type } from 'typebox';
 import { EmbedQuery, Nullable, OffsetQuery, PeriodFilters, Resource } from './common.ts';
-import { Paged } from './summarySchemas.ts';
+import { Paged, Rate, Window, WorkplaceFilters } from './summarySchemas.ts';
 
-const Id = () => Type.Optional(Type.String({ maxLength: 100 }));
-const Rate = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
+const Id = Type.Optional(Type.String({ maxLength: 100 }));
 const Share = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 
-const workplaceFilters = {
-  workplaceId: Id(),
-  workplaceNumber: Id(),
-  workplaceGroupId: Id(),
-  workplaceGroupNumber: Id(),
-};
 const materialFilters = {
   materialId: Type.Optional(Type.String({ maxLength: 100, description: "The material's number" })),
-  materialNumber: Id(),
+  materialNumber: Id,
 };
 const listQuery = { ...PeriodFilters, ...OffsetQuery, embed: EmbedQuery };
 
 export const WorkplaceReportQuery = Type.Object(
-  { ...workplaceFilters, ...listQuery },
+  { ...WorkplaceFilters, ...listQuery },
   { additionalProperties: false },
 );
 export const MaterialReportQuery = Type.Object(
@@ -29,18 +22,13 @@ export const MaterialReportQuery = Type.Object(
   { additionalProperties: false },
 );
 export const QualityDetailsWorkplaceQuery = Type.Object(
-  { ...workplaceFilters, ...materialFilters, ...listQuery },
+  { ...WorkplaceFilters, ...materialFilters, ...listQuery },
   { additionalProperties: false },
 );
 export const OpeQuery = Type.Object(
-  { productionOrderId: Id(), ...materialFilters, ...PeriodFilters },
+  { productionOrderId: Id, ...materialFilters, ...PeriodFilters },
   { additionalProperties: false },
 );
-
-const Window = {
-  startDate: Type.String({ format: 'date-time' }),
-  endDate: Type.String({ format: 'date-time' }),
-};
 
 export const OpeSchema = Resource(
   Type.Object({
@@ -66,6 +54,10 @@ export const OpeSchema = Resource(
   'Overall process efficiency of a production order or a material',
 );
 
+/** A report of the window whose elements have the `element` properties. */
+const ElementsReport = (element: Type.TProperties, description: string) =>
+  Paged(Type.Object({ ...Window, elements: Type.Array(Type.Object(element)) }), description);
+
 const hitListEntry = {
   operatingStateId: Type.String(),
   duration: Type.Number({ description: 'milliseconds' }),
@@ -74,40 +66,29 @@ const hitListEntry = {
   frequency: Share("the element's periods / the periods of all elements"),
 };
 
-export const HitListWorkplaceSchema = Paged(
-  Type.Object({
-    ...Window,
-    elements: Type.Array(Type.Object({ workplaceId: Type.String(), ...hitListEntry })),
-  }),
+export const HitListWorkplaceSchema = ElementsReport(
+  { workplaceId: Type.String(), ...hitListEntry },
   'Time per workplace and operating state in the scheduled time',
 );
 
-export const HitListMaterialSchema = Paged(
-  Type.Object({
-    ...Window,
-    elements: Type.Array(Type.Object({ materialId: Type.String(), ...hitListEntry })),
-  }),
+export const HitListMaterialSchema = ElementsReport(
+  { materialId: Type.String(), ...hitListEntry },
   'Time per material and operating state while operations of the material ran',
 );
 
-export const TotalQuantitySchema = Paged(
-  Type.Object({
-    ...Window,
-    elements: Type.Array(
-      Type.Object({
-        workplaceId: Type.String(),
-        materialId: Nullable(Type.String()),
-        operationId: Nullable(Type.String()),
-        startDate: Type.String({ format: 'date-time', description: 'The first booking' }),
-        endDate: Type.String({ format: 'date-time', description: 'The last booking' }),
-        targetQuantity: Nullable(Type.Number()),
-        yieldQuantity: Type.Number(),
-        scrapQuantity: Type.Number(),
-        reworkQuantity: Type.Number(),
-        totalQuantity: Type.Number(),
-      }),
-    ),
-  }),
+export const TotalQuantitySchema = ElementsReport(
+  {
+    workplaceId: Type.String(),
+    materialId: Nullable(Type.String()),
+    operationId: Nullable(Type.String()),
+    startDate: Type.String({ format: 'date-time', description: 'The first booking' }),
+    endDate: Type.String({ format: 'date-time', description: 'The last booking' }),
+    targetQuantity: Nullable(Type.Number()),
+    yieldQuantity: Type.Number(),
+    scrapQuantity: Type.Number(),
+    reworkQuantity: Type.Number(),
+    totalQuantity: Type.Number(),
+  },
   'Quantities per workplace and operation in the scheduled time',
 );
 
@@ -117,18 +98,12 @@ const qualityEntry = {
   quantity: Type.Number(),
 };
 
-export const QualityDetailsWorkplaceSchema = Paged(
-  Type.Object({
-    ...Window,
-    elements: Type.Array(Type.Object({ workplaceId: Type.String(), ...qualityEntry })),
-  }),
+export const QualityDetailsWorkplaceSchema = ElementsReport(
+  { workplaceId: Type.String(), ...qualityEntry },
   'Quantity per workplace, quality type and quality detail',
 );
 
-export const QualityDetailsMaterialSchema = Paged(
-  Type.Object({
-    ...Window,
-    elements: Type.Array(Type.Object({ materialId: Type.String(), ...qualityEntry })),
-  }),
+export const QualityDetailsMaterialSchema = ElementsReport(
+  { materialId: Type.String(), ...qualityEntry },
   'Quantity per material, quality type and quality detail',
 );

@@ -1,14 +1,12 @@
 // Scheduled maintenance of a workplace as the API shows and takes it
 // (docs/resources/shifts-and-maintenance.md).
 import { type Static, Type } from 'typebox';
-import { Nullable, ReplaceBody, Resource } from './common.ts';
-
-const DateTime = Type.String({ format: 'date-time' });
+import { absentAsNull, DateTime, Nullable, ReplaceBody, Resource, Uuid, withDates } from './common.ts';
 
 export const ScheduledMaintenanceSchema = Resource(
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    workplaceId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    workplaceId: Uuid,
     description: Type.String(),
     maintenanceType: Nullable(Type.String()),
     startDate: DateTime,
@@ -27,9 +25,5 @@ const writable = {
 };
 export const CreateScheduledMaintenanceBody = Type.Object(writable, { additionalProperties: false });
 export const ReplaceScheduledMaintenanceBody = ReplaceBody(writable);
-export const scheduledMaintenanceInput = (body: Static<typeof CreateScheduledMaintenanceBody>) => ({
-  description: body.description,
-  maintenanceType: body.maintenanceType ?? null,
-  startDate: new Date(body.startDate),
-  endDate: new Date(body.endDate),
-});
+export const scheduledMaintenanceInput = (body: Static<typeof CreateScheduledMaintenanceBody>) =>
+  withDates(absentAsNull(CreateScheduledMaintenanceBody, body), 'startDate', 'endDate');

@@ -1,13 +1,11 @@
 // Shifts of a workplace as the API shows and takes them (docs/resources/shifts-and-maintenance.md).
 import { type Static, Type } from 'typebox';
-import { Nullable, ReplaceBody, Resource } from './common.ts';
-
-const DateTime = Type.String({ format: 'date-time' });
+import { absentAsNull, DateTime, Nullable, ReplaceBody, Resource, Uuid, withDates } from './common.ts';
 
 export const ShiftSchema = Resource(
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    workplaceId: Type.String({ format: 'uuid' }),
+    id: Uuid,
+    workplaceId: Uuid,
     name: Nullable(Type.String()),
     shiftModelId: Nullable(Type.String()),
     startDate: DateTime,
@@ -37,9 +35,5 @@ export const ShiftPlanBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const shiftInput = (body: Static<typeof CreateShiftBody>) => ({
-  name: body.name ?? null,
-  shiftModelId: body.shiftModelId ?? null,
-  startDate: new Date(body.startDate),
-  endDate: new Date(body.endDate),
-});
+export const shiftInput = (body: Static<typeof CreateShiftBody>) =>
+  withDates(absentAsNull(CreateShiftBody, body), 'startDate', 'endDate');

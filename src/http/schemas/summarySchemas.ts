@@ -1,7 +1,8 @@
 // Schemas of the summaries and the OEE report (docs/resources/reports.md).
 import { Type } from 'typebox';
-import { LinkSchema, Nullable, OperatingStateProperty, PeriodFilters, Resource } from './common.ts';
+import { DateTime, LinkSchema, Nullable, OperatingStateProperty, PeriodFilters, Resource } from './common.ts';
 
+export const Rate = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
 const Ms = (description: string) => Type.Number({ description: `${description} (milliseconds)` });
 const NullableMs = (description: string) => Nullable(Ms(description));
 
@@ -48,6 +49,12 @@ const Quantities = Type.Object({
   uncategorized: Type.Number(),
 });
 
+/** The period a report or summary covers. */
+export const Window = {
+  startDate: DateTime,
+  endDate: DateTime,
+};
+
 const PeriodProperties = {
   startDate: Type.Optional(Type.String({ format: 'date-time' })),
   endDate: Type.Optional(Type.String({ format: 'date-time' })),
@@ -74,8 +81,6 @@ export const Paged = <P extends Type.TSchema>(properties: P, description: string
     },
     { description },
   );
-
-const Rate = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
 
 const quantityProperties = {
   ...PeriodProperties,
@@ -158,8 +163,7 @@ export const WorkplaceStateSummarySchema = Paged(
 
 export const OeeSchema = Resource(
   Type.Object({
-    startDate: Type.String({ format: 'date-time' }),
-    endDate: Type.String({ format: 'date-time' }),
+    ...Window,
     workplaceId: Nullable(Type.String()),
     workplaceGroupId: Nullable(Type.String()),
     oee: Rate('availability x performance x quality'),
@@ -180,13 +184,17 @@ export const OeeSchema = Resource(
 
 export const PeriodQuery = Type.Object(PeriodFilters, { additionalProperties: false });
 
+const Id = Type.Optional(Type.String({ maxLength: 100 }));
+
+/** The workplace or workplace group a report is about, by id or number. */
+export const WorkplaceFilters = {
+  workplaceId: Id,
+  workplaceNumber: Id,
+  workplaceGroupId: Id,
+  workplaceGroupNumber: Id,
+};
+
 export const OeeQuery = Type.Object(
-  {
-    workplaceId: Type.Optional(Type.String({ maxLength: 100 })),
-    workplaceNumber: Type.Optional(Type.String({ maxLength: 100 })),
-    workplaceGroupId: Type.Optional(Type.String({ maxLength: 100 })),
-    workplaceGroupNumber: Type.Optional(Type.String({ maxLength: 100 })),
-    ...PeriodFilters,
-  },
+  { ...WorkplaceFilters, ...PeriodFilters },
   { additionalProperties: false },
 );

@@ -2,15 +2,15 @@
 // (docs/resources/tickets.md), with the property names of the recorded FORCE Bridge responses.
 import { type Static, Type } from 'typebox';
 import { TICKET_PRIORITIES, type TicketActivityInput, type TicketInput } from '../../domain/tickets.ts';
-import { dateOf, Nullable, ReplaceBody, Resource } from './common.ts';
+import { absentAsNull, DateTime, Nullable, ReplaceBody, Resource, Uuid, withDates } from './common.ts';
+import { WorkplaceReference } from './operationSchemas.ts';
 
-const DateTime = Type.String({ format: 'date-time' });
 const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 const Id = Type.Optional(Nullable(Type.String({ maxLength: 100 })));
 
 export const TicketSchema = Resource(
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     number: Type.String({ description: 'Running number the service gives' }),
     title: Type.String(),
     description: Nullable(Type.String()),
@@ -20,7 +20,7 @@ export const TicketSchema = Resource(
     editor: Nullable(Type.String()),
     ticketStateId: Type.String({ description: 'masterData/ticketStates' }),
     ticketClassId: Nullable(Type.String({ description: 'masterData/ticketClasses' })),
-    operationId: Nullable(Type.String({ format: 'uuid' })),
+    operationId: Nullable(Uuid),
     material: Nullable(
       Type.Object({
         number: Type.String(),
@@ -28,15 +28,8 @@ export const TicketSchema = Resource(
         type: Type.Null({ description: 'Not recorded by the plant' }),
       }),
     ),
-    workplace: Nullable(
-      Type.Object({
-        id: Type.String({ format: 'uuid' }),
-        number: Type.String(),
-        description: Nullable(Type.String()),
-        erpContextId: Nullable(Type.String()),
-      }),
-    ),
-    shiftId: Nullable(Type.String({ format: 'uuid' })),
+    workplace: Nullable(WorkplaceReference),
+    shiftId: Nullable(Uuid),
   }),
   'A ticket: an issue raised at the plant',
 );
@@ -64,25 +57,20 @@ const ticketWritable = {
 export const CreateTicketBody = Type.Object(ticketWritable, { additionalProperties: false });
 export const ReplaceTicketBody = ReplaceBody(ticketWritable);
 
-export const ticketInput = (body: Static<typeof CreateTicketBody>): TicketInput => ({
-  title: body.title,
-  description: body.description ?? null,
-  rootCause: body.rootCause ?? null,
-  priority: body.priority,
-  editor: body.editor ?? null,
-  ticketStateId: body.ticketStateId ?? null,
-  ticketClassId: body.ticketClassId ?? null,
-  operationId: body.operationId ?? null,
-  materialNumber: body.materialNumber ?? null,
-  workplaceId: body.workplaceId ?? null,
-  shiftId: body.shiftId ?? null,
-});
+export const ticketInput = (body: Static<typeof CreateTicketBody>): TicketInput =>
+  absentAsNull(CreateTicketBody, body);
 
 const DateFilter = (description: string) => Type.Optional(Type.String({ format: 'date-time', description }));
 const CreationFilters = {
   creationDateFrom: DateFilter('Created at or after'),
   creationDateTo: DateFilter('Created before'),
 };
+/** A query with its creation dates as Dates. */
+export const creationFilter = <
+  Q extends { creationDateFrom?: string | undefined; creationDateTo?: string | undefined },
+>(
+  query: Q,
+) => withDates(query, 'creationDateFrom', 'creationDateTo');
 const FilterText = Type.Optional(Type.String({ maxLength: 500 }));
 
 export const TicketFilters = {
@@ -100,15 +88,12 @@ export const TicketFilters = {
   ticketClassId: Type.Optional(Type.String({ maxLength: 100 })),
 };
 
-export const ticketFilter = (query: Static<ReturnType<typeof Type.Object<typeof TicketFilters>>>) => ({
-  ...query,
-  creationDateFrom: dateOf(query.creationDateFrom),
-  creationDateTo: dateOf(query.creationDateTo),
-});
+export const ticketFilter = (query: Static<ReturnType<typeof Type.Object<typeof TicketFilters>>>) =>
+  creationFilter(query);
 
 export const ActivitySchema = Resource(
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     title: Type.String(),
     description: Nullable(Type.String()),
     editor: Nullable(Type.String()),
@@ -135,13 +120,8 @@ export const ReplaceActivityBody = ReplaceBody(activityWritable);
 
 export const activityInput = (
   body: Static<typeof CreateActivityBody>,
-): TicketActivityInput & { ticketActivityStateId: string | null } => ({
-  title: body.title,
-  description: body.description ?? null,
-  editor: body.editor ?? null,
-  dueDate: body.dueDate == null ? null : new Date(body.dueDate),
-  ticketActivityStateId: body.ticketActivityStateId ?? null,
-});
+): TicketActivityInput & { ticketActivityStateId: string | null } =>
+  withDates(absentAsNull(CreateActivityBody, body), 'dueDate');
 
 export const ActivityFilters = {
   activityTitle: FilterText,
@@ -151,15 +131,12 @@ export const ActivityFilters = {
   ticketActivityStateId: Type.Optional(Type.String({ maxLength: 100 })),
 };
 
-export const activityFilter = (query: Static<ReturnType<typeof Type.Object<typeof ActivityFilters>>>) => ({
-  ...query,
-  dueDateFrom: dateOf(query.dueDateFrom),
-  dueDateTo: dateOf(query.dueDateTo),
-});
+export const activityFilter = (query: Static<ReturnType<typeof Type.Object<typeof ActivityFilters>>>) =>
+  withDates(query, 'dueDateFrom', 'dueDateTo');
 
 export const RemarkSchema = Resource(
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     remark: Type.String(),
     editor: Nullable(Type.String()),
     creationDate: DateTime,
@@ -174,19 +151,9 @@ export const CreateRemarkBody = Type.Object(
 
 export const RemarkFilters = { activityEditor: FilterText, ...CreationFilters };
 
-export const creationFilter = <
-  Q extends { creationDateFrom?: string | undefined; creationDateTo?: string | undefined },
->(
-  query: Q,
-) => ({
-  ...query,
-  creationDateFrom: dateOf(query.creationDateFrom),
-  creationDateTo: dateOf(query.creationDateTo),
-});
-
 export const AttachmentSchema = Resource(
   Type.Object({
-    id: Type.String({ format: 'uuid' }),
+    id: Uuid,
     name: Nullable(Type.String({ description: 'The uploaded file name; null until the first upload' })),
     editor: Nullable(Type.String()),
     description: Type.String(),
