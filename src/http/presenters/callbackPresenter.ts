@@ -4,8 +4,7 @@ import { describeNetworkFailure } from '../../domain/networkFailures.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { CALLBACKS_PATH } from '../paths.ts';
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
+import { iso } from './properties.ts';
 
 export function presentCallback(callback: Callback, hrefs: Hrefs): Resource {
   const self = `${CALLBACKS_PATH}/${callback.id}`;

@@ -8,6 +8,7 @@ import { phaseTimes, type RecordedOperationPhase } from '../../domain/operations
 import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
 import type { RecordedOperatingState } from '../../domain/workplaces.ts';
 import { Nullable, OperatingStateProperty } from '../schemas/common.ts';
+import { iso } from './properties.ts';
 
 /** What a page of records shows in its `properties`. */
 export interface PageElements<Item> {
@@ -16,8 +17,6 @@ export interface PageElements<Item> {
 }
 
 const DateTime = Type.String({ format: 'date-time' });
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-
 export const TimePeriodSchema = Type.Object({
   startDate: DateTime,
   endDate: Nullable(DateTime),

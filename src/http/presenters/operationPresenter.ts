@@ -16,7 +16,9 @@ import {
   WORKPLACE_GROUPS_PATH,
   WORKPLACES_PATH,
 } from '../paths.ts';
+import { RecordedOperationPhaseSchema } from '../schemas/operationSchemas.ts';
 import { orderReference } from './productionOrderPresenter.ts';
+import { iso, linkTo, propertiesOf } from './properties.ts';
 
 export const OPERATION_EMBEDS = ['productionOrder', 'workplace'] as const;
 export type OperationEmbed = (typeof OPERATION_EMBEDS)[number];
@@ -35,8 +37,6 @@ export interface OperationView {
   /** Related resources already presented for embedding. */
   embedded?: { productionOrder?: Resource | undefined; workplace?: Resource | undefined };
 }
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** A workplace as operations, specifications and alternatives name it. */
 export const workplaceReference = (workplace: Workplace) => ({
@@ -154,24 +154,11 @@ export function presentOperation(operation: Operation, view: OperationView): Res
 
 export function presentRecordedOperationPhase(record: RecordedOperationPhase, hrefs: Hrefs): Resource {
   const operation = `${OPERATIONS_PATH}/${record.operationId}`;
-  return resource(
-    {
-      id: record.id,
-      operationId: record.operationId,
-      operationPhaseId: record.operationPhaseId,
-      workplaceId: record.workplaceId,
-      staffMemberId: record.staffMemberId,
-      startDate: record.startDate.toISOString(),
-      endDate: iso(record.endDate),
-    },
-    {
-      self: link(hrefs.api(`${operation}/recordedOperationPhases/${record.id}`)),
-      operation: link(hrefs.api(operation)),
-      operationPhase: link(hrefs.api(`${OPERATION_PHASES_PATH}/${record.operationPhaseId}`)),
-      workplace: record.workplaceId ? link(hrefs.api(`${WORKPLACES_PATH}/${record.workplaceId}`)) : undefined,
-      staffMember: record.staffMemberId
-        ? link(hrefs.api(`${STAFF_MEMBERS_PATH}/${record.staffMemberId}`))
-        : undefined,
-    },
-  );
+  return resource(propertiesOf(RecordedOperationPhaseSchema, record), {
+    self: link(hrefs.api(`${operation}/recordedOperationPhases/${record.id}`)),
+    operation: link(hrefs.api(operation)),
+    operationPhase: link(hrefs.api(`${OPERATION_PHASES_PATH}/${record.operationPhaseId}`)),
+    workplace: linkTo(hrefs, WORKPLACES_PATH, record.workplaceId),
+    staffMember: linkTo(hrefs, STAFF_MEMBERS_PATH, record.staffMemberId),
+  });
 }

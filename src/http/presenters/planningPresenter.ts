@@ -19,6 +19,7 @@ import {
   WORKPLACES_PATH,
 } from '../paths.ts';
 import { operatingStateProperty } from './masterDataPresenter.ts';
+import { iso } from './properties.ts';
 
 // Paths of the owners (their collections belong to other slices; only the prefix is needed here).
 const OWNER_PATHS = { operations: OPERATIONS_PATH, staff_members: STAFF_MEMBERS_PATH } as const;
@@ -29,7 +30,6 @@ export const resultPath = (kind: ResultKind, ownerId: string) =>
 
 /** A result's or element's properties as the API shows them. */
 function elementProperties(ownerField: string, element: ResultElement) {
-  const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     [ownerField]: element.ownerId,
     workplaceId: element.workplaceId,

@@ -2,6 +2,7 @@ import type { ProductionOrder } from '../../domain/productionOrders.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH } from '../paths.ts';
+import { iso } from './properties.ts';
 
 export const PRODUCTION_ORDER_EMBEDS = ['operations'] as const;
 export type ProductionOrderEmbed = (typeof PRODUCTION_ORDER_EMBEDS)[number];
@@ -15,8 +16,6 @@ export const orderReference = (order: ProductionOrder) => ({
   material: order.material,
   erpContextId: order.erpContextId,
 });
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** `operations`: the order's operations, presented in sequence order, when they are embedded. */
 export function presentProductionOrder(

@@ -2,24 +2,18 @@ import { activityOf, type RecordedActivity, type StaffMember } from '../../domai
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { RecordedActivitySchema, StaffMemberSchema } from '../schemas/staffMemberSchemas.ts';
+import { iso, linkTo, propertiesOf } from './properties.ts';
 
 /** `canWrite`: whether the caller may change things; the addActivity action is offered only then. */
 export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: boolean): Resource {
   const self = `${STAFF_MEMBERS_PATH}/${member.id}`;
   return resource(
     {
-      id: member.id,
-      staffNumber: member.staffNumber,
-      firstName: member.firstName,
-      lastName: member.lastName,
-      email: member.email,
-      erpContextId: member.erpContextId,
-      qualifications: member.qualifications,
-      assignedWorkplaceIds: member.assignedWorkplaceIds,
-      shiftId: member.shiftId,
+      ...propertiesOf(StaffMemberSchema, member),
       absences: member.absences.map((absence) => ({
-        startDate: absence.startDate.toISOString(),
-        endDate: absence.endDate.toISOString(),
+        startDate: iso(absence.startDate),
+        endDate: iso(absence.endDate),
         reason: absence.reason,
       })),
     },
@@ -34,21 +28,10 @@ export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: 
 
 export function presentRecordedActivity(record: RecordedActivity, hrefs: Hrefs): Resource {
   const staffMember = `${STAFF_MEMBERS_PATH}/${record.staffMemberId}`;
-  return resource(
-    {
-      id: record.id,
-      staffMemberId: record.staffMemberId,
-      operationId: record.operationId,
-      workplaceId: record.workplaceId,
-      activity: activityOf(record),
-      startDate: record.startDate.toISOString(),
-      endDate: record.endDate?.toISOString() ?? null,
-    },
-    {
-      self: link(hrefs.api(`${staffMember}/recordedActivities/${record.id}`)),
-      staffMember: link(hrefs.api(staffMember)),
-      operation: record.operationId ? link(hrefs.api(`${OPERATIONS_PATH}/${record.operationId}`)) : undefined,
-      workplace: record.workplaceId ? link(hrefs.api(`${WORKPLACES_PATH}/${record.workplaceId}`)) : undefined,
-    },
-  );
+  return resource(propertiesOf(RecordedActivitySchema, { ...record, activity: activityOf(record) }), {
+    self: link(hrefs.api(`${staffMember}/recordedActivities/${record.id}`)),
+    staffMember: link(hrefs.api(staffMember)),
+    operation: linkTo(hrefs, OPERATIONS_PATH, record.operationId),
+    workplace: linkTo(hrefs, WORKPLACES_PATH, record.workplaceId),
+  });
 }

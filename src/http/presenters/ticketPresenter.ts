@@ -16,6 +16,8 @@ import {
   ticketAttachmentsPath,
   WORKPLACES_PATH,
 } from '../paths.ts';
+import { ActivitySchema } from '../schemas/ticketSchemas.ts';
+import { iso, propertiesOf } from './properties.ts';
 
 /** IN_PROGRESS -> InProgress, for link relations. */
 const actionName = (state: string) =>
@@ -68,32 +70,17 @@ export function presentTicket(ticket: Ticket, hrefs: Hrefs): Resource {
 
 export function presentActivity(activity: TicketActivity, hrefs: Hrefs): Resource {
   const self = `${ticketActivitiesPath(activity.ticketId)}/${activity.id}`;
-  return resource(
-    {
-      id: activity.id,
-      title: activity.title,
-      description: activity.description,
-      editor: activity.editor,
-      dueDate: activity.dueDate?.toISOString() ?? null,
-      ticketActivityStateId: activity.ticketActivityStateId,
-    },
-    {
-      self: link(hrefs.api(self)),
-      ticket: link(hrefs.api(`${TICKETS_PATH}/${activity.ticketId}`)),
-      remarks: link(hrefs.api(ticketActivityRemarksPath(activity.ticketId, activity.id))),
-      attachments: link(hrefs.api(ticketAttachmentsPath(activity.ticketId, activity.id))),
-    },
-  );
+  return resource(propertiesOf(ActivitySchema, activity), {
+    self: link(hrefs.api(self)),
+    ticket: link(hrefs.api(`${TICKETS_PATH}/${activity.ticketId}`)),
+    remarks: link(hrefs.api(ticketActivityRemarksPath(activity.ticketId, activity.id))),
+    attachments: link(hrefs.api(ticketAttachmentsPath(activity.ticketId, activity.id))),
+  });
 }
 
 export function presentRemark(remark: TicketActivityRemark, hrefs: Hrefs): Resource {
   return resource(
-    {
-      id: remark.id,
-      remark: remark.remark,
-      editor: remark.editor,
-      creationDate: remark.createdAt.toISOString(),
-    },
+    { id: remark.id, remark: remark.remark, editor: remark.editor, creationDate: iso(remark.createdAt) },
     {
       self: link(hrefs.api(`${ticketActivityRemarksPath(remark.ticketId, remark.activityId)}/${remark.id}`)),
     },
