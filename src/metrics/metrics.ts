@@ -45,92 +45,99 @@ export class Metrics {
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
-  readonly #authFailures = new Counter({
-    name: 'bridge_auth_failures_total',
-    help: 'Refused credentials: API requests (401/403) and token requests, by error code',
-    labelNames: ['endpoint', 'reason'] as const,
-    registers: [this.registry],
-  });
-  readonly #rateLimited = new Counter({
-    name: 'bridge_rate_limited_total',
-    help: 'Requests answered 429 (rate limited), by route pattern',
-    labelNames: ['route'] as const,
-    registers: [this.registry],
-  });
+  readonly #authFailures = this.#counter(
+    'bridge_auth_failures_total',
+    'Refused credentials: API requests (401/403) and token requests, by error code',
+    ['endpoint', 'reason'],
+  );
+  readonly #rateLimited = this.#counter(
+    'bridge_rate_limited_total',
+    'Requests answered 429 (rate limited), by route pattern',
+    ['route'],
+  );
   // Counted in plain numbers on every call and handed to the counter when it is read: a
   // labelled inc() costs a label check and a hash, on every statement.
   readonly #dbCallsPending: Record<DbCall, number> = { query: 0, exec: 0, transaction: 0 };
-  readonly #dbCalls: Counter<'call'> = new Counter({
-    name: 'bridge_db_calls_total',
-    help: 'Database calls (queries, statement batches, transactions)',
-    labelNames: ['call'] as const,
-    registers: [this.registry],
-    collect: () => this.#flushDbCalls(),
-  });
-  readonly #dbErrors = new Counter({
-    name: 'bridge_db_errors_total',
-    help: 'Failed database calls: timeout, unavailable, or the SQLSTATE class of an SQL error',
-    labelNames: ['kind'] as const,
-    registers: [this.registry],
-  });
-  readonly #dbPool = new Gauge({
-    name: 'bridge_db_pool_connections',
-    help: 'PostgreSQL pool connections: total open, idle, and requests waiting for one',
-    labelNames: ['state'] as const,
-    registers: [this.registry],
-  });
-  readonly #events = new Gauge({
-    name: 'bridge_event_log_sequence',
-    help: 'Sequence number of the newest event in the event log (rate() of it is the event rate)',
-    registers: [this.registry],
-  });
-  readonly #undispatched = new Gauge({
-    name: 'bridge_event_log_undispatched',
-    help: 'Events not yet fanned out to callbacks',
-    registers: [this.registry],
-  });
-  readonly #outcomes = new Counter({
-    name: 'bridge_delivery_attempts_total',
-    help: 'Delivery attempts of this instance by outcome',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly #queued = new Gauge({
-    name: 'bridge_delivery_queued',
-    help: 'Notifications waiting for delivery, all callbacks',
-    registers: [this.registry],
-  });
-  readonly #oldestAll = new Gauge({
-    name: 'bridge_delivery_oldest_pending_seconds_max',
-    help: 'Age of the oldest event waiting for delivery, all callbacks',
-    registers: [this.registry],
-  });
-  readonly #queueDepth = new Gauge({
-    name: 'bridge_delivery_queue_depth',
-    help: 'Notifications waiting for delivery, for the callbacks whose oldest one waits longest',
-    labelNames: ['callback'] as const,
-    registers: [this.registry],
-  });
-  readonly #oldest = new Gauge({
-    name: 'bridge_delivery_oldest_pending_seconds',
-    help: 'Age of the oldest event waiting for delivery, for the same callbacks',
-    labelNames: ['callback'] as const,
-    registers: [this.registry],
-  });
-  readonly #retained = new Counter({
-    name: 'bridge_retention_deleted_rows_total',
-    help: 'Rows this instance deleted as older than their retention setting, by table',
-    labelNames: ['table'] as const,
-    registers: [this.registry],
-  });
-  readonly #cycleAge = new Gauge({
-    name: 'bridge_delivery_last_cycle_age_seconds',
-    help: "Time since this instance's delivery loop last finished a cycle (absent without delivery)",
-    registers: [this.registry],
-  });
+  readonly #dbCalls: Counter<'call'> = this.#counter(
+    'bridge_db_calls_total',
+    'Database calls (queries, statement batches, transactions)',
+    ['call'],
+    () => this.#flushDbCalls(),
+  );
+  readonly #dbErrors = this.#counter(
+    'bridge_db_errors_total',
+    'Failed database calls: timeout, unavailable, or the SQLSTATE class of an SQL error',
+    ['kind'],
+  );
+  readonly #dbPool = this.#gauge(
+    'bridge_db_pool_connections',
+    'PostgreSQL pool connections: total open, idle, and requests waiting for one',
+    ['state'],
+  );
+  readonly #events = this.#gauge(
+    'bridge_event_log_sequence',
+    'Sequence number of the newest event in the event log (rate() of it is the event rate)',
+  );
+  readonly #undispatched = this.#gauge(
+    'bridge_event_log_undispatched',
+    'Events not yet fanned out to callbacks',
+  );
+  readonly #outcomes = this.#counter(
+    'bridge_delivery_attempts_total',
+    'Delivery attempts of this instance by outcome',
+    ['outcome'],
+  );
+  readonly #queued = this.#gauge(
+    'bridge_delivery_queued',
+    'Notifications waiting for delivery, all callbacks',
+  );
+  readonly #oldestAll = this.#gauge(
+    'bridge_delivery_oldest_pending_seconds_max',
+    'Age of the oldest event waiting for delivery, all callbacks',
+  );
+  readonly #queueDepth = this.#gauge(
+    'bridge_delivery_queue_depth',
+    'Notifications waiting for delivery, for the callbacks whose oldest one waits longest',
+    ['callback'],
+  );
+  readonly #oldest = this.#gauge(
+    'bridge_delivery_oldest_pending_seconds',
+    'Age of the oldest event waiting for delivery, for the same callbacks',
+    ['callback'],
+  );
+  readonly #retained = this.#counter(
+    'bridge_retention_deleted_rows_total',
+    'Rows this instance deleted as older than their retention setting, by table',
+    ['table'],
+  );
+  readonly #cycleAge = this.#gauge(
+    'bridge_delivery_last_cycle_age_seconds',
+    "Time since this instance's delivery loop last finished a cycle (absent without delivery)",
+  );
 
   constructor(options: MetricsOptions) {
     this.#options = options;
+  }
+
+  /** A counter in this app's registry, its series told apart by `labelNames`. */
+  #counter<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    collect?: () => void,
+  ): Counter<L> {
+    return new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      ...(collect ? { collect } : {}),
+    });
+  }
+
+  /** A gauge in this app's registry, its series told apart by `labelNames`. */
+  #gauge<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
+    return new Gauge({ name, help, labelNames, registers: [this.registry] });
   }
 
   /** One answered request; `route` is the route pattern (undefined when no route matched). */
