@@ -39,14 +39,27 @@ interface Page<Item> {
   total: number;
 }
 
+/** An answer of the typed client to a GET of the collection `name`. */
+interface PageAnswer<Name extends string, Properties> {
+  data?: { _embedded: Record<Name, { properties: Properties }[]>; pagination: { total: number } };
+  error?: unknown;
+  response: Response;
+}
+
+/** What `bridge <collection> list` needs to know of its collection. */
+interface Listing<Name extends string, Item> {
+  help: string;
+  /** The collection's name: its path under the API and the name of its embedded items. */
+  name: Name;
+  get: (bridge: BridgeClient, query: { offset: number; limit: number }) => Promise<PageAnswer<Name, Item>>;
+  /** An item as one line of text. */
+  line: (item: Item) => string;
+}
+
 /** The properties of the items of one answered page of the collection `name`, and its total. */
 function pageOf<Name extends string, Properties>(
   name: Name,
-  answer: {
-    data?: { _embedded: Record<Name, { properties: Properties }[]>; pagination: { total: number } };
-    error?: unknown;
-    response: Response;
-  },
+  answer: PageAnswer<Name, Properties>,
 ): Page<Properties> {
   const { data, error, response } = answer;
   if (!data) throw new Error(`GET /${name} failed: ${describeError(response.status, error)}`);
@@ -57,18 +70,19 @@ function pageOf<Name extends string, Properties>(
  * `bridge <collection> list`: every item of an offset-paged collection, 100 a request, one line
  * each (its properties as JSON with --json).
  */
-async function listCommand<Item>(
+async function listCommand<Name extends string, Item>(
   args: string[],
   config: Config,
-  help: string,
-  page: (bridge: BridgeClient, offset: number) => Promise<Page<Item>>,
-  line: (item: Item) => string,
+  listing: Listing<Name, Item>,
 ): Promise<void> {
+  const { help, name, get, line } = listing;
   const { values } = parse(args, CONNECTION_OPTIONS, help);
   const connection = connectionOf(values, config, help);
   const bridge = apiClient(connection, help);
   for (let offset = 0; ; ) {
-    const { items, total } = await reaching(connection, () => page(bridge, offset));
+    const { items, total } = await reaching(connection, async () =>
+      pageOf(name, await get(bridge, { offset, limit: 100 })),
+    );
     for (const item of items) process.stdout.write(`${values.json ? JSON.stringify(item) : line(item)}\n`);
     offset += items.length;
     if (items.length === 0 || offset >= total) return;
@@ -76,35 +90,25 @@ async function listCommand<Item>(
 }
 
 export const callbacksList = (args: string[], config: Config): Promise<void> =>
-  listCommand(
-    args,
-    config,
-    CALLBACKS_LIST_HELP,
-    async (bridge, offset) =>
-      pageOf(
-        'callbacks',
-        await bridge.GET('/api/v2/callbacks', { params: { query: { offset, limit: 100 } } }),
-      ),
-    (callback) =>
+  listCommand(args, config, {
+    help: CALLBACKS_LIST_HELP,
+    name: 'callbacks',
+    get: (bridge, query) => bridge.GET('/api/v2/callbacks', { params: { query } }),
+    line: (callback) =>
       `${callback.id}\t${callback.eventType}\t${callback.url}\tfailedAttempts=${callback.failedAttempts}`,
-  );
+  });
 
 export const connectorsList = (args: string[], config: Config): Promise<void> =>
-  listCommand(
-    args,
-    config,
-    CONNECTORS_LIST_HELP,
-    async (bridge, offset) =>
-      pageOf(
-        'connectors',
-        await bridge.GET('/api/v2/connectors', { params: { query: { offset, limit: 100 } } }),
-      ),
-    (connector) => {
+  listCommand(args, config, {
+    help: CONNECTORS_LIST_HELP,
+    name: 'connectors',
+    get: (bridge, query) => bridge.GET('/api/v2/connectors', { params: { query } }),
+    line: (connector) => {
       const { state, valuesApplied, valuesRejected, lastError } = connector.status;
       const counts = `applied=${valuesApplied}\trejected=${valuesRejected}`;
       return `${connector.id}\t${connector.name}\t${connector.type}\t${state}\t${counts}${lastError ? `\t${lastError}` : ''}`;
     },
-  );
+  });
 
 /** The event types a stream can be filtered by: the catalogue's and EXTERNAL. */
 const EVENT_TYPES = [...Object.keys(EVENT_OBJECT_TYPES), EXTERNAL_EVENT_TYPE].sort();
