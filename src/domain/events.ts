@@ -25,8 +25,14 @@ export const OBJECT_TYPES = [
 ] as const;
 export type ObjectType = (typeof OBJECT_TYPES)[number];
 
-const crud = (prefix: string, objectType: ObjectType) =>
-  Object.fromEntries(['CREATED', 'UPDATED', 'DELETED'].map((change) => [`${prefix}_${change}`, objectType]));
+/** `<prefix>_CREATED`, `_UPDATED` and `_DELETED` of `objectType`; one argument: the objectType is the prefix. */
+function crud(objectType: ObjectType): Record<string, ObjectType>;
+function crud(prefix: string, objectType: ObjectType): Record<string, ObjectType>;
+function crud(prefix: string, objectType = prefix as ObjectType): Record<string, ObjectType> {
+  return Object.fromEntries(
+    ['CREATED', 'UPDATED', 'DELETED'].map((change) => [`${prefix}_${change}`, objectType]),
+  );
+}
 
 /** Every platform event type with the objectType its events carry. */
 export const EVENT_OBJECT_TYPES: Record<string, ObjectType> = {
@@ -55,18 +61,18 @@ export const EVENT_OBJECT_TYPES: Record<string, ObjectType> = {
   STAFF_MEMBER_ACTIVITY_CHANGED: 'STAFF_MEMBER',
   TOOL_ASSEMBLY_ORDER_STATE_CHANGED: 'TOOL_ASSEMBLY_ORDER',
   WORKPLACE_SHIFT_CHANGED: 'WORKPLACE_SHIFT',
-  ...crud('OPERATION', 'OPERATION'),
-  ...crud('PRODUCTION_ORDER', 'PRODUCTION_ORDER'),
-  ...crud('WORKPLACE', 'WORKPLACE'),
-  ...crud('STAFF_MEMBER', 'STAFF_MEMBER'),
-  ...crud('TOOL', 'TOOL'),
-  ...crud('DOCUMENT', 'DOCUMENT'),
-  ...crud('TICKET', 'TICKET'),
+  ...crud('OPERATION'),
+  ...crud('PRODUCTION_ORDER'),
+  ...crud('WORKPLACE'),
+  ...crud('STAFF_MEMBER'),
+  ...crud('TOOL'),
+  ...crud('DOCUMENT'),
+  ...crud('TICKET'),
   TICKET_STATE_CHANGED: 'TICKET',
-  ...crud('TICKET_ATTACHMENT', 'TICKET_ATTACHMENT'),
-  ...crud('TICKET_ACTIVITY', 'TICKET_ACTIVITY'),
+  ...crud('TICKET_ATTACHMENT'),
+  ...crud('TICKET_ACTIVITY'),
   TICKET_ACTIVITY_STATE_CHANGED: 'TICKET_ACTIVITY',
-  ...crud('TICKET_ACTIVITY_ATTACHMENT', 'TICKET_ACTIVITY_ATTACHMENT'),
+  ...crud('TICKET_ACTIVITY_ATTACHMENT'),
   // No operation changes a remark, so TICKET_ACTIVITY_REMARK_UPDATED is never emitted.
   TICKET_ACTIVITY_REMARK_CREATED: 'TICKET_ACTIVITY_REMARK',
   TICKET_ACTIVITY_REMARK_DELETED: 'TICKET_ACTIVITY_REMARK',
