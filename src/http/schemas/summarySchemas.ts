@@ -1,5 +1,6 @@
 // Schemas of the summaries and the OEE report (docs/resources/reports.md).
 import { Type } from 'typebox';
+import { OffsetPagination } from '../elementRoutes.ts';
 import { DateTime, LinkSchema, Nullable, OperatingStateProperty, PeriodFilters, Resource } from './common.ts';
 
 export const Rate = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1, description }));
@@ -60,22 +61,12 @@ const PeriodProperties = {
   endDate: Type.Optional(Type.String({ format: 'date-time' })),
 };
 
-/** The SDK's page of a summary: every element in one page. */
-const SummaryPagination = Type.Object({
-  offset: Type.Integer(),
-  limit: Type.Integer(),
-  count: Type.Integer(),
-  total: Type.Integer(),
-  firstIdentifier: Type.Null(),
-  lastIdentifier: Type.Null(),
-});
-
-/** A summary or report resource with its page of elements. */
+/** A summary or report resource with its page of elements, all in one page as an element page. */
 export const Paged = <P extends Type.TSchema>(properties: P, description: string) =>
   Type.Object(
     {
       properties,
-      pagination: SummaryPagination,
+      pagination: OffsetPagination,
       _links: Type.Record(Type.String(), LinkSchema),
       _embedded: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     },
