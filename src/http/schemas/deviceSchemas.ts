@@ -1,9 +1,7 @@
 // Devices and their recorded samples as the API shows and takes them (docs/resources/devices.md).
 import { Type } from 'typebox';
 import { type DeviceInput, MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
-import { BodyId, Nullable, Resource } from './common.ts';
-
-const Uuid = Type.String({ format: 'uuid' });
+import { absentAsNull, BodyId, Nullable, Resource, Uuid } from './common.ts';
 
 const QuantityProperty = Type.Object({
   tag: Type.String(),
@@ -109,10 +107,7 @@ export const deviceInput = (body: {
   description: body.description ?? null,
   type: body.type,
   workplaceId: body.workplaceId,
-  recordedPhysicalQuantities: (body.recordedPhysicalQuantities ?? []).map((quantity) => ({
-    tag: quantity.tag,
-    name: quantity.name ?? null,
-    physicalQuantity: quantity.physicalQuantity ?? null,
-    unit: quantity.unit ?? null,
-  })),
+  recordedPhysicalQuantities: (body.recordedPhysicalQuantities ?? []).map((quantity) =>
+    absentAsNull(QuantityBody, quantity),
+  ),
 });

@@ -293,7 +293,8 @@ export const RecordedOperationPhaseSchema = Resource(
   'A period in one operation phase',
 );
 
-const List = <T extends Type.TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 1000 }));
+/** A list of a search body: it matches any of its values. */
+export const List = <T extends Type.TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 1000 }));
 const PhaseIdSchema = Type.Enum([...OPERATION_PHASE_IDS]);
 export const OperationFilters = {
   productionOrderId: Type.Optional(Uuid),

@@ -1,8 +1,9 @@
 // Production orders as the API shows and takes them (docs/resources/production-orders.md).
 import { type Static, Type } from 'typebox';
 import { checkPeriod, type ProductionOrderInput } from '../../domain/productionOrders.ts';
-import { DateTime, Nullable, nullableDate, Resource, Uuid } from './common.ts';
+import { absentAsNull, DateTime, Nullable, Resource, Uuid, withDates } from './common.ts';
 import {
+  List,
   MaterialSchema,
   materialInput,
   operationFields,
@@ -47,6 +48,7 @@ export const CreateProductionOrderBody = Type.Object(
   },
   { additionalProperties: false },
 );
+const OrderFields = Type.Object(writable);
 export const ReplaceProductionOrderBody = Type.Object(
   {
     id: Type.Optional(Type.String({ maxLength: 100, description: 'Must equal the path id when sent' })),
@@ -60,7 +62,6 @@ export const ProductionOrderFilters = {
   productionOrderNumber: Type.Optional(Type.String({ maxLength: 100 })),
   materialNumber: Type.Optional(Type.String({ maxLength: 100 })),
 };
-const List = <T extends Type.TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 1000 }));
 export const ProductionOrderSearchBody = Type.Object(
   {
     productionOrderNumbers: List(Type.String({ maxLength: 100 })),
@@ -74,18 +75,12 @@ export const ProductionOrderSearchBody = Type.Object(
 
 /** The service input from a body (the order's own fields). */
 export function orderInput(body: Static<typeof ReplaceProductionOrderBody>): ProductionOrderInput {
-  const input: ProductionOrderInput = {
-    number: body.number,
-    description: body.description ?? null,
-    material: materialInput(body.material),
-    targetQuantity: body.targetQuantity ?? null,
-    quantityUnit: body.quantityUnit ?? null,
-    basicStartDate: nullableDate(body.basicStartDate),
-    basicEndDate: nullableDate(body.basicEndDate),
-    deliveryDate: nullableDate(body.deliveryDate),
-    split: body.split ?? null,
-    erpContextId: body.erpContextId ?? null,
-  };
+  const input: ProductionOrderInput = withDates(
+    { ...absentAsNull(OrderFields, body), material: materialInput(body.material) },
+    'basicStartDate',
+    'basicEndDate',
+    'deliveryDate',
+  );
   checkPeriod(input.basicStartDate, input.basicEndDate ?? input.deliveryDate, 'basicEndDate');
   return input;
 }
