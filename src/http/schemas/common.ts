@@ -173,6 +173,21 @@ export const PeriodFilters = {
   endDate: Type.Optional(Type.String({ format: 'date-time' })),
 };
 
+/** The period of a body: its start and its end, the end described by `end`. */
+export const PeriodBody = (end: string) => ({
+  startDate: DateTime,
+  endDate: Type.String({ format: 'date-time', description: end }),
+});
+
+/** A body with a PeriodBody as a service takes it: absentAsNull, and the period's dates read. */
+export function inputWithPeriod<S extends Type.TObject<ReturnType<typeof PeriodBody>>>(
+  schema: S,
+  body: Static<S>,
+): WithDates<Given<Static<S>>, 'startDate' | 'endDate'> {
+  const input = absentAsNull(schema, body) as Given<Static<S>> & { startDate: string; endDate: string };
+  return withDates(input, 'startDate', 'endDate');
+}
+
 /** The period a PeriodFilters query asks for. */
 export const periodOf = (query: { startDate?: string | undefined; endDate?: string | undefined }) => ({
   startDate: dateOf(query.startDate),

@@ -1,7 +1,7 @@
 // Scheduled maintenance of a workplace as the API shows and takes it
 // (docs/resources/shifts-and-maintenance.md).
 import { type Static, Type } from 'typebox';
-import { absentAsNull, DateTime, Nullable, ReplaceBody, Resource, Uuid, withDates } from './common.ts';
+import { DateTime, inputWithPeriod, Nullable, PeriodBody, ReplaceBody, Resource, Uuid } from './common.ts';
 
 export const ScheduledMaintenanceSchema = Resource(
   Type.Object({
@@ -20,10 +20,9 @@ const writable = {
   maintenanceType: Type.Optional(
     Nullable(Type.String({ maxLength: 100, description: 'Free text of the planning system' })),
   ),
-  startDate: DateTime,
-  endDate: Type.String({ format: 'date-time', description: 'After startDate' }),
+  ...PeriodBody('After startDate'),
 };
 export const CreateScheduledMaintenanceBody = Type.Object(writable, { additionalProperties: false });
 export const ReplaceScheduledMaintenanceBody = ReplaceBody(writable);
 export const scheduledMaintenanceInput = (body: Static<typeof CreateScheduledMaintenanceBody>) =>
-  withDates(absentAsNull(CreateScheduledMaintenanceBody, body), 'startDate', 'endDate');
+  inputWithPeriod(CreateScheduledMaintenanceBody, body);

@@ -1,6 +1,6 @@
 // Shifts of a workplace as the API shows and takes them (docs/resources/shifts-and-maintenance.md).
 import { type Static, Type } from 'typebox';
-import { absentAsNull, DateTime, Nullable, ReplaceBody, Resource, Uuid, withDates } from './common.ts';
+import { DateTime, inputWithPeriod, Nullable, PeriodBody, ReplaceBody, Resource, Uuid } from './common.ts';
 
 export const ShiftSchema = Resource(
   Type.Object({
@@ -19,15 +19,13 @@ const writable = {
   shiftModelId: Type.Optional(
     Nullable(Type.String({ maxLength: 100, description: 'Shift model of the planning system' })),
   ),
-  startDate: DateTime,
-  endDate: Type.String({ format: 'date-time', description: 'After startDate (exclusive end)' }),
+  ...PeriodBody('After startDate (exclusive end)'),
 };
 export const CreateShiftBody = Type.Object(writable, { additionalProperties: false });
 export const ReplaceShiftBody = ReplaceBody(writable);
 export const ShiftPlanBody = Type.Object(
   {
-    startDate: DateTime,
-    endDate: Type.String({ format: 'date-time', description: 'End of the period (exclusive)' }),
+    ...PeriodBody('End of the period (exclusive)'),
     shifts: Type.Array(CreateShiftBody, {
       maxItems: 1000,
       description: 'The shifts starting within the period, in any order',
@@ -35,5 +33,4 @@ export const ShiftPlanBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const shiftInput = (body: Static<typeof CreateShiftBody>) =>
-  withDates(absentAsNull(CreateShiftBody, body), 'startDate', 'endDate');
+export const shiftInput = (body: Static<typeof CreateShiftBody>) => inputWithPeriod(CreateShiftBody, body);

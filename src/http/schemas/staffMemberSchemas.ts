@@ -2,10 +2,7 @@
 // (docs/resources/staff-members.md).
 import { Type } from 'typebox';
 import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembers.ts';
-import { Nullable, ReplaceBody, Resource } from './common.ts';
-
-const Uuid = Type.String({ format: 'uuid' });
-const DateTime = Type.String({ format: 'date-time' });
+import { DateTime, Nullable, PeriodBody, ReplaceBody, Resource, Uuid } from './common.ts';
 
 const AbsenceProperty = Type.Object({
   startDate: DateTime,
@@ -66,8 +63,7 @@ const writable = {
     Type.Array(
       Type.Object(
         {
-          startDate: DateTime,
-          endDate: Type.String({ format: 'date-time', description: 'Not before startDate' }),
+          ...PeriodBody('Not before startDate'),
           reason: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
         },
         { additionalProperties: false },
