@@ -196,7 +196,7 @@ export function operationInput(
   return input;
 }
 
-export const MaterialProperty = Nullable(
+const MaterialProperty = Nullable(
   Type.Object({ number: Type.String(), description: Nullable(Type.String()), type: Nullable(Type.String()) }),
 );
 const DateProperty = Nullable(DateTime);
