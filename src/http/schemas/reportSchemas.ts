@@ -58,23 +58,30 @@ export const OpeSchema = Resource(
 const ElementsReport = (element: Type.TProperties, description: string) =>
   Paged(Type.Object({ ...Window, elements: Type.Array(Type.Object(element)) }), description);
 
-const hitListEntry = {
-  operatingStateId: Type.String(),
-  duration: Type.Number({ description: 'milliseconds' }),
-  durationPercentage: Share('duration / the time of the same workplace or material'),
-  absoluteDurationPercentage: Share('duration / the time of all elements'),
-  frequency: Share("the element's periods / the periods of all elements"),
-};
+/** A report in its two forms: elements per workplace and per material, each with the `entry` properties. */
+const PerWorkplaceAndMaterial = (
+  entry: Type.TProperties,
+  descriptions: { workplace: string; material: string },
+) => ({
+  workplace: ElementsReport({ workplaceId: Type.String(), ...entry }, descriptions.workplace),
+  material: ElementsReport({ materialId: Type.String(), ...entry }, descriptions.material),
+});
 
-export const HitListWorkplaceSchema = ElementsReport(
-  { workplaceId: Type.String(), ...hitListEntry },
-  'Time per workplace and operating state in the scheduled time',
+const hitLists = PerWorkplaceAndMaterial(
+  {
+    operatingStateId: Type.String(),
+    duration: Type.Number({ description: 'milliseconds' }),
+    durationPercentage: Share('duration / the time of the same workplace or material'),
+    absoluteDurationPercentage: Share('duration / the time of all elements'),
+    frequency: Share("the element's periods / the periods of all elements"),
+  },
+  {
+    workplace: 'Time per workplace and operating state in the scheduled time',
+    material: 'Time per material and operating state while operations of the material ran',
+  },
 );
-
-export const HitListMaterialSchema = ElementsReport(
-  { materialId: Type.String(), ...hitListEntry },
-  'Time per material and operating state while operations of the material ran',
-);
+export const HitListWorkplaceSchema = hitLists.workplace;
+export const HitListMaterialSchema = hitLists.material;
 
 export const TotalQuantitySchema = ElementsReport(
   {
@@ -92,18 +99,16 @@ export const TotalQuantitySchema = ElementsReport(
   'Quantities per workplace and operation in the scheduled time',
 );
 
-const qualityEntry = {
-  qualityTypeId: Type.Enum(['YIELD', 'SCRAP', 'REWORK']),
-  qualityDetailId: Nullable(Type.String({ description: 'null: booked without a quality detail' })),
-  quantity: Type.Number(),
-};
-
-export const QualityDetailsWorkplaceSchema = ElementsReport(
-  { workplaceId: Type.String(), ...qualityEntry },
-  'Quantity per workplace, quality type and quality detail',
+const qualityDetails = PerWorkplaceAndMaterial(
+  {
+    qualityTypeId: Type.Enum(['YIELD', 'SCRAP', 'REWORK']),
+    qualityDetailId: Nullable(Type.String({ description: 'null: booked without a quality detail' })),
+    quantity: Type.Number(),
+  },
+  {
+    workplace: 'Quantity per workplace, quality type and quality detail',
+    material: 'Quantity per material, quality type and quality detail',
+  },
 );
-
-export const QualityDetailsMaterialSchema = ElementsReport(
-  { materialId: Type.String(), ...qualityEntry },
-  'Quantity per material, quality type and quality detail',
-);
+export const QualityDetailsWorkplaceSchema = qualityDetails.workplace;
+export const QualityDetailsMaterialSchema = qualityDetails.material;
