@@ -2,7 +2,7 @@
 // lists of operating states and quality details.
 import { Type } from 'typebox';
 import { EmbedQuery, Nullable, OffsetQuery, PeriodFilters, Resource } from './common.ts';
-import { Paged, Rate, Window, WorkplaceFilters } from './summarySchemas.ts';
+import { Paged, PerformanceAndQuality, Rate, Window, WorkplaceFilters } from './summarySchemas.ts';
 
 const Id = Type.Optional(Type.String({ maxLength: 100 }));
 const Share = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
@@ -38,8 +38,7 @@ export const OpeSchema = Resource(
     ope: Rate('setupReduction x processAvailability x performance x quality'),
     setupReduction: Rate('1 - setupTime / executionTime'),
     processAvailability: Rate('productionTime / processingTime'),
-    performance: Rate('idealProductionTime / productionTime'),
-    quality: Rate('yieldQuantity / totalQuantity'),
+    ...PerformanceAndQuality,
     productionProcessRatio: Rate('productionTime / throughputTime'),
     schedulingEfficiency: Rate('executionTime / throughputTime'),
     executionTime: Type.Number(),

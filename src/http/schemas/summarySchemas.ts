@@ -50,6 +50,12 @@ const Quantities = Type.Object({
   uncategorized: Type.Number(),
 });
 
+/** The OEE's performance and quality, which the OPE shares. */
+export const PerformanceAndQuality = {
+  performance: Rate('idealProductionTime / productionTime'),
+  quality: Rate('yieldQuantity / totalQuantity'),
+};
+
 /** The period a report or summary covers. */
 export const Window = {
   startDate: DateTime,
@@ -159,8 +165,7 @@ export const OeeSchema = Resource(
     workplaceGroupId: Nullable(Type.String()),
     oee: Rate('availability x performance x quality'),
     availability: Rate('productionTime / plannedProductionTime'),
-    performance: Rate('idealProductionTime / productionTime'),
-    quality: Rate('yieldQuantity / totalQuantity'),
+    ...PerformanceAndQuality,
     qualityRate: Rate('the same as quality'),
     plannedProductionTime: Ms('Scheduled time minus planned stops'),
     productionTime: Ms('Scheduled time in PRODUCTION states'),
