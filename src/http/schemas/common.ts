@@ -31,8 +31,12 @@ export const Resource = <P extends Type.TSchema>(properties: P, description: str
     { description },
   );
 
+// A page's first or last position: the real API's names and, with the same values, those of the
+// query parameters that ask for it (docs/api.md, "Collections").
 const Position = Type.Union([
   Type.Object({
+    timestamp: Type.String({ format: 'date-time' }),
+    identifier: Type.String(),
     paginationTimestamp: Type.String({ format: 'date-time' }),
     paginationIdentifier: Type.String(),
   }),
@@ -47,6 +51,8 @@ export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R, 
       count: Type.Integer(),
       offset: Type.Integer(),
       total: Type.Integer(),
+      firstIdentifier: Type.Null(),
+      lastIdentifier: Type.Null(),
     }),
     _embedded: Type.Object({ [name]: Type.Array(item) }),
     _links: Links,
