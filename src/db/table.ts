@@ -248,6 +248,13 @@ export async function deleteById(db: Queryable, table: string, id: string): Prom
   await db.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
 }
 
+/** The writes of one table's rows by id; a repository exports them as `<family>Writes`. */
+export interface RowWrites<Item> {
+  insert: (db: Queryable, item: Item) => Promise<void>;
+  update: (db: Queryable, item: Item) => Promise<void>;
+  delete: (db: Queryable, id: string) => Promise<void>;
+}
+
 /**
  * The insert, update and delete by id of a table whose columns `values` gives: an update writes
  * every column but the id and the `fixed` ones (`created_at`, an owner that never changes).
@@ -256,11 +263,10 @@ export function rowWrites<Item extends { id: string }>(
   table: string,
   values: (item: Item) => Values,
   fixed: readonly string[] = ['created_at'],
-) {
+): RowWrites<Item> {
   return {
-    insert: (db: Queryable, item: Item): Promise<void> => insertRow(db, table, values(item)),
-    update: (db: Queryable, item: Item): Promise<void> =>
-      updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
-    delete: (db: Queryable, id: string): Promise<void> => deleteById(db, table, id),
+    insert: (db, item) => insertRow(db, table, values(item)),
+    update: (db, item) => updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
+    delete: (db, id) => deleteById(db, table, id),
   };
 }

@@ -82,7 +82,7 @@ async function insertOperatingState(
   // The period reaches now: the workplace is in its state from here on.
   if (end === null && before.operatingStateId !== target.id) {
     after = { ...before, operatingStateId: target.id, updatedAt: now };
-    await workplaces.updateWorkplace(tx, after);
+    await workplaces.workplaceWrites.update(tx, after);
     events.push(operatingStateChanged(before, target));
   }
   await recordEvents(tx, events, now);

@@ -17,11 +17,17 @@ import {
 import { notFound } from '../domain/errors.ts';
 import { type ChangeType, lifecycleEvents } from '../domain/events.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { rethrowDuplicate } from './constraintErrors.ts';
 import { folderOfPath, getFolder } from './documentFolderService.ts';
-import { recordEvents } from './eventService.ts';
 import { checkMasterDataReference } from './masterDataService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import {
+  deleteOnFound,
+  found,
+  insertItem,
+  type Lifecycle,
+  locking,
+  updateItem,
+  writeOnFound,
+} from './writes.ts';
 
 const lockDocument = locking('document', documents.findDocument);
 
@@ -39,11 +45,15 @@ function eventsFor(change: ChangeType, document: Document, changed?: string[]) {
   return lifecycleEvents('DOCUMENT', change, document.id, data);
 }
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const DOCUMENTS: Lifecycle<Document> = {
+  resource: 'document',
+  rows: documents.documentWrites,
+  events: eventsFor,
+  /** (folder, name) is unique: a document is addressed by its path like a file. */
+  unique: (document) => ['name', `${document.folder === '/' ? '' : document.folder}/${document.name}`],
+};
 
-/** (folder, name) is unique: a document is addressed by its path like a file. */
-const rethrowDuplicatePath = (document: DocumentMetadata) =>
-  rethrowDuplicate('name', `${document.folder === '/' ? '' : document.folder}/${document.name}`);
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 export async function getDocument(db: Queryable, id: string): Promise<Document> {
   return found(documents.findDocument(db, id), 'document', id);
@@ -96,9 +106,8 @@ async function insertNew(tx: Queryable, folder: DocumentFolder, input: Repositor
     createdAt: now,
     updatedAt: now,
   };
-  await documents.insertDocument(tx, document).catch(rethrowDuplicatePath(document));
+  await insertItem(tx, DOCUMENTS, document);
   await documents.insertVersion(tx, document, empty);
-  await recordEvents(tx, eventsFor('CREATED', document), now);
   return document;
 }
 
@@ -139,11 +148,10 @@ export async function replaceDocument(
     const folderId = changed.includes('folder')
       ? (await folderOfPath(tx, namesOf(metadata.folder), updatedAt)).id
       : before.folderId;
-    const after: Document = { ...before, ...metadata, folderId, version: before.version + 1, updatedAt };
-    await documents.updateDocument(tx, after).catch(rethrowDuplicatePath(after));
-    await documents.insertVersionWithContentOf(tx, after, before.version);
-    await recordEvents(tx, eventsFor('UPDATED', after, changed), after.updatedAt);
-    return after;
+    const after: Document = { ...before, ...metadata, folderId, version: before.version + 1 };
+    const stored = await updateItem(tx, DOCUMENTS, before, { after, changed }, updatedAt);
+    await documents.insertVersionWithContentOf(tx, stored, before.version);
+    return stored;
   });
 }
 
@@ -184,21 +192,16 @@ export async function uploadFile(
       editor: names.editor ?? before.editor,
       sha256: hash,
       version: before.version + 1,
-      updatedAt: new Date(),
     };
-    await documents.updateDocument(tx, after).catch(rethrowDuplicatePath(after));
-    await documents.insertVersion(tx, after, content.bytes);
-    await recordEvents(tx, eventsFor('UPDATED', after, changed), after.updatedAt);
-    return after;
+    const stored = await updateItem(tx, DOCUMENTS, before, { after, changed }, new Date());
+    await documents.insertVersion(tx, stored, content.bytes);
+    return stored;
   });
 }
 
 /** Deletes the document with all its versions. */
 export async function deleteDocument(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockDocument(id), async (tx, document) => {
-    await documents.deleteDocument(tx, document.id);
-    await recordEvents(tx, eventsFor('DELETED', document), new Date());
-  });
+  await deleteOnFound(db, lockDocument(id), DOCUMENTS);
 }
 
 /** Version numbers in paths are opaque like ids: anything but a stored version is 404. */

@@ -19,10 +19,19 @@ import {
   targetProcessingTime,
 } from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
-import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import {
+  deleteOnFound,
+  found,
+  insertItem,
+  type Lifecycle,
+  locking,
+  removeItem,
+  replaceOnFound,
+  updateItem,
+  writeOnFound,
+} from './writes.ts';
 
 const lockOperation = locking('operation', operations.findOperation);
 
@@ -87,6 +96,20 @@ async function checkReferences(tx: Queryable, input: OperationInput, prefix: str
 }
 
 /**
+ * Operations whose errors name their fields after `prefix` (in bulk bodies, e.g. `operations[2].`).
+ * Their references are checked by the writes that change them (checkReferences).
+ */
+const operationsIn = (prefix: string): Lifecycle<Operation> => ({
+  resource: 'operation',
+  rows: operations.operationWrites,
+  events: (change, operation, changed) =>
+    lifecycleEvents('OPERATION', change, operation.id, eventData(operation, changed)),
+  unique: (operation) => [`${prefix}number`, operation.number],
+});
+
+const OPERATIONS = operationsIn('');
+
+/**
  * Creates a released operation inside the caller's transaction, with its first phase record and
  * OPERATION_CREATED. Production orders create their operations through this as well.
  */
@@ -106,9 +129,7 @@ export async function insertNewOperation(
     createdAt: at,
     updatedAt: at,
   };
-  await operations
-    .insertOperation(tx, operation)
-    .catch(rethrowDuplicate(`${prefix}number`, operation.number));
+  await insertItem(tx, operationsIn(prefix), operation);
   await operations.recordOperationPhase(tx, {
     id: uuidv7(),
     operationId: operation.id,
@@ -118,14 +139,12 @@ export async function insertNewOperation(
     startDate: at,
     endDate: null,
   });
-  await recordEvents(tx, lifecycleEvents('OPERATION', 'CREATED', operation.id, eventData(operation)), at);
   return operation;
 }
 
 /** Deletes a locked operation inside the caller's transaction and emits OPERATION_DELETED. */
 export async function removeOperation(tx: Queryable, operation: Operation, at: Date): Promise<void> {
-  await operations.deleteOperation(tx, operation.id).catch(rethrowInUse('operation', operation.id));
-  await recordEvents(tx, lifecycleEvents('OPERATION', 'DELETED', operation.id, eventData(operation)), at);
+  await removeItem(tx, OPERATIONS, operation, at);
 }
 
 export async function createOperation(db: Database, input: NewOperation): Promise<Operation> {
@@ -134,7 +153,7 @@ export async function createOperation(db: Database, input: NewOperation): Promis
 
 /** Full replacement; a missing sequence keeps the operation's position. */
 export async function replaceOperation(db: Database, id: string, input: NewOperation): Promise<Operation> {
-  return writeOnFound(db, lockOperation(id), async (tx, before) => {
+  return replaceOnFound(db, lockOperation(id), OPERATIONS, async (tx, before) => {
     const { sequence, ...properties } = input;
     const order = await findProductionOrder(tx, before.productionOrderId);
     properties.material = ownMaterial(properties.material, before.material, order?.material ?? null);
@@ -143,16 +162,8 @@ export async function replaceOperation(db: Database, id: string, input: NewOpera
       ...CHARACTERISTICS,
       'targetProcessingTime',
     ]);
-    if (changed.length === 0) return before;
-    await checkReferences(tx, after, '');
-    after.updatedAt = new Date();
-    await operations.updateOperation(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('OPERATION', 'UPDATED', id, eventData(after, changed)),
-      after.updatedAt,
-    );
-    return after;
+    if (changed.length > 0) await checkReferences(tx, after, '');
+    return { after, changed };
   });
 }
 
@@ -168,17 +179,11 @@ export async function setScheduledDates(
 ): Promise<Operation> {
   const after: Operation = { ...before, scheduledDates };
   const changed = changedValues(eventData(before), eventData(after), ['scheduledDates']);
-  if (changed.length === 0) return before;
-  after.updatedAt = at;
-  await operations.updateOperation(tx, after);
-  await recordEvents(tx, lifecycleEvents('OPERATION', 'UPDATED', after.id, eventData(after, changed)), at);
-  return after;
+  return updateItem(tx, OPERATIONS, before, { after, changed }, at);
 }
 
 export async function deleteOperation(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockOperation(id), async (tx, operation) => {
-    await removeOperation(tx, operation, new Date());
-  });
+  await deleteOnFound(db, lockOperation(id), OPERATIONS);
 }
 
 export interface PhaseChange {
@@ -220,7 +225,7 @@ export async function changeOperationPhase(
     }
     const now = new Date();
     const after: Operation = { ...before, operationPhaseId: phaseId, workplaceId, updatedAt: now };
-    await operations.updateOperation(tx, after);
+    await operations.operationWrites.update(tx, after);
     const staffMemberId = change.staffMemberId ?? null;
     await operations.recordOperationPhase(tx, {
       id: uuidv7(),

@@ -1,4 +1,3 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { operationsOfOrders } from '../db/repositories/operationRepository.ts';
 import * as orders from '../db/repositories/productionOrderRepository.ts';
@@ -13,15 +12,23 @@ import {
   type ProductionOrderInput,
   withDefaultEndDate,
 } from '../domain/productionOrders.ts';
-import { rethrowDuplicate } from './constraintErrors.ts';
-import { recordEvents } from './eventService.ts';
 import {
   insertNewOperation,
   type NewOperation,
   removeOperation,
   setScheduledDates,
 } from './operationService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import {
+  found,
+  insertItem,
+  type Lifecycle,
+  locking,
+  newItem,
+  removeItem,
+  replaceOnFound,
+  updateItem,
+  writeOnFound,
+} from './writes.ts';
 
 const lockProductionOrder = locking('productionOrder', orders.findProductionOrder);
 
@@ -51,6 +58,14 @@ function eventData(order: ProductionOrder, changed?: string[]) {
   return data;
 }
 
+const ORDERS: Lifecycle<ProductionOrder> = {
+  resource: 'productionOrder',
+  rows: orders.productionOrderWrites,
+  events: (change, order, changed) =>
+    lifecycleEvents('PRODUCTION_ORDER', change, order.id, eventData(order, changed)),
+  unique: (order) => ['number', order.number],
+};
+
 export async function getProductionOrder(db: Queryable, id: string): Promise<ProductionOrder> {
   return found(orders.findProductionOrder(db, id), 'productionOrder', id);
 }
@@ -65,17 +80,12 @@ export async function createProductionOrder(
   newOperations: readonly NewOrderOperation[] = [],
 ): Promise<{ order: ProductionOrder; operations: Operation[] }> {
   const now = new Date();
-  const order: ProductionOrder = {
-    ...withDefaultEndDate(input),
-    scheduledStartDate: null,
-    scheduledEndDate: null,
-    id: uuidv7(),
-    createdAt: now,
-    updatedAt: now,
-  };
+  const order: ProductionOrder = newItem(
+    { ...withDefaultEndDate(input), scheduledStartDate: null, scheduledEndDate: null },
+    now,
+  );
   return db.transaction(async (tx) => {
-    await orders.insertProductionOrder(tx, order).catch(rethrowDuplicate('number', order.number));
-    await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'CREATED', order.id, eventData(order)), now);
+    await insertItem(tx, ORDERS, order);
     const created: Operation[] = [];
     for (const [index, operation] of newOperations.entries()) {
       created.push(
@@ -97,18 +107,9 @@ export async function replaceProductionOrder(
   id: string,
   input: ProductionOrderInput,
 ): Promise<ProductionOrder> {
-  return writeOnFound(db, lockProductionOrder(id), async (tx, before) => {
+  return replaceOnFound(db, lockProductionOrder(id), ORDERS, (_tx, before) => {
     const after: ProductionOrder = { ...before, ...withDefaultEndDate(input) };
-    const changed = changedValues(before, after, CHARACTERISTICS);
-    if (changed.length === 0) return before;
-    after.updatedAt = new Date();
-    await orders.updateProductionOrder(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed)),
-      after.updatedAt,
-    );
-    return after;
+    return { after, changed: changedValues(before, after, CHARACTERISTICS) };
   });
 }
 
@@ -118,8 +119,7 @@ export async function deleteProductionOrder(db: Database, id: string): Promise<v
     const now = new Date();
     for (const operation of await operationsOfOrders(tx, [id], true))
       await removeOperation(tx, operation, now);
-    await orders.deleteProductionOrder(tx, id);
-    await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'DELETED', id, eventData(order)), now);
+    await removeItem(tx, ORDERS, order, now);
   });
 }
 
@@ -153,23 +153,13 @@ export async function replaceScheduledDates(
       }
       byId.set(operation.id, await setScheduledDates(tx, operation, element.scheduledDates, now));
     }
-    let order = before;
     const after: ProductionOrder = {
       ...before,
       scheduledStartDate: result.scheduledStartDate,
       scheduledEndDate: result.scheduledEndDate,
     };
     const changed = changedValues(before, after, CHARACTERISTICS);
-    if (changed.length > 0) {
-      after.updatedAt = now;
-      await orders.updateProductionOrder(tx, after);
-      await recordEvents(
-        tx,
-        lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed)),
-        now,
-      );
-      order = after;
-    }
+    const order = await updateItem(tx, ORDERS, before, { after, changed }, now);
     return { order, operations: own.map((operation) => byId.get(operation.id) as Operation) };
   });
 }

@@ -1,4 +1,3 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as shifts from '../db/repositories/shiftRepository.ts';
 import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
@@ -15,7 +14,16 @@ import {
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { getWorkplace } from './workplaceService.ts';
-import { found, gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
+import {
+  deleteOnFound,
+  found,
+  gettingBelow,
+  insertItem,
+  type Lifecycle,
+  lockingBelow,
+  newItem,
+  replaceOnFound,
+} from './writes.ts';
 
 const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
 
@@ -30,7 +38,7 @@ function shiftData(shift: Shift) {
   };
 }
 
-function shiftsUpdated(shift: Shift, changeType: ChangeType, changed?: string[]): NewEvent[] {
+function shiftsUpdated(changeType: ChangeType, shift: Shift, changed?: string[]): NewEvent[] {
   return [
     catalogueEvent('WORKPLACE_SHIFTS_UPDATED', shift.workplaceId, {
       workplaceId: shift.workplaceId,
@@ -68,17 +76,17 @@ async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise
   }
 }
 
+const SHIFTS: Lifecycle<Shift> = {
+  resource: 'shift',
+  rows: shifts.shiftWrites,
+  events: shiftsUpdated,
+  check: checkNoOverlap,
+};
+
 /** A new shift, with what the clock is to announce (a shift created already over: nothing). */
 function newShift(workplaceId: string, input: ShiftInput, now: Date): Shift {
   const none = { startAnnouncedAt: null, endAnnouncedAt: null };
-  return {
-    ...input,
-    id: uuidv7(),
-    workplaceId,
-    ...announcementsAfterChange(none, input, now),
-    createdAt: now,
-    updatedAt: now,
-  };
+  return newItem({ ...input, workplaceId, ...announcementsAfterChange(none, input, now) }, now);
 }
 
 /** A stored shift given new properties: what changed, and (if anything did) the new state. */
@@ -93,12 +101,7 @@ export async function createShift(db: Database, workplaceId: string, input: Shif
   checkPeriod(input);
   return db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    const now = new Date();
-    const shift = newShift(workplaceId, input, now);
-    await checkNoOverlap(tx, shift);
-    await shifts.insertShift(tx, shift);
-    await recordEvents(tx, shiftsUpdated(shift, 'CREATED'), now);
-    return shift;
+    return insertItem(tx, SHIFTS, newShift(workplaceId, input, new Date()));
   });
 }
 
@@ -109,23 +112,14 @@ export async function replaceShift(
   input: ShiftInput,
 ): Promise<Shift> {
   checkPeriod(input);
-  return writeOnFound(db, lockShift(workplaceId, id), async (tx, before) => {
-    const now = new Date();
-    const { after, changed } = changeShift(before, input, now);
-    if (changed.length === 0) return before;
-    await checkNoOverlap(tx, after);
-    await shifts.updateShift(tx, after);
-    await recordEvents(tx, shiftsUpdated(after, 'UPDATED', changed), now);
-    return after;
-  });
+  return replaceOnFound(db, lockShift(workplaceId, id), SHIFTS, (_tx, before, at) =>
+    changeShift(before, input, at),
+  );
 }
 
 /** Deleting a running shift announces no ENDED: WORKPLACE_SHIFTS_UPDATED (DELETED) says it is gone. */
 export async function deleteShift(db: Database, workplaceId: string, id: string): Promise<void> {
-  await writeOnFound(db, lockShift(workplaceId, id), async (tx, shift) => {
-    await shifts.deleteShift(tx, id);
-    await recordEvents(tx, shiftsUpdated(shift, 'DELETED'), new Date());
-  });
+  await deleteOnFound(db, lockShift(workplaceId, id), SHIFTS);
 }
 
 /**
@@ -148,8 +142,8 @@ export async function replaceShiftsInPeriod(
     const planned = new Set(plan.shifts.map((shift) => shift.startDate.getTime()));
     const events: NewEvent[] = [];
     for (const shift of existing.filter((old) => !planned.has(old.startDate.getTime()))) {
-      await shifts.deleteShift(tx, shift.id);
-      events.push(...shiftsUpdated(shift, 'DELETED'));
+      await shifts.shiftWrites.delete(tx, shift.id);
+      events.push(...shiftsUpdated('DELETED', shift));
     }
     const byStart = new Map(existing.map((shift) => [shift.startDate.getTime(), shift]));
     const result: Shift[] = [];
@@ -158,8 +152,8 @@ export async function replaceShiftsInPeriod(
       const before = byStart.get(input.startDate.getTime());
       if (before === undefined) {
         const shift = newShift(workplaceId, input, now);
-        await shifts.insertShift(tx, shift);
-        events.push(...shiftsUpdated(shift, 'CREATED'));
+        await shifts.shiftWrites.insert(tx, shift);
+        events.push(...shiftsUpdated('CREATED', shift));
         written.push([index, shift]);
         result.push(shift);
         continue;
@@ -167,8 +161,8 @@ export async function replaceShiftsInPeriod(
       const { after, changed } = changeShift(before, input, now);
       result.push(after);
       if (changed.length === 0) continue;
-      await shifts.updateShift(tx, after);
-      events.push(...shiftsUpdated(after, 'UPDATED', changed));
+      await shifts.shiftWrites.update(tx, after);
+      events.push(...shiftsUpdated('UPDATED', after, changed));
       written.push([index, after]);
     }
     // The plan's shifts do not overlap one another (checked above): an overlap now is with a shift

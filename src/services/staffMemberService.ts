@@ -14,10 +14,17 @@ import {
   type StaffMemberInput,
 } from '../domain/staffMembers.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import {
+  createItem,
+  deleteOnFound,
+  found,
+  type Lifecycle,
+  locking,
+  newItem,
+  replaceOnFound,
+} from './writes.ts';
 
 const lockStaffMember = locking('staffMember', staffMembers.findStaffMember);
 
@@ -61,17 +68,17 @@ async function checkInput(tx: Queryable, input: StaffMemberInput) {
   }
 }
 
+const STAFF_MEMBERS: Lifecycle<StaffMember> = {
+  resource: 'staffMember',
+  rows: staffMembers.staffMemberWrites,
+  events: (change, member, changed) =>
+    lifecycleEvents('STAFF_MEMBER', change, member.id, eventData(member, changed)),
+  check: checkInput,
+  unique: (member) => ['staffNumber', member.staffNumber],
+};
+
 export async function createStaffMember(db: Database, input: StaffMemberInput): Promise<StaffMember> {
-  const now = new Date();
-  const member: StaffMember = { ...input, id: uuidv7(), createdAt: now, updatedAt: now };
-  await db.transaction(async (tx) => {
-    await checkInput(tx, member);
-    await staffMembers
-      .insertStaffMember(tx, member)
-      .catch(rethrowDuplicate('staffNumber', member.staffNumber));
-    await recordEvents(tx, lifecycleEvents('STAFF_MEMBER', 'CREATED', member.id, eventData(member)), now);
-  });
-  return member;
+  return createItem(db, STAFF_MEMBERS, newItem(input, new Date()));
 }
 
 export async function replaceStaffMember(
@@ -79,27 +86,14 @@ export async function replaceStaffMember(
   id: string,
   input: StaffMemberInput,
 ): Promise<StaffMember> {
-  return writeOnFound(db, lockStaffMember(id), async (tx, before) => {
+  return replaceOnFound(db, lockStaffMember(id), STAFF_MEMBERS, (_tx, before) => {
     const after: StaffMember = { ...before, ...input };
-    const changed = changedProperties(comparable(before), comparable(after), CHARACTERISTICS);
-    if (changed.length === 0) return before;
-    await checkInput(tx, after);
-    after.updatedAt = new Date();
-    await staffMembers.updateStaffMember(tx, after).catch(rethrowDuplicate('staffNumber', after.staffNumber));
-    await recordEvents(
-      tx,
-      lifecycleEvents('STAFF_MEMBER', 'UPDATED', id, eventData(after, changed)),
-      after.updatedAt,
-    );
-    return after;
+    return { after, changed: changedProperties(comparable(before), comparable(after), CHARACTERISTICS) };
   });
 }
 
 export async function deleteStaffMember(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockStaffMember(id), async (tx, member) => {
-    await staffMembers.deleteStaffMember(tx, member.id);
-    await recordEvents(tx, lifecycleEvents('STAFF_MEMBER', 'DELETED', id, eventData(member)), new Date());
-  });
+  await deleteOnFound(db, lockStaffMember(id), STAFF_MEMBERS);
 }
 
 export interface ActivityCommand {

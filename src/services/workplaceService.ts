@@ -39,10 +39,18 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
   return { ...rest, ...resolved };
 }
 
-import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
 import { obsoletedByOperatingState } from './planningScenarioService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import {
+  deleteOnFound,
+  found,
+  insertItem,
+  type Lifecycle,
+  locking,
+  newItem,
+  replaceOnFound,
+  writeOnFound,
+} from './writes.ts';
 
 const lockWorkplace = locking('workplace', workplaces.findWorkplace);
 
@@ -101,6 +109,15 @@ async function checkReferences(tx: Queryable, input: WorkplaceInput) {
   await checkGroup(tx, 'productionLineId', input.productionLineId, 'PRODUCTION_LINE');
 }
 
+const WORKPLACES: Lifecycle<Workplace> = {
+  resource: 'workplace',
+  rows: workplaces.workplaceWrites,
+  events: (change, workplace, changed) =>
+    lifecycleEvents('WORKPLACE', change, workplace.id, eventData(workplace, changed)),
+  check: checkReferences,
+  unique: (workplace) => ['number', workplace.number],
+};
+
 export async function createWorkplace(
   db: Database,
   input: WorkplaceBody & { operatingStateId?: string | undefined },
@@ -115,16 +132,9 @@ export async function createWorkplace(
       expected: 'operatingState',
     });
   const now = new Date();
-  const workplace: Workplace = {
-    ...properties,
-    id: uuidv7(),
-    operatingStateId: state.id,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const workplace: Workplace = newItem({ ...properties, operatingStateId: state.id }, now);
   await db.transaction(async (tx) => {
-    await checkReferences(tx, workplace);
-    await workplaces.insertWorkplace(tx, workplace).catch(rethrowDuplicate('number', workplace.number));
+    await insertItem(tx, WORKPLACES, workplace);
     await workplaces.recordOperatingState(tx, {
       id: uuidv7(),
       workplaceId: workplace.id,
@@ -134,34 +144,20 @@ export async function createWorkplace(
       machineStateDetailIds: [],
       remark: null,
     });
-    await recordEvents(tx, lifecycleEvents('WORKPLACE', 'CREATED', workplace.id, eventData(workplace)), now);
   });
   return workplace;
 }
 
 export async function replaceWorkplace(db: Database, id: string, body: WorkplaceBody): Promise<Workplace> {
-  return writeOnFound(db, lockWorkplace(id), async (tx, before) => {
+  return replaceOnFound(db, lockWorkplace(id), WORKPLACES, (_tx, before) => {
     const after: Workplace = { ...before, ...withType(body, before.workplaceType) };
-    const changed = changedProperties(before, after, CHARACTERISTICS);
-    if (changed.length === 0) return before;
-    await checkReferences(tx, after);
-    after.updatedAt = new Date();
-    await workplaces.updateWorkplace(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('WORKPLACE', 'UPDATED', id, eventData(after, changed)),
-      after.updatedAt,
-    );
-    return after;
+    return { after, changed: changedProperties(before, after, CHARACTERISTICS) };
   });
 }
 
+/** Its operations, devices, tools, ... keep a workplace (400 RESOURCE_IN_USE). */
 export async function deleteWorkplace(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockWorkplace(id), async (tx, workplace) => {
-    // Operations, devices and tools will reference workplaces with restricting foreign keys.
-    await workplaces.deleteWorkplace(tx, workplace.id).catch(rethrowInUse('workplace', id));
-    await recordEvents(tx, lifecycleEvents('WORKPLACE', 'DELETED', id, eventData(workplace)), new Date());
-  });
+  await deleteOnFound(db, lockWorkplace(id), WORKPLACES);
 }
 
 /** How a state was set: the machine state details (reasons) and remark its record keeps. */
@@ -207,7 +203,7 @@ export async function moveOperatingState(
   const obsoleted = await obsoletedByOperatingState(tx, id, target, now);
   // The command's hot path: its writes in one round trip (src/db/oneStatement.ts).
   await inOneStatement(tx, async (batch) => {
-    await workplaces.updateWorkplace(batch, after);
+    await workplaces.workplaceWrites.update(batch, after);
     await workplaces.recordOperatingState(batch, {
       id: uuidv7(),
       workplaceId: id,

@@ -77,8 +77,5 @@ const values = (device: Device) => ({
   updated_at: device.updatedAt,
 });
 
-const writes = rowWrites('devices', values, ['workplace_id', 'created_at']);
-export const insertDevice = writes.insert;
-export const updateDevice = writes.update;
-/** Deletes the device; its samples go with it (ON DELETE CASCADE). */
-export const deleteDevice = writes.delete;
+/** A delete takes the device's samples with it (ON DELETE CASCADE). */
+export const deviceWrites = rowWrites('devices', values, ['workplace_id', 'created_at']);

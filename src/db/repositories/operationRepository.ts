@@ -251,10 +251,7 @@ export async function nextSequence(db: Queryable, productionOrderId: string): Pr
   return row?.next ?? 1;
 }
 
-const writes = rowWrites('operations', values);
-export const insertOperation = writes.insert;
-export const updateOperation = writes.update;
-export const deleteOperation = writes.delete;
+export const operationWrites = rowWrites('operations', values);
 
 interface RecordRow {
   id: string;

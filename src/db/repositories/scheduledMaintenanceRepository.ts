@@ -55,7 +55,7 @@ const values = (task: ScheduledMaintenance) => ({
   updated_at: task.updatedAt,
 });
 
-const writes = rowWrites('scheduled_maintenances', values, ['workplace_id', 'created_at']);
-export const insertScheduledMaintenance = writes.insert;
-export const updateScheduledMaintenance = writes.update;
-export const deleteScheduledMaintenance = writes.delete;
+export const scheduledMaintenanceWrites = rowWrites('scheduled_maintenances', values, [
+  'workplace_id',
+  'created_at',
+]);

@@ -132,10 +132,7 @@ const values = (shift: Shift) => ({
   updated_at: shift.updatedAt,
 });
 
-const writes = rowWrites('shifts', values, ['workplace_id', 'created_at']);
-export const insertShift = writes.insert;
-export const updateShift = writes.update;
-export const deleteShift = writes.delete;
+export const shiftWrites = rowWrites('shifts', values, ['workplace_id', 'created_at']);
 
 /**
  * Claims up to `limit` shifts whose start is due and not yet announced, marking them announced.

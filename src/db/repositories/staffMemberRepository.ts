@@ -3,17 +3,7 @@ import type { Absence, EndActivity, RecordedActivity, StaffMember } from '../../
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import {
-  deleteById,
-  except,
-  findById,
-  insertRow,
-  offsetList,
-  ownedBy,
-  type Table,
-  typed,
-  updateById,
-} from '../table.ts';
+import { findById, offsetList, ownedBy, type RowWrites, rowWrites, type Table, typed } from '../table.ts';
 
 interface StoredAbsence {
   startDate: string;
@@ -147,16 +137,24 @@ const values = (member: StaffMember) => ({
   erp_context_id: member.erpContextId,
 });
 
-export async function insertStaffMember(db: Queryable, member: StaffMember): Promise<void> {
-  await insertRow(db, 'staff_members', values(member));
-  await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
-}
+const rows = rowWrites('staff_members', values);
 
-export async function updateStaffMember(db: Queryable, member: StaffMember): Promise<void> {
-  await updateById(db, 'staff_members', member.id, except(values(member), 'id', 'created_at'));
-  await db.query('DELETE FROM staff_member_workplaces WHERE staff_member_id = $1', [member.id]);
-  await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
-}
+/**
+ * A staff member's row with its assigned workplaces; a delete takes its assignments and recorded
+ * activities with it (cascade).
+ */
+export const staffMemberWrites: RowWrites<StaffMember> = {
+  insert: async (db, member) => {
+    await rows.insert(db, member);
+    await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
+  },
+  update: async (db, member) => {
+    await rows.update(db, member);
+    await db.query('DELETE FROM staff_member_workplaces WHERE staff_member_id = $1', [member.id]);
+    await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
+  },
+  delete: rows.delete,
+};
 
 async function assignWorkplaces(db: Queryable, staffMemberId: string, workplaceIds: readonly string[]) {
   if (workplaceIds.length === 0) return;
@@ -165,11 +163,6 @@ async function assignWorkplaces(db: Queryable, staffMemberId: string, workplaceI
      SELECT $1, w.id, w.position FROM unnest($2::uuid[]) WITH ORDINALITY AS w (id, position)`,
     [staffMemberId, workplaceIds],
   );
-}
-
-/** Deletes the staff member; its assignments and recorded activities go with it (cascade). */
-export async function deleteStaffMember(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'staff_members', id);
 }
 
 interface ActivityRow {

@@ -110,10 +110,7 @@ const values = (workplace: Workplace) => ({
   erp_context_id: workplace.erpContextId,
 });
 
-const writes = rowWrites('workplaces', values);
-export const insertWorkplace = writes.insert;
-export const updateWorkplace = writes.update;
-export const deleteWorkplace = writes.delete;
+export const workplaceWrites = rowWrites('workplaces', values);
 
 interface RecordRow {
   id: string;
