@@ -21,9 +21,10 @@ import { catalogueEvent } from '../domain/events.ts';
 import { isUuid } from '../domain/ids.ts';
 import { callbackPolicy } from '../net/addressPolicy.ts';
 import { recordEvents } from './eventService.ts';
+import { newItem } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
 import { changeOperatingState } from './workplaceService.ts';
-import { found, locking, newItem, writeOnFound } from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockConnector = locking('connector', repository.findConnector);
 

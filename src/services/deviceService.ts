@@ -8,24 +8,17 @@ import {
   type DeviceInput,
 } from '../domain/devices.ts';
 import { resourcesUpdated } from '../domain/events.ts';
+import { lifecycle, newItem } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
-import {
-  deleteOnFound,
-  found,
-  insertItem,
-  type Lifecycle,
-  locking,
-  newItem,
-  replaceOnFound,
-} from './writes.ts';
+import { found, locking } from './writes.ts';
 
-const DEVICES: Lifecycle<Device> = {
+const DEVICES = lifecycle<Device>({
   resource: 'device',
   rows: devices.deviceWrites,
   // Devices have no detail events in the catalogue (docs/events.md, "Catalogue"); their changes are
   // announced by the condensed RESOURCES_UPDATED with objectType DEVICE.
   events: (change, device) => [resourcesUpdated('DEVICE', change, device.id)],
-};
+});
 
 const lockDevice = locking('device', (tx, id) => devices.findDevice(tx, id, 'update'));
 
@@ -38,14 +31,14 @@ export async function createDevice(db: Database, input: DeviceInput): Promise<De
   const device: Device = newItem(input, new Date());
   return db.transaction(async (tx) => {
     await checkReference(tx, 'workplaceId', device.workplaceId, 'workplaces');
-    return insertItem(tx, DEVICES, device);
+    return DEVICES.insert(tx, device);
   });
 }
 
 /** Full replacement; the workplace must stay the one the device was created at. */
 export async function replaceDevice(db: Database, id: string, input: DeviceInput): Promise<Device> {
   checkUniqueTags(input.recordedPhysicalQuantities);
-  return replaceOnFound(db, lockDevice(id), DEVICES, (_tx, before) => {
+  return DEVICES.replace(db, lockDevice(id), (_tx, before) => {
     checkSameWorkplace(before, input.workplaceId);
     const after: Device = { ...before, ...input };
     return { after, changed: changedDeviceProperties(before, after) };
@@ -54,5 +47,5 @@ export async function replaceDevice(db: Database, id: string, input: DeviceInput
 
 /** Deletes the device with its recorded samples (no event per sample, one for the device). */
 export async function deleteDevice(db: Database, id: string): Promise<void> {
-  await deleteOnFound(db, lockDevice(id), DEVICES);
+  await DEVICES.delete(db, lockDevice(id));
 }

@@ -15,43 +15,29 @@ import {
   NEW_DOCUMENT_STATE,
 } from '../domain/documents.ts';
 import { notFound } from '../domain/errors.ts';
-import { type ChangeType, lifecycleEvents } from '../domain/events.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { folderOfPath, getFolder } from './documentFolderService.ts';
+import { lifecycle, primaryEvents } from './lifecycle.ts';
 import { checkMasterDataReference } from './masterDataService.ts';
-import {
-  deleteOnFound,
-  found,
-  insertItem,
-  type Lifecycle,
-  locking,
-  updateItem,
-  writeOnFound,
-} from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockDocument = locking('document', documents.findDocument);
 
 const METADATA = ['name', 'folder', 'description'] as const;
 const UPLOADED_PROPERTIES = ['name', 'contentType', 'size'] as const;
 
-/** DOCUMENT_* events carry the metadata with the version, never the content. */
-function eventsFor(change: ChangeType, document: Document, changed?: string[]) {
-  const data: Record<string, unknown> = {
+const DOCUMENTS = lifecycle<Document>({
+  resource: 'document',
+  rows: documents.documentWrites,
+  /** DOCUMENT_* events carry the metadata with the version, never the content. */
+  events: primaryEvents('DOCUMENT', (document) => ({
     documentId: document.id,
     ...metadataAndFile(document),
     version: document.version,
-  };
-  if (changed) data.changedProperties = changed;
-  return lifecycleEvents('DOCUMENT', change, document.id, data);
-}
-
-const DOCUMENTS: Lifecycle<Document> = {
-  resource: 'document',
-  rows: documents.documentWrites,
-  events: eventsFor,
+  })),
   /** (folder, name) is unique: a document is addressed by its path like a file. */
   unique: (document) => ['name', `${document.folder === '/' ? '' : document.folder}/${document.name}`],
-};
+});
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -106,7 +92,7 @@ async function insertNew(tx: Queryable, folder: DocumentFolder, input: Repositor
     createdAt: now,
     updatedAt: now,
   };
-  await insertItem(tx, DOCUMENTS, document);
+  await DOCUMENTS.insert(tx, document);
   await documents.insertVersion(tx, document, empty);
   return document;
 }
@@ -149,7 +135,7 @@ export async function replaceDocument(
       ? (await folderOfPath(tx, namesOf(metadata.folder), updatedAt)).id
       : before.folderId;
     const after: Document = { ...before, ...metadata, folderId, version: before.version + 1 };
-    const stored = await updateItem(tx, DOCUMENTS, before, { after, changed }, updatedAt);
+    const stored = await DOCUMENTS.update(tx, before, { after, changed }, updatedAt);
     await documents.insertVersionWithContentOf(tx, stored, before.version);
     return stored;
   });
@@ -193,7 +179,7 @@ export async function uploadFile(
       sha256: hash,
       version: before.version + 1,
     };
-    const stored = await updateItem(tx, DOCUMENTS, before, { after, changed }, new Date());
+    const stored = await DOCUMENTS.update(tx, before, { after, changed }, new Date());
     await documents.insertVersion(tx, stored, content.bytes);
     return stored;
   });
@@ -201,7 +187,7 @@ export async function uploadFile(
 
 /** Deletes the document with all its versions. */
 export async function deleteDocument(db: Database, id: string): Promise<void> {
-  await deleteOnFound(db, lockDocument(id), DOCUMENTS);
+  await DOCUMENTS.delete(db, lockDocument(id));
 }
 
 /** Version numbers in paths are opaque like ids: anything but a stored version is 404. */

@@ -2,69 +2,39 @@ import type { Database, Queryable } from '../db/database.ts';
 import { operationsOfOrders } from '../db/repositories/operationRepository.ts';
 import * as orders from '../db/repositories/productionOrderRepository.ts';
 import { AppError } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
 import type { Operation, ScheduledDates } from '../domain/operations.ts';
 import {
   changedValues,
   jsonValues,
   type OrderScheduledDates,
+  PRODUCTION_ORDER_CHARACTERISTICS,
   type ProductionOrder,
   type ProductionOrderInput,
   withDefaultEndDate,
 } from '../domain/productionOrders.ts';
+import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import {
   insertNewOperation,
   type NewOperation,
   removeOperation,
   setScheduledDates,
 } from './operationService.ts';
-import {
-  found,
-  insertItem,
-  type Lifecycle,
-  locking,
-  newItem,
-  removeItem,
-  replaceOnFound,
-  updateItem,
-  writeOnFound,
-} from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockProductionOrder = locking('productionOrder', orders.findProductionOrder);
 
-// Changes of these emit PRODUCTION_ORDER_UPDATED.
-const CHARACTERISTICS = [
-  'number',
-  'description',
-  'material',
-  'targetQuantity',
-  'quantityUnit',
-  'basicStartDate',
-  'basicEndDate',
-  'deliveryDate',
-  'split',
-  'erpContextId',
-  'scheduledStartDate',
-  'scheduledEndDate',
-] as const;
-
 /** The event data of PRODUCTION_ORDER_CREATED/_UPDATED/_DELETED: the order's characteristic properties. */
-function eventData(order: ProductionOrder, changed?: string[]) {
-  const data: Record<string, unknown> = {
-    productionOrderId: order.id,
-    ...jsonValues(order, CHARACTERISTICS),
-  };
-  if (changed) data.changedProperties = changed;
-  return data;
-}
+const eventData = (order: ProductionOrder) => ({
+  productionOrderId: order.id,
+  ...jsonValues(order, PRODUCTION_ORDER_CHARACTERISTICS),
+});
 
-const ORDERS: Lifecycle<ProductionOrder> = {
+const ORDERS = lifecycle<ProductionOrder>({
   resource: 'productionOrder',
   rows: orders.productionOrderWrites,
-  events: (change, order, changed) =>
-    lifecycleEvents('PRODUCTION_ORDER', change, order.id, eventData(order, changed)),
+  events: primaryEvents('PRODUCTION_ORDER', eventData),
   unique: (order) => ['number', order.number],
-};
+});
 
 export async function getProductionOrder(db: Queryable, id: string): Promise<ProductionOrder> {
   return found(orders.findProductionOrder(db, id), 'productionOrder', id);
@@ -85,7 +55,7 @@ export async function createProductionOrder(
     now,
   );
   return db.transaction(async (tx) => {
-    await insertItem(tx, ORDERS, order);
+    await ORDERS.insert(tx, order);
     const created: Operation[] = [];
     for (const [index, operation] of newOperations.entries()) {
       created.push(
@@ -107,9 +77,9 @@ export async function replaceProductionOrder(
   id: string,
   input: ProductionOrderInput,
 ): Promise<ProductionOrder> {
-  return replaceOnFound(db, lockProductionOrder(id), ORDERS, (_tx, before) => {
+  return ORDERS.replace(db, lockProductionOrder(id), (_tx, before) => {
     const after: ProductionOrder = { ...before, ...withDefaultEndDate(input) };
-    return { after, changed: changedValues(before, after, CHARACTERISTICS) };
+    return { after, changed: changedValues(before, after, PRODUCTION_ORDER_CHARACTERISTICS) };
   });
 }
 
@@ -119,7 +89,7 @@ export async function deleteProductionOrder(db: Database, id: string): Promise<v
     const now = new Date();
     for (const operation of await operationsOfOrders(tx, [id], true))
       await removeOperation(tx, operation, now);
-    await removeItem(tx, ORDERS, order, now);
+    await ORDERS.remove(tx, order, now);
   });
 }
 
@@ -158,8 +128,8 @@ export async function replaceScheduledDates(
       scheduledStartDate: result.scheduledStartDate,
       scheduledEndDate: result.scheduledEndDate,
     };
-    const changed = changedValues(before, after, CHARACTERISTICS);
-    const order = await updateItem(tx, ORDERS, before, { after, changed }, now);
+    const changed = changedValues(before, after, PRODUCTION_ORDER_CHARACTERISTICS);
+    const order = await ORDERS.update(tx, before, { after, changed }, now);
     return { order, operations: own.map((operation) => byId.get(operation.id) as Operation) };
   });
 }

@@ -1,24 +1,19 @@
 import type { Database } from '../db/database.ts';
 import * as maintenances from '../db/repositories/scheduledMaintenanceRepository.ts';
 import { catalogueEvent } from '../domain/events.ts';
-import type { ScheduledMaintenance, ScheduledMaintenanceInput } from '../domain/scheduledMaintenances.ts';
+import {
+  SCHEDULED_MAINTENANCE_CHARACTERISTICS,
+  type ScheduledMaintenance,
+  type ScheduledMaintenanceInput,
+} from '../domain/scheduledMaintenances.ts';
 import { checkPeriod } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
+import { lifecycle, newItem, withChanged } from './lifecycle.ts';
 import { lockWorkplace } from './shiftService.ts';
 import { getWorkplace } from './workplaceService.ts';
-import {
-  deleteOnFound,
-  gettingBelow,
-  insertItem,
-  type Lifecycle,
-  lockingBelow,
-  newItem,
-  replaceOnFound,
-} from './writes.ts';
+import { gettingBelow, lockingBelow } from './writes.ts';
 
 const lockTask = lockingBelow('scheduledMaintenance', lockWorkplace, maintenances.findScheduledMaintenance);
-
-const CHARACTERISTICS = ['description', 'maintenanceType', 'startDate', 'endDate'] as const;
 
 /** Event data: the task's characteristic properties with its id (times as ISO text, compared by value). */
 function eventData(task: ScheduledMaintenance) {
@@ -32,7 +27,7 @@ function eventData(task: ScheduledMaintenance) {
   };
 }
 
-const MAINTENANCES: Lifecycle<ScheduledMaintenance> = {
+const MAINTENANCES = lifecycle<ScheduledMaintenance>({
   resource: 'scheduledMaintenance',
   rows: maintenances.scheduledMaintenanceWrites,
   /**
@@ -41,12 +36,13 @@ const MAINTENANCES: Lifecycle<ScheduledMaintenance> = {
    * workplace itself was created or deleted.
    */
   events: (change, task, changed) => [
-    catalogueEvent(`SCHEDULED_MAINTENANCE_${change}`, task.workplaceId, {
-      ...eventData(task),
-      ...(changed ? { changedProperties: changed } : {}),
-    }),
+    catalogueEvent(
+      `SCHEDULED_MAINTENANCE_${change}`,
+      task.workplaceId,
+      withChanged(eventData(task), changed),
+    ),
   ],
-};
+});
 
 /** A maintenance task of the workplace: 404 when there is no such workplace, or no such task of it. */
 export const getScheduledMaintenance = gettingBelow(
@@ -63,7 +59,7 @@ export async function createScheduledMaintenance(
   checkPeriod(input);
   return db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    return insertItem(tx, MAINTENANCES, newItem({ ...input, workplaceId }, new Date()));
+    return MAINTENANCES.insert(tx, newItem({ ...input, workplaceId }, new Date()));
   });
 }
 
@@ -74,9 +70,12 @@ export async function replaceScheduledMaintenance(
   input: ScheduledMaintenanceInput,
 ): Promise<ScheduledMaintenance> {
   checkPeriod(input);
-  return replaceOnFound(db, lockTask(workplaceId, id), MAINTENANCES, (_tx, before) => {
+  return MAINTENANCES.replace(db, lockTask(workplaceId, id), (_tx, before) => {
     const after: ScheduledMaintenance = { ...before, ...input };
-    return { after, changed: changedProperties(eventData(before), eventData(after), CHARACTERISTICS) };
+    return {
+      after,
+      changed: changedProperties(eventData(before), eventData(after), SCHEDULED_MAINTENANCE_CHARACTERISTICS),
+    };
   });
 }
 
@@ -85,5 +84,5 @@ export async function deleteScheduledMaintenance(
   workplaceId: string,
   id: string,
 ): Promise<void> {
-  await deleteOnFound(db, lockTask(workplaceId, id), MAINTENANCES);
+  await MAINTENANCES.delete(db, lockTask(workplaceId, id));
 }

@@ -7,25 +7,16 @@ import {
   announcementsAfterChange,
   checkPeriod,
   checkShiftPlan,
+  SHIFT_CHARACTERISTICS,
   type Shift,
   type ShiftInput,
   type ShiftPlan,
 } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, withChanged } from './lifecycle.ts';
 import { getWorkplace } from './workplaceService.ts';
-import {
-  deleteOnFound,
-  found,
-  gettingBelow,
-  insertItem,
-  type Lifecycle,
-  lockingBelow,
-  newItem,
-  replaceOnFound,
-} from './writes.ts';
-
-const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
+import { found, gettingBelow, lockingBelow } from './writes.ts';
 
 /** A shift as it appears in event data (times as ISO text, so changes compare by value). */
 function shiftData(shift: Shift) {
@@ -40,12 +31,11 @@ function shiftData(shift: Shift) {
 
 function shiftsUpdated(changeType: ChangeType, shift: Shift, changed?: string[]): NewEvent[] {
   return [
-    catalogueEvent('WORKPLACE_SHIFTS_UPDATED', shift.workplaceId, {
-      workplaceId: shift.workplaceId,
-      changeType,
-      shift: shiftData(shift),
-      ...(changed ? { changedProperties: changed } : {}),
-    }),
+    catalogueEvent(
+      'WORKPLACE_SHIFTS_UPDATED',
+      shift.workplaceId,
+      withChanged({ workplaceId: shift.workplaceId, changeType, shift: shiftData(shift) }, changed),
+    ),
   ];
 }
 
@@ -76,12 +66,12 @@ async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise
   }
 }
 
-const SHIFTS: Lifecycle<Shift> = {
+const SHIFTS = lifecycle<Shift>({
   resource: 'shift',
   rows: shifts.shiftWrites,
   events: shiftsUpdated,
   check: checkNoOverlap,
-};
+});
 
 /** A new shift, with what the clock is to announce (a shift created already over: nothing). */
 function newShift(workplaceId: string, input: ShiftInput, now: Date): Shift {
@@ -92,7 +82,7 @@ function newShift(workplaceId: string, input: ShiftInput, now: Date): Shift {
 /** A stored shift given new properties: what changed, and (if anything did) the new state. */
 function changeShift(before: Shift, input: ShiftInput, now: Date): { after: Shift; changed: string[] } {
   const after: Shift = { ...before, ...input };
-  const changed = changedProperties(shiftData(before), shiftData(after), CHARACTERISTICS);
+  const changed = changedProperties(shiftData(before), shiftData(after), SHIFT_CHARACTERISTICS);
   if (changed.length === 0) return { after: before, changed };
   return { after: { ...after, ...announcementsAfterChange(before, after, now), updatedAt: now }, changed };
 }
@@ -101,7 +91,7 @@ export async function createShift(db: Database, workplaceId: string, input: Shif
   checkPeriod(input);
   return db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    return insertItem(tx, SHIFTS, newShift(workplaceId, input, new Date()));
+    return SHIFTS.insert(tx, newShift(workplaceId, input, new Date()));
   });
 }
 
@@ -112,14 +102,12 @@ export async function replaceShift(
   input: ShiftInput,
 ): Promise<Shift> {
   checkPeriod(input);
-  return replaceOnFound(db, lockShift(workplaceId, id), SHIFTS, (_tx, before, at) =>
-    changeShift(before, input, at),
-  );
+  return SHIFTS.replace(db, lockShift(workplaceId, id), (_tx, before, at) => changeShift(before, input, at));
 }
 
 /** Deleting a running shift announces no ENDED: WORKPLACE_SHIFTS_UPDATED (DELETED) says it is gone. */
 export async function deleteShift(db: Database, workplaceId: string, id: string): Promise<void> {
-  await deleteOnFound(db, lockShift(workplaceId, id), SHIFTS);
+  await SHIFTS.delete(db, lockShift(workplaceId, id));
 }
 
 /**

@@ -27,9 +27,10 @@ import {
 } from '../domain/tickets.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
+import { newItem } from './lifecycle.ts';
 import { checkMasterDataReference, getMasterDataEntry } from './masterDataService.ts';
 import { checkReference } from './referenceService.ts';
-import { found, gettingBelow, locking, newItem, writeOnFound } from './writes.ts';
+import { found, gettingBelow, locking, writeOnFound } from './writes.ts';
 
 /** What TICKET_* events tell of a ticket: enough for a board to place it without a read. */
 function ticketData(ticket: Ticket) {

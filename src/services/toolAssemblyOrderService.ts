@@ -13,7 +13,7 @@ import { type Lifespan, NO_LIFE_TIME, NO_PLACE, type Tool, type ToolAssemblyOrde
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
 import { checkLifespan, TOOLS } from './toolService.ts';
-import { found, insertItem, locking, writeOnFound } from './writes.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 const lockToolAssemblyOrder = locking('toolAssemblyOrder', orders.findToolAssemblyOrder);
 
@@ -73,7 +73,7 @@ export async function createToolAssemblyOrder(
   await db.transaction(async (tx) => {
     await checkReference(tx, 'targetWorkplaceId', order.targetWorkplaceId, 'workplaces');
     await checkReference(tx, 'operationId', order.operationId, 'operations');
-    await insertItem(tx, TOOLS, tool);
+    await TOOLS.insert(tx, tool);
     await orders.insertToolAssemblyOrder(tx, order);
   });
   return order;

@@ -2,7 +2,6 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as tools from '../db/repositories/toolRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
 import {
   type Characteristic,
   changedEdgeCharacteristics,
@@ -22,18 +21,10 @@ import {
 import type { Workplace } from '../domain/workplaces.ts';
 import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
 import { getWorkplace } from './workplaceService.ts';
-import {
-  found,
-  gettingBelow,
-  insertItem,
-  type Lifecycle,
-  locking,
-  newItem,
-  removeItem,
-  writeOnFound,
-} from './writes.ts';
+import { found, gettingBelow, locking, writeOnFound } from './writes.ts';
 
 const lockTool = locking('tool', tools.findTool);
 
@@ -55,23 +46,19 @@ export interface ToolLocation {
 }
 
 /** The event data of TOOL_CREATED/_UPDATED/_DELETED: the tool's characteristic properties. */
-export function toolEventData(tool: Tool, changed?: string[]) {
-  const data: Record<string, unknown> = {
-    toolId: tool.id,
-    number: tool.number,
-    description: tool.description,
-    lifespan: { maximum: tool.lifespan.maximum, warningLimit: tool.lifespan.warningLimit },
-  };
-  if (changed) data.changedProperties = changed;
-  return data;
-}
+const toolEventData = (tool: Tool) => ({
+  toolId: tool.id,
+  number: tool.number,
+  description: tool.description,
+  lifespan: { maximum: tool.lifespan.maximum, warningLimit: tool.lifespan.warningLimit },
+});
 
-export const TOOLS: Lifecycle<Tool> = {
+export const TOOLS = lifecycle<Tool>({
   resource: 'tool',
   rows: tools.toolWrites,
-  events: (change, tool, changed) => lifecycleEvents('TOOL', change, tool.id, toolEventData(tool, changed)),
+  events: primaryEvents('TOOL', toolEventData),
   unique: (tool) => ['number', String(tool.number)],
-};
+});
 
 /** Remaining life and warning limit must fit within the maximum: 400 naming the part otherwise. */
 export function checkLifespan(lifespan: Lifespan): void {
@@ -116,8 +103,9 @@ export async function createTool(db: Database, input: NewTool): Promise<ToolView
       'workplaces',
     );
     // The body names the number identifier1.
-    await insertItem(tx, { ...TOOLS, unique: () => ['identifier1', String(tool.number)] }, tool);
+    await tools.toolWrites.insert(tx, tool).catch(rethrowDuplicate('identifier1', String(tool.number)));
     await tools.replaceCharacteristics(tx, { toolId: tool.id, edgeId: null }, characteristics);
+    await recordEvents(tx, TOOLS.events('CREATED', tool), now);
   });
   return tool;
 }
@@ -129,8 +117,7 @@ const placeOf = ({ magazineNumber, magazinePlace, geoCoordinates }: ToolPlace): 
 });
 
 /** TOOL_UPDATED naming what changed of a tool's parts (edges, characteristics). */
-const toolUpdated = (tool: Tool, changed: string[]) =>
-  lifecycleEvents('TOOL', 'UPDATED', tool.id, toolEventData(tool, changed));
+const toolUpdated = (tool: Tool, changed: string[]) => TOOLS.events('UPDATED', tool, changed);
 
 /**
  * PUT: every writable property is replaced. Location, site and remaining life are saved quietly;
@@ -155,11 +142,7 @@ export async function replaceTool(db: Database, id: string, input: ToolInput): P
     after.updatedAt = new Date();
     await tools.toolWrites.update(tx, after).catch(rethrowDuplicate('number', String(after.number)));
     if (changed.length > 0) {
-      await recordEvents(
-        tx,
-        lifecycleEvents('TOOL', 'UPDATED', id, toolEventData(after, changed)),
-        after.updatedAt,
-      );
+      await recordEvents(tx, toolUpdated(after, changed), after.updatedAt);
     }
     return after;
   });
@@ -178,7 +161,7 @@ export async function deleteTool(db: Database, id: string): Promise<void> {
         by: `the unfinished toolAssemblyOrder '${tool.toolAssemblyOrderId}'`,
       });
     }
-    await removeItem(tx, TOOLS, tool, new Date());
+    await TOOLS.remove(tx, tool, new Date());
   });
 }
 

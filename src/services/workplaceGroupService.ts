@@ -2,29 +2,25 @@ import type { Database } from '../db/database.ts';
 import * as groups from '../db/repositories/workplaceGroupRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { resourcesUpdated } from '../domain/events.ts';
-import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from '../domain/workplaces.ts';
 import {
-  createItem,
-  deleteOnFound,
-  found,
-  type Lifecycle,
-  locking,
-  newItem,
-  replaceOnFound,
-} from './writes.ts';
+  changedProperties,
+  WORKPLACE_GROUP_CHARACTERISTICS,
+  type WorkplaceGroup,
+  type WorkplaceGroupInput,
+} from '../domain/workplaces.ts';
+import { lifecycle, newItem } from './lifecycle.ts';
+import { found, locking } from './writes.ts';
 
 const lockWorkplaceGroup = locking('workplaceGroup', groups.findWorkplaceGroup);
 
-const CHARACTERISTICS = ['number', 'description', 'type', 'erpContextId'] as const;
-
-const GROUPS: Lifecycle<WorkplaceGroup> = {
+const GROUPS = lifecycle<WorkplaceGroup>({
   resource: 'workplaceGroup',
   rows: groups.workplaceGroupWrites,
   // Workplace groups have no detail events in the catalogue; their changes are announced by the
   // condensed RESOURCES_UPDATED with objectType WORKPLACE_GROUP.
   events: (change, group) => [resourcesUpdated('WORKPLACE_GROUP', change, group.id)],
   unique: (group) => ['number', group.number],
-};
+});
 
 export async function getWorkplaceGroup(db: Database, id: string): Promise<WorkplaceGroup> {
   return found(groups.findWorkplaceGroup(db, id), 'workplaceGroup', id);
@@ -34,7 +30,7 @@ export async function createWorkplaceGroup(
   db: Database,
   input: WorkplaceGroupInput,
 ): Promise<WorkplaceGroup> {
-  return createItem(db, GROUPS, newItem(input, new Date()));
+  return GROUPS.create(db, newItem(input, new Date()));
 }
 
 /** A group its workplaces use in its role keeps its type (400 RESOURCE_IN_USE). */
@@ -43,15 +39,15 @@ export async function replaceWorkplaceGroup(
   id: string,
   input: WorkplaceGroupInput,
 ): Promise<WorkplaceGroup> {
-  return replaceOnFound(db, lockWorkplaceGroup(id), GROUPS, async (tx, before) => {
+  return GROUPS.replace(db, lockWorkplaceGroup(id), async (tx, before) => {
     const after: WorkplaceGroup = { ...before, ...input };
     if (before.type !== after.type && (await groups.countWorkplacesInGroup(tx, id, before.type)) > 0) {
       throw new AppError('RESOURCE_IN_USE', { resource: 'workplaceGroup', id, by: 'workplaces' });
     }
-    return { after, changed: changedProperties(before, after, CHARACTERISTICS) };
+    return { after, changed: changedProperties(before, after, WORKPLACE_GROUP_CHARACTERISTICS) };
   });
 }
 
 export async function deleteWorkplaceGroup(db: Database, id: string): Promise<void> {
-  await deleteOnFound(db, lockWorkplaceGroup(id), GROUPS);
+  await GROUPS.delete(db, lockWorkplaceGroup(id));
 }

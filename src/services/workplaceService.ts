@@ -4,7 +4,7 @@ import { inOneStatement } from '../db/oneStatement.ts';
 import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.ts';
 import * as workplaces from '../db/repositories/workplaceRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
+import { catalogueEvent } from '../domain/events.ts';
 import {
   findOperatingState,
   INITIAL_OPERATING_STATE_CODE,
@@ -14,11 +14,16 @@ import {
 import {
   changedProperties,
   resolveWorkplaceType,
+  WORKPLACE_CHARACTERISTICS,
   type Workplace,
   type WorkplaceGroupType,
   type WorkplaceInput,
   type WorkplaceType,
 } from '../domain/workplaces.ts';
+import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
+import { obsoletedByOperatingState } from './planningScenarioService.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 /** A workplace as a body gives it: the type and the flag may each be left out. */
 export type WorkplaceBody = Omit<WorkplaceInput, 'workplaceType' | 'isManualWorkplace'> & {
@@ -39,32 +44,7 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
   return { ...rest, ...resolved };
 }
 
-import { recordEvents } from './eventService.ts';
-import { obsoletedByOperatingState } from './planningScenarioService.ts';
-import {
-  deleteOnFound,
-  found,
-  insertItem,
-  type Lifecycle,
-  locking,
-  newItem,
-  replaceOnFound,
-  writeOnFound,
-} from './writes.ts';
-
 const lockWorkplace = locking('workplace', workplaces.findWorkplace);
-
-// Changes of these emit WORKPLACE_UPDATED; the operating state has its own event
-// (docs/events.md, "Catalogue").
-const CHARACTERISTICS = [
-  'number',
-  'description',
-  'isManualWorkplace',
-  'workplaceType',
-  'erpContextId',
-  'capacityGroupId',
-  'productionLineId',
-] as const;
 
 // The event data keeps the catalogue's properties (docs/events.md); a change of the type or the
 // ERP context is still an update, named in changedProperties.
@@ -77,10 +57,9 @@ const EVENT_PROPERTIES = [
 ] as const;
 
 /** The event data of WORKPLACE_CREATED/_UPDATED/_DELETED: the workplace's characteristic properties. */
-function eventData(workplace: Workplace, changed?: string[]) {
+function eventData(workplace: Workplace) {
   const data: Record<string, unknown> = { workplaceId: workplace.id };
   for (const key of EVENT_PROPERTIES) data[key] = workplace[key];
-  if (changed) data.changedProperties = changed;
   return data;
 }
 
@@ -109,14 +88,13 @@ async function checkReferences(tx: Queryable, input: WorkplaceInput) {
   await checkGroup(tx, 'productionLineId', input.productionLineId, 'PRODUCTION_LINE');
 }
 
-const WORKPLACES: Lifecycle<Workplace> = {
+const WORKPLACES = lifecycle<Workplace>({
   resource: 'workplace',
   rows: workplaces.workplaceWrites,
-  events: (change, workplace, changed) =>
-    lifecycleEvents('WORKPLACE', change, workplace.id, eventData(workplace, changed)),
+  events: primaryEvents('WORKPLACE', eventData),
   check: checkReferences,
   unique: (workplace) => ['number', workplace.number],
-};
+});
 
 export async function createWorkplace(
   db: Database,
@@ -134,7 +112,7 @@ export async function createWorkplace(
   const now = new Date();
   const workplace: Workplace = newItem({ ...properties, operatingStateId: state.id }, now);
   await db.transaction(async (tx) => {
-    await insertItem(tx, WORKPLACES, workplace);
+    await WORKPLACES.insert(tx, workplace);
     await workplaces.recordOperatingState(tx, {
       id: uuidv7(),
       workplaceId: workplace.id,
@@ -149,15 +127,15 @@ export async function createWorkplace(
 }
 
 export async function replaceWorkplace(db: Database, id: string, body: WorkplaceBody): Promise<Workplace> {
-  return replaceOnFound(db, lockWorkplace(id), WORKPLACES, (_tx, before) => {
+  return WORKPLACES.replace(db, lockWorkplace(id), (_tx, before) => {
     const after: Workplace = { ...before, ...withType(body, before.workplaceType) };
-    return { after, changed: changedProperties(before, after, CHARACTERISTICS) };
+    return { after, changed: changedProperties(before, after, WORKPLACE_CHARACTERISTICS) };
   });
 }
 
 /** Its operations, devices, tools, ... keep a workplace (400 RESOURCE_IN_USE). */
 export async function deleteWorkplace(db: Database, id: string): Promise<void> {
-  await deleteOnFound(db, lockWorkplace(id), WORKPLACES);
+  await WORKPLACES.delete(db, lockWorkplace(id));
 }
 
 /** How a state was set: the machine state details (reasons) and remark its record keeps. */
