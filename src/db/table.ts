@@ -206,6 +206,9 @@ interface Typed {
 
 export const typed = (value: unknown, type: string): Typed => ({ [CAST]: type, value });
 
+/** A jsonb column as read: both drivers hand it back parsed, and text is parsed all the same. */
+export const fromJsonb = <T>(value: T | string): T => (typeof value === 'string' ? JSON.parse(value) : value);
+
 const isTyped = (value: unknown): value is Typed =>
   typeof value === 'object' && value !== null && CAST in value;
 

@@ -23,6 +23,7 @@ import {
 import { recordEvents } from './eventService.ts';
 import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import { obsoletedByOperatingState } from './planningScenarioService.ts';
+import { referencedOperatingState } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 /** A workplace as a body gives it: the type and the flag may each be left out. */
@@ -102,13 +103,7 @@ export async function createWorkplace(
 ): Promise<Workplace> {
   const { operatingStateId, ...body } = input;
   const properties = withType(body);
-  const state = findOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
-  if (!state)
-    throw new AppError('INVALID_REFERENCE', {
-      field: 'operatingStateId',
-      id: String(operatingStateId),
-      expected: 'operatingState',
-    });
+  const state = referencedOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
   const now = new Date();
   const workplace: Workplace = newItem({ ...properties, operatingStateId: state.id }, now);
   await db.transaction(async (tx) => {

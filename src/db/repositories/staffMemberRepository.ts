@@ -3,7 +3,16 @@ import type { Absence, EndActivity, RecordedActivity, StaffMember } from '../../
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import { findById, offsetList, ownedBy, type RowWrites, rowWrites, type Table, typed } from '../table.ts';
+import {
+  findById,
+  fromJsonb,
+  offsetList,
+  ownedBy,
+  type RowWrites,
+  rowWrites,
+  type Table,
+  typed,
+} from '../table.ts';
 
 interface StoredAbsence {
   startDate: string;
@@ -41,11 +50,7 @@ const toStaffMember = (row: Row): StaffMember => ({
   qualifications: row.qualifications,
   assignedWorkplaceIds: row.assigned_workplace_ids,
   shiftId: row.shift_id,
-  // PGlite hands jsonb back parsed; keep both drivers' answers the same.
-  absences: (typeof row.absences === 'string'
-    ? (JSON.parse(row.absences) as StoredAbsence[])
-    : row.absences
-  ).map((absence) => ({
+  absences: fromJsonb(row.absences).map((absence) => ({
     startDate: new Date(absence.startDate),
     endDate: new Date(absence.endDate),
     reason: absence.reason,
