@@ -3,6 +3,7 @@
 // insert, update and delete by id. A repository describes its table (a Table) and keeps only the
 // statements special to it.
 import { isUuid } from '../domain/ids.ts';
+import { Conditions, type PeriodFilter } from './conditions.ts';
 import type { Queryable } from './database.ts';
 import {
   countRows,
@@ -78,6 +79,18 @@ export const offsetList =
 export const ownedBy =
   (column: string) =>
   (ownerId: string): Filter => ({ where: [`${column} = $1`], params: [ownerId] });
+
+/** The rows of one owner (`column = $1`) that overlap a period (`start_date`, `end_date`). */
+export const ownedInPeriod =
+  (column: string) =>
+  (ownerId: string, filter: PeriodFilter): Filter =>
+    new Conditions([`${column} = $1`], [ownerId]).overlapping(filter);
+
+/** A list in offset pages of one owner's rows that overlap a period, in `orderBy` order. */
+export const ownedPeriodList =
+  <Row, Item>(table: Table<Row, Item>, ownerColumn: string, orderBy: string) =>
+  (db: Queryable, ownerId: string, filter: PeriodFilter, page: OffsetRequest): Promise<OffsetPage<Item>> =>
+    offsetPageOf(db, table, ownedInPeriod(ownerColumn)(ownerId, filter), orderBy, page);
 
 /** The timestamp a timestamp-mode page walks (newest first by it and the id), and a row's value of it. */
 export type TimestampOrder<Row> = Pick<KeysetSource<Row>, 'timestampColumn' | 'timestampOf' | 'sizeOf'>;
