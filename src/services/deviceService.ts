@@ -12,8 +12,7 @@ import { lifecycle, newItem } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
 import { found, locking } from './writes.ts';
 
-const DEVICES = lifecycle<Device>({
-  resource: 'device',
+const DEVICES = lifecycle<Device>('device', {
   rows: devices.deviceWrites,
   // Devices have no detail events in the catalogue (docs/events.md, "Catalogue"); their changes are
   // announced by the condensed RESOURCES_UPDATED with objectType DEVICE.

@@ -26,8 +26,7 @@ const lockDocument = locking('document', documents.findDocument);
 const METADATA = ['name', 'folder', 'description'] as const;
 const UPLOADED_PROPERTIES = ['name', 'contentType', 'size'] as const;
 
-const DOCUMENTS = lifecycle<Document>({
-  resource: 'document',
+const DOCUMENTS = lifecycle<Document>('document', {
   rows: documents.documentWrites,
   /** DOCUMENT_* events carry the metadata with the version, never the content. */
   events: primaryEvents('DOCUMENT', (document) => ({

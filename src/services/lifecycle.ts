@@ -16,8 +16,6 @@ import { writeOnFound } from './writes.ts';
  * and the property a unique violation is about.
  */
 export interface Family<Item extends Stored> {
-  /** The resource as RESOURCE_IN_USE names it when a delete finds it still referenced. */
-  resource: string;
   rows: RowWrites<Item>;
   /** The events of a change (docs/events.md); `changed` names the changed properties of an update. */
   events: (change: ChangeType, item: Item, changed?: string[]) => NewEvent[];
@@ -57,8 +55,11 @@ export const newItem = <Properties extends object>(properties: Properties, at: D
   updatedAt: at,
 });
 
-/** The writes of a family's items: in the caller's transaction, or each in its own (`create`, `replace`, `delete`). */
-export function lifecycle<Item extends Stored>(family: Family<Item>) {
+/**
+ * The writes of the items of `resource` (as RESOURCE_IN_USE names it): in the caller's
+ * transaction, or each in its own (`create`, `replace`, `delete`).
+ */
+export function lifecycle<Item extends Stored>(resource: string, family: Family<Item>) {
   /** An insert or update, a unique violation answered as `unique` names it. */
   const storing = async (item: Item, write: Promise<void>) => {
     const unique = family.unique?.(item);
@@ -89,7 +90,7 @@ export function lifecycle<Item extends Stored>(family: Family<Item>) {
 
   /** Deletes an item read with its row locked and records its DELETED events. */
   const remove = async (tx: Queryable, item: Item, at: Date): Promise<void> => {
-    await family.rows.delete(tx, item.id).catch(rethrowInUse(family.resource, item.id));
+    await family.rows.delete(tx, item.id).catch(rethrowInUse(resource, item.id));
     await recordEvents(tx, family.events('DELETED', item), at);
   };
 

@@ -59,8 +59,7 @@ async function checkReferences(tx: Queryable, input: OperationInput, prefix: str
  * Their references are checked by the writes that change them (checkReferences).
  */
 const operationsIn = (prefix: string) =>
-  lifecycle<Operation>({
-    resource: 'operation',
+  lifecycle<Operation>('operation', {
     rows: operations.operationWrites,
     events: primaryEvents('OPERATION', eventData),
     unique: (operation) => [`${prefix}number`, operation.number],

@@ -29,8 +29,7 @@ const eventData = (order: ProductionOrder) => ({
   ...jsonValues(order, PRODUCTION_ORDER_CHARACTERISTICS),
 });
 
-const ORDERS = lifecycle<ProductionOrder>({
-  resource: 'productionOrder',
+const ORDERS = lifecycle<ProductionOrder>('productionOrder', {
   rows: orders.productionOrderWrites,
   events: primaryEvents('PRODUCTION_ORDER', eventData),
   unique: (order) => ['number', order.number],

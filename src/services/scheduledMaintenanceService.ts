@@ -27,8 +27,7 @@ function eventData(task: ScheduledMaintenance) {
   };
 }
 
-const MAINTENANCES = lifecycle<ScheduledMaintenance>({
-  resource: 'scheduledMaintenance',
+const MAINTENANCES = lifecycle<ScheduledMaintenance>('scheduledMaintenance', {
   rows: maintenances.scheduledMaintenanceWrites,
   /**
    * SCHEDULED_MAINTENANCE_* about the workplace (docs/events.md, "Catalogue"). No RESOURCES_UPDATED

@@ -66,8 +66,7 @@ async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise
   }
 }
 
-const SHIFTS = lifecycle<Shift>({
-  resource: 'shift',
+const SHIFTS = lifecycle<Shift>('shift', {
   rows: shifts.shiftWrites,
   events: shiftsUpdated,
   check: checkNoOverlap,

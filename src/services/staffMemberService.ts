@@ -47,8 +47,7 @@ async function checkInput(tx: Queryable, input: StaffMemberInput) {
   }
 }
 
-const STAFF_MEMBERS = lifecycle<StaffMember>({
-  resource: 'staffMember',
+const STAFF_MEMBERS = lifecycle<StaffMember>('staffMember', {
   rows: staffMembers.staffMemberWrites,
   events: primaryEvents('STAFF_MEMBER', eventData),
   check: checkInput,

@@ -53,8 +53,7 @@ const toolEventData = (tool: Tool) => ({
   lifespan: { maximum: tool.lifespan.maximum, warningLimit: tool.lifespan.warningLimit },
 });
 
-export const TOOLS = lifecycle<Tool>({
-  resource: 'tool',
+export const TOOLS = lifecycle<Tool>('tool', {
   rows: tools.toolWrites,
   events: primaryEvents('TOOL', toolEventData),
   unique: (tool) => ['number', String(tool.number)],

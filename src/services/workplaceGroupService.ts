@@ -13,8 +13,7 @@ import { found, locking } from './writes.ts';
 
 const lockWorkplaceGroup = locking('workplaceGroup', groups.findWorkplaceGroup);
 
-const GROUPS = lifecycle<WorkplaceGroup>({
-  resource: 'workplaceGroup',
+const GROUPS = lifecycle<WorkplaceGroup>('workplaceGroup', {
   rows: groups.workplaceGroupWrites,
   // Workplace groups have no detail events in the catalogue; their changes are announced by the
   // condensed RESOURCES_UPDATED with objectType WORKPLACE_GROUP.

@@ -89,8 +89,7 @@ async function checkReferences(tx: Queryable, input: WorkplaceInput) {
   await checkGroup(tx, 'productionLineId', input.productionLineId, 'PRODUCTION_LINE');
 }
 
-const WORKPLACES = lifecycle<Workplace>({
-  resource: 'workplace',
+const WORKPLACES = lifecycle<Workplace>('workplace', {
   rows: workplaces.workplaceWrites,
   events: primaryEvents('WORKPLACE', eventData),
   check: checkReferences,
