@@ -5,7 +5,8 @@ import type { QuantityType } from '../../domain/outputQuantities.ts';
 import type { Booking, PhasePeriod, RecordedPeriod, Span, StatePeriod } from '../../domain/summaries.ts';
 import type { Queryable } from '../database.ts';
 
-const edge = (ms: number) => new Date(ms);
+/** The window's start and end, as the `timestamptz` parameters of a query. */
+export const edgesOf = (window: Span): [Date, Date] => [new Date(window.start), new Date(window.end)];
 
 interface StateRow {
   workplace_id: string;
@@ -26,7 +27,7 @@ export async function listStatePeriods(
      WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz
        AND (end_date IS NULL OR end_date > $2::timestamptz)
      ORDER BY start_date, id`,
-    [workplaceIds, edge(window.start), edge(window.end)],
+    [workplaceIds, ...edgesOf(window)],
   );
   return rows.map((row) => ({
     workplaceId: row.workplace_id,
@@ -36,14 +37,14 @@ export async function listStatePeriods(
   }));
 }
 
-interface PhaseRow {
+export interface PhaseRow {
   operation_phase_id: OperationPhaseId;
   workplace_id: string | null;
   start_date: Date;
   end_date: Date | null;
 }
 
-const toPhase = (row: PhaseRow): PhasePeriod => ({
+export const toPhase = (row: PhaseRow): PhasePeriod => ({
   operationPhaseId: row.operation_phase_id,
   workplaceId: row.workplace_id,
   startDate: row.start_date,
@@ -71,7 +72,7 @@ export async function listWorkplacePhasePeriods(
      WHERE workplace_id = $1 AND start_date < $3::timestamptz
        AND (end_date IS NULL OR end_date > $2::timestamptz)
      ORDER BY start_date, id`,
-    [workplaceId, edge(window.start), edge(window.end)],
+    [workplaceId, ...edgesOf(window)],
   );
   return rows.map(toPhase);
 }
@@ -93,7 +94,7 @@ export async function listShiftPeriods(
     `SELECT workplace_id, start_date, end_date FROM shifts
      WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz AND end_date > $2::timestamptz
      ORDER BY start_date, id`,
-    [workplaceIds, edge(window.start), edge(window.end)],
+    [workplaceIds, ...edgesOf(window)],
   );
   return rows.map((row) => ({
     workplaceId: row.workplace_id,
@@ -102,7 +103,7 @@ export async function listShiftPeriods(
   }));
 }
 
-interface BookingRow {
+export interface BookingRow {
   quantity: number;
   quantity_type: QuantityType;
   workplace_id: string | null;
@@ -110,10 +111,10 @@ interface BookingRow {
   target_time_per_unit: number | null;
 }
 
-const BOOKING_COLUMNS = `q.quantity::float8 AS quantity, q.quantity_type, q.workplace_id, q."timestamp",
+export const BOOKING_COLUMNS = `q.quantity::float8 AS quantity, q.quantity_type, q.workplace_id, q."timestamp",
   o.target_time_per_unit::float8 AS target_time_per_unit`;
 
-const toBooking = (row: BookingRow): Booking => ({
+export const toBooking = (row: BookingRow): Booking => ({
   quantity: Number(row.quantity),
   quantityType: row.quantity_type,
   workplaceId: row.workplace_id,
@@ -149,7 +150,7 @@ export async function listWorkplaceBookings(
      SELECT w.quantity::float8, w.quantity_type, w.workplace_id, w."timestamp", NULL::float8
      FROM recorded_workplace_output_quantities w
      WHERE w.workplace_id = ANY($1::uuid[]) AND w."timestamp" >= $2::timestamptz AND w."timestamp" < $3::timestamptz`,
-    [workplaceIds, edge(window.start), edge(window.end)],
+    [workplaceIds, ...edgesOf(window)],
   );
   return rows.map(toBooking);
 }
