@@ -8,6 +8,18 @@ import type { Queryable } from '../database.ts';
 /** The window's start and end, as the `timestamptz` parameters of a query. */
 export const edgesOf = (window: Span): [Date, Date] => [new Date(window.start), new Date(window.end)];
 
+/**
+ * A read of the rows `sql` selects of the workplaces `$1` (an array; no workplaces, no rows)
+ * within the window from `$2` to `$3`.
+ */
+const ofWorkplacesIn =
+  <Row, Item>(sql: string, toItem: (row: Row) => Item) =>
+  async (db: Queryable, workplaceIds: readonly string[], window: Span): Promise<Item[]> => {
+    if (workplaceIds.length === 0) return [];
+    const rows = await db.query<Row>(sql, [workplaceIds, ...edgesOf(window)]);
+    return rows.map(toItem);
+  };
+
 interface StateRow {
   workplace_id: string;
   operating_state_id: string;
@@ -16,26 +28,18 @@ interface StateRow {
 }
 
 /** The operating states of the workplaces that overlap the window. */
-export async function listStatePeriods(
-  db: Queryable,
-  workplaceIds: readonly string[],
-  window: Span,
-): Promise<StatePeriod[]> {
-  if (workplaceIds.length === 0) return [];
-  const rows = await db.query<StateRow>(
-    `SELECT workplace_id, operating_state_id, start_date, end_date FROM recorded_operating_states
-     WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz
-       AND (end_date IS NULL OR end_date > $2::timestamptz)
-     ORDER BY start_date, id`,
-    [workplaceIds, ...edgesOf(window)],
-  );
-  return rows.map((row) => ({
+export const listStatePeriods = ofWorkplacesIn(
+  `SELECT workplace_id, operating_state_id, start_date, end_date FROM recorded_operating_states
+   WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz
+     AND (end_date IS NULL OR end_date > $2::timestamptz)
+   ORDER BY start_date, id`,
+  (row: StateRow): StatePeriod => ({
     workplaceId: row.workplace_id,
     operatingStateId: row.operating_state_id,
     startDate: row.start_date,
     endDate: row.end_date,
-  }));
-}
+  }),
+);
 
 export interface PhaseRow {
   operation_phase_id: OperationPhaseId;
@@ -84,24 +88,16 @@ interface ShiftRow {
 }
 
 /** The shifts of the workplaces that overlap the window. */
-export async function listShiftPeriods(
-  db: Queryable,
-  workplaceIds: readonly string[],
-  window: Span,
-): Promise<(RecordedPeriod & { workplaceId: string })[]> {
-  if (workplaceIds.length === 0) return [];
-  const rows = await db.query<ShiftRow>(
-    `SELECT workplace_id, start_date, end_date FROM shifts
-     WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz AND end_date > $2::timestamptz
-     ORDER BY start_date, id`,
-    [workplaceIds, ...edgesOf(window)],
-  );
-  return rows.map((row) => ({
+export const listShiftPeriods = ofWorkplacesIn(
+  `SELECT workplace_id, start_date, end_date FROM shifts
+   WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz AND end_date > $2::timestamptz
+   ORDER BY start_date, id`,
+  (row: ShiftRow): RecordedPeriod & { workplaceId: string } => ({
     workplaceId: row.workplace_id,
     startDate: row.start_date,
     endDate: row.end_date,
-  }));
-}
+  }),
+);
 
 export interface BookingRow {
   quantity: number;
@@ -136,24 +132,16 @@ export async function listOperationBookings(db: Queryable, operationId: string):
  * The output quantities booked at the workplaces within the window, with their operation's target
  * time; and those a connector booked on the workplace itself (docs/resources/connectors.md).
  */
-export async function listWorkplaceBookings(
-  db: Queryable,
-  workplaceIds: readonly string[],
-  window: Span,
-): Promise<Booking[]> {
-  if (workplaceIds.length === 0) return [];
-  const rows = await db.query<BookingRow>(
-    `SELECT ${BOOKING_COLUMNS} FROM recorded_output_quantities q JOIN operations o ON o.id = q.operation_id
-     WHERE q.workplace_id = ANY($1::uuid[]) AND q."timestamp" >= $2::timestamptz AND q."timestamp" < $3::timestamptz
-     UNION ALL
-     -- A connector's pieces counted while no operation was in PROCESSING: no target time.
-     SELECT w.quantity::float8, w.quantity_type, w.workplace_id, w."timestamp", NULL::float8
-     FROM recorded_workplace_output_quantities w
-     WHERE w.workplace_id = ANY($1::uuid[]) AND w."timestamp" >= $2::timestamptz AND w."timestamp" < $3::timestamptz`,
-    [workplaceIds, ...edgesOf(window)],
-  );
-  return rows.map(toBooking);
-}
+export const listWorkplaceBookings = ofWorkplacesIn(
+  `SELECT ${BOOKING_COLUMNS} FROM recorded_output_quantities q JOIN operations o ON o.id = q.operation_id
+   WHERE q.workplace_id = ANY($1::uuid[]) AND q."timestamp" >= $2::timestamptz AND q."timestamp" < $3::timestamptz
+   UNION ALL
+   -- A connector's pieces counted while no operation was in PROCESSING: no target time.
+   SELECT w.quantity::float8, w.quantity_type, w.workplace_id, w."timestamp", NULL::float8
+   FROM recorded_workplace_output_quantities w
+   WHERE w.workplace_id = ANY($1::uuid[]) AND w."timestamp" >= $2::timestamptz AND w."timestamp" < $3::timestamptz`,
+  toBooking,
+);
 
 /** The workplaces of a capacity group or production line. */
 export async function listGroupWorkplaceIds(db: Queryable, groupId: string): Promise<string[]> {
