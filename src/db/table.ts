@@ -255,7 +255,7 @@ export async function updateById(db: Queryable, table: string, id: string, value
 }
 
 /** `values` without the columns an update leaves alone (`created_at`, an owner that never changes). */
-export function except(values: Values, ...columns: string[]): Values {
+function except(values: Values, ...columns: string[]): Values {
   return Object.fromEntries(Object.entries(values).filter(([column]) => !columns.includes(column)));
 }
 
