@@ -158,5 +158,19 @@ export function sampleRss(pid: number, everyMs = 200): { stop(): number } {
   };
 }
 
+/**
+ * The process's CPU time (user + system) in ms (Linux /proc): what a phase cost the service,
+ * independent of how busy the rest of the machine was.
+ */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+/** USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 export const round = (value: number) => Math.round(value * 10) / 10;
 export const ratio = (a: number, b: number) => Number((a / b).toFixed(2));

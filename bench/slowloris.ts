@@ -13,8 +13,16 @@
 // Results: bench/results/slowloris-latest.json.
 import { fork } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { loadavg } from 'node:os';
-import { type ProbeResult, probe, ratio, SERVICE_ROOT, startBridge } from './abuseSupport.ts';
+import { loadavg, setPriority } from 'node:os';
+import {
+  cpuMs,
+  type ProbeResult,
+  probe,
+  ratio,
+  round as round1,
+  SERVICE_ROOT,
+  startBridge,
+} from './abuseSupport.ts';
 import { type Backend, machineInfo, median, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
@@ -69,6 +77,8 @@ interface Round {
   loaded: ProbeResult;
   attackerConnects: number;
   p99Ratio: number;
+  /** The service's CPU time per second of each phase (ms/s): the attack's cost, load-independent. */
+  serviceCpuMsPerS: { unloaded: number; loaded: number };
 }
 
 async function round(target: string, token: string, path: string): Promise<Round> {
@@ -78,13 +88,23 @@ async function round(target: string, token: string, path: string): Promise<Round
     // Warm-up, not measured.
     const warm = performance.now() + 2000;
     await probe(service.url, path, token, RATE, () => performance.now() < warm);
+    const cpuAt = () => ({ cpu: cpuMs(service.pid), at: performance.now() });
+    const perSecond = (from: { cpu: number; at: number }) => {
+      const to = cpuAt();
+      return round1(((to.cpu - from.cpu) * 1000) / (to.at - from.at));
+    };
+    const unloadedFrom = cpuAt();
     const end1 = performance.now() + DURATION_MS;
     const unloaded = await probe(service.url, path, token, RATE, () => performance.now() < end1, {
       fresh: true,
     });
+    const unloadedCpu = perSecond(unloadedFrom);
     const child = fork(new URL(import.meta.url), ['attack', String(port)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    // The attacker's own CPU would be another host's: it runs at the lowest priority so that it
+    // takes what the service leaves instead of competing with it on this machine.
+    if (child.pid !== undefined) setPriority(child.pid, 19);
     let last = { open: 0, connects: 0 };
     child.on('message', (message: { open: number; connects: number }) => {
       last = message;
@@ -96,10 +116,12 @@ async function round(target: string, token: string, path: string): Promise<Round
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const connectsBefore = last.connects;
+    const loadedFrom = cpuAt();
     const end2 = performance.now() + DURATION_MS;
     const loaded = await probe(service.url, path, token, RATE, () => performance.now() < end2, {
       fresh: true,
     });
+    const loadedCpu = perSecond(loadedFrom);
     child.send('stop');
     await new Promise((resolve) => child.once('exit', resolve));
     return {
@@ -107,6 +129,7 @@ async function round(target: string, token: string, path: string): Promise<Round
       loaded,
       attackerConnects: last.connects - connectsBefore,
       p99Ratio: ratio(loaded.p99Ms, unloaded.p99Ms),
+      serviceCpuMsPerS: { unloaded: unloadedCpu, loaded: loadedCpu },
     };
   } finally {
     await service.stop();
@@ -126,7 +149,8 @@ async function main(): Promise<void> {
       console.log(
         `round ${i + 1}: unloaded p50 ${result.unloaded.p50Ms} p99 ${result.unloaded.p99Ms} ms (${result.unloaded.failed} failed) | ` +
           `loaded p50 ${result.loaded.p50Ms} p99 ${result.loaded.p99Ms} ms (${result.loaded.failed} failed of ${result.loaded.requests}) | ` +
-          `attacker connects ${result.attackerConnects} | ratio ${result.p99Ratio}`,
+          `attacker connects ${result.attackerConnects} | ratio ${result.p99Ratio} | ` +
+          `service CPU ${result.serviceCpuMsPerS.unloaded} -> ${result.serviceCpuMsPerS.loaded} ms/s`,
       );
     }
   } finally {
@@ -138,6 +162,8 @@ async function main(): Promise<void> {
     unloadedP99Ms: median(rounds.map((r) => r.unloaded.p99Ms)),
     loadedP99Ms: median(rounds.map((r) => r.loaded.p99Ms)),
     loadedFailed: rounds.reduce((sum, r) => sum + r.loaded.failed, 0),
+    serviceCpuMsPerSUnloaded: median(rounds.map((r) => r.serviceCpuMsPerS.unloaded)),
+    serviceCpuMsPerSLoaded: median(rounds.map((r) => r.serviceCpuMsPerS.loaded)),
   };
   writeResults(RESULTS_FILE, {
     benchmark: 'slowloris from one address',

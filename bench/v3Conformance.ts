@@ -1,10 +1,10 @@
 // How much of the FORCE Bridge v3 API the service answers, and how closely its answers follow
 // the responses FORCAM's SDK recorded from a real server (docs/v3-conformance.md). Starts the
-// service in process on a fresh PGlite, seeds the demo plant through the API, sends one request
-// per v3 operation and compares the answer to every recorded response key for key.
+// service in process on a fresh PGlite, seeds the demo plant through the API and creates what it
+// lacks (bench/v3Requests.ts), sends one request per v3 operation and compares the answer to
+// every recorded response key for key.
 // `npm run v3:conformance`; writes bench/results/v3-conformance-latest.json.
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { loopbackApi } from '../src/demo.ts';
 import { seedPlant } from '../src/simulator/seed.ts';
@@ -21,51 +21,27 @@ import {
   propertyName,
   type RecordedResponse,
   type ShapeDiff,
+  servedBy,
   servedOperations,
   type V3Operation,
 } from './v3Contract.ts';
+import {
+  bodyOf,
+  createMissingItems,
+  PathFiller,
+  type Plant,
+  plantOf,
+  V3,
+  WriteBodies,
+} from './v3Requests.ts';
 
 const RESULTS_FILE = new URL('./results/v3-conformance-latest.json', import.meta.url);
-const V3 = '/api/v3';
 /** Operations seeded: enough for history on every workplace and operation kind, quick to seed. */
 const SEED_SIZE = 40;
 const TOP_MISSING = 30;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type Status = 'answered' | 'missing' | 'caughtByParameterRoute';
-
-// Values for path parameters that name a state or phase to move to: a change the service knows.
-const ACTION_VALUES: Record<string, string> = {
-  operationPhaseId: 'SETUP',
-  toolStateId: 'A',
-  machineStateId: 'PRODUCTION',
-  ticketStateId: 'IN_PROGRESS',
-  ticketActivityStateId: 'IN_PROGRESS',
-  toolAssemblyOrderStateId: 'IN_PROGRESS',
-};
-
-// Where the most telling item for a parameter is found (one with history or devices; one that
-// may still change, for writes), tried before the collection itself: a URL and the property of
-// its first item that holds the id.
-const PREFERRED_ITEMS: Record<string, { url: string; writeUrl?: string; property: string }> = {
-  operationId: {
-    url: '/operations?operationPhaseId=COMPLETED&limit=1',
-    writeUrl: '/operations?operationPhaseId=RELEASED&limit=1',
-    property: 'id',
-  },
-  workplaceId: { url: '/devices?limit=1', property: 'workplaceId' },
-};
-
-// Minimal well-formed bodies where the service defines the write already; every other write
-// gets `{}` (its validation answers, which still shows the operation is served).
-const BODIES: Record<string, unknown> = {
-  'POST /callbacks': {
-    eventType: 'WORKPLACE_OPERATING_STATE_CHANGED',
-    url: 'http://127.0.0.1:9/v3-conformance',
-  },
-  'POST /operations/search': {},
-  'POST /productionOrders/search': {},
-};
 
 interface OperationResult {
   group: string;
@@ -82,6 +58,8 @@ interface ResponseResult {
   recording: string;
   operation: string;
   v3OperationId: string | null;
+  /** Whether a route of the service serves the operation (same method and path shape). */
+  served: boolean;
   url: string;
   httpStatus: number;
   matched: boolean;
@@ -92,14 +70,6 @@ interface ResponseResult {
   unverified: string[];
 }
 
-const bodyOf = (response: LightMyRequestResponse): unknown => {
-  try {
-    return response.json();
-  } catch {
-    return undefined;
-  }
-};
-
 const codeOf = (response: LightMyRequestResponse): string | null => {
   const body = bodyOf(response) as { code?: unknown } | undefined;
   return typeof body?.code === 'string' ? body.code : null;
@@ -108,76 +78,30 @@ const codeOf = (response: LightMyRequestResponse): string | null => {
 const routeMissing = (response: LightMyRequestResponse) =>
   (response.statusCode === 404 && codeOf(response) === 'ROUTE_NOT_FOUND') || response.statusCode === 405;
 
-/** Fills a path template with ids of the seeded plant (found through the service's own collections). */
-class PathFiller {
-  private readonly ids = new Map<string, string>();
-  private readonly t: TestApp;
-  constructor(t: TestApp) {
-    this.t = t;
-  }
-
-  async fill(template: string, method: string): Promise<string> {
-    const segments = template.split('/');
-    let path = '';
-    for (const segment of segments.slice(1)) {
-      const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
-      if (parameter === undefined) {
-        path += `/${segment}`;
-        continue;
-      }
-      // Deletes name no stored row: the operation is still exercised and the plant stays whole.
-      const isLast = segment === segments.at(-1);
-      const value =
-        method === 'DELETE' && isLast
-          ? randomUUID()
-          : ((method !== 'GET' ? ACTION_VALUES[parameter] : undefined) ??
-            (await this.idFrom(path, parameter, method)) ??
-            randomUUID());
-      path += `/${encodeURIComponent(value)}`;
-    }
-    return path || '/';
-  }
-
-  /** The first item's id of the collection at `collection`, remembered per collection. */
-  private async idFrom(collection: string, parameter: string, method: string): Promise<string | undefined> {
-    const preferred = PREFERRED_ITEMS[parameter];
-    const preferredUrl = method !== 'GET' ? (preferred?.writeUrl ?? preferred?.url) : preferred?.url;
-    const key = `${collection} ${parameter} ${preferredUrl}`;
-    if (this.ids.has(key)) return this.ids.get(key);
-    let id: string | undefined;
-    if (preferred && preferredUrl && `/${collection.split('/')[1]}` === collection) {
-      id = firstItem(bodyOf(await this.t.request({ url: `${V3}${preferredUrl}` })), preferred.property);
-    }
-    id ??= firstItem(bodyOf(await this.t.request({ url: `${V3}${collection}` })), 'id');
-    if (id !== undefined) this.ids.set(key, id);
-    return id;
-  }
-
-  /** The workplace reads and reports are about. */
-  workplaceId(): Promise<string | undefined> {
-    return this.idFrom('/workplaces', 'workplaceId', 'GET');
-  }
-}
-
-/** A property of the first item of a collection answer (HAL `_embedded` or `properties.elements`). */
-function firstItem(body: unknown, property: string): string | undefined {
-  const embedded = (body as { _embedded?: Record<string, unknown> } | undefined)?._embedded;
-  for (const items of Object.values(embedded ?? {})) {
-    const value = Array.isArray(items) ? items[0]?.properties?.[property] : undefined;
-    if (typeof value === 'string') return value;
-  }
-  const elements = (body as { properties?: { elements?: Record<string, unknown>[] } } | undefined)?.properties
-    ?.elements;
-  const value = elements?.[0]?.[property];
-  return typeof value === 'string' ? value : undefined;
-}
+// What each report is asked about, as the SDK's reporting endpoint names it: the workplace with
+// devices, or the material and production order of the operation reads ask about.
+const REPORT_SUBJECTS: Record<string, (plant: Plant) => [string, string]> = {
+  '/reports/overallEquipmentEfficiency': (plant) => ['workplaceId', plant.workplaceId],
+  '/reports/overallProcessEfficiency': (plant) => [
+    'productionOrderId',
+    plant.readOperation.productionOrderId,
+  ],
+  '/reports/hitListOperatingStatesWorkplace': (plant) => ['workplaceId', plant.workplaceId],
+  '/reports/hitListOperatingStatesMaterial': (plant) => [
+    'materialNumber',
+    plant.readOperation.materialNumber,
+  ],
+  '/reports/totalQuantity': (plant) => ['workplaceId', plant.workplaceId],
+  '/reports/qualityDetailsMaterial': (plant) => ['materialNumber', plant.readOperation.materialNumber],
+  '/reports/qualityDetailsWorkplace': (plant) => ['workplaceId', plant.workplaceId],
+};
 
 /**
  * The query of a recorded request: its embeds and options, a window around the seeded history,
  * pages of one item where the recording shows a next page (so the seeded plant has one too), and
- * for reports the workplace they are about.
+ * for reports what they are about.
  */
-function queryFor(recorded: RecordedResponse, workplaceId: string | undefined): URLSearchParams {
+function queryFor(recorded: RecordedResponse, plant: Plant): URLSearchParams {
   const query = new URLSearchParams();
   const embed = recorded.query?.embed;
   if (embed?.length) query.set('embed', embed.join(','));
@@ -189,7 +113,8 @@ function queryFor(recorded: RecordedResponse, workplaceId: string | undefined): 
     query.set('startDate', new Date(Date.now() - 7 * 86_400_000).toISOString());
   if (window.includes('endDate'))
     query.set('endDate', new Date(Date.now() + (isReport ? 0 : 7 * 86_400_000)).toISOString());
-  if (isReport && workplaceId) query.set('workplaceId', workplaceId);
+  const subject = REPORT_SUBJECTS[recorded.operation.path]?.(plant);
+  if (subject) query.set(...subject);
   const links = (recorded.shape as { _links?: Record<string, unknown> } | null)?._links;
   if (links && 'next' in links) query.set('limit', '1');
   return query;
@@ -210,24 +135,31 @@ const byMethod = <T extends { operation: { method: string } } | { method: string
     return (ORDER[methodOf(a)] ?? 9) - (ORDER[methodOf(b)] ?? 9);
   });
 
-/** Recorded property names some answer shows where its recording has them. */
-const presentNames = new Set<string>();
+interface Compared extends ResponseResult {
+  /** Recorded property names the answer shows where its recording has them. */
+  present: Set<string>;
+}
 
 async function compareRecorded(
   t: TestApp,
-  filler: PathFiller,
+  run: {
+    filler: PathFiller;
+    plant: Plant;
+    bodies: WriteBodies;
+    serves: (method: string, path: string) => boolean;
+  },
   recorded: RecordedResponse,
-): Promise<ResponseResult> {
+): Promise<Compared> {
   const { method, path } = recorded.operation;
-  const filled = await filler.fill(path, method);
-  const query = queryFor(recorded, await filler.workplaceId());
+  const filled = await run.filler.fill(path, method);
+  const query = queryFor(recorded, run.plant);
   const queryRefused: string[] = [];
   let url: string;
   let response: LightMyRequestResponse;
   // A parameter the service does not take is refused with 400: measure the rest without it.
   for (;;) {
     url = `${V3}${filled}${query.size > 0 ? `?${query}` : ''}`;
-    response = await sendWithBody(t, method, url, path);
+    response = await sendWithBody(t, run.bodies, method, url, path);
     const refused = refusedParameter(response, query);
     if (refused === undefined) break;
     queryRefused.push(refused === 'embed' ? `embed=${query.get('embed')}` : refused);
@@ -238,23 +170,25 @@ async function compareRecorded(
   const compared = ok ? (recorded.body === 'properties' ? answer?.properties : answer) : undefined;
   const diff: ShapeDiff = compareShapes(recorded.shape, compared ?? {});
   const absent = new Set([...diff.missing, ...diff.unverified]);
-  for (const path of keyPaths(recorded.shape).paths)
-    if (!absent.has(path)) presentNames.add(propertyName(path));
+  const present = new Set<string>();
+  for (const path of keyPaths(recorded.shape).paths) if (!absent.has(path)) present.add(propertyName(path));
   return {
     recording: recorded.recording,
     operation: `${method} ${path}`,
     v3OperationId: recorded.v3OperationId,
+    served: run.serves(method, path),
     url,
     httpStatus: response.statusCode,
     matched: ok && diff.missing.length === 0 && queryRefused.length === 0,
     ...(ok && queryRefused.length > 0 ? { queryRefused } : {}),
     ...diff,
+    present,
   };
 }
 
-function sendWithBody(t: TestApp, method: string, url: string, template: string) {
-  const body = method === 'POST' || method === 'PUT' ? (BODIES[`${method} ${template}`] ?? {}) : undefined;
-  return t.request({ method: method as Method, url, body });
+function sendWithBody(t: TestApp, bodies: WriteBodies, method: string, url: string, template: string) {
+  const body = method === 'POST' || method === 'PUT' ? bodies.for(method, template) : undefined;
+  return t.request({ method: method as Method, url, body: body as object | undefined });
 }
 
 function commitOf(): { commit: string | null; srcModified: boolean } {
@@ -282,26 +216,23 @@ async function main() {
     } finally {
       await loopback.remove();
     }
-    // The demo plant registers no callback: one, so the callback reads have an item.
-    const callback = await t.request({
-      method: 'POST',
-      url: `${V3}/callbacks`,
-      body: BODIES['POST /callbacks'],
-    });
-    if (callback.statusCode !== 201)
-      throw new Error(`seeding a callback: ${callback.statusCode} ${callback.body}`);
     const filler = new PathFiller(t);
+    const plant = await plantOf(t, filler);
+    const bodies = new WriteBodies(plant);
+    await createMissingItems(t, filler, plant, bodies);
+    const serves = servedBy(t.app.server.routeTable);
     const served = servedOperations(operations, t.app.server.routeTable);
 
     // Reads first, then writes, deletes last (with ids that name nothing): each request sees
-    // the seeded plant, not what an earlier write did to it.
-    const responses: ResponseResult[] = [];
-    for (const recorded of byMethod(recordings)) responses.push(await compareRecorded(t, filler, recorded));
+    // the prepared plant, not what an earlier write did to it.
+    const responses: Compared[] = [];
+    for (const recorded of byMethod(recordings))
+      responses.push(await compareRecorded(t, { filler, plant, bodies, serves }, recorded));
 
     const operationResults: OperationResult[] = [];
     for (const operation of byMethod(operations)) {
       const url = `${V3}${await filler.fill(operation.path, operation.method)}`;
-      const response = await sendWithBody(t, operation.method, url, operation.path);
+      const response = await sendWithBody(t, bodies, operation.method, url, operation.path);
       const byHttp = !routeMissing(response);
       const status: Status = !byHttp
         ? 'missing'
@@ -325,23 +256,38 @@ async function main() {
   }
 }
 
+/** Recorded property names in the recordings and in what the answers show of them. */
+function propertyNames(responses: Compared[], recordings: Map<string, RecordedResponse>) {
+  const recorded = namesOf(
+    responses.map((response) => keyPaths(recordings.get(response.recording)?.shape ?? null).paths),
+  );
+  const shown = new Set(responses.flatMap((response) => [...response.present]));
+  return { recorded: recorded.size, present: [...recorded].filter((name) => shown.has(name)).length };
+}
+
+const matchedIn = (responses: Compared[]) => responses.filter((response) => response.matched).length;
+
 function report(
   operations: V3Operation[],
   results: OperationResult[],
-  responses: ResponseResult[],
+  responses: Compared[],
   recordings: RecordedResponse[],
 ) {
   const answeredIds = new Set(results.filter((r) => r.status === 'answered').map((r) => r.operationId));
   const counts = countByGroup(operations, (operation) => answeredIds.has(operation.operationId));
-  const matched = responses.filter((response) => response.matched).length;
+  const byName = new Map(recordings.map((recorded) => [recorded.recording, recorded]));
 
-  // Property names: how often each is missing (once per response), over every recorded response
-  // and over those whose operation the service answers with a success (what to add to answers
-  // that exist already).
-  const topMissing = mostMissing(responses);
-  const topMissingInAnswers = mostMissing(responses.filter((response) => response.httpStatus < 300));
-  const recordedNames = namesOf(recordings.map((recorded) => keyPaths(recorded.shape).paths));
-  const present = [...recordedNames].filter((name) => presentNames.has(name));
+  // The figures count the recordings of the v3 operations; those of SDK operations the list does
+  // not have (planning, setup transition rules, ...) are compared too but reported apart.
+  const inList = responses.filter((response) => response.v3OperationId !== null);
+  const notInList = responses.filter((response) => response.v3OperationId === null);
+  const names = propertyNames(inList, byName);
+
+  // Property names: how often each is missing (once per response), over the recorded responses of
+  // v3 operations and over those the service answers with a success (what to add to answers that
+  // exist already).
+  const topMissing = mostMissing(inList);
+  const topMissingInAnswers = mostMissing(inList.filter((response) => response.httpStatus < 300));
 
   const caught = results.filter((r) => r.status === 'caughtByParameterRoute');
   console.log(`v3 operations answered: ${counts.answered}/${counts.total}`);
@@ -351,26 +297,44 @@ function report(
     console.log(
       `  (${caught.length} more reach a route with a parameter where the operation has a fixed segment; counted missing)`,
     );
-  console.log(`recorded responses matched key for key: ${matched}/${responses.length}`);
-  console.log(`recorded property names present in the answers: ${present.length}/${recordedNames.size}`);
+  console.log(
+    `recorded responses of v3 operations matched key for key: ${matchedIn(inList)}/${inList.length}`,
+  );
+  console.log(`recorded property names present in the answers: ${names.present}/${names.recorded}`);
+  console.log(
+    `not in the v3 operation list: ${notInList.length} recorded responses, ` +
+      `${notInList.filter((response) => response.served).length} served here, ${matchedIn(notInList)} matched`,
+  );
   console.log('most common missing property names (responses lacking each), in all / in successful answers:');
   const cell = (entry?: { name: string; responsesMissing: number }) =>
     entry ? `${entry.name.padEnd(24)} ${String(entry.responsesMissing).padStart(3)}` : '';
   for (let i = 0; i < Math.max(topMissing.length, topMissingInAnswers.length); i += 1)
     console.log(`  ${cell(topMissing[i]).padEnd(32)}    ${cell(topMissingInAnswers[i])}`);
 
+  const written = (list: Compared[]): ResponseResult[] => list.map(({ present: _, ...result }) => result);
   writeResults(RESULTS_FILE, {
     date: new Date().toISOString(),
     code: commitOf(),
     seed: { demoPlantSize: SEED_SIZE, backend: 'pglite' },
     operations: { answered: counts.answered, total: counts.total, groups: counts.groups, results },
     responses: {
-      matched,
-      total: responses.length,
-      propertyNames: { recorded: recordedNames.size, present: present.length },
+      matched: matchedIn(inList),
+      total: inList.length,
+      propertyNames: names,
       topMissing,
       topMissingInAnswers,
-      results: responses,
+      results: written(inList),
+      notInV3List: {
+        total: notInList.length,
+        served: notInList.filter((response) => response.served).length,
+        matched: matchedIn(notInList),
+        results: written(notInList),
+      },
+      allRecordings: {
+        matched: matchedIn(responses),
+        total: responses.length,
+        propertyNames: propertyNames(responses, byName),
+      },
     },
   });
   console.log(`written: ${RESULTS_FILE.pathname}`);

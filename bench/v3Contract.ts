@@ -55,14 +55,20 @@ const segmentsOf = (path: string) =>
 
 const shapeKey = (method: string, path: string) => `${method} /${segmentsOf(path).join('/')}`;
 
-/** The operations a route of the v3 prefix serves with the same method and the same path shape. */
-export function servedOperations(operations: V3Operation[], routeTable: RouteEntry[]): Set<V3Operation> {
+/** Whether a route of the v3 prefix serves a method and path template with the same path shape. */
+export function servedBy(routeTable: RouteEntry[]): (method: string, path: string) => boolean {
   const routes = new Set(
     routeTable
       .filter((route) => route.url === V3 || route.url.startsWith(`${V3}/`))
       .map((route) => shapeKey(route.method, route.url.slice(V3.length) || '/')),
   );
-  return new Set(operations.filter((operation) => routes.has(shapeKey(operation.method, operation.path))));
+  return (method, path) => routes.has(shapeKey(method, path));
+}
+
+/** The operations a route of the v3 prefix serves with the same method and the same path shape. */
+export function servedOperations(operations: V3Operation[], routeTable: RouteEntry[]): Set<V3Operation> {
+  const serves = servedBy(routeTable);
+  return new Set(operations.filter((operation) => serves(operation.method, operation.path)));
 }
 
 /** Operations served, per group and in all. */

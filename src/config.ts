@@ -149,7 +149,7 @@ interface HttpLimits {
 
 // --- Hardening (docs/settings.md, "Connections and memory") ---
 interface ConnectionLimits {
-  /** Open connections from one source address (IPv6: one /64); beyond it the newest is closed. */
+  /** Open connections from one source address (IPv6: one /64); beyond it a new one is held, then closed. */
   perAddress: number;
   /** A request body must not pause longer than this between two pieces. */
   bodyTimeoutMs: number;
@@ -511,7 +511,7 @@ export const SETTINGS = {
   ),
   BRIDGE_HTTP_MAX_CONNECTIONS_PER_ADDRESS: integer(
     { default: 100, minimum: 1, maximum: 1_000_000 },
-    "open connections from one source address (IPv6: one /64; 1..1000000); further connections from it are closed at once. The TCP peer counts: behind a reverse proxy raise it to the proxy's connection count",
+    "open connections from one source address (IPv6: one /64; 1..1000000); a further connection from it is held unread for the headers timeout, then closed. The TCP peer counts: behind a reverse proxy raise it to the proxy's connection count",
   ),
   BRIDGE_HTTP_BODY_TIMEOUT_MS: integer(
     { default: 10_000, minimum: 100, maximum: 3_600_000 },

@@ -138,24 +138,6 @@ export async function keysetPage<Row>(
   };
 }
 
-/** A period filter: what ends before `startDate` or starts after `endDate` is left out. */
-export interface PeriodFilter {
-  startDate?: Date | undefined;
-  endDate?: Date | undefined;
-}
-
-/** Adds the conditions of a PeriodFilter on `start_date` and `end_date` to `where`, their values to `params`. */
-export function addPeriodConditions(filter: PeriodFilter, where: string[], params: unknown[]): void {
-  if (filter.startDate !== undefined) {
-    params.push(filter.startDate);
-    where.push(`end_date >= $${params.length}`);
-  }
-  if (filter.endDate !== undefined) {
-    params.push(filter.endDate);
-    where.push(`start_date <= $${params.length}`);
-  }
-}
-
 /** How many rows pass `where`: a maintained count where one answers it (rowCounts.ts), else count(*). */
 export async function countRows(
   db: Queryable,

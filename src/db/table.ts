@@ -3,6 +3,7 @@
 // insert, update and delete by id. A repository describes its table (a Table) and keeps only the
 // statements special to it.
 import { isUuid } from '../domain/ids.ts';
+import { Conditions, type PeriodFilter } from './conditions.ts';
 import type { Queryable } from './database.ts';
 import {
   countRows,
@@ -78,6 +79,18 @@ export const offsetList =
 export const ownedBy =
   (column: string) =>
   (ownerId: string): Filter => ({ where: [`${column} = $1`], params: [ownerId] });
+
+/** The rows of one owner (`column = $1`) that overlap a period (`start_date`, `end_date`). */
+export const ownedInPeriod =
+  (column: string) =>
+  (ownerId: string, filter: PeriodFilter): Filter =>
+    new Conditions([`${column} = $1`], [ownerId]).overlapping(filter);
+
+/** A list in offset pages of one owner's rows that overlap a period, in `orderBy` order. */
+export const ownedPeriodList =
+  <Row, Item>(table: Table<Row, Item>, ownerColumn: string, orderBy: string) =>
+  (db: Queryable, ownerId: string, filter: PeriodFilter, page: OffsetRequest): Promise<OffsetPage<Item>> =>
+    offsetPageOf(db, table, ownedInPeriod(ownerColumn)(ownerId, filter), orderBy, page);
 
 /** The timestamp a timestamp-mode page walks (newest first by it and the id), and a row's value of it. */
 export type TimestampOrder<Row> = Pick<KeysetSource<Row>, 'timestampColumn' | 'timestampOf' | 'sizeOf'>;
@@ -206,6 +219,9 @@ interface Typed {
 
 export const typed = (value: unknown, type: string): Typed => ({ [CAST]: type, value });
 
+/** A jsonb column as read: both drivers hand it back parsed, and text is parsed all the same. */
+export const fromJsonb = <T>(value: T | string): T => (typeof value === 'string' ? JSON.parse(value) : value);
+
 const isTyped = (value: unknown): value is Typed =>
   typeof value === 'object' && value !== null && CAST in value;
 
@@ -239,13 +255,20 @@ export async function updateById(db: Queryable, table: string, id: string, value
 }
 
 /** `values` without the columns an update leaves alone (`created_at`, an owner that never changes). */
-export function except(values: Values, ...columns: string[]): Values {
+function except(values: Values, ...columns: string[]): Values {
   return Object.fromEntries(Object.entries(values).filter(([column]) => !columns.includes(column)));
 }
 
 /** Deletes the row with this id. */
 export async function deleteById(db: Queryable, table: string, id: string): Promise<void> {
   await db.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
+}
+
+/** The writes of one table's rows by id; a repository exports them as `<family>Writes`. */
+export interface RowWrites<Item> {
+  insert: (db: Queryable, item: Item) => Promise<void>;
+  update: (db: Queryable, item: Item) => Promise<void>;
+  delete: (db: Queryable, id: string) => Promise<void>;
 }
 
 /**
@@ -256,11 +279,10 @@ export function rowWrites<Item extends { id: string }>(
   table: string,
   values: (item: Item) => Values,
   fixed: readonly string[] = ['created_at'],
-) {
+): RowWrites<Item> {
   return {
-    insert: (db: Queryable, item: Item): Promise<void> => insertRow(db, table, values(item)),
-    update: (db: Queryable, item: Item): Promise<void> =>
-      updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
-    delete: (db: Queryable, id: string): Promise<void> => deleteById(db, table, id),
+    insert: (db, item) => insertRow(db, table, values(item)),
+    update: (db, item) => updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
+    delete: (db, id) => deleteById(db, table, id),
   };
 }

@@ -108,6 +108,34 @@ export interface Operation extends OperationInput, Stored {
   operationPhaseId: OperationPhaseId;
 }
 
+/** Changes of these emit OPERATION_UPDATED; the phase has its own event (docs/events.md, "Catalogue"). */
+export const OPERATION_CHARACTERISTICS = [
+  'number',
+  'description',
+  'productionOrderId',
+  'sequence',
+  'material',
+  'workplaceId',
+  'workplaceGroupId',
+  'targetQuantity',
+  'quantityUnit',
+  'targetTimePerUnit',
+  'targetSetupTime',
+  'targetTeardownTime',
+  'targetMoveTime',
+  'targetWaitTime',
+  'components',
+  'productionResourcesAndTools',
+  'split',
+  'erpContextId',
+  'scheduledDates',
+  'alternativeWorkplaceIds',
+  'materialCharacteristics',
+  'userFields',
+  'startDate',
+  'endDate',
+] as const;
+
 export interface RecordedOperationPhase {
   id: string;
   operationId: string;

@@ -34,6 +34,22 @@ export interface OrderScheduledDates {
 
 export interface ProductionOrder extends ProductionOrderInput, OrderScheduledDates, Stored {}
 
+/** Changes of these emit PRODUCTION_ORDER_UPDATED. */
+export const PRODUCTION_ORDER_CHARACTERISTICS = [
+  'number',
+  'description',
+  'material',
+  'targetQuantity',
+  'quantityUnit',
+  'basicStartDate',
+  'basicEndDate',
+  'deliveryDate',
+  'split',
+  'erpContextId',
+  'scheduledStartDate',
+  'scheduledEndDate',
+] as const;
+
 /** Filters of GET /productionOrders and POST /productionOrders/search; empty lists restrict nothing. */
 export interface ProductionOrderFilter {
   ids?: readonly string[] | undefined;

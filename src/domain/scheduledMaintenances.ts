@@ -12,3 +12,11 @@ export interface ScheduledMaintenanceInput {
 export interface ScheduledMaintenance extends ScheduledMaintenanceInput, Stored {
   workplaceId: string;
 }
+
+/** Changes of these emit SCHEDULED_MAINTENANCE_UPDATED. */
+export const SCHEDULED_MAINTENANCE_CHARACTERISTICS = [
+  'description',
+  'maintenanceType',
+  'startDate',
+  'endDate',
+] as const;

@@ -20,6 +20,9 @@ export interface Shift extends ShiftInput, Announcements, Stored {
   workplaceId: string;
 }
 
+/** Changes of these emit WORKPLACE_SHIFTS_UPDATED (UPDATED). */
+export const SHIFT_CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
+
 export type ShiftChange = 'STARTED' | 'ENDED';
 
 interface Period {

@@ -24,6 +24,22 @@ export interface StaffMemberInput {
 
 export interface StaffMember extends StaffMemberInput, Stored {}
 
+/**
+ * Every property is characteristic (skills, assigned workplaces, ...: docs/events.md, "Catalogue");
+ * activities have their own event and never emit STAFF_MEMBER_UPDATED.
+ */
+export const STAFF_MEMBER_CHARACTERISTICS = [
+  'staffNumber',
+  'firstName',
+  'lastName',
+  'email',
+  'erpContextId',
+  'qualifications',
+  'assignedWorkplaceIds',
+  'shiftId',
+  'absences',
+] as const;
+
 export const STAFF_ACTIVITIES = ['STARTED', 'INTERRUPTED', 'FINISHED'] as const;
 export type StaffActivity = (typeof STAFF_ACTIVITIES)[number];
 export type EndActivity = Exclude<StaffActivity, 'STARTED'>;

@@ -13,6 +13,9 @@ export interface WorkplaceGroupInput {
 
 export interface WorkplaceGroup extends WorkplaceGroupInput, Stored {}
 
+/** Changes of these make a workplace group's RESOURCES_UPDATED (UPDATED). */
+export const WORKPLACE_GROUP_CHARACTERISTICS = ['number', 'description', 'type', 'erpContextId'] as const;
+
 export const WORKPLACE_TYPES = ['MACHINE_WORKPLACE', 'MANUAL_WORKPLACE', 'MANUAL_MACHINE_WORKPLACE'] as const;
 export type WorkplaceType = (typeof WORKPLACE_TYPES)[number];
 
@@ -64,6 +67,17 @@ export interface Workplace extends WorkplaceInput, Stored {
    */
   readGroups?: readonly WorkplaceGroup[];
 }
+
+/** Changes of these emit WORKPLACE_UPDATED; the operating state has its own event (docs/events.md, "Catalogue"). */
+export const WORKPLACE_CHARACTERISTICS = [
+  'number',
+  'description',
+  'isManualWorkplace',
+  'workplaceType',
+  'erpContextId',
+  'capacityGroupId',
+  'productionLineId',
+] as const;
 
 export interface RecordedOperatingState {
   id: string;

@@ -1,5 +1,8 @@
 // Connection limits of the HTTP server against slow and greedy peers (docs/api.md, "Limits"):
-// - one source address (IPv6: one /64) holds at most `perAddress` connections; more are closed;
+// - one source address (IPv6: one /64) holds at most `perAddress` connections; a connection over
+//   that share is held unread for `refusedHoldMs` and then closed (at most `maxConnections` are
+//   held; beyond that they are closed at once). Closing at once lets an attacker reconnect at
+//   once, and each accept costs the service; held, its reconnects wait on the service's clock;
 // - at most `maxConnections` in all; when full, a new connection takes the place of the connection
 //   that has waited longest for a request on the address holding the most connections, so a host
 //   that opens connections and sends nothing (slowloris) pushes out its own, not other clients';
@@ -15,6 +18,7 @@ import { addressGroup } from '../net/peerAddress.ts';
 export interface ConnectionGuardLimits {
   maxConnections: number;
   perAddress: number;
+  refusedHoldMs: number;
   bodyTimeoutMs: number;
   sendTimeoutMs: number;
 }
@@ -51,6 +55,9 @@ export class ConnectionGuard {
   readonly #byKey = new Map<string, Tracked>();
   readonly #byGroup = new Map<string, Set<Tracked>>();
   readonly #answerTimeout: (socket: Socket) => void;
+  /** Refused connections held unread, oldest first, with the time each is closed. */
+  readonly #held: { socket: Socket; closeAt: number }[] = [];
+  #heldFirst = 0;
   readonly closed: Record<CloseReason, number> = {
     address_full: 0,
     server_full: 0,
@@ -70,28 +77,40 @@ export class ConnectionGuard {
   }
 
   attach(server: Server): void {
-    server.on('connection', (socket: Socket) => this.#admit(socket));
+    // The server's own connection listeners (Node's HTTP parser and timers; TLS's handshake) run
+    // only for an admitted connection: a refused one costs the accept and the close, nothing
+    // more, so an attacker that reconnects at once cannot make each refusal expensive.
+    const listeners = server.listeners('connection') as ((socket: Socket) => void)[];
+    server.removeAllListeners('connection');
+    server.on('connection', (socket: Socket) => {
+      if (!this.#admit(socket)) return;
+      for (const listener of listeners) listener.call(server, socket);
+    });
     server.on('request', (request: IncomingMessage, response: ServerResponse) =>
       this.#begin(request, response),
     );
-    const shortest = Math.min(this.#limits.bodyTimeoutMs, this.#limits.sendTimeoutMs);
+    const shortest = Math.min(
+      this.#limits.bodyTimeoutMs,
+      this.#limits.sendTimeoutMs,
+      this.#limits.refusedHoldMs,
+    );
     const sweep = setInterval(() => this.#sweep(), Math.max(25, Math.min(1000, shortest / 4)));
     sweep.unref();
     server.once('close', () => clearInterval(sweep));
   }
 
-  #admit(socket: Socket): void {
+  #admit(socket: Socket): boolean {
     const group = addressGroup(socket.remoteAddress);
     const own = this.#byGroup.get(group);
     // An address at its limit is refused, not given one of its own places: an attacker that
     // reconnects at once would otherwise churn its connections at the cost of accepting each.
     if (own !== undefined && own.size >= this.#limits.perAddress) {
-      this.#refuse(socket, 'address_full');
-      return;
+      this.#hold(socket);
+      return false;
     }
     if (this.#byKey.size >= this.#limits.maxConnections && !this.#pushOut(this.#victim())) {
       this.#refuse(socket, 'server_full');
-      return;
+      return false;
     }
     const tracked: Tracked = { socket, group, waitingSince: performance.now(), exchange: undefined };
     const key = keyOf(socket);
@@ -103,6 +122,7 @@ export class ConnectionGuard {
       members.delete(tracked);
       if (members.size === 0 && this.#byGroup.get(group) === members) this.#byGroup.delete(group);
     });
+    return true;
   }
 
   #begin(request: IncomingMessage, response: ServerResponse): void {
@@ -149,6 +169,35 @@ export class ConnectionGuard {
     return true;
   }
 
+  #hold(socket: Socket): void {
+    this.closed.address_full += 1;
+    if (this.#held.length - this.#heldFirst >= this.#limits.maxConnections) {
+      socket.destroy();
+      return;
+    }
+    socket.on('error', () => {});
+    this.#held.push({ socket, closeAt: performance.now() + this.#limits.refusedHoldMs });
+  }
+
+  /** Closes every held connection (the server is shutting down). */
+  closeHeld(): void {
+    this.#release(Number.POSITIVE_INFINITY);
+  }
+
+  /** Closes the held connections whose time has come (they were queued in closing order). */
+  #release(now: number): void {
+    while (this.#heldFirst < this.#held.length) {
+      const held = this.#held[this.#heldFirst] as { socket: Socket; closeAt: number };
+      if (held.closeAt > now) break;
+      held.socket.destroy();
+      this.#heldFirst += 1;
+    }
+    if (this.#heldFirst > 1024 && this.#heldFirst * 2 > this.#held.length) {
+      this.#held.splice(0, this.#heldFirst);
+      this.#heldFirst = 0;
+    }
+  }
+
   #refuse(socket: Socket, reason: CloseReason): void {
     this.closed[reason] += 1;
     socket.destroy();
@@ -156,6 +205,7 @@ export class ConnectionGuard {
 
   #sweep(): void {
     const now = performance.now();
+    this.#release(now);
     for (const tracked of this.#byKey.values()) {
       const exchange = tracked.exchange;
       if (exchange === undefined || tracked.socket.destroyed) continue;

@@ -56,7 +56,10 @@ interface CollectionContext {
   pagingMethod?: 'POST' | undefined;
 }
 
-/** An offset-mode collection: limit, count, offset, total and the five paging links plus self. */
+/**
+ * An offset-mode collection: limit, count, offset, total, the identifiers as null (the real API's
+ * form, docs/api.md "Collections") and the five paging links plus self.
+ */
 export function offsetCollection(
   context: CollectionContext,
   items: Resource[],
@@ -69,7 +72,14 @@ export function offsetCollection(
   const lastOffset = page.total === 0 ? 0 : Math.floor((page.total - 1) / limit) * limit;
   const current = at(offset);
   return {
-    pagination: { limit, count: items.length, offset, total: page.total },
+    pagination: {
+      limit,
+      count: items.length,
+      offset,
+      total: page.total,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    },
     _embedded: { [context.name]: items },
     _links: withCreate(context, {
       self: current,
@@ -86,6 +96,22 @@ export interface KeysetPosition {
   paginationTimestamp: string;
   paginationIdentifier: string;
 }
+
+/**
+ * A position in `firstIdentifier`/`lastIdentifier`: the real API's `timestamp` and `identifier`,
+ * and the same values under the names of the query parameters that ask for it (docs/api.md,
+ * "Collections").
+ */
+interface PagePosition extends KeysetPosition {
+  timestamp: string;
+  identifier: string;
+}
+
+const pagePosition = (position: KeysetPosition): PagePosition => ({
+  timestamp: position.paginationTimestamp,
+  identifier: position.paginationIdentifier,
+  ...position,
+});
 
 /** The position of a record ordered by its start (histories, shifts). */
 export const startPosition = (record: { id: string; startDate: Date }): KeysetPosition => ({
@@ -124,8 +150,8 @@ export function keysetCollection<T>(
       count: items.length,
       offset: null,
       total: page.total,
-      firstIdentifier: first,
-      lastIdentifier: last,
+      firstIdentifier: first && pagePosition(first),
+      lastIdentifier: last && pagePosition(last),
     },
     _embedded: { [context.name]: items },
     _links: withCreate(context, {

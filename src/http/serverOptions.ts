@@ -134,6 +134,9 @@ export class RequestLog extends LogController {
  * timeout, an idle keep-alive connection is closed after the keep-alive timeout, and connections
  * beyond the cap are closed at once. Timeouts are checked every quarter of the shorter one.
  */
+/** The guard of each server this module made, so that shutdown can close what it holds. */
+const guards = new WeakMap<Server, ConnectionGuard>();
+
 export function serverOptions(
   config: Config,
 ): Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler'> {
@@ -154,7 +157,11 @@ export function serverOptions(
               handler,
             )
           : createHttpServer(options, handler);
-      new ConnectionGuard({ maxConnections, ...config.connections }, answerTimeout).attach(server);
+      // Over its address's share a connection waits as long as a slow header sender would.
+      const limits = { maxConnections, refusedHoldMs: headersTimeoutMs, ...config.connections };
+      const guard = new ConnectionGuard(limits, answerTimeout);
+      guard.attach(server);
+      guards.set(server, guard);
       return server;
     },
     clientErrorHandler: answerClientError,
@@ -168,6 +175,8 @@ export function serverOptions(
  */
 export function cutConnectionsAfterGrace(app: FastifyInstance, graceMs: number): void {
   app.addHook('preClose', (done) => {
+    // Held refused connections are not HTTP connections: the server's close would wait for them.
+    guards.get(app.server)?.closeHeld();
     const cut = setTimeout(() => app.server.closeAllConnections(), graceMs).unref();
     app.server.once('close', () => clearTimeout(cut));
     done();

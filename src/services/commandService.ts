@@ -60,6 +60,29 @@ type Fields = Record<string, unknown>;
 const text = (data: Fields, field: string) => data[field] as string;
 const optional = (data: Fields, field: string) => (data[field] ?? undefined) as string | undefined;
 
+/**
+ * The runners of the commands about one kind of object, which the field `objectField` names:
+ * `run` gets the object's id. `inserted`: a revision insert's property holding its command.
+ */
+const about =
+  (objectType: ObjectType, objectField: string) =>
+  (
+    run: (db: Database, id: string, data: Fields, at: Date | undefined) => Promise<unknown>,
+    inserted?: string,
+  ): Runner => ({
+    objectType,
+    objectField,
+    ...(inserted === undefined ? {} : { inserted }),
+    run: async (db, data, at) => {
+      await run(db, text(data, objectField), data, at);
+    },
+  });
+
+const operationCommand = about('OPERATION', 'operationId');
+// A machine has its workplace's id (docs/resources/machines.md): its commands are about that workplace.
+const machineCommand = about('WORKPLACE', 'machineId');
+const staffMemberCommand = about('STAFF_MEMBER', 'staffMemberId');
+
 /** OPERATION_QUANTITY's qualityDetailId: a quality type, or a quality detail of that type. */
 async function quantityTypeOf(db: Queryable, qualityDetailId: string): Promise<QuantityType> {
   if ((QUANTITY_TYPES as readonly string[]).includes(qualityDetailId)) return qualityDetailId as QuantityType;
@@ -81,8 +104,8 @@ async function quantityTypeOf(db: Queryable, qualityDetailId: string): Promise<Q
   });
 }
 
-const bookQuantity = async (db: Database, data: Fields, at: Date | undefined) => {
-  await recordOutputQuantity(db, text(data, 'operationId'), {
+const bookQuantity = async (db: Database, operationId: string, data: Fields, at: Date | undefined) => {
+  await recordOutputQuantity(db, operationId, {
     quantity: data.quantity as number,
     quantityType: await quantityTypeOf(db, text(data, 'qualityDetailId')),
     timestamp: at,
@@ -96,8 +119,8 @@ const bookQuantity = async (db: Database, data: Fields, at: Date | undefined) =>
  * POST /workplaces/{id}/operatingState/{operatingStateId} sets it. The first detail id names the
  * operating state; without one, PRODUCTION is the production state itself.
  */
-async function changeProductionState(db: Database, data: Fields) {
-  const operation = await getOperation(db, text(data, 'operationId'));
+async function changeProductionState(db: Database, operationId: string, data: Fields) {
+  const operation = await getOperation(db, operationId);
   const workplaceId = optional(data, 'workplaceId') ?? operation.workplaceId;
   if (workplaceId === null) {
     throw new AppError('VALIDATION_FAILED', {
@@ -124,75 +147,41 @@ async function changeProductionState(db: Database, data: Fields) {
  * RC_GENERIC_REQ_NO_MSG_LISTENER_REGISTERED: no part of the service consumes it.
  */
 const RUNNERS: Partial<Record<CommandType, Runner>> = {
-  OPERATION_PHASE: {
-    objectType: 'OPERATION',
-    objectField: 'operationId',
-    run: async (db, data) => {
-      await changeOperationPhase(db, text(data, 'operationId'), text(data, 'operationPhaseId'), {
-        workplaceId: optional(data, 'workplaceId'),
-        staffMemberId: optional(data, 'staffMemberId'),
-      });
-    },
-  },
-  OPERATION_QUANTITY: { objectType: 'OPERATION', objectField: 'operationId', run: bookQuantity },
-  OPERATION_QUANTITY_REVISION_INSERT: {
-    objectType: 'OPERATION',
-    objectField: 'operationId',
-    inserted: 'operationQuantityCommand',
-    run: bookQuantity,
-  },
-  OPERATION_PRODUCTION_STATE: {
-    objectType: 'OPERATION',
-    objectField: 'operationId',
-    run: changeProductionState,
-  },
-  // A machine has its workplace's id (docs/resources/machines.md): its commands are about that workplace.
-  MACHINE_STATE: {
-    objectType: 'WORKPLACE',
-    objectField: 'machineId',
-    run: async (db, data) => {
-      await setMachineState(db, text(data, 'machineId'), {
-        machineStateId: text(data, 'machineStateId'),
-        machineStateDetailIds: data.machineStateDetailIds as string[] | undefined,
-        remark: optional(data, 'annotation'),
-      });
-    },
-  },
-  MACHINE_COUNT: {
-    objectType: 'WORKPLACE',
-    objectField: 'machineId',
-    run: async (db, data) => {
-      await increaseCounter(db, text(data, 'machineId'), { count: data.count as number });
-    },
-  },
-  MACHINE_STROKE: {
-    objectType: 'WORKPLACE',
-    objectField: 'machineId',
-    run: async (db, data) => {
-      await addStrokes(db, text(data, 'machineId'), { strokes: data.strokes as number });
-    },
-  },
-  MACHINE_QUANTITY: {
-    objectType: 'WORKPLACE',
-    objectField: 'machineId',
-    run: async (db, data) => {
-      await bookMachineQuantity(db, text(data, 'machineId'), {
-        quantity: data.quantity as number,
-        qualityDetailId: text(data, 'qualityDetailId'),
-      });
-    },
-  },
-  STAFF_MEMBER_OPERATION_STATE: {
-    objectType: 'STAFF_MEMBER',
-    objectField: 'staffMemberId',
-    run: async (db, data) => {
-      await recordActivity(db, text(data, 'staffMemberId'), {
-        operationId: text(data, 'operationId'),
-        workplaceId: optional(data, 'workplaceId') ?? null,
-        activity: data.staffMemberStateId === 'SIGNED_ON' ? 'STARTED' : 'FINISHED',
-      });
-    },
-  },
+  OPERATION_PHASE: operationCommand((db, operationId, data) =>
+    changeOperationPhase(db, operationId, text(data, 'operationPhaseId'), {
+      workplaceId: optional(data, 'workplaceId'),
+      staffMemberId: optional(data, 'staffMemberId'),
+    }),
+  ),
+  OPERATION_QUANTITY: operationCommand(bookQuantity),
+  OPERATION_QUANTITY_REVISION_INSERT: operationCommand(bookQuantity, 'operationQuantityCommand'),
+  OPERATION_PRODUCTION_STATE: operationCommand(changeProductionState),
+  MACHINE_STATE: machineCommand((db, machineId, data) =>
+    setMachineState(db, machineId, {
+      machineStateId: text(data, 'machineStateId'),
+      machineStateDetailIds: data.machineStateDetailIds as string[] | undefined,
+      remark: optional(data, 'annotation'),
+    }),
+  ),
+  MACHINE_COUNT: machineCommand((db, machineId, data) =>
+    increaseCounter(db, machineId, { count: data.count as number }),
+  ),
+  MACHINE_STROKE: machineCommand((db, machineId, data) =>
+    addStrokes(db, machineId, { strokes: data.strokes as number }),
+  ),
+  MACHINE_QUANTITY: machineCommand((db, machineId, data) =>
+    bookMachineQuantity(db, machineId, {
+      quantity: data.quantity as number,
+      qualityDetailId: text(data, 'qualityDetailId'),
+    }),
+  ),
+  STAFF_MEMBER_OPERATION_STATE: staffMemberCommand((db, staffMemberId, data) =>
+    recordActivity(db, staffMemberId, {
+      operationId: text(data, 'operationId'),
+      workplaceId: optional(data, 'workplaceId') ?? null,
+      activity: data.staffMemberStateId === 'SIGNED_ON' ? 'STARTED' : 'FINISHED',
+    }),
+  ),
 };
 
 const isDatabaseFailure = (error: unknown) =>

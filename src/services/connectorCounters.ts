@@ -44,14 +44,7 @@ export async function bookCounterReading(db: Database, reading: CounterReading):
 }
 
 /** Pieces made at a workplace, from a connector's counter or a machine's own count. */
-export interface WorkplacePieces {
-  workplaceId: string;
-  quantity: number;
-  quantityType: QuantityType;
-  timestamp: Date;
-  connectorId: string | null;
-  qualityDetailId: string | null;
-}
+export type WorkplacePieces = Omit<counters.WorkplaceBooking, 'id' | 'recordedAt'>;
 
 /**
  * Books on the operation in PROCESSING at the workplace; with several, on the one that entered
@@ -60,57 +53,43 @@ export interface WorkplacePieces {
  */
 export async function bookAtWorkplace(
   tx: Queryable,
-  reading: WorkplacePieces,
+  pieces: WorkplacePieces,
   now: Date,
 ): Promise<string | null> {
-  const { quantity } = reading;
-  const processing = await counters.operationsProcessingAt(tx, reading.workplaceId, MAX_NAMED_OPERATIONS);
+  const { workplaceId, quantity, quantityType, timestamp, connectorId, qualityDetailId } = pieces;
+  const processing = await counters.operationsProcessingAt(tx, workplaceId, MAX_NAMED_OPERATIONS);
   const operationId = processing[0];
   if (operationId === undefined) {
-    const booking = {
-      id: uuidv7(),
-      workplaceId: reading.workplaceId,
+    const id = uuidv7();
+    await counters.insertWorkplaceBooking(tx, { ...pieces, id, recordedAt: now });
+    const data = {
+      workplaceId,
+      recordedWorkplaceOutputQuantityId: id,
       quantity,
-      quantityType: reading.quantityType,
-      timestamp: reading.timestamp,
-      connectorId: reading.connectorId,
-      qualityDetailId: reading.qualityDetailId,
-      recordedAt: now,
+      quantityType,
+      timestamp: timestamp.toISOString(),
+      connectorId,
+      qualityDetailId,
     };
-    await counters.insertWorkplaceBooking(tx, booking);
-    await recordEvents(
-      tx,
-      [
-        catalogueEvent('WORKPLACE_OUTPUT_QUANTITY_RECORDED', reading.workplaceId, {
-          workplaceId: booking.workplaceId,
-          recordedWorkplaceOutputQuantityId: booking.id,
-          quantity,
-          quantityType: booking.quantityType,
-          timestamp: booking.timestamp.toISOString(),
-          connectorId: booking.connectorId,
-          qualityDetailId: booking.qualityDetailId,
-        }),
-      ],
-      now,
-    );
+    await recordEvents(tx, [catalogueEvent('WORKPLACE_OUTPUT_QUANTITY_RECORDED', workplaceId, data)], now);
     return null;
   }
   const record = {
     id: uuidv7(),
     operationId,
     quantity,
-    quantityType: reading.quantityType,
-    timestamp: reading.timestamp,
-    workplaceId: reading.workplaceId,
+    quantityType,
+    timestamp,
+    workplaceId,
     staffMemberId: null,
-    qualityDetailId: reading.qualityDetailId,
+    qualityDetailId,
     remark: null,
     recordedAt: now,
   };
   await insertOutputQuantity(tx, record);
   const data = {
     ...outputQuantityEventData(record),
-    connectorId: reading.connectorId,
+    connectorId,
     // The rule's choice made visible: every operation in PROCESSING there, the one booked on first.
     operationsInProcessing: processing,
   };

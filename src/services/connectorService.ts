@@ -1,6 +1,5 @@
 // Connectors (docs/resources/connectors.md): their configuration through the API, and the lease
 // and status calls of the connector runtime (src/connectors), each in its own short transaction.
-import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import * as repository from '../db/repositories/connectorRepository.ts';
@@ -22,6 +21,7 @@ import { catalogueEvent } from '../domain/events.ts';
 import { isUuid } from '../domain/ids.ts';
 import { callbackPolicy } from '../net/addressPolicy.ts';
 import { recordEvents } from './eventService.ts';
+import { newItem } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
 import { changeOperatingState } from './workplaceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
@@ -89,15 +89,10 @@ export async function createConnector(
 ): Promise<Connector> {
   checkInput(input, settings);
   const now = new Date();
-  const connector: Connector = {
-    ...input,
-    password: input.password ?? null,
-    id: uuidv7(),
-    revision: 1,
-    status: initialStatus(input.enabled, now),
-    createdAt: now,
-    updatedAt: now,
-  };
+  const connector: Connector = newItem(
+    { ...input, password: input.password ?? null, revision: 1, status: initialStatus(input.enabled, now) },
+    now,
+  );
   await db.transaction(async (tx) => {
     await checkTargets(tx, connector.mappings);
     await repository.insertConnector(tx, connector);

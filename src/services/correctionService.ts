@@ -15,12 +15,13 @@ import {
   MACHINE_STATES,
   operatingStateIdFor,
 } from '../domain/machines.ts';
-import { findOperatingState, type OperatingState, operatingStateById } from '../domain/masterData.ts';
+import { type OperatingState, operatingStateById } from '../domain/masterData.ts';
 import type { MasterDataEntry } from '../domain/masterDataEntries.ts';
 import type { Operation } from '../domain/operations.ts';
 import type { Workplace } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { checkMasterDataReference, getMasterDataEntry } from './masterDataService.ts';
+import { referencedOperatingState } from './referenceService.ts';
 import { operatingStateChanged, operatingStateData, type StateReasons } from './workplaceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
@@ -82,22 +83,11 @@ async function insertOperatingState(
   // The period reaches now: the workplace is in its state from here on.
   if (end === null && before.operatingStateId !== target.id) {
     after = { ...before, operatingStateId: target.id, updatedAt: now };
-    await workplaces.updateWorkplace(tx, after);
+    await workplaces.workplaceWrites.update(tx, after);
     events.push(operatingStateChanged(before, target));
   }
   await recordEvents(tx, events, now);
   return after;
-}
-
-function targetOf(operatingStateId: string): OperatingState {
-  const target = findOperatingState(operatingStateId);
-  if (!target)
-    throw new AppError('INVALID_REFERENCE', {
-      field: 'operatingStateId',
-      id: operatingStateId,
-      expected: 'operatingState',
-    });
-  return target;
 }
 
 const reasonsOf = (input: { remark?: string | undefined }, machineStateDetailIds: string[] = []) => ({
@@ -112,7 +102,14 @@ export async function correctWorkplaceOperatingStates(
   input: OperatingStateCorrection,
 ): Promise<Workplace> {
   return writeOnFound(db, lockWorkplace(workplaceId), (tx, before) =>
-    insertOperatingState(tx, before, targetOf(input.operatingStateId), input, reasonsOf(input), null),
+    insertOperatingState(
+      tx,
+      before,
+      referencedOperatingState(input.operatingStateId),
+      input,
+      reasonsOf(input),
+      null,
+    ),
   );
 }
 
@@ -127,7 +124,7 @@ export async function correctOperationOperatingStates(
 ): Promise<Operation> {
   return db.transaction(async (tx) => {
     const operation = await found(operations.findOperation(tx, operationId), 'operation', operationId);
-    const target = targetOf(input.operatingStateId);
+    const target = referencedOperatingState(input.operatingStateId);
     if (operation.workplaceId === null) {
       throw new AppError('VALIDATION_FAILED', {
         rule: 'value',

@@ -15,11 +15,9 @@ import {
   NEW_DOCUMENT_STATE,
 } from '../domain/documents.ts';
 import { notFound } from '../domain/errors.ts';
-import { type ChangeType, lifecycleEvents } from '../domain/events.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { rethrowDuplicate } from './constraintErrors.ts';
 import { folderOfPath, getFolder } from './documentFolderService.ts';
-import { recordEvents } from './eventService.ts';
+import { lifecycle, primaryEvents } from './lifecycle.ts';
 import { checkMasterDataReference } from './masterDataService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
@@ -28,22 +26,19 @@ const lockDocument = locking('document', documents.findDocument);
 const METADATA = ['name', 'folder', 'description'] as const;
 const UPLOADED_PROPERTIES = ['name', 'contentType', 'size'] as const;
 
-/** DOCUMENT_* events carry the metadata with the version, never the content. */
-function eventsFor(change: ChangeType, document: Document, changed?: string[]) {
-  const data: Record<string, unknown> = {
+const DOCUMENTS = lifecycle<Document>('document', {
+  rows: documents.documentWrites,
+  /** DOCUMENT_* events carry the metadata with the version, never the content. */
+  events: primaryEvents('DOCUMENT', (document) => ({
     documentId: document.id,
     ...metadataAndFile(document),
     version: document.version,
-  };
-  if (changed) data.changedProperties = changed;
-  return lifecycleEvents('DOCUMENT', change, document.id, data);
-}
+  })),
+  /** (folder, name) is unique: a document is addressed by its path like a file. */
+  unique: (document) => ['name', `${document.folder === '/' ? '' : document.folder}/${document.name}`],
+});
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** (folder, name) is unique: a document is addressed by its path like a file. */
-const rethrowDuplicatePath = (document: DocumentMetadata) =>
-  rethrowDuplicate('name', `${document.folder === '/' ? '' : document.folder}/${document.name}`);
 
 export async function getDocument(db: Queryable, id: string): Promise<Document> {
   return found(documents.findDocument(db, id), 'document', id);
@@ -96,9 +91,8 @@ async function insertNew(tx: Queryable, folder: DocumentFolder, input: Repositor
     createdAt: now,
     updatedAt: now,
   };
-  await documents.insertDocument(tx, document).catch(rethrowDuplicatePath(document));
+  await DOCUMENTS.insert(tx, document);
   await documents.insertVersion(tx, document, empty);
-  await recordEvents(tx, eventsFor('CREATED', document), now);
   return document;
 }
 
@@ -139,11 +133,10 @@ export async function replaceDocument(
     const folderId = changed.includes('folder')
       ? (await folderOfPath(tx, namesOf(metadata.folder), updatedAt)).id
       : before.folderId;
-    const after: Document = { ...before, ...metadata, folderId, version: before.version + 1, updatedAt };
-    await documents.updateDocument(tx, after).catch(rethrowDuplicatePath(after));
-    await documents.insertVersionWithContentOf(tx, after, before.version);
-    await recordEvents(tx, eventsFor('UPDATED', after, changed), after.updatedAt);
-    return after;
+    const after: Document = { ...before, ...metadata, folderId, version: before.version + 1 };
+    const stored = await DOCUMENTS.update(tx, before, { after, changed }, updatedAt);
+    await documents.insertVersionWithContentOf(tx, stored, before.version);
+    return stored;
   });
 }
 
@@ -184,21 +177,16 @@ export async function uploadFile(
       editor: names.editor ?? before.editor,
       sha256: hash,
       version: before.version + 1,
-      updatedAt: new Date(),
     };
-    await documents.updateDocument(tx, after).catch(rethrowDuplicatePath(after));
-    await documents.insertVersion(tx, after, content.bytes);
-    await recordEvents(tx, eventsFor('UPDATED', after, changed), after.updatedAt);
-    return after;
+    const stored = await DOCUMENTS.update(tx, before, { after, changed }, new Date());
+    await documents.insertVersion(tx, stored, content.bytes);
+    return stored;
   });
 }
 
 /** Deletes the document with all its versions. */
 export async function deleteDocument(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockDocument(id), async (tx, document) => {
-    await documents.deleteDocument(tx, document.id);
-    await recordEvents(tx, eventsFor('DELETED', document), new Date());
-  });
+  await DOCUMENTS.delete(db, lockDocument(id));
 }
 
 /** Version numbers in paths are opaque like ids: anything but a stored version is 404. */

@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import * as operations from '../db/repositories/operationRepository.ts';
 import { findProductionOrder } from '../db/repositories/productionOrderRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { catalogueEvent, lifecycleEvents, type NewEvent } from '../domain/events.ts';
+import { catalogueEvent, type NewEvent } from '../domain/events.ts';
 import {
   canChangeOperationPhase,
   INITIAL_OPERATION_PHASE,
@@ -12,6 +12,7 @@ import {
   PHASES_NEEDING_WORKPLACE,
 } from '../domain/operationPhases.ts';
 import {
+  OPERATION_CHARACTERISTICS,
   type Operation,
   type OperationInput,
   ownMaterial,
@@ -19,52 +20,19 @@ import {
   targetProcessingTime,
 } from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
-import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
+import { lifecycle, primaryEvents } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockOperation = locking('operation', operations.findOperation);
 
-// Changes of these emit OPERATION_UPDATED; the phase has its own event
-// (docs/events.md, "Catalogue").
-const CHARACTERISTICS = [
-  'number',
-  'description',
-  'productionOrderId',
-  'sequence',
-  'material',
-  'workplaceId',
-  'workplaceGroupId',
-  'targetQuantity',
-  'quantityUnit',
-  'targetTimePerUnit',
-  'targetSetupTime',
-  'targetTeardownTime',
-  'targetMoveTime',
-  'targetWaitTime',
-  'components',
-  'productionResourcesAndTools',
-  'split',
-  'erpContextId',
-  'scheduledDates',
-  'alternativeWorkplaceIds',
-  'materialCharacteristics',
-  'userFields',
-  'startDate',
-  'endDate',
-] as const;
-
 /** The event data of OPERATION_CREATED/_UPDATED/_DELETED: the operation's characteristic properties. */
-function eventData(operation: Operation, changed?: string[]) {
-  const data: Record<string, unknown> = {
-    operationId: operation.id,
-    ...jsonValues(operation, CHARACTERISTICS),
-    targetProcessingTime: targetProcessingTime(operation),
-  };
-  if (changed) data.changedProperties = changed;
-  return data;
-}
+const eventData = (operation: Operation): Record<string, unknown> => ({
+  operationId: operation.id,
+  ...jsonValues(operation, OPERATION_CHARACTERISTICS),
+  targetProcessingTime: targetProcessingTime(operation),
+});
 
 /** A new operation: the input plus, optionally, its position within the order (default: last). */
 export type NewOperation = OperationInput & { sequence?: number | undefined };
@@ -87,6 +55,19 @@ async function checkReferences(tx: Queryable, input: OperationInput, prefix: str
 }
 
 /**
+ * Operations whose errors name their fields after `prefix` (in bulk bodies, e.g. `operations[2].`).
+ * Their references are checked by the writes that change them (checkReferences).
+ */
+const operationsIn = (prefix: string) =>
+  lifecycle<Operation>('operation', {
+    rows: operations.operationWrites,
+    events: primaryEvents('OPERATION', eventData),
+    unique: (operation) => [`${prefix}number`, operation.number],
+  });
+
+const OPERATIONS = operationsIn('');
+
+/**
  * Creates a released operation inside the caller's transaction, with its first phase record and
  * OPERATION_CREATED. Production orders create their operations through this as well.
  */
@@ -106,9 +87,7 @@ export async function insertNewOperation(
     createdAt: at,
     updatedAt: at,
   };
-  await operations
-    .insertOperation(tx, operation)
-    .catch(rethrowDuplicate(`${prefix}number`, operation.number));
+  await operationsIn(prefix).insert(tx, operation);
   await operations.recordOperationPhase(tx, {
     id: uuidv7(),
     operationId: operation.id,
@@ -118,14 +97,12 @@ export async function insertNewOperation(
     startDate: at,
     endDate: null,
   });
-  await recordEvents(tx, lifecycleEvents('OPERATION', 'CREATED', operation.id, eventData(operation)), at);
   return operation;
 }
 
 /** Deletes a locked operation inside the caller's transaction and emits OPERATION_DELETED. */
 export async function removeOperation(tx: Queryable, operation: Operation, at: Date): Promise<void> {
-  await operations.deleteOperation(tx, operation.id).catch(rethrowInUse('operation', operation.id));
-  await recordEvents(tx, lifecycleEvents('OPERATION', 'DELETED', operation.id, eventData(operation)), at);
+  await OPERATIONS.remove(tx, operation, at);
 }
 
 export async function createOperation(db: Database, input: NewOperation): Promise<Operation> {
@@ -134,25 +111,17 @@ export async function createOperation(db: Database, input: NewOperation): Promis
 
 /** Full replacement; a missing sequence keeps the operation's position. */
 export async function replaceOperation(db: Database, id: string, input: NewOperation): Promise<Operation> {
-  return writeOnFound(db, lockOperation(id), async (tx, before) => {
+  return OPERATIONS.replace(db, lockOperation(id), async (tx, before) => {
     const { sequence, ...properties } = input;
     const order = await findProductionOrder(tx, before.productionOrderId);
     properties.material = ownMaterial(properties.material, before.material, order?.material ?? null);
     const after: Operation = { ...before, ...properties, sequence: sequence ?? before.sequence };
     const changed = changedValues(eventData(before), eventData(after), [
-      ...CHARACTERISTICS,
+      ...OPERATION_CHARACTERISTICS,
       'targetProcessingTime',
     ]);
-    if (changed.length === 0) return before;
-    await checkReferences(tx, after, '');
-    after.updatedAt = new Date();
-    await operations.updateOperation(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('OPERATION', 'UPDATED', id, eventData(after, changed)),
-      after.updatedAt,
-    );
-    return after;
+    if (changed.length > 0) await checkReferences(tx, after, '');
+    return { after, changed };
   });
 }
 
@@ -168,17 +137,11 @@ export async function setScheduledDates(
 ): Promise<Operation> {
   const after: Operation = { ...before, scheduledDates };
   const changed = changedValues(eventData(before), eventData(after), ['scheduledDates']);
-  if (changed.length === 0) return before;
-  after.updatedAt = at;
-  await operations.updateOperation(tx, after);
-  await recordEvents(tx, lifecycleEvents('OPERATION', 'UPDATED', after.id, eventData(after, changed)), at);
-  return after;
+  return OPERATIONS.update(tx, before, { after, changed }, at);
 }
 
 export async function deleteOperation(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockOperation(id), async (tx, operation) => {
-    await removeOperation(tx, operation, new Date());
-  });
+  await OPERATIONS.delete(db, lockOperation(id));
 }
 
 export interface PhaseChange {
@@ -220,7 +183,7 @@ export async function changeOperationPhase(
     }
     const now = new Date();
     const after: Operation = { ...before, operationPhaseId: phaseId, workplaceId, updatedAt: now };
-    await operations.updateOperation(tx, after);
+    await operations.operationWrites.update(tx, after);
     const staffMemberId = change.staffMemberId ?? null;
     await operations.recordOperationPhase(tx, {
       id: uuidv7(),
@@ -241,7 +204,7 @@ export async function changeOperationPhase(
       }),
     ];
     if (workplaceId !== before.workplaceId) {
-      events.push(...lifecycleEvents('OPERATION', 'UPDATED', id, eventData(after, ['workplaceId'])));
+      events.push(...OPERATIONS.events('UPDATED', after, ['workplaceId']));
     }
     await recordEvents(tx, events, now);
     return after;

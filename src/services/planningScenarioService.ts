@@ -6,7 +6,7 @@ import { listRunningResultsAt } from '../db/repositories/planningResultRepositor
 import * as scenarios from '../db/repositories/planningScenarioRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { catalogueEvent, lifecycleEvents, type NewEvent, resourcesUpdated } from '../domain/events.ts';
-import { findOperatingState, type OperatingState } from '../domain/masterData.ts';
+import type { OperatingState } from '../domain/masterData.ts';
 import {
   checkPeriod,
   checkUniqueOwners,
@@ -22,7 +22,7 @@ import {
 } from '../domain/planning.ts';
 import { recordEvents } from './eventService.ts';
 import { checkElement } from './planningResultService.ts';
-import { checkReference } from './referenceService.ts';
+import { checkReference, referencedOperatingState } from './referenceService.ts';
 import { found } from './writes.ts';
 
 /** Per kind: the results its elements look like, the body's list name and its event. */
@@ -74,13 +74,7 @@ export async function getPlanningScenario(db: Queryable, kind: ScenarioKind, id:
 /** An operating state given by id or code that a malfunction can be predicted as: a downtime. */
 function malfunctionState(idOrCode: string | null): string | null {
   if (idOrCode === null) return null;
-  const state = findOperatingState(idOrCode);
-  if (!state)
-    throw new AppError('INVALID_REFERENCE', {
-      field: 'operatingStateId',
-      id: idOrCode,
-      expected: 'operatingState',
-    });
+  const state = referencedOperatingState(idOrCode);
   if (state.workplaceStateId !== 'DOWNTIME')
     throw new AppError('VALIDATION_FAILED', {
       rule: 'value',

@@ -1,20 +1,18 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import { operationsOfOrders } from '../db/repositories/operationRepository.ts';
 import * as orders from '../db/repositories/productionOrderRepository.ts';
 import { AppError } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
 import type { Operation, ScheduledDates } from '../domain/operations.ts';
 import {
   changedValues,
   jsonValues,
   type OrderScheduledDates,
+  PRODUCTION_ORDER_CHARACTERISTICS,
   type ProductionOrder,
   type ProductionOrderInput,
   withDefaultEndDate,
 } from '../domain/productionOrders.ts';
-import { rethrowDuplicate } from './constraintErrors.ts';
-import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import {
   insertNewOperation,
   type NewOperation,
@@ -25,31 +23,17 @@ import { found, locking, writeOnFound } from './writes.ts';
 
 const lockProductionOrder = locking('productionOrder', orders.findProductionOrder);
 
-// Changes of these emit PRODUCTION_ORDER_UPDATED.
-const CHARACTERISTICS = [
-  'number',
-  'description',
-  'material',
-  'targetQuantity',
-  'quantityUnit',
-  'basicStartDate',
-  'basicEndDate',
-  'deliveryDate',
-  'split',
-  'erpContextId',
-  'scheduledStartDate',
-  'scheduledEndDate',
-] as const;
-
 /** The event data of PRODUCTION_ORDER_CREATED/_UPDATED/_DELETED: the order's characteristic properties. */
-function eventData(order: ProductionOrder, changed?: string[]) {
-  const data: Record<string, unknown> = {
-    productionOrderId: order.id,
-    ...jsonValues(order, CHARACTERISTICS),
-  };
-  if (changed) data.changedProperties = changed;
-  return data;
-}
+const eventData = (order: ProductionOrder) => ({
+  productionOrderId: order.id,
+  ...jsonValues(order, PRODUCTION_ORDER_CHARACTERISTICS),
+});
+
+const ORDERS = lifecycle<ProductionOrder>('productionOrder', {
+  rows: orders.productionOrderWrites,
+  events: primaryEvents('PRODUCTION_ORDER', eventData),
+  unique: (order) => ['number', order.number],
+});
 
 export async function getProductionOrder(db: Queryable, id: string): Promise<ProductionOrder> {
   return found(orders.findProductionOrder(db, id), 'productionOrder', id);
@@ -65,17 +49,12 @@ export async function createProductionOrder(
   newOperations: readonly NewOrderOperation[] = [],
 ): Promise<{ order: ProductionOrder; operations: Operation[] }> {
   const now = new Date();
-  const order: ProductionOrder = {
-    ...withDefaultEndDate(input),
-    scheduledStartDate: null,
-    scheduledEndDate: null,
-    id: uuidv7(),
-    createdAt: now,
-    updatedAt: now,
-  };
+  const order: ProductionOrder = newItem(
+    { ...withDefaultEndDate(input), scheduledStartDate: null, scheduledEndDate: null },
+    now,
+  );
   return db.transaction(async (tx) => {
-    await orders.insertProductionOrder(tx, order).catch(rethrowDuplicate('number', order.number));
-    await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'CREATED', order.id, eventData(order)), now);
+    await ORDERS.insert(tx, order);
     const created: Operation[] = [];
     for (const [index, operation] of newOperations.entries()) {
       created.push(
@@ -97,18 +76,9 @@ export async function replaceProductionOrder(
   id: string,
   input: ProductionOrderInput,
 ): Promise<ProductionOrder> {
-  return writeOnFound(db, lockProductionOrder(id), async (tx, before) => {
+  return ORDERS.replace(db, lockProductionOrder(id), (_tx, before) => {
     const after: ProductionOrder = { ...before, ...withDefaultEndDate(input) };
-    const changed = changedValues(before, after, CHARACTERISTICS);
-    if (changed.length === 0) return before;
-    after.updatedAt = new Date();
-    await orders.updateProductionOrder(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed)),
-      after.updatedAt,
-    );
-    return after;
+    return { after, changed: changedValues(before, after, PRODUCTION_ORDER_CHARACTERISTICS) };
   });
 }
 
@@ -118,8 +88,7 @@ export async function deleteProductionOrder(db: Database, id: string): Promise<v
     const now = new Date();
     for (const operation of await operationsOfOrders(tx, [id], true))
       await removeOperation(tx, operation, now);
-    await orders.deleteProductionOrder(tx, id);
-    await recordEvents(tx, lifecycleEvents('PRODUCTION_ORDER', 'DELETED', id, eventData(order)), now);
+    await ORDERS.remove(tx, order, now);
   });
 }
 
@@ -153,23 +122,13 @@ export async function replaceScheduledDates(
       }
       byId.set(operation.id, await setScheduledDates(tx, operation, element.scheduledDates, now));
     }
-    let order = before;
     const after: ProductionOrder = {
       ...before,
       scheduledStartDate: result.scheduledStartDate,
       scheduledEndDate: result.scheduledEndDate,
     };
-    const changed = changedValues(before, after, CHARACTERISTICS);
-    if (changed.length > 0) {
-      after.updatedAt = now;
-      await orders.updateProductionOrder(tx, after);
-      await recordEvents(
-        tx,
-        lifecycleEvents('PRODUCTION_ORDER', 'UPDATED', id, eventData(after, changed)),
-        now,
-      );
-      order = after;
-    }
+    const changed = changedValues(before, after, PRODUCTION_ORDER_CHARACTERISTICS);
+    const order = await ORDERS.update(tx, before, { after, changed }, now);
     return { order, operations: own.map((operation) => byId.get(operation.id) as Operation) };
   });
 }

@@ -3,6 +3,7 @@ import type { Queryable } from '../db/database.ts';
 import { lockReferencedRow, type ReferencedTable } from '../db/repositories/referenceRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
+import { findOperatingState, type OperatingState } from '../domain/masterData.ts';
 
 /** The resource name 400 messages use for each table a body field may refer to. */
 const REFERENCED: Record<ReferencedTable, string> = {
@@ -31,4 +32,17 @@ export async function checkReference(
   if (id === null || id === undefined) return;
   const found = isUuid(id) && (await lockReferencedRow(tx, table, id));
   if (!found) throw new AppError('INVALID_REFERENCE', { field, id, expected: REFERENCED[table] });
+}
+
+/** The operating state a body names by id or code (`operatingStateId`): 400 INVALID_REFERENCE without one. */
+export function referencedOperatingState(idOrCode: string): OperatingState {
+  const state = findOperatingState(idOrCode);
+  if (!state) {
+    throw new AppError('INVALID_REFERENCE', {
+      field: 'operatingStateId',
+      id: idOrCode,
+      expected: 'operatingState',
+    });
+  }
+  return state;
 }

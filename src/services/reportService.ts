@@ -102,26 +102,14 @@ export interface ReportList<T> {
   entries: T[];
 }
 
-export async function getWorkplaceHitList(
-  db: Database,
-  scope: WorkplaceScope,
+/** A report over the window of the scope's period (open ends up to `now`), with the entries `entriesIn` finds. */
+async function reportIn<T>(
+  scope: Period,
   now: Date,
-): Promise<ReportList<HitListEntry>> {
+  entriesIn: (window: Span) => Promise<T[]>,
+): Promise<ReportList<T>> {
   const window = windowOf(scope.startDate, scope.endDate, now);
-  const ids = await workplacesOf(db, scope);
-  return { window, entries: workplaceHitList(await workplaceInputs(db, ids, window), window, now.getTime()) };
-}
-
-export async function getMaterialHitList(
-  db: Database,
-  scope: MaterialScope,
-  now: Date,
-): Promise<ReportList<HitListEntry>> {
-  const window = windowOf(scope.startDate, scope.endDate, now);
-  const phases = await reports.listReportPhases(db, { materialNumber: materialOf(scope) }, window);
-  const ids = workplaceIdsOf(phases);
-  const workplaces = await workplaceInputs(db, ids, window);
-  return { window, entries: materialHitList(workplaces, phases, window, now.getTime()) };
+  return { window, entries: await entriesIn(window) };
 }
 
 /** The bookings at the workplaces in their scheduled time in the window. */
@@ -136,39 +124,38 @@ async function bookingsAt(
   return scheduledBookings(await workplaceInputs(db, ids, window), bookings, window, now.getTime());
 }
 
-export async function getTotalQuantity(
-  db: Database,
-  scope: WorkplaceScope,
-  now: Date,
-): Promise<ReportList<TotalQuantityEntry>> {
-  const window = windowOf(scope.startDate, scope.endDate, now);
-  const ids = await workplacesOf(db, scope);
-  return { window, entries: totalQuantities(await bookingsAt(db, ids, window, now)) };
-}
+export const getWorkplaceHitList = (db: Database, scope: WorkplaceScope, now: Date) =>
+  reportIn<HitListEntry>(scope, now, async (window) => {
+    const workplaces = await workplaceInputs(db, await workplacesOf(db, scope), window);
+    return workplaceHitList(workplaces, window, now.getTime());
+  });
 
-export async function getWorkplaceQualityDetails(
-  db: Database,
-  scope: WorkplaceScope & MaterialScope,
-  now: Date,
-): Promise<ReportList<QualityDetailEntry>> {
-  const window = windowOf(scope.startDate, scope.endDate, now);
-  const material = materialOf(scope);
-  const ids = await workplacesOf(db, scope);
-  const bookings = await bookingsAt(db, ids, window, now, material);
-  return { window, entries: qualityDetails(bookings, (booking) => booking.workplaceId) };
-}
+export const getMaterialHitList = (db: Database, scope: MaterialScope, now: Date) =>
+  reportIn<HitListEntry>(scope, now, async (window) => {
+    const phases = await reports.listReportPhases(db, { materialNumber: materialOf(scope) }, window);
+    const workplaces = await workplaceInputs(db, workplaceIdsOf(phases), window);
+    return materialHitList(workplaces, phases, window, now.getTime());
+  });
 
-export async function getMaterialQualityDetails(
-  db: Database,
-  scope: MaterialScope,
-  now: Date,
-): Promise<ReportList<QualityDetailEntry>> {
-  const window = windowOf(scope.startDate, scope.endDate, now);
-  const bookings = await reports.listScopeBookings(db, { materialNumber: materialOf(scope) }, window);
-  const ids = workplaceIdsOf(bookings);
-  const counted = scheduledBookings(await workplaceInputs(db, ids, window), bookings, window, now.getTime());
-  return { window, entries: qualityDetails(counted, (booking) => booking.materialNumber) };
-}
+export const getTotalQuantity = (db: Database, scope: WorkplaceScope, now: Date) =>
+  reportIn<TotalQuantityEntry>(scope, now, async (window) =>
+    totalQuantities(await bookingsAt(db, await workplacesOf(db, scope), window, now)),
+  );
+
+export const getWorkplaceQualityDetails = (db: Database, scope: WorkplaceScope & MaterialScope, now: Date) =>
+  reportIn<QualityDetailEntry>(scope, now, async (window) => {
+    const material = materialOf(scope);
+    const bookings = await bookingsAt(db, await workplacesOf(db, scope), window, now, material);
+    return qualityDetails(bookings, (booking) => booking.workplaceId);
+  });
+
+export const getMaterialQualityDetails = (db: Database, scope: MaterialScope, now: Date) =>
+  reportIn<QualityDetailEntry>(scope, now, async (window) => {
+    const bookings = await reports.listScopeBookings(db, { materialNumber: materialOf(scope) }, window);
+    const workplaces = await workplaceInputs(db, workplaceIdsOf(bookings), window);
+    const counted = scheduledBookings(workplaces, bookings, window, now.getTime());
+    return qualityDetails(counted, (booking) => booking.materialNumber);
+  });
 
 export interface OpeScope extends MaterialScope {
   productionOrderId?: string | undefined;

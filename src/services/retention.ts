@@ -42,9 +42,8 @@ interface Retained {
   prune: (db: Queryable, before: Date, limit: number) => Promise<number>;
 }
 
-export class Retention {
-  readonly #loop: PollingLoop;
-
+/** The retention loop of one instance, started, woken and stopped as a PollingLoop. */
+export class Retention extends PollingLoop {
   constructor(db: Database, options: RetentionOptions) {
     const clock = options.clock ?? systemClock;
     const batch = options.batchSize ?? RETENTION_BATCH;
@@ -55,7 +54,7 @@ export class Retention {
       { table: 'idempotency_keys', days: IDEMPOTENCY_KEY_TTL_MS / DAY_MS, prune: pruneStoredAnswers },
     ];
     const tables = all.filter((retained) => retained.days > 0);
-    this.#loop = new PollingLoop({
+    super({
       name: 'retention',
       intervalMs: RETENTION_INTERVAL_MS,
       clock,
@@ -76,19 +75,5 @@ export class Retention {
         await db.transaction((tx) => foldCounts(tx));
       },
     });
-  }
-
-  start(): void {
-    this.#loop.start();
-  }
-
-  /** Resolves once a cycle begun after this call has ended (tests that moved the clock). */
-  nextCycle(): Promise<void> {
-    return this.#loop.nextCycle();
-  }
-
-  /** Stops the loop; resolves once the batch in progress has committed. Idempotent. */
-  stop(): Promise<void> {
-    return this.#loop.stop();
   }
 }

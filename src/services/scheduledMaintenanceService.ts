@@ -1,18 +1,19 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.ts';
 import * as maintenances from '../db/repositories/scheduledMaintenanceRepository.ts';
-import { type ChangeType, catalogueEvent, type NewEvent } from '../domain/events.ts';
-import type { ScheduledMaintenance, ScheduledMaintenanceInput } from '../domain/scheduledMaintenances.ts';
+import { catalogueEvent } from '../domain/events.ts';
+import {
+  SCHEDULED_MAINTENANCE_CHARACTERISTICS,
+  type ScheduledMaintenance,
+  type ScheduledMaintenanceInput,
+} from '../domain/scheduledMaintenances.ts';
 import { checkPeriod } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, withChanged } from './lifecycle.ts';
 import { lockWorkplace } from './shiftService.ts';
 import { getWorkplace } from './workplaceService.ts';
-import { gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
+import { gettingBelow, lockingBelow } from './writes.ts';
 
 const lockTask = lockingBelow('scheduledMaintenance', lockWorkplace, maintenances.findScheduledMaintenance);
-
-const CHARACTERISTICS = ['description', 'maintenanceType', 'startDate', 'endDate'] as const;
 
 /** Event data: the task's characteristic properties with its id (times as ISO text, compared by value). */
 function eventData(task: ScheduledMaintenance) {
@@ -26,19 +27,21 @@ function eventData(task: ScheduledMaintenance) {
   };
 }
 
-/**
- * SCHEDULED_MAINTENANCE_* about the workplace (docs/events.md, "Catalogue"). No RESOURCES_UPDATED beside it: that
- * event reports primary resources, and with objectType WORKPLACE it would say the workplace
- * itself was created or deleted.
- */
-function maintenanceEvent(change: ChangeType, task: ScheduledMaintenance, changed?: string[]): NewEvent[] {
-  return [
-    catalogueEvent(`SCHEDULED_MAINTENANCE_${change}`, task.workplaceId, {
-      ...eventData(task),
-      ...(changed ? { changedProperties: changed } : {}),
-    }),
-  ];
-}
+const MAINTENANCES = lifecycle<ScheduledMaintenance>('scheduledMaintenance', {
+  rows: maintenances.scheduledMaintenanceWrites,
+  /**
+   * SCHEDULED_MAINTENANCE_* about the workplace (docs/events.md, "Catalogue"). No RESOURCES_UPDATED
+   * beside it: that event reports primary resources, and with objectType WORKPLACE it would say the
+   * workplace itself was created or deleted.
+   */
+  events: (change, task, changed) => [
+    catalogueEvent(
+      `SCHEDULED_MAINTENANCE_${change}`,
+      task.workplaceId,
+      withChanged(eventData(task), changed),
+    ),
+  ],
+});
 
 /** A maintenance task of the workplace: 404 when there is no such workplace, or no such task of it. */
 export const getScheduledMaintenance = gettingBelow(
@@ -55,17 +58,7 @@ export async function createScheduledMaintenance(
   checkPeriod(input);
   return db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    const now = new Date();
-    const task: ScheduledMaintenance = {
-      ...input,
-      id: uuidv7(),
-      workplaceId,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await maintenances.insertScheduledMaintenance(tx, task);
-    await recordEvents(tx, maintenanceEvent('CREATED', task), now);
-    return task;
+    return MAINTENANCES.insert(tx, newItem({ ...input, workplaceId }, new Date()));
   });
 }
 
@@ -76,14 +69,12 @@ export async function replaceScheduledMaintenance(
   input: ScheduledMaintenanceInput,
 ): Promise<ScheduledMaintenance> {
   checkPeriod(input);
-  return writeOnFound(db, lockTask(workplaceId, id), async (tx, before) => {
+  return MAINTENANCES.replace(db, lockTask(workplaceId, id), (_tx, before) => {
     const after: ScheduledMaintenance = { ...before, ...input };
-    const changed = changedProperties(eventData(before), eventData(after), CHARACTERISTICS);
-    if (changed.length === 0) return before;
-    after.updatedAt = new Date();
-    await maintenances.updateScheduledMaintenance(tx, after);
-    await recordEvents(tx, maintenanceEvent('UPDATED', after, changed), after.updatedAt);
-    return after;
+    return {
+      after,
+      changed: changedProperties(eventData(before), eventData(after), SCHEDULED_MAINTENANCE_CHARACTERISTICS),
+    };
   });
 }
 
@@ -92,8 +83,5 @@ export async function deleteScheduledMaintenance(
   workplaceId: string,
   id: string,
 ): Promise<void> {
-  await writeOnFound(db, lockTask(workplaceId, id), async (tx, task) => {
-    await maintenances.deleteScheduledMaintenance(tx, id);
-    await recordEvents(tx, maintenanceEvent('DELETED', task), new Date());
-  });
+  await MAINTENANCES.delete(db, lockTask(workplaceId, id));
 }

@@ -46,11 +46,10 @@ function transition(shift: Shift, change: ShiftChange): { at: number; change: Sh
   };
 }
 
-export class ShiftClock {
-  readonly #loop: PollingLoop;
-
+/** The shift clock of one instance, started, woken and stopped as a PollingLoop. */
+export class ShiftClock extends PollingLoop {
   constructor(db: Database, pollMs: number, log: FastifyBaseLogger, clock: Clock = systemClock) {
-    this.#loop = new PollingLoop({
+    super({
       name: 'shift clock',
       intervalMs: pollMs,
       clock,
@@ -64,19 +63,5 @@ export class ShiftClock {
         }
       },
     });
-  }
-
-  start(): void {
-    this.#loop.start();
-  }
-
-  /** Resolves once a claim begun after this call has committed (tests that moved the clock). */
-  nextCycle(): Promise<void> {
-    return this.#loop.nextCycle();
-  }
-
-  /** Stops polling; resolves once a claim in progress has committed. Idempotent. */
-  stop(): Promise<void> {
-    return this.#loop.stop();
   }
 }

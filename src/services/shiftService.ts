@@ -1,4 +1,3 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as shifts from '../db/repositories/shiftRepository.ts';
 import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
@@ -8,16 +7,16 @@ import {
   announcementsAfterChange,
   checkPeriod,
   checkShiftPlan,
+  SHIFT_CHARACTERISTICS,
   type Shift,
   type ShiftInput,
   type ShiftPlan,
 } from '../domain/shifts.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, withChanged } from './lifecycle.ts';
 import { getWorkplace } from './workplaceService.ts';
-import { found, gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
-
-const CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
+import { found, gettingBelow, lockingBelow } from './writes.ts';
 
 /** A shift as it appears in event data (times as ISO text, so changes compare by value). */
 function shiftData(shift: Shift) {
@@ -30,14 +29,13 @@ function shiftData(shift: Shift) {
   };
 }
 
-function shiftsUpdated(shift: Shift, changeType: ChangeType, changed?: string[]): NewEvent[] {
+function shiftsUpdated(changeType: ChangeType, shift: Shift, changed?: string[]): NewEvent[] {
   return [
-    catalogueEvent('WORKPLACE_SHIFTS_UPDATED', shift.workplaceId, {
-      workplaceId: shift.workplaceId,
-      changeType,
-      shift: shiftData(shift),
-      ...(changed ? { changedProperties: changed } : {}),
-    }),
+    catalogueEvent(
+      'WORKPLACE_SHIFTS_UPDATED',
+      shift.workplaceId,
+      withChanged({ workplaceId: shift.workplaceId, changeType, shift: shiftData(shift) }, changed),
+    ),
   ];
 }
 
@@ -68,23 +66,22 @@ async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise
   }
 }
 
+const SHIFTS = lifecycle<Shift>('shift', {
+  rows: shifts.shiftWrites,
+  events: shiftsUpdated,
+  check: checkNoOverlap,
+});
+
 /** A new shift, with what the clock is to announce (a shift created already over: nothing). */
 function newShift(workplaceId: string, input: ShiftInput, now: Date): Shift {
   const none = { startAnnouncedAt: null, endAnnouncedAt: null };
-  return {
-    ...input,
-    id: uuidv7(),
-    workplaceId,
-    ...announcementsAfterChange(none, input, now),
-    createdAt: now,
-    updatedAt: now,
-  };
+  return newItem({ ...input, workplaceId, ...announcementsAfterChange(none, input, now) }, now);
 }
 
 /** A stored shift given new properties: what changed, and (if anything did) the new state. */
 function changeShift(before: Shift, input: ShiftInput, now: Date): { after: Shift; changed: string[] } {
   const after: Shift = { ...before, ...input };
-  const changed = changedProperties(shiftData(before), shiftData(after), CHARACTERISTICS);
+  const changed = changedProperties(shiftData(before), shiftData(after), SHIFT_CHARACTERISTICS);
   if (changed.length === 0) return { after: before, changed };
   return { after: { ...after, ...announcementsAfterChange(before, after, now), updatedAt: now }, changed };
 }
@@ -93,12 +90,7 @@ export async function createShift(db: Database, workplaceId: string, input: Shif
   checkPeriod(input);
   return db.transaction(async (tx) => {
     await lockWorkplace(tx, workplaceId);
-    const now = new Date();
-    const shift = newShift(workplaceId, input, now);
-    await checkNoOverlap(tx, shift);
-    await shifts.insertShift(tx, shift);
-    await recordEvents(tx, shiftsUpdated(shift, 'CREATED'), now);
-    return shift;
+    return SHIFTS.insert(tx, newShift(workplaceId, input, new Date()));
   });
 }
 
@@ -109,23 +101,12 @@ export async function replaceShift(
   input: ShiftInput,
 ): Promise<Shift> {
   checkPeriod(input);
-  return writeOnFound(db, lockShift(workplaceId, id), async (tx, before) => {
-    const now = new Date();
-    const { after, changed } = changeShift(before, input, now);
-    if (changed.length === 0) return before;
-    await checkNoOverlap(tx, after);
-    await shifts.updateShift(tx, after);
-    await recordEvents(tx, shiftsUpdated(after, 'UPDATED', changed), now);
-    return after;
-  });
+  return SHIFTS.replace(db, lockShift(workplaceId, id), (_tx, before, at) => changeShift(before, input, at));
 }
 
 /** Deleting a running shift announces no ENDED: WORKPLACE_SHIFTS_UPDATED (DELETED) says it is gone. */
 export async function deleteShift(db: Database, workplaceId: string, id: string): Promise<void> {
-  await writeOnFound(db, lockShift(workplaceId, id), async (tx, shift) => {
-    await shifts.deleteShift(tx, id);
-    await recordEvents(tx, shiftsUpdated(shift, 'DELETED'), new Date());
-  });
+  await SHIFTS.delete(db, lockShift(workplaceId, id));
 }
 
 /**
@@ -148,8 +129,8 @@ export async function replaceShiftsInPeriod(
     const planned = new Set(plan.shifts.map((shift) => shift.startDate.getTime()));
     const events: NewEvent[] = [];
     for (const shift of existing.filter((old) => !planned.has(old.startDate.getTime()))) {
-      await shifts.deleteShift(tx, shift.id);
-      events.push(...shiftsUpdated(shift, 'DELETED'));
+      await shifts.shiftWrites.delete(tx, shift.id);
+      events.push(...shiftsUpdated('DELETED', shift));
     }
     const byStart = new Map(existing.map((shift) => [shift.startDate.getTime(), shift]));
     const result: Shift[] = [];
@@ -158,8 +139,8 @@ export async function replaceShiftsInPeriod(
       const before = byStart.get(input.startDate.getTime());
       if (before === undefined) {
         const shift = newShift(workplaceId, input, now);
-        await shifts.insertShift(tx, shift);
-        events.push(...shiftsUpdated(shift, 'CREATED'));
+        await shifts.shiftWrites.insert(tx, shift);
+        events.push(...shiftsUpdated('CREATED', shift));
         written.push([index, shift]);
         result.push(shift);
         continue;
@@ -167,8 +148,8 @@ export async function replaceShiftsInPeriod(
       const { after, changed } = changeShift(before, input, now);
       result.push(after);
       if (changed.length === 0) continue;
-      await shifts.updateShift(tx, after);
-      events.push(...shiftsUpdated(after, 'UPDATED', changed));
+      await shifts.shiftWrites.update(tx, after);
+      events.push(...shiftsUpdated('UPDATED', after, changed));
       written.push([index, after]);
     }
     // The plan's shifts do not overlap one another (checked above): an overlap now is with a shift

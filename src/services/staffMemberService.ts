@@ -2,50 +2,36 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as staffMembers from '../db/repositories/staffMemberRepository.ts';
 import { AppError } from '../domain/errors.ts';
-import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
+import { catalogueEvent } from '../domain/events.ts';
 import {
   activityOf,
   allowedAfter,
   checkAbsences,
   comparable,
   type RecordedActivity,
+  STAFF_MEMBER_CHARACTERISTICS,
   type StaffActivity,
   type StaffMember,
   type StaffMemberInput,
 } from '../domain/staffMembers.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import { found, locking } from './writes.ts';
 
 const lockStaffMember = locking('staffMember', staffMembers.findStaffMember);
 
-// Every property is characteristic (skills, assigned workplaces, ...: docs/events.md, "Catalogue"); activities
-// have their own event and never emit STAFF_MEMBER_UPDATED.
-const CHARACTERISTICS = [
-  'staffNumber',
-  'firstName',
-  'lastName',
-  'email',
-  'erpContextId',
-  'qualifications',
-  'assignedWorkplaceIds',
-  'shiftId',
-  'absences',
-] as const;
-
 /** The event data of STAFF_MEMBER_CREATED/_UPDATED/_DELETED. */
-function eventData(member: StaffMember, changed?: string[]) {
+function eventData(member: StaffMember) {
   const data: Record<string, unknown> = { staffMemberId: member.id };
   // The catalogue's properties (docs/events.md); an ERP context change is named in changedProperties.
-  for (const key of CHARACTERISTICS) if (key !== 'erpContextId') data[key] = member[key];
+  for (const key of STAFF_MEMBER_CHARACTERISTICS) if (key !== 'erpContextId') data[key] = member[key];
   data.absences = member.absences.map((absence) => ({
     startDate: absence.startDate.toISOString(),
     endDate: absence.endDate.toISOString(),
     reason: absence.reason,
   }));
-  if (changed) data.changedProperties = changed;
   return data;
 }
 
@@ -61,17 +47,15 @@ async function checkInput(tx: Queryable, input: StaffMemberInput) {
   }
 }
 
+const STAFF_MEMBERS = lifecycle<StaffMember>('staffMember', {
+  rows: staffMembers.staffMemberWrites,
+  events: primaryEvents('STAFF_MEMBER', eventData),
+  check: checkInput,
+  unique: (member) => ['staffNumber', member.staffNumber],
+});
+
 export async function createStaffMember(db: Database, input: StaffMemberInput): Promise<StaffMember> {
-  const now = new Date();
-  const member: StaffMember = { ...input, id: uuidv7(), createdAt: now, updatedAt: now };
-  await db.transaction(async (tx) => {
-    await checkInput(tx, member);
-    await staffMembers
-      .insertStaffMember(tx, member)
-      .catch(rethrowDuplicate('staffNumber', member.staffNumber));
-    await recordEvents(tx, lifecycleEvents('STAFF_MEMBER', 'CREATED', member.id, eventData(member)), now);
-  });
-  return member;
+  return STAFF_MEMBERS.create(db, newItem(input, new Date()));
 }
 
 export async function replaceStaffMember(
@@ -79,27 +63,17 @@ export async function replaceStaffMember(
   id: string,
   input: StaffMemberInput,
 ): Promise<StaffMember> {
-  return writeOnFound(db, lockStaffMember(id), async (tx, before) => {
+  return STAFF_MEMBERS.replace(db, lockStaffMember(id), (_tx, before) => {
     const after: StaffMember = { ...before, ...input };
-    const changed = changedProperties(comparable(before), comparable(after), CHARACTERISTICS);
-    if (changed.length === 0) return before;
-    await checkInput(tx, after);
-    after.updatedAt = new Date();
-    await staffMembers.updateStaffMember(tx, after).catch(rethrowDuplicate('staffNumber', after.staffNumber));
-    await recordEvents(
-      tx,
-      lifecycleEvents('STAFF_MEMBER', 'UPDATED', id, eventData(after, changed)),
-      after.updatedAt,
-    );
-    return after;
+    return {
+      after,
+      changed: changedProperties(comparable(before), comparable(after), STAFF_MEMBER_CHARACTERISTICS),
+    };
   });
 }
 
 export async function deleteStaffMember(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockStaffMember(id), async (tx, member) => {
-    await staffMembers.deleteStaffMember(tx, member.id);
-    await recordEvents(tx, lifecycleEvents('STAFF_MEMBER', 'DELETED', id, eventData(member)), new Date());
-  });
+  await STAFF_MEMBERS.delete(db, lockStaffMember(id));
 }
 
 export interface ActivityCommand {

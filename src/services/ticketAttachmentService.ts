@@ -61,7 +61,7 @@ export async function createAttachment(
       createdAt: now,
       updatedAt: now,
     };
-    await attachments.insertAttachment(tx, attachment);
+    await attachments.attachmentWrites.insert(tx, attachment);
     await recordEvents(tx, [attachmentEvent('CREATED', attachment)], now);
     return attachment;
   });
@@ -97,7 +97,7 @@ export async function deleteAttachment(db: Database, owner: AttachmentOwner, id:
   await db.transaction(async (tx) => {
     await lockOwner(tx, owner, 'attachment delete');
     const attachment = await found(attachments.findAttachment(tx, owner, id, true), 'ticketAttachment', id);
-    await attachments.deleteAttachment(tx, id);
+    await attachments.attachmentWrites.delete(tx, id);
     await recordEvents(tx, [attachmentEvent('DELETED', attachment)], new Date());
   });
 }

@@ -27,6 +27,7 @@ import {
 } from '../domain/tickets.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
+import { newItem } from './lifecycle.ts';
 import { checkMasterDataReference, getMasterDataEntry } from './masterDataService.ts';
 import { checkReference } from './referenceService.ts';
 import { found, gettingBelow, locking, writeOnFound } from './writes.ts';
@@ -173,7 +174,7 @@ export async function createTicket(db: Database, input: TicketInput): Promise<Ti
       createdAt: now,
       updatedAt: now,
     };
-    await tickets.insertTicket(tx, withInput(blank, input, material));
+    await tickets.ticketWrites.insert(tx, withInput(blank, input, material));
     const ticket = await getTicket(tx, blank.id);
     await recordEvents(tx, [catalogueEvent('TICKET_CREATED', ticket.id, ticketData(ticket))], now);
     return ticket;
@@ -194,7 +195,7 @@ export async function replaceTicket(db: Database, id: string, input: TicketInput
     const stateChanged = before.ticketStateId !== wanted.ticketStateId;
     if (changed.length === 0 && !stateChanged) return before;
     const now = new Date();
-    await tickets.updateTicket(tx, { ...wanted, updatedAt: now });
+    await tickets.ticketWrites.update(tx, { ...wanted, updatedAt: now });
     const after = await getTicket(tx, id);
     const events: NewEvent[] = [];
     if (changed.length > 0) {
@@ -219,7 +220,7 @@ export async function changeTicketState(db: Database, id: string, requested: str
     checkTransition(TICKET_TRANSITIONS, 'ticket', id, before.ticketStateId, requested);
     if (before.ticketStateId === requested) return before;
     const after: Ticket = { ...before, ticketStateId: requested, updatedAt: new Date() };
-    await tickets.updateTicket(tx, after);
+    await tickets.ticketWrites.update(tx, after);
     await recordEvents(tx, [stateChangedEvent(before, after)], after.updatedAt);
     return after;
   });
@@ -232,7 +233,7 @@ export async function changeTicketState(db: Database, id: string, requested: str
 export async function deleteTicket(db: Database, id: string): Promise<void> {
   await writeOnFound(db, lockTicket(id), async (tx, ticket) => {
     const events = await eventsOfDeletedBelow(tx, ticket.id);
-    await tickets.deleteTicket(tx, ticket.id);
+    await tickets.ticketWrites.delete(tx, ticket.id);
     events.push(catalogueEvent('TICKET_DELETED', ticket.id, ticketData(ticket)));
     await recordEvents(tx, events, new Date());
   });
@@ -286,15 +287,11 @@ export async function createActivity(
     await lockOpenTicket(tx, ticketId, 'new activity');
     await checkActivityState(tx, input.ticketActivityStateId);
     const now = new Date();
-    const activity: TicketActivity = {
-      ...input,
-      ticketActivityStateId: input.ticketActivityStateId ?? INITIAL_STATE,
-      id: uuidv7(),
-      ticketId,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await tickets.insertActivity(tx, activity);
+    const activity: TicketActivity = newItem(
+      { ...input, ticketActivityStateId: input.ticketActivityStateId ?? INITIAL_STATE, ticketId },
+      now,
+    );
+    await tickets.activityWrites.insert(tx, activity);
     await recordEvents(
       tx,
       [catalogueEvent('TICKET_ACTIVITY_CREATED', activity.id, activityData(activity))],
@@ -336,7 +333,7 @@ export async function replaceActivity(
     const stateChanged = before.ticketActivityStateId !== wanted.ticketActivityStateId;
     if (changed.length === 0 && !stateChanged) return before;
     const after = { ...wanted, updatedAt: new Date() };
-    await tickets.updateActivity(tx, after);
+    await tickets.activityWrites.update(tx, after);
     const events: NewEvent[] = [];
     if (changed.length > 0) {
       events.push(
@@ -373,7 +370,7 @@ export async function changeActivityState(
     );
     if (before.ticketActivityStateId === requested) return before;
     const after = { ...before, ticketActivityStateId: requested, updatedAt: new Date() };
-    await tickets.updateActivity(tx, after);
+    await tickets.activityWrites.update(tx, after);
     await recordEvents(tx, [activityStateChanged(before, after)], after.updatedAt);
     return after;
   });
@@ -384,7 +381,7 @@ export async function deleteActivity(db: Database, ticketId: string, id: string)
   await db.transaction(async (tx) => {
     const activity = await lockOpenActivity(tx, ticketId, id, 'activity delete');
     const events = await eventsOfDeletedBelow(tx, ticketId, activity);
-    await tickets.deleteActivity(tx, id);
+    await tickets.activityWrites.delete(tx, id);
     await recordEvents(tx, events, new Date());
   });
 }
@@ -404,7 +401,7 @@ export async function createRemark(
       activityId,
       createdAt: new Date(),
     };
-    await tickets.insertRemark(tx, remark);
+    await tickets.remarkWrites.insert(tx, remark);
     await recordEvents(
       tx,
       [catalogueEvent('TICKET_ACTIVITY_REMARK_CREATED', remark.id, remarkData(remark))],
@@ -418,7 +415,7 @@ export async function deleteRemark(db: Database, ticketId: string, activityId: s
   await db.transaction(async (tx) => {
     await lockOpenActivity(tx, ticketId, activityId, 'remark delete');
     const remark = await found(tickets.findRemark(tx, activityId, id, true), 'ticketActivityRemark', id);
-    await tickets.deleteRemark(tx, id);
+    await tickets.remarkWrites.delete(tx, id);
     await recordEvents(
       tx,
       [catalogueEvent('TICKET_ACTIVITY_REMARK_DELETED', id, remarkData(remark))],

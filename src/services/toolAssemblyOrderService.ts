@@ -1,9 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as orders from '../db/repositories/toolAssemblyOrderRepository.ts';
-import { insertTool } from '../db/repositories/toolRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
+import { catalogueEvent } from '../domain/events.ts';
 import {
   canChangeToolAssemblyOrderState,
   INITIAL_TOOL_ASSEMBLY_ORDER_STATE,
@@ -11,10 +10,9 @@ import {
   TOOL_ASSEMBLY_ORDER_TRANSITIONS,
 } from '../domain/toolAssemblyOrderStates.ts';
 import { type Lifespan, NO_LIFE_TIME, NO_PLACE, type Tool, type ToolAssemblyOrder } from '../domain/tools.ts';
-import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
-import { checkLifespan, toolEventData } from './toolService.ts';
+import { checkLifespan, TOOLS } from './toolService.ts';
 import { found, locking, writeOnFound } from './writes.ts';
 
 const lockToolAssemblyOrder = locking('toolAssemblyOrder', orders.findToolAssemblyOrder);
@@ -75,9 +73,8 @@ export async function createToolAssemblyOrder(
   await db.transaction(async (tx) => {
     await checkReference(tx, 'targetWorkplaceId', order.targetWorkplaceId, 'workplaces');
     await checkReference(tx, 'operationId', order.operationId, 'operations');
-    await insertTool(tx, tool).catch(rethrowDuplicate('number', String(tool.number)));
+    await TOOLS.insert(tx, tool);
     await orders.insertToolAssemblyOrder(tx, order);
-    await recordEvents(tx, lifecycleEvents('TOOL', 'CREATED', tool.id, toolEventData(tool)), now);
   });
   return order;
 }

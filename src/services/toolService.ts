@@ -2,7 +2,6 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as tools from '../db/repositories/toolRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { lifecycleEvents } from '../domain/events.ts';
 import {
   type Characteristic,
   changedEdgeCharacteristics,
@@ -20,8 +19,9 @@ import {
   type ToolView,
 } from '../domain/tools.ts';
 import type { Workplace } from '../domain/workplaces.ts';
-import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
+import { rethrowDuplicate } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
 import { getWorkplace } from './workplaceService.ts';
 import { found, gettingBelow, locking, writeOnFound } from './writes.ts';
@@ -46,16 +46,18 @@ export interface ToolLocation {
 }
 
 /** The event data of TOOL_CREATED/_UPDATED/_DELETED: the tool's characteristic properties. */
-export function toolEventData(tool: Tool, changed?: string[]) {
-  const data: Record<string, unknown> = {
-    toolId: tool.id,
-    number: tool.number,
-    description: tool.description,
-    lifespan: { maximum: tool.lifespan.maximum, warningLimit: tool.lifespan.warningLimit },
-  };
-  if (changed) data.changedProperties = changed;
-  return data;
-}
+const toolEventData = (tool: Tool) => ({
+  toolId: tool.id,
+  number: tool.number,
+  description: tool.description,
+  lifespan: { maximum: tool.lifespan.maximum, warningLimit: tool.lifespan.warningLimit },
+});
+
+export const TOOLS = lifecycle<Tool>('tool', {
+  rows: tools.toolWrites,
+  events: primaryEvents('TOOL', toolEventData),
+  unique: (tool) => ['number', String(tool.number)],
+});
 
 /** Remaining life and warning limit must fit within the maximum: 400 naming the part otherwise. */
 export function checkLifespan(lifespan: Lifespan): void {
@@ -99,9 +101,10 @@ export async function createTool(db: Database, input: NewTool): Promise<ToolView
       tool.workplaceId,
       'workplaces',
     );
-    await tools.insertTool(tx, tool).catch(rethrowDuplicate('identifier1', String(tool.number)));
+    // The body names the number identifier1.
+    await tools.toolWrites.insert(tx, tool).catch(rethrowDuplicate('identifier1', String(tool.number)));
     await tools.replaceCharacteristics(tx, { toolId: tool.id, edgeId: null }, characteristics);
-    await recordEvents(tx, lifecycleEvents('TOOL', 'CREATED', tool.id, toolEventData(tool)), now);
+    await recordEvents(tx, TOOLS.events('CREATED', tool), now);
   });
   return tool;
 }
@@ -113,8 +116,7 @@ const placeOf = ({ magazineNumber, magazinePlace, geoCoordinates }: ToolPlace): 
 });
 
 /** TOOL_UPDATED naming what changed of a tool's parts (edges, characteristics). */
-const toolUpdated = (tool: Tool, changed: string[]) =>
-  lifecycleEvents('TOOL', 'UPDATED', tool.id, toolEventData(tool, changed));
+const toolUpdated = (tool: Tool, changed: string[]) => TOOLS.events('UPDATED', tool, changed);
 
 /**
  * PUT: every writable property is replaced. Location, site and remaining life are saved quietly;
@@ -137,13 +139,9 @@ export async function replaceTool(db: Database, id: string, input: ToolInput): P
       await checkReference(tx, 'workplaceId', after.workplaceId, 'workplaces');
     }
     after.updatedAt = new Date();
-    await tools.updateTool(tx, after).catch(rethrowDuplicate('number', String(after.number)));
+    await tools.toolWrites.update(tx, after).catch(rethrowDuplicate('number', String(after.number)));
     if (changed.length > 0) {
-      await recordEvents(
-        tx,
-        lifecycleEvents('TOOL', 'UPDATED', id, toolEventData(after, changed)),
-        after.updatedAt,
-      );
+      await recordEvents(tx, toolUpdated(after, changed), after.updatedAt);
     }
     return after;
   });
@@ -162,8 +160,7 @@ export async function deleteTool(db: Database, id: string): Promise<void> {
         by: `the unfinished toolAssemblyOrder '${tool.toolAssemblyOrderId}'`,
       });
     }
-    await tools.deleteTool(tx, id).catch(rethrowInUse('tool', id));
-    await recordEvents(tx, lifecycleEvents('TOOL', 'DELETED', id, toolEventData(tool)), new Date());
+    await TOOLS.remove(tx, tool, new Date());
   });
 }
 
@@ -185,7 +182,7 @@ export async function setToolState(db: Database, id: string, requested: string):
     }
     if (before.stateId === requested) return before;
     const after: ToolView = { ...before, stateId: requested, toolStateId: requested, updatedAt: new Date() };
-    await tools.updateTool(tx, after);
+    await tools.toolWrites.update(tx, after);
     return after;
   });
 }
@@ -212,7 +209,12 @@ export async function putToolLocation(
       throw new AppError('VALIDATION_FAILED', { rule: 'required', field: 'workplaceId' });
     }
     await checkReference(tx, 'workplaceId', workplaceId, 'workplaces');
-    await tools.updateTool(tx, { ...before, workplaceId, place: placeOf(input), updatedAt: new Date() });
+    await tools.toolWrites.update(tx, {
+      ...before,
+      workplaceId,
+      place: placeOf(input),
+      updatedAt: new Date(),
+    });
   });
   return getToolLocation(db, id);
 }
@@ -221,7 +223,12 @@ export async function putToolLocation(
 export async function deleteToolLocation(db: Database, id: string): Promise<void> {
   await writeOnFound(db, lockTool(id), async (tx, before) => {
     if (before.workplaceId === null) throw notFound('toolLocation', id);
-    await tools.updateTool(tx, { ...before, workplaceId: null, place: NO_PLACE, updatedAt: new Date() });
+    await tools.toolWrites.update(tx, {
+      ...before,
+      workplaceId: null,
+      place: NO_PLACE,
+      updatedAt: new Date(),
+    });
   });
 }
 
@@ -239,8 +246,8 @@ export async function createToolEdge(
   const { characteristics, ...fields } = input;
   return writeOnFound(db, lockTool(toolId), async (tx, tool) => {
     const now = new Date();
-    const edge: ToolEdge = { ...fields, id: uuidv7(), toolId, createdAt: now, updatedAt: now };
-    await tools.insertToolEdge(tx, edge).catch(rethrowDuplicate('identifier', edge.identifier));
+    const edge: ToolEdge = newItem({ ...fields, toolId }, now);
+    await tools.toolEdgeWrites.insert(tx, edge).catch(rethrowDuplicate('identifier', edge.identifier));
     await tools.replaceCharacteristics(tx, { toolId, edgeId: edge.id }, characteristics);
     await recordEvents(tx, toolUpdated(tool, ['edges']), now);
     return edge;
@@ -263,7 +270,7 @@ export async function replaceToolEdge(
     const changed = changedEdgeCharacteristics(before, after);
     if (changed.length === 0 && before.lifeTime.current === after.lifeTime.current) return before;
     after.updatedAt = new Date();
-    await tools.updateToolEdge(tx, after).catch(rethrowDuplicate('identifier', after.identifier));
+    await tools.toolEdgeWrites.update(tx, after).catch(rethrowDuplicate('identifier', after.identifier));
     if (changed.length > 0) await recordEvents(tx, toolUpdated(tool, ['edges']), after.updatedAt);
     return after;
   });

@@ -1,22 +1,25 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.ts';
 import * as groups from '../db/repositories/workplaceGroupRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { resourcesUpdated } from '../domain/events.ts';
-import { changedProperties, type WorkplaceGroup, type WorkplaceGroupInput } from '../domain/workplaces.ts';
-import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
-import { recordEvents } from './eventService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import {
+  changedProperties,
+  WORKPLACE_GROUP_CHARACTERISTICS,
+  type WorkplaceGroup,
+  type WorkplaceGroupInput,
+} from '../domain/workplaces.ts';
+import { lifecycle, newItem } from './lifecycle.ts';
+import { found, locking } from './writes.ts';
 
 const lockWorkplaceGroup = locking('workplaceGroup', groups.findWorkplaceGroup);
 
-const CHARACTERISTICS = ['number', 'description', 'type', 'erpContextId'] as const;
-
-// Workplace groups have no detail events in the catalogue; their changes are announced by the
-// condensed RESOURCES_UPDATED with objectType WORKPLACE_GROUP.
-const eventsFor = (change: 'CREATED' | 'UPDATED' | 'DELETED', group: WorkplaceGroup) => [
-  resourcesUpdated('WORKPLACE_GROUP', change, group.id),
-];
+const GROUPS = lifecycle<WorkplaceGroup>('workplaceGroup', {
+  rows: groups.workplaceGroupWrites,
+  // Workplace groups have no detail events in the catalogue; their changes are announced by the
+  // condensed RESOURCES_UPDATED with objectType WORKPLACE_GROUP.
+  events: (change, group) => [resourcesUpdated('WORKPLACE_GROUP', change, group.id)],
+  unique: (group) => ['number', group.number],
+});
 
 export async function getWorkplaceGroup(db: Database, id: string): Promise<WorkplaceGroup> {
   return found(groups.findWorkplaceGroup(db, id), 'workplaceGroup', id);
@@ -26,36 +29,24 @@ export async function createWorkplaceGroup(
   db: Database,
   input: WorkplaceGroupInput,
 ): Promise<WorkplaceGroup> {
-  const now = new Date();
-  const group: WorkplaceGroup = { ...input, id: uuidv7(), createdAt: now, updatedAt: now };
-  await db.transaction(async (tx) => {
-    await groups.insertWorkplaceGroup(tx, group).catch(rethrowDuplicate('number', input.number));
-    await recordEvents(tx, eventsFor('CREATED', group), now);
-  });
-  return group;
+  return GROUPS.create(db, newItem(input, new Date()));
 }
 
+/** A group its workplaces use in its role keeps its type (400 RESOURCE_IN_USE). */
 export async function replaceWorkplaceGroup(
   db: Database,
   id: string,
   input: WorkplaceGroupInput,
 ): Promise<WorkplaceGroup> {
-  return writeOnFound(db, lockWorkplaceGroup(id), async (tx, before) => {
+  return GROUPS.replace(db, lockWorkplaceGroup(id), async (tx, before) => {
     const after: WorkplaceGroup = { ...before, ...input };
-    if (changedProperties(before, after, CHARACTERISTICS).length === 0) return before;
     if (before.type !== after.type && (await groups.countWorkplacesInGroup(tx, id, before.type)) > 0) {
       throw new AppError('RESOURCE_IN_USE', { resource: 'workplaceGroup', id, by: 'workplaces' });
     }
-    after.updatedAt = new Date();
-    await groups.updateWorkplaceGroup(tx, after).catch(rethrowDuplicate('number', input.number));
-    await recordEvents(tx, eventsFor('UPDATED', after), after.updatedAt);
-    return after;
+    return { after, changed: changedProperties(before, after, WORKPLACE_GROUP_CHARACTERISTICS) };
   });
 }
 
 export async function deleteWorkplaceGroup(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockWorkplaceGroup(id), async (tx, group) => {
-    await groups.deleteWorkplaceGroup(tx, group.id).catch(rethrowInUse('workplaceGroup', id));
-    await recordEvents(tx, eventsFor('DELETED', group), new Date());
-  });
+  await GROUPS.delete(db, lockWorkplaceGroup(id));
 }

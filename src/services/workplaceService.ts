@@ -4,7 +4,7 @@ import { inOneStatement } from '../db/oneStatement.ts';
 import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.ts';
 import * as workplaces from '../db/repositories/workplaceRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { catalogueEvent, lifecycleEvents } from '../domain/events.ts';
+import { catalogueEvent } from '../domain/events.ts';
 import {
   findOperatingState,
   INITIAL_OPERATING_STATE_CODE,
@@ -14,11 +14,17 @@ import {
 import {
   changedProperties,
   resolveWorkplaceType,
+  WORKPLACE_CHARACTERISTICS,
   type Workplace,
   type WorkplaceGroupType,
   type WorkplaceInput,
   type WorkplaceType,
 } from '../domain/workplaces.ts';
+import { recordEvents } from './eventService.ts';
+import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
+import { obsoletedByOperatingState } from './planningScenarioService.ts';
+import { referencedOperatingState } from './referenceService.ts';
+import { found, locking, writeOnFound } from './writes.ts';
 
 /** A workplace as a body gives it: the type and the flag may each be left out. */
 export type WorkplaceBody = Omit<WorkplaceInput, 'workplaceType' | 'isManualWorkplace'> & {
@@ -39,24 +45,7 @@ function withType(body: WorkplaceBody, stored?: WorkplaceType): WorkplaceInput {
   return { ...rest, ...resolved };
 }
 
-import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
-import { recordEvents } from './eventService.ts';
-import { obsoletedByOperatingState } from './planningScenarioService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
-
 const lockWorkplace = locking('workplace', workplaces.findWorkplace);
-
-// Changes of these emit WORKPLACE_UPDATED; the operating state has its own event
-// (docs/events.md, "Catalogue").
-const CHARACTERISTICS = [
-  'number',
-  'description',
-  'isManualWorkplace',
-  'workplaceType',
-  'erpContextId',
-  'capacityGroupId',
-  'productionLineId',
-] as const;
 
 // The event data keeps the catalogue's properties (docs/events.md); a change of the type or the
 // ERP context is still an update, named in changedProperties.
@@ -69,10 +58,9 @@ const EVENT_PROPERTIES = [
 ] as const;
 
 /** The event data of WORKPLACE_CREATED/_UPDATED/_DELETED: the workplace's characteristic properties. */
-function eventData(workplace: Workplace, changed?: string[]) {
+function eventData(workplace: Workplace) {
   const data: Record<string, unknown> = { workplaceId: workplace.id };
   for (const key of EVENT_PROPERTIES) data[key] = workplace[key];
-  if (changed) data.changedProperties = changed;
   return data;
 }
 
@@ -101,30 +89,24 @@ async function checkReferences(tx: Queryable, input: WorkplaceInput) {
   await checkGroup(tx, 'productionLineId', input.productionLineId, 'PRODUCTION_LINE');
 }
 
+const WORKPLACES = lifecycle<Workplace>('workplace', {
+  rows: workplaces.workplaceWrites,
+  events: primaryEvents('WORKPLACE', eventData),
+  check: checkReferences,
+  unique: (workplace) => ['number', workplace.number],
+});
+
 export async function createWorkplace(
   db: Database,
   input: WorkplaceBody & { operatingStateId?: string | undefined },
 ): Promise<Workplace> {
   const { operatingStateId, ...body } = input;
   const properties = withType(body);
-  const state = findOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
-  if (!state)
-    throw new AppError('INVALID_REFERENCE', {
-      field: 'operatingStateId',
-      id: String(operatingStateId),
-      expected: 'operatingState',
-    });
+  const state = referencedOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
   const now = new Date();
-  const workplace: Workplace = {
-    ...properties,
-    id: uuidv7(),
-    operatingStateId: state.id,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const workplace: Workplace = newItem({ ...properties, operatingStateId: state.id }, now);
   await db.transaction(async (tx) => {
-    await checkReferences(tx, workplace);
-    await workplaces.insertWorkplace(tx, workplace).catch(rethrowDuplicate('number', workplace.number));
+    await WORKPLACES.insert(tx, workplace);
     await workplaces.recordOperatingState(tx, {
       id: uuidv7(),
       workplaceId: workplace.id,
@@ -134,34 +116,20 @@ export async function createWorkplace(
       machineStateDetailIds: [],
       remark: null,
     });
-    await recordEvents(tx, lifecycleEvents('WORKPLACE', 'CREATED', workplace.id, eventData(workplace)), now);
   });
   return workplace;
 }
 
 export async function replaceWorkplace(db: Database, id: string, body: WorkplaceBody): Promise<Workplace> {
-  return writeOnFound(db, lockWorkplace(id), async (tx, before) => {
+  return WORKPLACES.replace(db, lockWorkplace(id), (_tx, before) => {
     const after: Workplace = { ...before, ...withType(body, before.workplaceType) };
-    const changed = changedProperties(before, after, CHARACTERISTICS);
-    if (changed.length === 0) return before;
-    await checkReferences(tx, after);
-    after.updatedAt = new Date();
-    await workplaces.updateWorkplace(tx, after).catch(rethrowDuplicate('number', after.number));
-    await recordEvents(
-      tx,
-      lifecycleEvents('WORKPLACE', 'UPDATED', id, eventData(after, changed)),
-      after.updatedAt,
-    );
-    return after;
+    return { after, changed: changedProperties(before, after, WORKPLACE_CHARACTERISTICS) };
   });
 }
 
+/** Its operations, devices, tools, ... keep a workplace (400 RESOURCE_IN_USE). */
 export async function deleteWorkplace(db: Database, id: string): Promise<void> {
-  await writeOnFound(db, lockWorkplace(id), async (tx, workplace) => {
-    // Operations, devices and tools will reference workplaces with restricting foreign keys.
-    await workplaces.deleteWorkplace(tx, workplace.id).catch(rethrowInUse('workplace', id));
-    await recordEvents(tx, lifecycleEvents('WORKPLACE', 'DELETED', id, eventData(workplace)), new Date());
-  });
+  await WORKPLACES.delete(db, lockWorkplace(id));
 }
 
 /** How a state was set: the machine state details (reasons) and remark its record keeps. */
@@ -207,7 +175,7 @@ export async function moveOperatingState(
   const obsoleted = await obsoletedByOperatingState(tx, id, target, now);
   // The command's hot path: its writes in one round trip (src/db/oneStatement.ts).
   await inOneStatement(tx, async (batch) => {
-    await workplaces.updateWorkplace(batch, after);
+    await workplaces.workplaceWrites.update(batch, after);
     await workplaces.recordOperatingState(batch, {
       id: uuidv7(),
       workplaceId: id,

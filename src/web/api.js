@@ -129,6 +129,17 @@ export const accessToken = () => stored()?.accessToken;
 /** @typedef {Record<string, string | number | undefined>} Query */
 
 /**
+ * The query parameters that ask for a page's first or last position; the position itself also
+ * carries the real API's `timestamp`/`identifier`, which no query takes (docs/api.md, "Collections").
+ * @param {{paginationTimestamp: string, paginationIdentifier: string}} position
+ * @returns {Query}
+ */
+export const positionQuery = (position) => ({
+  paginationTimestamp: position.paginationTimestamp,
+  paginationIdentifier: position.paginationIdentifier,
+});
+
+/**
  * @param {string} path
  * @param {Query} [query]
  */
@@ -241,7 +252,7 @@ export async function searchAll(path, name, body, max = 2000) {
     result.push(...items(page, name));
     const last = page.pagination?.lastIdentifier;
     if (!page._links?.next || !last) return result;
-    query = { limit: 100, paginationDirection: 'NEXT', ...last };
+    query = { limit: 100, paginationDirection: 'NEXT', ...positionQuery(last) };
   }
   return result;
 }

@@ -4,7 +4,7 @@
 // log polled with paginationDirection=PREVIOUS from the kept firstIdentifier (docs/api.md,
 // "Collections", change sync). The stream is read with fetch, so the token goes in the
 // Authorization header, never in a URL.
-import { accessToken, get, items } from './api.js';
+import { accessToken, get, items, positionQuery } from './api.js';
 import { sseParser } from './sse.js';
 
 const POLL_MS = 2000;
@@ -154,7 +154,7 @@ async function poll(control) {
           ? { limit: 100 }
           : lookBack
             ? { limit: 100, paginationDirection: 'PREVIOUS', paginationTimestamp: back }
-            : { limit: 100, paginationDirection: 'PREVIOUS', ...position };
+            : { limit: 100, paginationDirection: 'PREVIOUS', ...positionQuery(position) };
         lookBack = false;
         const page = await get('/events', query, control.abort.signal);
         const events = items(page, 'events');

@@ -295,7 +295,14 @@ describeEachBackend(
 
       const before = await t().request({ url: `${CALLBACKS}?limit=100`, headers: other });
       assert.equal(before.statusCode, 200, before.body);
-      assert.deepEqual(json(before).pagination, { limit: 100, count: 0, offset: 0, total: 0 });
+      assert.deepEqual(json(before).pagination, {
+        limit: 100,
+        count: 0,
+        offset: 0,
+        total: 0,
+        firstIdentifier: null,
+        lastIdentifier: null,
+      });
       assert.deepEqual(json(before)._embedded.callbacks, []);
 
       const notFound = {
@@ -343,7 +350,14 @@ describeEachBackend(
       }
       const first = await t().request({ url: `${CALLBACKS}?limit=2`, headers });
       assert.equal(first.statusCode, 200, first.body);
-      assert.deepEqual(json(first).pagination, { limit: 2, count: 2, offset: 0, total: 5 });
+      assert.deepEqual(json(first).pagination, {
+        limit: 2,
+        count: 2,
+        offset: 0,
+        total: 5,
+        firstIdentifier: null,
+        lastIdentifier: null,
+      });
       const seen = [];
       let href: string | undefined = `${CALLBACKS}?limit=2`;
       while (href !== undefined) {

@@ -344,6 +344,8 @@ describeEachBackend('devices', (t) => {
         count: expected.length,
         offset: 0,
         total: expected.length,
+        firstIdentifier: null,
+        lastIdentifier: null,
       });
     }
 
@@ -356,7 +358,7 @@ describeEachBackend('devices', (t) => {
     assert.deepEqual(
       normalized(page),
       normalized({
-        pagination: { limit: 1, count: 1, offset: 1, total: 2 },
+        pagination: { limit: 1, count: 1, offset: 1, total: 2, firstIdentifier: null, lastIdentifier: null },
         _embedded: { devices: [deviceBody(b, { embedded: { workplace } })] },
         _links: {
           self: at(1),
@@ -395,7 +397,14 @@ describeEachBackend('devices', (t) => {
       [
         200,
         normalized({
-          pagination: { limit: 100, count: 2, offset: 0, total: 2 },
+          pagination: {
+            limit: 100,
+            count: 2,
+            offset: 0,
+            total: 2,
+            firstIdentifier: null,
+            lastIdentifier: null,
+          },
           _embedded: { devices: [deviceBody(devices[1] as Device), deviceBody(devices[0] as Device)] },
           _links: {
             self: get(`${path}?limit=100&offset=0`),
@@ -584,6 +593,8 @@ describeEachBackend('devices', (t) => {
       [4, 3, 2, 1, 0],
     );
     const position = (i: number) => ({
+      timestamp: samples[i]?.properties.timestamp,
+      identifier: samples[i]?.properties.id,
       paginationTimestamp: samples[i]?.properties.timestamp,
       paginationIdentifier: samples[i]?.properties.id,
     });

@@ -211,7 +211,14 @@ describeEachBackend(
       const versions = await t().request({ url: `${BASE}/${document.id}/versions?limit=3` });
       assert.equal(versions.statusCode, 200);
       const page = json(versions);
-      assert.deepEqual(page.pagination, { limit: 3, count: 3, offset: 0, total: 4 });
+      assert.deepEqual(page.pagination, {
+        limit: 3,
+        count: 3,
+        offset: 0,
+        total: 4,
+        firstIdentifier: null,
+        lastIdentifier: null,
+      });
       assert.deepEqual(
         page._embedded.versions.map((item: { properties: { version: number } }) => item.properties.version),
         [4, 3, 2],
@@ -378,7 +385,14 @@ describeEachBackend(
         await t().request({ url: `${BASE}?folder=${encodeURIComponent('/List/A')}&limit=1` }),
       );
       assert.deepEqual(pathsOf(folder), ['/List/A/b.txt']);
-      assert.deepEqual(folder.pagination, { limit: 1, count: 1, offset: 0, total: 2 });
+      assert.deepEqual(folder.pagination, {
+        limit: 1,
+        count: 1,
+        offset: 0,
+        total: 2,
+        firstIdentifier: null,
+        lastIdentifier: null,
+      });
       assert.deepEqual(folder._links.next, get(`${BASE}?folder=%2FList%2FA&limit=1&offset=1`));
 
       const byName = json(

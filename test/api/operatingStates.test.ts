@@ -100,7 +100,14 @@ describeEachBackend('operating states', (t) => {
     assert.deepEqual(
       normalized(json(response)),
       normalized({
-        pagination: { limit: 100, count: 8, offset: 0, total: 8 },
+        pagination: {
+          limit: 100,
+          count: 8,
+          offset: 0,
+          total: 8,
+          firstIdentifier: null,
+          lastIdentifier: null,
+        },
         _embedded: { operatingStates: STATES.map(stateEntry) },
         _links: { self: at0, current: at0, first: at0, last: at0 },
       }),
@@ -120,7 +127,14 @@ describeEachBackend('operating states', (t) => {
     assert.deepEqual(
       normalized(json(response)),
       normalized({
-        pagination: { limit: 100, count: 2, offset: 0, total: 2 },
+        pagination: {
+          limit: 100,
+          count: 2,
+          offset: 0,
+          total: 2,
+          firstIdentifier: null,
+          lastIdentifier: null,
+        },
         _embedded: { workplaceStates: [production, downtime] },
         _links: { self: at0, current: at0, first: at0, last: at0 },
       }),
@@ -153,7 +167,14 @@ describeEachBackend('operating states', (t) => {
     });
     assert.equal(german.headers['content-language'], 'de-DE');
     const body = json(german);
-    assert.deepEqual(body.pagination, { limit: 3, count: 3, offset: 3, total: 8 });
+    assert.deepEqual(body.pagination, {
+      limit: 3,
+      count: 3,
+      offset: 3,
+      total: 8,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    });
     assert.deepEqual(
       body._embedded.operatingStates.map((entry: Body) => [
         entry.properties.code,
@@ -297,6 +318,8 @@ describeEachBackend('operating states', (t) => {
     const [r0, r1, r2] = rows;
     assert.ok(r0 && r1 && r2 && rows.length === 3);
     const position = (row: typeof r0) => ({
+      timestamp: row.start_date.toISOString(),
+      identifier: row.id,
       paginationTimestamp: row.start_date.toISOString(),
       paginationIdentifier: row.id,
     });

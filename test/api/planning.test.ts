@@ -591,7 +591,14 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       assert.deepEqual([json(minimal).properties.name, json(minimal).properties.description], [null, null]);
 
       const collection = json(await t().request({ url: `${kind.path}?limit=1` }));
-      assert.deepEqual(collection.pagination, { limit: 1, count: 1, offset: 0, total: totalBefore + 2 });
+      assert.deepEqual(collection.pagination, {
+        limit: 1,
+        count: 1,
+        offset: 0,
+        total: totalBefore + 2,
+        firstIdentifier: null,
+        lastIdentifier: null,
+      });
       assert.equal(collection._embedded[kind.name][0].properties.id, json(minimal).properties.id);
       assert.deepEqual(collection._links[kind.createRel], {
         href: absolute(kind.path),
@@ -701,7 +708,14 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       [null, undefined],
     );
     const filtered = json(await t().request({ url: `${path}?workplaceId=${workplaceId}` }));
-    assert.deepEqual(filtered.pagination, { limit: 100, count: 1, offset: 0, total: 1 });
+    assert.deepEqual(filtered.pagination, {
+      limit: 100,
+      count: 1,
+      offset: 0,
+      total: 1,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    });
     assert.deepEqual(filtered._embedded.predictedMalfunctionScenarios, [expected]);
     assert.equal(
       filtered._links.self.href,

@@ -315,10 +315,14 @@ describeEachBackend(
         offset: null,
         total: 6,
         firstIdentifier: {
+          timestamp: newestFirst[0]?.startDate,
+          identifier: newestFirst[0]?.id,
           paginationTimestamp: newestFirst[0]?.startDate,
           paginationIdentifier: newestFirst[0]?.id,
         },
         lastIdentifier: {
+          timestamp: newestFirst[3]?.startDate,
+          identifier: newestFirst[3]?.id,
           paginationTimestamp: newestFirst[3]?.startDate,
           paginationIdentifier: newestFirst[3]?.id,
         },

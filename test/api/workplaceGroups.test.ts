@@ -69,7 +69,14 @@ describeEachBackend('workplace groups: collection paging', (t) => {
     assert.deepEqual(
       normalized(json(response)),
       normalized({
-        pagination: { limit: 100, count: 0, offset: 0, total: 0 },
+        pagination: {
+          limit: 100,
+          count: 0,
+          offset: 0,
+          total: 0,
+          firstIdentifier: null,
+          lastIdentifier: null,
+        },
         _embedded: { workplaceGroups: [] },
         _links: {
           self: at0,
@@ -99,7 +106,7 @@ describeEachBackend('workplace groups: collection paging', (t) => {
     assert.deepEqual(
       normalized(json(first)),
       normalized({
-        pagination: { limit: 2, count: 2, offset: 0, total: 5 },
+        pagination: { limit: 2, count: 2, offset: 0, total: 5, firstIdentifier: null, lastIdentifier: null },
         _embedded: { workplaceGroups: groups.slice(0, 2).map(groupBody) },
         _links: {
           self: at(0),
@@ -117,7 +124,7 @@ describeEachBackend('workplace groups: collection paging', (t) => {
     assert.deepEqual(
       normalized(json(middle)),
       normalized({
-        pagination: { limit: 2, count: 2, offset: 2, total: 5 },
+        pagination: { limit: 2, count: 2, offset: 2, total: 5, firstIdentifier: null, lastIdentifier: null },
         _embedded: { workplaceGroups: groups.slice(2, 4).map(groupBody) },
         _links: {
           self: at(2),
@@ -136,7 +143,7 @@ describeEachBackend('workplace groups: collection paging', (t) => {
     assert.deepEqual(
       normalized(json(last)),
       normalized({
-        pagination: { limit: 2, count: 1, offset: 4, total: 5 },
+        pagination: { limit: 2, count: 1, offset: 4, total: 5, firstIdentifier: null, lastIdentifier: null },
         _embedded: { workplaceGroups: groups.slice(4).map(groupBody) },
         _links: {
           self: at(4),
@@ -153,7 +160,14 @@ describeEachBackend('workplace groups: collection paging', (t) => {
 
     // An offset off the page grid: previous clamps to 0.
     const odd = json(await t().request({ url: `${BASE}?limit=2&offset=1` }));
-    assert.deepEqual(odd.pagination, { limit: 2, count: 2, offset: 1, total: 5 });
+    assert.deepEqual(odd.pagination, {
+      limit: 2,
+      count: 2,
+      offset: 1,
+      total: 5,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    });
     assert.deepEqual(
       odd._embedded.workplaceGroups.map((g: { properties: Group }) => g.properties.number),
       ['CG-2', 'CG-3'],
@@ -165,7 +179,14 @@ describeEachBackend('workplace groups: collection paging', (t) => {
   test('type filter: only that type, and every paging href keeps the filter', async () => {
     const lines = json(await t().request({ url: `${BASE}?type=PRODUCTION_LINE&limit=1` }));
     const at = (offset: number) => get(pageHref({ type: 'PRODUCTION_LINE', limit: 1, offset }));
-    assert.deepEqual(lines.pagination, { limit: 1, count: 1, offset: 0, total: 2 });
+    assert.deepEqual(lines.pagination, {
+      limit: 1,
+      count: 1,
+      offset: 0,
+      total: 2,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    });
     assert.equal(lines._embedded.workplaceGroups[0].properties.number, 'PL-1');
     assert.deepEqual(
       normalized(lines._links),
@@ -179,7 +200,14 @@ describeEachBackend('workplace groups: collection paging', (t) => {
       }),
     );
     const second = json(await t().request({ url: lines._links.next.href }));
-    assert.deepEqual(second.pagination, { limit: 1, count: 1, offset: 1, total: 2 });
+    assert.deepEqual(second.pagination, {
+      limit: 1,
+      count: 1,
+      offset: 1,
+      total: 2,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    });
     assert.equal(second._embedded.workplaceGroups[0].properties.number, 'PL-2');
     assert.equal(second._links.next, undefined);
 

@@ -366,6 +366,8 @@ describeEachBackend('workplaces', (t) => {
         count: numbers.length,
         offset: 0,
         total: numbers.length,
+        firstIdentifier: null,
+        lastIdentifier: null,
       });
     }
   });
@@ -388,7 +390,7 @@ describeEachBackend('workplaces', (t) => {
     assert.deepEqual(
       normalized(json(first)),
       normalized({
-        pagination: { limit: 2, count: 2, offset: 0, total: 3 },
+        pagination: { limit: 2, count: 2, offset: 0, total: 3, firstIdentifier: null, lastIdentifier: null },
         _embedded: { workplaces: workplaces.slice(0, 2).map((w) => workplaceBody(w, { embedded })) },
         _links: {
           self: at(0),
@@ -405,7 +407,7 @@ describeEachBackend('workplaces', (t) => {
     assert.deepEqual(
       normalized(second),
       normalized({
-        pagination: { limit: 2, count: 1, offset: 2, total: 3 },
+        pagination: { limit: 2, count: 1, offset: 2, total: 3, firstIdentifier: null, lastIdentifier: null },
         _embedded: { workplaces: workplaces.slice(2).map((w) => workplaceBody(w, { embedded })) },
         _links: {
           self: at(2),

@@ -3692,6 +3692,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             operatingStates: {
@@ -3862,6 +3864,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             workplaceStates: {
@@ -4032,6 +4036,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             operationPhases: {
@@ -4202,6 +4208,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             toolAssemblyOrderStates: {
@@ -4374,6 +4382,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             operatingStateClasses: {
@@ -4545,6 +4555,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             machineStates: {
@@ -4716,6 +4728,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             machineStateDetails: {
@@ -4895,6 +4909,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             operationProductionStates: {
@@ -5066,6 +5082,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             operationProductionStateDetails: {
@@ -5245,6 +5263,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             qualityTypes: {
@@ -5414,6 +5434,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             qualityDetails: {
@@ -5587,6 +5609,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             shiftStates: {
@@ -5758,6 +5782,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             shiftTypes: {
@@ -5927,6 +5953,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             documentStates: {
@@ -6098,6 +6126,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             ticketStates: {
@@ -6265,6 +6295,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             ticketClasses: {
@@ -6436,6 +6468,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             ticketActivityStates: {
@@ -6599,6 +6633,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             customerSpecificSettings: {
@@ -6768,6 +6804,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             erpContexts: {
@@ -6999,6 +7037,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             literals: {
@@ -7165,6 +7205,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             materials: {
@@ -7335,6 +7377,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             workplaceGroups: {
@@ -7771,6 +7815,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             workplaces: {
@@ -7910,6 +7956,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             workplaces: {
@@ -8859,10 +8907,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -9065,6 +9119,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             machines: {
@@ -9812,10 +9868,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -9935,10 +9997,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -10356,10 +10424,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -10484,10 +10558,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -10609,10 +10689,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -10903,10 +10989,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -11676,10 +11768,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -12095,10 +12193,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -13213,10 +13317,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -13425,10 +13535,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -14468,10 +14584,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -15065,6 +15187,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             scheduledMaintenances: {
@@ -15523,6 +15647,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             callbacks: {
@@ -15939,6 +16065,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             toolAssemblyOrders: {
@@ -16308,6 +16436,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             tools: {
@@ -16982,6 +17112,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             edges: {
@@ -18015,10 +18147,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -18397,6 +18535,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             devices: {
@@ -18863,6 +19003,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             devices: {
@@ -18979,10 +19121,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -19278,6 +19426,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             staffMembers: {
@@ -19761,6 +19911,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             workplaces: {
@@ -20100,10 +20252,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -20305,6 +20463,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             documents: {
@@ -20758,6 +20918,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             versions: {
@@ -21252,10 +21414,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -21637,10 +21805,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -21894,10 +22068,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -23229,6 +23409,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             operationPlanningScenarios: {
@@ -23547,6 +23729,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             staffMemberPlanningScenarios: {
@@ -23863,6 +24047,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             predictedMalfunctionScenarios: {
@@ -24163,6 +24349,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             connectors: {
@@ -26064,6 +26252,8 @@ export interface operations {
                             count: number;
                             offset: number;
                             total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _embedded: {
                             clients: {
@@ -27420,10 +27610,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -28074,10 +28270,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -28619,10 +28821,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -28971,10 +29179,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
@@ -29502,10 +29716,16 @@ export interface operations {
                             total: number;
                             firstIdentifier: {
                                 /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;
                             } | null;
                             lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                                 paginationIdentifier: string;

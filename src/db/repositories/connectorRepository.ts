@@ -12,6 +12,7 @@ import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
 import {
   deleteById,
+  fromJsonb,
   insertRow,
   lockableFind,
   NO_FILTER,
@@ -51,7 +52,7 @@ interface StoredError {
 }
 
 const fromStored = (stored: StoredError[] | string): ConnectorError[] =>
-  (typeof stored === 'string' ? (JSON.parse(stored) as StoredError[]) : stored).map((error) => ({
+  fromJsonb(stored).map((error) => ({
     at: new Date(error.at),
     message: error.message,
     repeated: error.repeated,
@@ -69,7 +70,7 @@ const toConnector = (row: Row): Connector => ({
   password: row.password,
   securityMode: row.security_mode,
   enabled: row.enabled,
-  mappings: typeof row.mappings === 'string' ? JSON.parse(row.mappings) : row.mappings,
+  mappings: fromJsonb(row.mappings),
   revision: row.revision,
   status: {
     state: row.state,

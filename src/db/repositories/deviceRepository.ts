@@ -3,7 +3,7 @@ import { isUuid } from '../../domain/ids.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { findById, fromJsonb, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -22,11 +22,7 @@ const toDevice = (row: Row): Device => ({
   description: row.description,
   type: row.type,
   workplaceId: row.workplace_id,
-  // Both drivers hand jsonb back parsed today; a string is parsed all the same.
-  recordedPhysicalQuantities:
-    typeof row.recorded_physical_quantities === 'string'
-      ? JSON.parse(row.recorded_physical_quantities)
-      : row.recorded_physical_quantities,
+  recordedPhysicalQuantities: fromJsonb(row.recorded_physical_quantities),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -77,8 +73,5 @@ const values = (device: Device) => ({
   updated_at: device.updatedAt,
 });
 
-const writes = rowWrites('devices', values, ['workplace_id', 'created_at']);
-export const insertDevice = writes.insert;
-export const updateDevice = writes.update;
-/** Deletes the device; its samples go with it (ON DELETE CASCADE). */
-export const deleteDevice = writes.delete;
+/** A delete takes the device's samples with it (ON DELETE CASCADE). */
+export const deviceWrites = rowWrites('devices', values, ['workplace_id', 'created_at']);

@@ -110,10 +110,7 @@ const values = (document: Document) => ({
   updated_at: document.updatedAt,
 });
 
-const writes = rowWrites('documents', values);
-export const insertDocument = writes.insert;
-export const updateDocument = writes.update;
-export const deleteDocument = writes.delete;
+export const documentWrites = rowWrites('documents', values);
 
 /** The document's current state as its version `document.version`, with these bytes. */
 export async function insertVersion(db: Queryable, document: Document, content: Buffer): Promise<void> {

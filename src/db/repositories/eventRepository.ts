@@ -1,7 +1,7 @@
 import type { ObjectType } from '../../domain/events.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { findById, type Table, timestampList } from '../table.ts';
+import { findById, fromJsonb, type Table, timestampList } from '../table.ts';
 
 /** An event as the log holds it. */
 export interface StoredEvent {
@@ -40,8 +40,7 @@ const toEvent = (row: Row): StoredEvent => ({
   eventName: row.event_name,
   objectType: row.object_type,
   objectId: row.object_id,
-  // PGlite hands jsonb back parsed; keep both drivers' answers the same.
-  data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
+  data: fromJsonb(row.data),
   timestamp: row.timestamp,
   recordedAt: row.recorded_at,
   publishedBy: row.published_by,

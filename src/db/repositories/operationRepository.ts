@@ -16,6 +16,7 @@ import { history } from '../history.ts';
 import {
   byStartDate,
   forUpdate,
+  fromJsonb,
   lockableFind,
   ownedBy,
   rowWrites,
@@ -60,7 +61,6 @@ interface Row {
 }
 
 const duration = (value: string | number | null) => (value === null ? null : Number(value));
-const jsonArray = <T>(value: T[] | string): T[] => (typeof value === 'string' ? JSON.parse(value) : value);
 // jsonb keeps keys in its own order (shortest first): rebuild the objects in the order the
 // routes build them, as changes are detected on their JSON text.
 const toComponent = (component: Component): Component => ({
@@ -87,7 +87,6 @@ const toCharacteristic = (characteristic: MaterialCharacteristic): MaterialChara
   unit: characteristic.unit,
 });
 const toUserField = (field: UserField): UserField => ({ position: field.position, value: field.value });
-const jsonObject = <T>(value: T | string): T => (typeof value === 'string' ? JSON.parse(value) : value);
 const toScheduledDates = (stored: Record<string, string | null>): ScheduledDates => {
   const dates = {} as Record<keyof ScheduledDates, Date | null>;
   for (const name of SCHEDULED_DATE_NAMES) {
@@ -116,14 +115,14 @@ const toOperation = (row: Row): Operation => ({
   targetTeardownTime: duration(row.target_teardown_time),
   targetMoveTime: duration(row.target_move_time),
   targetWaitTime: duration(row.target_wait_time),
-  components: jsonArray(row.components).map(toComponent),
-  productionResourcesAndTools: jsonArray(row.production_resources_and_tools).map(toTool),
+  components: fromJsonb(row.components).map(toComponent),
+  productionResourcesAndTools: fromJsonb(row.production_resources_and_tools).map(toTool),
   split: row.split,
   erpContextId: row.erp_context_id,
-  scheduledDates: toScheduledDates(jsonObject(row.scheduled_dates)),
-  alternativeWorkplaceIds: jsonArray(row.alternative_workplace_ids),
-  materialCharacteristics: jsonArray(row.material_characteristics).map(toCharacteristic),
-  userFields: jsonArray(row.user_fields).map(toUserField),
+  scheduledDates: toScheduledDates(fromJsonb(row.scheduled_dates)),
+  alternativeWorkplaceIds: fromJsonb(row.alternative_workplace_ids),
+  materialCharacteristics: fromJsonb(row.material_characteristics).map(toCharacteristic),
+  userFields: fromJsonb(row.user_fields).map(toUserField),
   startDate: row.start_date,
   endDate: row.end_date,
   createdAt: row.created_at,
@@ -251,10 +250,7 @@ export async function nextSequence(db: Queryable, productionOrderId: string): Pr
   return row?.next ?? 1;
 }
 
-const writes = rowWrites('operations', values);
-export const insertOperation = writes.insert;
-export const updateOperation = writes.update;
-export const deleteOperation = writes.delete;
+export const operationWrites = rowWrites('operations', values);
 
 interface RecordRow {
   id: string;

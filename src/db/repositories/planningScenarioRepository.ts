@@ -8,7 +8,16 @@ import {
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, insertRow, offsetList, offsetPageOf, ownedBy, ownedFind, type Table } from '../table.ts';
+import {
+  findById,
+  fromJsonb,
+  insertRow,
+  offsetList,
+  offsetPageOf,
+  ownedBy,
+  ownedFind,
+  type Table,
+} from '../table.ts';
 
 /** A scenario element as stored in jsonb: times as ISO text, the owner under its API name. */
 type StoredElement = Record<string, string | boolean | null>;
@@ -51,8 +60,7 @@ function loadElement(kind: ScenarioKind, stored: StoredElement): ResultElement {
 }
 
 const toScenario = (row: ScenarioRow): PlanningScenario => {
-  // node-postgres parses jsonb; PGlite may hand it over as text.
-  const elements = typeof row.elements === 'string' ? JSON.parse(row.elements) : row.elements;
+  const elements = fromJsonb(row.elements);
   return {
     id: row.id,
     kind: row.kind,

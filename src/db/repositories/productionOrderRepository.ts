@@ -104,7 +104,4 @@ export async function findProductionOrders(
   return findByIds(db, ORDERS, ids);
 }
 
-const writes = rowWrites('production_orders', values);
-export const insertProductionOrder = writes.insert;
-export const updateProductionOrder = writes.update;
-export const deleteProductionOrder = writes.delete;
+export const productionOrderWrites = rowWrites('production_orders', values);

@@ -1,13 +1,17 @@
 // The inputs of the reports beside the OEE (docs/resources/reports.md): bookings and phases with
 // the material of their operation (its own, else its production order's), bounded by the window.
-import type { OperationPhaseId } from '../../domain/operationPhases.ts';
-import type { QuantityType } from '../../domain/outputQuantities.ts';
 import type { Material } from '../../domain/productionOrders.ts';
 import type { ReportBooking, ReportPhase } from '../../domain/reports.ts';
 import type { Span } from '../../domain/summaries.ts';
 import type { Queryable } from '../database.ts';
-
-const edge = (ms: number) => new Date(ms);
+import {
+  BOOKING_COLUMNS,
+  type BookingRow,
+  edgesOf,
+  type PhaseRow,
+  toBooking,
+  toPhase,
+} from './summaryRepository.ts';
 
 /** The material number of an operation `o` joined to its order `po`. */
 const MATERIAL = 'COALESCE(o.material_number, po.material_number)';
@@ -30,32 +34,23 @@ function scopeCondition(scope: OperationScope, params: unknown[]): string {
   return '';
 }
 
-interface BookingRow {
-  quantity: number;
-  quantity_type: QuantityType;
-  workplace_id: string | null;
-  timestamp: Date;
-  target_time_per_unit: number | null;
+/** A booking with its operation's material and target quantity, and its quality detail. */
+interface ReportBookingRow extends BookingRow {
   operation_id: string | null;
   material_number: string | null;
   target_quantity: number | null;
   quality_detail_id: string | null;
 }
 
-const toBooking = (row: BookingRow): ReportBooking => ({
-  quantity: Number(row.quantity),
-  quantityType: row.quantity_type,
-  workplaceId: row.workplace_id,
-  timestamp: row.timestamp,
-  targetTimePerUnit: row.target_time_per_unit === null ? null : Number(row.target_time_per_unit),
+const toReportBooking = (row: ReportBookingRow): ReportBooking => ({
+  ...toBooking(row),
   operationId: row.operation_id,
   materialNumber: row.material_number,
   targetQuantity: row.target_quantity === null ? null : Number(row.target_quantity),
   qualityDetailId: row.quality_detail_id,
 });
 
-const OPERATION_BOOKINGS = `SELECT q.quantity::float8 AS quantity, q.quantity_type, q.workplace_id, q."timestamp",
-  o.target_time_per_unit::float8 AS target_time_per_unit, q.operation_id, ${MATERIAL} AS material_number,
+const OPERATION_BOOKINGS = `SELECT ${BOOKING_COLUMNS}, q.operation_id, ${MATERIAL} AS material_number,
   o.target_quantity::float8 AS target_quantity, q.quality_detail_id
   FROM recorded_output_quantities q JOIN operations o ON o.id = q.operation_id
   JOIN production_orders po ON po.id = o.production_order_id`;
@@ -71,19 +66,19 @@ export async function listReportBookings(
   scope: OperationScope = {},
 ): Promise<ReportBooking[]> {
   if (workplaceIds.length === 0) return [];
-  const params: unknown[] = [workplaceIds, edge(window.start), edge(window.end)];
+  const params: unknown[] = [workplaceIds, ...edgesOf(window)];
   const condition = scopeCondition(scope, params);
   const own = `SELECT w.quantity::float8, w.quantity_type, w.workplace_id, w."timestamp", NULL::float8,
     NULL::uuid, NULL::text, NULL::float8, w.quality_detail_id
     FROM recorded_workplace_output_quantities w
     WHERE w.workplace_id = ANY($1::uuid[]) AND w."timestamp" >= $2::timestamptz AND w."timestamp" < $3::timestamptz`;
-  const rows = await db.query<BookingRow>(
+  const rows = await db.query<ReportBookingRow>(
     `${OPERATION_BOOKINGS}
      WHERE q.workplace_id = ANY($1::uuid[]) AND q."timestamp" >= $2::timestamptz AND q."timestamp" < $3::timestamptz${condition}
      ${condition === '' ? `UNION ALL ${own}` : ''}`,
     params,
   );
-  return rows.map(toBooking);
+  return rows.map(toReportBooking);
 }
 
 /** The bookings on the operations in scope in the window, wherever they were made. */
@@ -92,21 +87,18 @@ export async function listScopeBookings(
   scope: OperationScope,
   window: Span,
 ): Promise<ReportBooking[]> {
-  const params: unknown[] = [edge(window.start), edge(window.end)];
-  const rows = await db.query<BookingRow>(
+  const params: unknown[] = edgesOf(window);
+  const rows = await db.query<ReportBookingRow>(
     `${OPERATION_BOOKINGS}
      WHERE q."timestamp" >= $1::timestamptz AND q."timestamp" < $2::timestamptz${scopeCondition(scope, params)}`,
     params,
   );
-  return rows.map(toBooking);
+  return rows.map(toReportBooking);
 }
 
-interface PhaseRow {
+/** A phase with its operation's material. */
+interface ReportPhaseRow extends PhaseRow {
   operation_id: string;
-  operation_phase_id: OperationPhaseId;
-  workplace_id: string | null;
-  start_date: Date;
-  end_date: Date | null;
   material_number: string | null;
 }
 
@@ -116,8 +108,8 @@ export async function listReportPhases(
   scope: OperationScope,
   window: Span,
 ): Promise<ReportPhase[]> {
-  const params: unknown[] = [edge(window.start), edge(window.end)];
-  const rows = await db.query<PhaseRow>(
+  const params: unknown[] = edgesOf(window);
+  const rows = await db.query<ReportPhaseRow>(
     `SELECT p.operation_id, p.operation_phase_id, p.workplace_id, p.start_date, p.end_date,
        ${MATERIAL} AS material_number
      FROM recorded_operation_phases p JOIN operations o ON o.id = p.operation_id
@@ -128,11 +120,8 @@ export async function listReportPhases(
     params,
   );
   return rows.map((row) => ({
+    ...toPhase(row),
     operationId: row.operation_id,
-    operationPhaseId: row.operation_phase_id,
-    workplaceId: row.workplace_id,
-    startDate: row.start_date,
-    endDate: row.end_date,
     materialNumber: row.material_number,
   }));
 }

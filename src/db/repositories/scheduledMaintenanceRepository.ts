@@ -1,8 +1,5 @@
 import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
-import { Conditions } from '../conditions.ts';
-import type { Queryable } from '../database.ts';
-import { addPeriodConditions, type OffsetPage, type OffsetRequest, type PeriodFilter } from '../paging.ts';
-import { offsetPageOf, ownedFind, rowWrites, type Table } from '../table.ts';
+import { ownedFind, ownedPeriodList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -31,16 +28,8 @@ const MAINTENANCES: Table<Row, ScheduledMaintenance> = {
   toItem: toMaintenance,
 };
 
-export async function listScheduledMaintenances(
-  db: Queryable,
-  workplaceId: string,
-  filter: PeriodFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<ScheduledMaintenance>> {
-  const conditions = new Conditions(['workplace_id = $1'], [workplaceId]);
-  addPeriodConditions(filter, conditions.where, conditions.params);
-  return offsetPageOf(db, MAINTENANCES, conditions, 'start_date, id', page);
-}
+/** A workplace's tasks that overlap the period, by start. */
+export const listScheduledMaintenances = ownedPeriodList(MAINTENANCES, 'workplace_id', 'start_date, id');
 
 export const findScheduledMaintenance = ownedFind(MAINTENANCES, 'workplace_id');
 
@@ -55,7 +44,7 @@ const values = (task: ScheduledMaintenance) => ({
   updated_at: task.updatedAt,
 });
 
-const writes = rowWrites('scheduled_maintenances', values, ['workplace_id', 'created_at']);
-export const insertScheduledMaintenance = writes.insert;
-export const updateScheduledMaintenance = writes.update;
-export const deleteScheduledMaintenance = writes.delete;
+export const scheduledMaintenanceWrites = rowWrites('scheduled_maintenances', values, [
+  'workplace_id',
+  'created_at',
+]);

@@ -1,20 +1,14 @@
 import type { Shift } from '../../domain/shifts.ts';
-import { Conditions } from '../conditions.ts';
+import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import {
-  addPeriodConditions,
-  type KeysetPage,
-  type KeysetRequest,
-  type OffsetPage,
-  type OffsetRequest,
-  type PeriodFilter,
-} from '../paging.ts';
+import type { KeysetPage, KeysetRequest } from '../paging.ts';
 import {
   byStartDate,
   findById,
   firstItem,
-  offsetPageOf,
   ownedFind,
+  ownedInPeriod,
+  ownedPeriodList,
   rowWrites,
   type Table,
   timestampPageOf,
@@ -47,6 +41,7 @@ const toShift = (row: Row): Shift => ({
 });
 
 const SHIFTS: Table<Row, Shift> = { from: 'shifts', toItem: toShift };
+const ofWorkplaceInPeriod = ownedInPeriod('workplace_id');
 
 export async function listShifts(
   db: Queryable,
@@ -54,9 +49,7 @@ export async function listShifts(
   filter: PeriodFilter,
   request: KeysetRequest,
 ): Promise<KeysetPage<Shift>> {
-  const conditions = new Conditions(['workplace_id = $1'], [workplaceId]);
-  addPeriodConditions(filter, conditions.where, conditions.params);
-  return timestampPageOf(db, SHIFTS, conditions, byStartDate<Row>(), request);
+  return timestampPageOf(db, SHIFTS, ofWorkplaceInPeriod(workplaceId, filter), byStartDate<Row>(), request);
 }
 
 export const findShift = ownedFind(SHIFTS, 'workplace_id');
@@ -70,7 +63,7 @@ export async function listAllShifts(
   const conditions = new Conditions();
   if (filter.workplaceId !== undefined)
     conditions.add((at) => `workplace_id = ${at}::uuid`, filter.workplaceId);
-  addPeriodConditions(filter, conditions.where, conditions.params);
+  conditions.overlapping(filter);
   return timestampPageOf(db, SHIFTS, conditions, byStartDate<Row>(), request);
 }
 
@@ -78,16 +71,7 @@ export async function listAllShifts(
 export const findAnyShift = (db: Queryable, id: string) => findById(db, SHIFTS, id);
 
 /** A workplace's shifts in offset pages by start: its scheduled operating times. */
-export async function listShiftPeriods(
-  db: Queryable,
-  workplaceId: string,
-  filter: PeriodFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<Shift>> {
-  const conditions = new Conditions(['workplace_id = $1'], [workplaceId]);
-  addPeriodConditions(filter, conditions.where, conditions.params);
-  return offsetPageOf(db, SHIFTS, conditions, 'start_date, id', page);
-}
+export const listShiftPeriods = ownedPeriodList(SHIFTS, 'workplace_id', 'start_date, id');
 
 /** The workplace's shifts starting within [startDate, endDate), by start, locked for a bulk replace. */
 export async function lockShiftsStartingIn(
@@ -132,10 +116,7 @@ const values = (shift: Shift) => ({
   updated_at: shift.updatedAt,
 });
 
-const writes = rowWrites('shifts', values, ['workplace_id', 'created_at']);
-export const insertShift = writes.insert;
-export const updateShift = writes.update;
-export const deleteShift = writes.delete;
+export const shiftWrites = rowWrites('shifts', values, ['workplace_id', 'created_at']);
 
 /**
  * Claims up to `limit` shifts whose start is due and not yet announced, marking them announced.

@@ -4,15 +4,14 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
-  deleteById,
-  except,
   findById,
-  insertRow,
+  fromJsonb,
   offsetList,
   ownedBy,
+  type RowWrites,
+  rowWrites,
   type Table,
   typed,
-  updateById,
 } from '../table.ts';
 
 interface StoredAbsence {
@@ -51,11 +50,7 @@ const toStaffMember = (row: Row): StaffMember => ({
   qualifications: row.qualifications,
   assignedWorkplaceIds: row.assigned_workplace_ids,
   shiftId: row.shift_id,
-  // PGlite hands jsonb back parsed; keep both drivers' answers the same.
-  absences: (typeof row.absences === 'string'
-    ? (JSON.parse(row.absences) as StoredAbsence[])
-    : row.absences
-  ).map((absence) => ({
+  absences: fromJsonb(row.absences).map((absence) => ({
     startDate: new Date(absence.startDate),
     endDate: new Date(absence.endDate),
     reason: absence.reason,
@@ -147,16 +142,24 @@ const values = (member: StaffMember) => ({
   erp_context_id: member.erpContextId,
 });
 
-export async function insertStaffMember(db: Queryable, member: StaffMember): Promise<void> {
-  await insertRow(db, 'staff_members', values(member));
-  await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
-}
+const rows = rowWrites('staff_members', values);
 
-export async function updateStaffMember(db: Queryable, member: StaffMember): Promise<void> {
-  await updateById(db, 'staff_members', member.id, except(values(member), 'id', 'created_at'));
-  await db.query('DELETE FROM staff_member_workplaces WHERE staff_member_id = $1', [member.id]);
-  await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
-}
+/**
+ * A staff member's row with its assigned workplaces; a delete takes its assignments and recorded
+ * activities with it (cascade).
+ */
+export const staffMemberWrites: RowWrites<StaffMember> = {
+  insert: async (db, member) => {
+    await rows.insert(db, member);
+    await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
+  },
+  update: async (db, member) => {
+    await rows.update(db, member);
+    await db.query('DELETE FROM staff_member_workplaces WHERE staff_member_id = $1', [member.id]);
+    await assignWorkplaces(db, member.id, member.assignedWorkplaceIds);
+  },
+  delete: rows.delete,
+};
 
 async function assignWorkplaces(db: Queryable, staffMemberId: string, workplaceIds: readonly string[]) {
   if (workplaceIds.length === 0) return;
@@ -165,11 +168,6 @@ async function assignWorkplaces(db: Queryable, staffMemberId: string, workplaceI
      SELECT $1, w.id, w.position FROM unnest($2::uuid[]) WITH ORDINALITY AS w (id, position)`,
     [staffMemberId, workplaceIds],
   );
-}
-
-/** Deletes the staff member; its assignments and recorded activities go with it (cascade). */
-export async function deleteStaffMember(db: Queryable, id: string): Promise<void> {
-  await deleteById(db, 'staff_members', id);
 }
 
 interface ActivityRow {

@@ -5,7 +5,20 @@ import type { QuantityType } from '../../domain/outputQuantities.ts';
 import type { Booking, PhasePeriod, RecordedPeriod, Span, StatePeriod } from '../../domain/summaries.ts';
 import type { Queryable } from '../database.ts';
 
-const edge = (ms: number) => new Date(ms);
+/** The window's start and end, as the `timestamptz` parameters of a query. */
+export const edgesOf = (window: Span): [Date, Date] => [new Date(window.start), new Date(window.end)];
+
+/**
+ * A read of the rows `sql` selects of the workplaces `$1` (an array; no workplaces, no rows)
+ * within the window from `$2` to `$3`.
+ */
+const ofWorkplacesIn =
+  <Row, Item>(sql: string, toItem: (row: Row) => Item) =>
+  async (db: Queryable, workplaceIds: readonly string[], window: Span): Promise<Item[]> => {
+    if (workplaceIds.length === 0) return [];
+    const rows = await db.query<Row>(sql, [workplaceIds, ...edgesOf(window)]);
+    return rows.map(toItem);
+  };
 
 interface StateRow {
   workplace_id: string;
@@ -15,35 +28,27 @@ interface StateRow {
 }
 
 /** The operating states of the workplaces that overlap the window. */
-export async function listStatePeriods(
-  db: Queryable,
-  workplaceIds: readonly string[],
-  window: Span,
-): Promise<StatePeriod[]> {
-  if (workplaceIds.length === 0) return [];
-  const rows = await db.query<StateRow>(
-    `SELECT workplace_id, operating_state_id, start_date, end_date FROM recorded_operating_states
-     WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz
-       AND (end_date IS NULL OR end_date > $2::timestamptz)
-     ORDER BY start_date, id`,
-    [workplaceIds, edge(window.start), edge(window.end)],
-  );
-  return rows.map((row) => ({
+export const listStatePeriods = ofWorkplacesIn(
+  `SELECT workplace_id, operating_state_id, start_date, end_date FROM recorded_operating_states
+   WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz
+     AND (end_date IS NULL OR end_date > $2::timestamptz)
+   ORDER BY start_date, id`,
+  (row: StateRow): StatePeriod => ({
     workplaceId: row.workplace_id,
     operatingStateId: row.operating_state_id,
     startDate: row.start_date,
     endDate: row.end_date,
-  }));
-}
+  }),
+);
 
-interface PhaseRow {
+export interface PhaseRow {
   operation_phase_id: OperationPhaseId;
   workplace_id: string | null;
   start_date: Date;
   end_date: Date | null;
 }
 
-const toPhase = (row: PhaseRow): PhasePeriod => ({
+export const toPhase = (row: PhaseRow): PhasePeriod => ({
   operationPhaseId: row.operation_phase_id,
   workplaceId: row.workplace_id,
   startDate: row.start_date,
@@ -71,7 +76,7 @@ export async function listWorkplacePhasePeriods(
      WHERE workplace_id = $1 AND start_date < $3::timestamptz
        AND (end_date IS NULL OR end_date > $2::timestamptz)
      ORDER BY start_date, id`,
-    [workplaceId, edge(window.start), edge(window.end)],
+    [workplaceId, ...edgesOf(window)],
   );
   return rows.map(toPhase);
 }
@@ -83,26 +88,18 @@ interface ShiftRow {
 }
 
 /** The shifts of the workplaces that overlap the window. */
-export async function listShiftPeriods(
-  db: Queryable,
-  workplaceIds: readonly string[],
-  window: Span,
-): Promise<(RecordedPeriod & { workplaceId: string })[]> {
-  if (workplaceIds.length === 0) return [];
-  const rows = await db.query<ShiftRow>(
-    `SELECT workplace_id, start_date, end_date FROM shifts
-     WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz AND end_date > $2::timestamptz
-     ORDER BY start_date, id`,
-    [workplaceIds, edge(window.start), edge(window.end)],
-  );
-  return rows.map((row) => ({
+export const listShiftPeriods = ofWorkplacesIn(
+  `SELECT workplace_id, start_date, end_date FROM shifts
+   WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz AND end_date > $2::timestamptz
+   ORDER BY start_date, id`,
+  (row: ShiftRow): RecordedPeriod & { workplaceId: string } => ({
     workplaceId: row.workplace_id,
     startDate: row.start_date,
     endDate: row.end_date,
-  }));
-}
+  }),
+);
 
-interface BookingRow {
+export interface BookingRow {
   quantity: number;
   quantity_type: QuantityType;
   workplace_id: string | null;
@@ -110,10 +107,10 @@ interface BookingRow {
   target_time_per_unit: number | null;
 }
 
-const BOOKING_COLUMNS = `q.quantity::float8 AS quantity, q.quantity_type, q.workplace_id, q."timestamp",
+export const BOOKING_COLUMNS = `q.quantity::float8 AS quantity, q.quantity_type, q.workplace_id, q."timestamp",
   o.target_time_per_unit::float8 AS target_time_per_unit`;
 
-const toBooking = (row: BookingRow): Booking => ({
+export const toBooking = (row: BookingRow): Booking => ({
   quantity: Number(row.quantity),
   quantityType: row.quantity_type,
   workplaceId: row.workplace_id,
@@ -135,24 +132,16 @@ export async function listOperationBookings(db: Queryable, operationId: string):
  * The output quantities booked at the workplaces within the window, with their operation's target
  * time; and those a connector booked on the workplace itself (docs/resources/connectors.md).
  */
-export async function listWorkplaceBookings(
-  db: Queryable,
-  workplaceIds: readonly string[],
-  window: Span,
-): Promise<Booking[]> {
-  if (workplaceIds.length === 0) return [];
-  const rows = await db.query<BookingRow>(
-    `SELECT ${BOOKING_COLUMNS} FROM recorded_output_quantities q JOIN operations o ON o.id = q.operation_id
-     WHERE q.workplace_id = ANY($1::uuid[]) AND q."timestamp" >= $2::timestamptz AND q."timestamp" < $3::timestamptz
-     UNION ALL
-     -- A connector's pieces counted while no operation was in PROCESSING: no target time.
-     SELECT w.quantity::float8, w.quantity_type, w.workplace_id, w."timestamp", NULL::float8
-     FROM recorded_workplace_output_quantities w
-     WHERE w.workplace_id = ANY($1::uuid[]) AND w."timestamp" >= $2::timestamptz AND w."timestamp" < $3::timestamptz`,
-    [workplaceIds, edge(window.start), edge(window.end)],
-  );
-  return rows.map(toBooking);
-}
+export const listWorkplaceBookings = ofWorkplacesIn(
+  `SELECT ${BOOKING_COLUMNS} FROM recorded_output_quantities q JOIN operations o ON o.id = q.operation_id
+   WHERE q.workplace_id = ANY($1::uuid[]) AND q."timestamp" >= $2::timestamptz AND q."timestamp" < $3::timestamptz
+   UNION ALL
+   -- A connector's pieces counted while no operation was in PROCESSING: no target time.
+   SELECT w.quantity::float8, w.quantity_type, w.workplace_id, w."timestamp", NULL::float8
+   FROM recorded_workplace_output_quantities w
+   WHERE w.workplace_id = ANY($1::uuid[]) AND w."timestamp" >= $2::timestamptz AND w."timestamp" < $3::timestamptz`,
+  toBooking,
+);
 
 /** The workplaces of a capacity group or production line. */
 export async function listGroupWorkplaceIds(db: Queryable, groupId: string): Promise<string[]> {

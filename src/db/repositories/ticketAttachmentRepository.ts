@@ -136,7 +136,7 @@ export async function writeAttachmentContent(
   );
 }
 
-const writes = rowWrites('ticket_attachments', (attachment: TicketAttachment) => ({
+export const attachmentWrites = rowWrites('ticket_attachments', (attachment: TicketAttachment) => ({
   id: attachment.id,
   ticket_id: attachment.ticketId,
   activity_id: attachment.activityId,
@@ -148,5 +148,3 @@ const writes = rowWrites('ticket_attachments', (attachment: TicketAttachment) =>
   created_at: attachment.createdAt,
   updated_at: attachment.updatedAt,
 }));
-export const insertAttachment = writes.insert;
-export const deleteAttachment = writes.delete;

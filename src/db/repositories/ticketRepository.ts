@@ -152,7 +152,7 @@ export async function findMaterialDescription(
   );
 }
 
-const ticketWrites = rowWrites('tickets', (ticket: Ticket) => ({
+export const ticketWrites = rowWrites('tickets', (ticket: Ticket) => ({
   id: ticket.id,
   title: ticket.title,
   description: ticket.description,
@@ -169,9 +169,6 @@ const ticketWrites = rowWrites('tickets', (ticket: Ticket) => ({
   created_at: ticket.createdAt,
   updated_at: ticket.updatedAt,
 }));
-export const insertTicket = ticketWrites.insert;
-export const updateTicket = ticketWrites.update;
-export const deleteTicket = ticketWrites.delete;
 
 interface ActivityRow {
   id: string;
@@ -234,7 +231,7 @@ export async function listAllActivities(db: Queryable, ticketId: string): Promis
   return rows.map(ACTIVITIES.toItem);
 }
 
-const activityWrites = rowWrites(
+export const activityWrites = rowWrites(
   'ticket_activities',
   (activity: TicketActivity) => ({
     id: activity.id,
@@ -249,9 +246,6 @@ const activityWrites = rowWrites(
   }),
   ['ticket_id', 'created_at'],
 );
-export const insertActivity = activityWrites.insert;
-export const updateActivity = activityWrites.update;
-export const deleteActivity = activityWrites.delete;
 
 interface RemarkRow {
   id: string;
@@ -318,12 +312,10 @@ export async function listAllRemarks(
   return rows.map(REMARKS.toItem);
 }
 
-const remarkWrites = rowWrites('ticket_activity_remarks', (remark: TicketActivityRemark) => ({
+export const remarkWrites = rowWrites('ticket_activity_remarks', (remark: TicketActivityRemark) => ({
   id: remark.id,
   activity_id: remark.activityId,
   remark: remark.remark,
   editor: remark.editor,
   created_at: remark.createdAt,
 }));
-export const insertRemark = remarkWrites.insert;
-export const deleteRemark = remarkWrites.delete;

@@ -161,10 +161,7 @@ const values = (tool: Tool) => ({
   created_at: tool.createdAt,
 });
 
-const writes = rowWrites('tools', values);
-export const insertTool = writes.insert;
-export const updateTool = writes.update;
-export const deleteTool = writes.delete;
+export const toolWrites = rowWrites('tools', values);
 
 // ---------------------------------------------------------------------------------------------
 // Edges
@@ -198,7 +195,7 @@ export const listToolEdges = offsetList(
 
 export const findToolEdge = ownedFind(EDGES, 'tool_id');
 
-const edgeWrites = rowWrites(
+export const toolEdgeWrites = rowWrites(
   'tool_edges',
   (edge: ToolEdge) => ({
     id: edge.id,
@@ -210,8 +207,6 @@ const edgeWrites = rowWrites(
   }),
   ['created_at', 'tool_id'],
 );
-export const insertToolEdge = edgeWrites.insert;
-export const updateToolEdge = edgeWrites.update;
 
 // ---------------------------------------------------------------------------------------------
 // Characteristics of a tool (edge null) or of an edge

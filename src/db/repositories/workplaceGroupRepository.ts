@@ -56,10 +56,7 @@ const values = (group: WorkplaceGroup) => ({
   updated_at: group.updatedAt,
 });
 
-const writes = rowWrites('workplace_groups', values);
-export const insertWorkplaceGroup = writes.insert;
-export const updateWorkplaceGroup = writes.update;
-export const deleteWorkplaceGroup = writes.delete;
+export const workplaceGroupWrites = rowWrites('workplace_groups', values);
 
 /** How many workplaces use the group in the role given (to refuse a type change that breaks them). */
 export async function countWorkplacesInGroup(

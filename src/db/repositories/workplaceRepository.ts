@@ -2,7 +2,16 @@ import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../dom
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
-import { findByIds, insertRow, lockableFind, offsetList, rowWrites, type Table, typed } from '../table.ts';
+import {
+  findByIds,
+  fromJsonb,
+  insertRow,
+  lockableFind,
+  offsetList,
+  rowWrites,
+  type Table,
+  typed,
+} from '../table.ts';
 import { groupFromJson } from './workplaceGroupRepository.ts';
 
 interface Row {
@@ -35,7 +44,7 @@ const toWorkplace = (row: Row): Workplace => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   readGroups: [row.capacity_group, row.production_line].flatMap((group) =>
-    group === null ? [] : [groupFromJson(typeof group === 'string' ? JSON.parse(group) : group)],
+    group === null ? [] : [groupFromJson(fromJsonb(group))],
   ),
 });
 
@@ -110,10 +119,7 @@ const values = (workplace: Workplace) => ({
   erp_context_id: workplace.erpContextId,
 });
 
-const writes = rowWrites('workplaces', values);
-export const insertWorkplace = writes.insert;
-export const updateWorkplace = writes.update;
-export const deleteWorkplace = writes.delete;
+export const workplaceWrites = rowWrites('workplaces', values);
 
 interface RecordRow {
   id: string;
@@ -132,10 +138,7 @@ const toRecord = (row: RecordRow): RecordedOperatingState => ({
   operatingStateId: row.operating_state_id,
   startDate: row.start_date,
   endDate: row.end_date,
-  machineStateDetailIds:
-    typeof row.machine_state_detail_ids === 'string'
-      ? JSON.parse(row.machine_state_detail_ids)
-      : (row.machine_state_detail_ids ?? []),
+  machineStateDetailIds: fromJsonb(row.machine_state_detail_ids) ?? [],
   remark: row.remark ?? null,
 });
 

@@ -34,8 +34,12 @@ export const Resource = <P extends Type.TSchema>(properties: P, description: str
     { description },
   );
 
+// A page's first or last position: the real API's names and, with the same values, those of the
+// query parameters that ask for it (docs/api.md, "Collections").
 const Position = Type.Union([
   Type.Object({
+    timestamp: Type.String({ format: 'date-time' }),
+    identifier: Type.String(),
     paginationTimestamp: Type.String({ format: 'date-time' }),
     paginationIdentifier: Type.String(),
   }),
@@ -57,7 +61,17 @@ const Collection = <R extends Type.TSchema, P extends Type.TProperties>(
   });
 
 export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>
-  Collection(name, item, { offset: Type.Integer(), total: Type.Integer() }, properties);
+  Collection(
+    name,
+    item,
+    {
+      offset: Type.Integer(),
+      total: Type.Integer(),
+      firstIdentifier: Type.Null(),
+      lastIdentifier: Type.Null(),
+    },
+    properties,
+  );
 
 export const KeysetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>
   Collection(

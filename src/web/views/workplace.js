@@ -2,7 +2,7 @@
 // The workplace page (#/workplaces/{id}): state timeline, operations, staff, OEE and a chart per
 // device tag. Events about the workplace redraw the text parts; the charts stay and take new
 // samples as they are recorded (docs/dashboard.md, "Live updates").
-import { all, get, items, searchAll } from '../api.js';
+import { all, get, items, positionQuery, searchAll } from '../api.js';
 import { fill, h, percent, section, stateChip, table, time } from '../dom.js';
 import { subscribe } from '../live.js';
 import uPlot from '../vendor/uPlot.esm.js';
@@ -237,7 +237,7 @@ export async function workplacePage(root, id) {
   const refreshChart = async (chart) => {
     for (let pages = 0; pages < 10; pages++) {
       const query = chart.position
-        ? { tag: chart.tag, limit: 100, paginationDirection: 'PREVIOUS', ...chart.position }
+        ? { tag: chart.tag, limit: 100, paginationDirection: 'PREVIOUS', ...positionQuery(chart.position) }
         : { tag: chart.tag, limit: 100 };
       const page = await get(chart.href, query);
       const samples = items(page, 'recordedTimeSeries').sort((a, b) =>

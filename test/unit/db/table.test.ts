@@ -1,6 +1,6 @@
 // The statements every resource table shares (src/db/table.ts), on a table of the test's own in a
 // fresh database of each backend: writes by id, finds by id (of an owner, locked), the rows of some
-// ids, and offset and timestamp pages with their totals.
+// ids, offset and timestamp pages with their totals, an owner's rows in a period, jsonb reads.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -9,11 +9,13 @@ import {
   BY_UPDATED_AT,
   findById,
   findByIds,
+  fromJsonb,
   lockableFind,
   NO_FILTER,
   offsetPageOf,
   ownedBy,
   ownedFind,
+  ownedPeriodList,
   rowWrites,
   type Table,
   timestampPageOf,
@@ -58,7 +60,21 @@ const writes = rowWrites<Part>('unit_parts', (part) => ({
   updated_at: part.updatedAt,
 }));
 
+interface Period {
+  id: string;
+  name: string;
+}
+
+const PERIODS: Table<Period, Period> = { from: 'unit_periods', select: 'id, name', toItem: (row) => row };
+
 const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
+
+test('fromJsonb: a parsed value as it is, text parsed', () => {
+  const value = { tags: ['a'], count: 2 };
+  assert.equal(fromJsonb(value), value);
+  assert.deepEqual(fromJsonb<typeof value>(JSON.stringify(value)), value);
+  assert.equal(fromJsonb<null>(null), null);
+});
 const part = (ownerId: string, name: string, minute: number): Part => ({
   id: randomUUID(),
   ownerId,
@@ -76,8 +92,10 @@ for (const backend of BACKENDS) {
       database = await freshDatabase(backend);
       db = database.db;
       await db.exec(`CREATE TABLE unit_parts (
-        id uuid PRIMARY KEY, owner_id uuid NOT NULL, name text NOT NULL, tags text[] NOT NULL,
-        created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`);
+          id uuid PRIMARY KEY, owner_id uuid NOT NULL, name text NOT NULL, tags text[] NOT NULL,
+          created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
+        CREATE TABLE unit_periods (id uuid PRIMARY KEY, owner_id uuid NOT NULL, name text NOT NULL,
+          start_date timestamptz NOT NULL, end_date timestamptz NOT NULL)`);
     });
     after(async () => {
       await database?.drop();
@@ -139,6 +157,34 @@ for (const backend of BACKENDS) {
       assert.equal(page.total, 4);
       const all = await offsetPageOf(db, PARTS, NO_FILTER, 'name', { limit: 1, offset: 0 });
       assert.ok(all.total >= 4);
+    });
+
+    test("an owner's rows in a period: those overlapping it, in order, with their total", async () => {
+      const ownerId = randomUUID();
+      for (const [name, start, end] of [
+        ['before', 0, 10],
+        ['into', 5, 25],
+        ['within', 30, 40],
+        ['out of', 45, 70],
+        ['after', 61, 70],
+      ] as const) {
+        await db.query(
+          'INSERT INTO unit_periods (id, owner_id, name, start_date, end_date) VALUES ($1, $2, $3, $4, $5)',
+          [randomUUID(), ownerId, name, at(start), at(end)],
+        );
+      }
+      const list = ownedPeriodList(PERIODS, 'owner_id', 'start_date, id');
+      const names = async (filter: { startDate?: Date; endDate?: Date }, page = { limit: 10, offset: 0 }) => {
+        const found = await list(db, ownerId, filter, page);
+        return [found.items.map((one) => one.name), found.total];
+      };
+      assert.deepEqual(await names({ startDate: at(20), endDate: at(60) }), [
+        ['into', 'within', 'out of'],
+        3,
+      ]);
+      assert.deepEqual(await names({ startDate: at(20) }), [['into', 'within', 'out of', 'after'], 4]);
+      assert.deepEqual(await names({}, { limit: 2, offset: 1 }), [['into', 'within'], 5]);
+      assert.deepEqual(await list(db, randomUUID(), {}, { limit: 10, offset: 0 }), { items: [], total: 0 });
     });
 
     test('timestamp pages: newest first, NEXT walks older and PREVIOUS newer from a position', async () => {
