@@ -25,14 +25,21 @@ interface Api {
 
 async function seeded(seed: number): Promise<{ t: TestApp; api: Api; counts: SeedCounts }> {
   const t = await startTestApp('pglite');
-  const address = await t.app.server.listen({ host: '127.0.0.1', port: 0 });
-  const bridge = createBridgeClient({
-    baseUrl: address,
-    clientId: TEST_CLIENT.id,
-    clientSecret: TEST_CLIENT.secret,
-  });
-  const counts = await seedPlant(bridge, { size: SIZE, seed, now: NOW });
-  return { t, api: { bridge, get: async (path) => dataOf(await bridge.follow(path)) }, counts };
+  try {
+    const address = await t.app.server.listen({ host: '127.0.0.1', port: 0 });
+    const bridge = createBridgeClient({
+      baseUrl: address,
+      clientId: TEST_CLIENT.id,
+      clientSecret: TEST_CLIENT.secret,
+    });
+    const counts = await seedPlant(bridge, { size: SIZE, seed, now: NOW });
+    return { t, api: { bridge, get: async (path) => dataOf(await bridge.follow(path)) }, counts };
+  } catch (error) {
+    // A failed seed closes its app: a listening server left open would keep the test process
+    // alive, and the failure would never be reported.
+    await t.close();
+    throw error;
+  }
 }
 
 const total = async (api: Api, path: string) =>
@@ -81,7 +88,12 @@ describe('demo plant seed [pglite]', () => {
   let first: Awaited<ReturnType<typeof seeded>>;
   let second: Awaited<ReturnType<typeof seeded>>;
   before(async () => {
-    [first, second] = await Promise.all([seeded(7), seeded(7)]);
+    // Both settle before a failure is reported, so the one that succeeded is closed in after().
+    const [one, two] = await Promise.allSettled([seeded(7), seeded(7)]);
+    if (one.status === 'fulfilled') first = one.value;
+    if (two.status === 'fulfilled') second = two.value;
+    if (one.status === 'rejected') throw one.reason;
+    if (two.status === 'rejected') throw two.reason;
   });
   after(async () => {
     await first?.t.close();
