@@ -7,7 +7,8 @@ import type { Config } from '../config.ts';
 import { type DocumentContent, EMPTY_CONTENT_TYPE } from '../domain/documents.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Api, RequestTypeProvider } from './api.ts';
-import { errorResponses, IdParams } from './schemas/common.ts';
+import { registerRoute } from './route.ts';
+import { IdParams } from './schemas/common.ts';
 import { Bytes } from './schemas/documentSchemas.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -75,26 +76,19 @@ interface UploadRoute {
 /** A PUT of a file's raw bytes of any type, bounded by the document limit (413 beyond it). */
 export function fileUploadRoute(api: Api, config: Config, route: UploadRoute): void {
   registerUploads(api, (files) => {
-    files.put(
-      route.path,
-      {
-        bodyLimit: config.documentMaxBytes,
-        schema: {
-          tags: route.tags,
-          ...(route.operationId ? { operationId: route.operationId } : {}),
-          summary: route.summary,
-          description: route.description,
-          params: IdParams,
-          ...(route.querystring ? { querystring: route.querystring } : {}),
-          body: { content: { '*/*': Bytes } },
-          response: { 200: route.response, ...errorResponses(404, 413, 415) },
-        },
-      },
-      async (request) => {
+    registerRoute(files, {
+      method: 'PUT',
+      ...route,
+      params: IdParams,
+      bodyLimit: config.documentMaxBytes,
+      body: { content: { '*/*': Bytes } } as unknown as TSchema,
+      response: { 200: route.response },
+      errors: [404, 413, 415],
+      handler: async (request) => {
         const contentType = request.headers['content-type']?.trim() || EMPTY_CONTENT_TYPE;
         checkContentTypeLength(contentType, 'Content-Type');
         return route.handler(request, { contentType, bytes: uploadedBytes(request.body) });
       },
-    );
+    });
   });
 }
