@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import type { Scope } from '../config.ts';
 import type { Api } from './api.ts';
-import { errorResponses } from './schemas/common.ts';
+import { errorResponses, type IdParams } from './schemas/common.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -20,12 +20,15 @@ export interface RouteDoc {
   operationId?: string;
 }
 
-export interface RouteDefinition<Q extends TSchema, B extends TSchema> extends RouteDoc {
+export interface RouteDefinition<P extends TSchema, Q extends TSchema, B extends TSchema> extends RouteDoc {
   method: Method;
   path: string;
   tags: string[];
-  /** Default: each `:name` of the path, a string of up to 100 characters like an id. */
-  params?: TSchema;
+  /**
+   * Default: each `:name` of the path, a string of up to 100 characters like an id (typed as
+   * `{ id }`; a handler that reads other parameters names them here).
+   */
+  params?: P;
   querystring?: Q;
   body?: B;
   /** The answers besides the errors, by status. */
@@ -35,7 +38,7 @@ export interface RouteDefinition<Q extends TSchema, B extends TSchema> extends R
   bodyLimit?: number;
   preValidation?: RouteOptions['preValidation'];
   handler: (
-    request: FastifyRequest<{ Params: Record<string, string>; Querystring: Static<Q>; Body: Static<B> }>,
+    request: FastifyRequest<{ Params: Static<P>; Querystring: Static<Q>; Body: Static<B> }>,
     reply: FastifyReply,
   ) => unknown;
 }
@@ -48,10 +51,11 @@ export const paramsOf = (path: string) => {
     : Type.Object(Object.fromEntries(names.map((name) => [name, Type.String({ maxLength: 100 })])));
 };
 
-export function registerRoute<Q extends TSchema = TSchema, B extends TSchema = TSchema>(
-  api: Api,
-  route: RouteDefinition<Q, B>,
-): void {
+export function registerRoute<
+  P extends TSchema = typeof IdParams,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+>(api: Api, route: RouteDefinition<P, Q, B>): void {
   const params = route.params ?? paramsOf(route.path);
   api.route({
     method: route.method,

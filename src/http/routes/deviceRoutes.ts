@@ -19,7 +19,8 @@ import {
 } from '../presenters/devicePresenter.ts';
 import { viewOf } from '../presenters/view.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { dateOf, errorResponses, IdParams } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { dateOf } from '../schemas/common.ts';
 import {
   BatchSchema,
   DeviceBody,
@@ -107,20 +108,17 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     createRel: 'createRecordedTimeSeries',
   });
 
-  api.post(
-    `${DEVICES_PATH}/:id/recordedTimeSeries`,
-    {
-      bodyLimit: Math.max(config.bodyLimitBytes, SAMPLES_BODY_BYTES),
-      schema: {
-        tags,
-        summary: `Record process or sensor data (up to ${MAX_SAMPLES_PER_CALL} samples, one transaction)`,
-        description: 'Every tag must be one the device records; the first that is not is named. No events.',
-        params: IdParams,
-        body: SamplesBody,
-        response: { 201: BatchSchema, ...errorResponses(404, 413, 415) },
-      },
-    },
-    async (request, reply) => {
+  registerRoute(api, {
+    method: 'POST',
+    path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
+    bodyLimit: Math.max(config.bodyLimitBytes, SAMPLES_BODY_BYTES),
+    tags,
+    summary: `Record process or sensor data (up to ${MAX_SAMPLES_PER_CALL} samples, one transaction)`,
+    description: 'Every tag must be one the device records; the first that is not is named. No events.',
+    body: SamplesBody,
+    response: { 201: BatchSchema },
+    errors: [404, 413, 415],
+    handler: async (request, reply) => {
       const { device, count } = await timeSeries.recordSamples(
         db,
         request.params.id,
@@ -133,26 +131,24 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
       const representation = presentRecordedBatch(device.id, count, request.hrefs);
       return reply.code(201).header('location', representation._links.self?.href).send(representation);
     },
-  );
+  });
 
-  api.get(
-    `${DEVICES_PATH}/:id/recordedTimeSeries/:sampleId`,
-    {
-      schema: {
-        tags,
-        summary: 'One recorded sample',
-        // Up to the router's limit, so that any readable sample id gets the service's own 404.
-        params: Type.Object({
-          id: Type.String({ maxLength: 100 }),
-          sampleId: Type.String({ maxLength: 200 }),
-        }),
-        response: { 200: SampleSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) =>
+  registerRoute(api, {
+    method: 'GET',
+    path: `${DEVICES_PATH}/:id/recordedTimeSeries/:sampleId`,
+    tags,
+    summary: 'One recorded sample',
+    // Up to the router's limit, so that any readable sample id gets the service's own 404.
+    params: Type.Object({
+      id: Type.String({ maxLength: 100 }),
+      sampleId: Type.String({ maxLength: 200 }),
+    }),
+    response: { 200: SampleSchema },
+    errors: [404],
+    handler: async (request) =>
       presentSample(
         await timeSeries.getSample(db, request.params.id, request.params.sampleId),
         request.hrefs,
       ),
-  );
+  });
 }

@@ -11,7 +11,6 @@ import { presentDocument, presentDocumentVersion } from '../presenters/documentP
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { errorResponses, IdParams } from '../schemas/common.ts';
 import {
-  Bytes,
   CreateDocumentBody,
   DocumentFilters,
   DocumentSchema,

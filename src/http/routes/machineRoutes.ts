@@ -20,7 +20,8 @@ import {
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
-import { EmbedQuery, errorResponses, IdParams } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { EmbedQuery } from '../schemas/common.ts';
 import {
   CountBody,
   MachineFilters,
@@ -128,23 +129,20 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     setState("Set the workplace machine's state", 'updateWorkplaceState', 'machine/:machineStateId'),
   );
 
-  api.get(
-    `${WORKPLACES_PATH}/:id/machine`,
-    {
-      schema: {
-        tags,
-        operationId: 'getWorkplaceMachine',
-        summary: "A machine workplace's machine",
-        params: IdParams,
-        querystring: Type.Object({ embed: EmbedQuery }, { additionalProperties: false }),
-        response: { 200: MachineSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${WORKPLACES_PATH}/:id/machine`,
+    tags,
+    operationId: 'getWorkplaceMachine',
+    summary: "A machine workplace's machine",
+    querystring: Type.Object({ embed: EmbedQuery }, { additionalProperties: false }),
+    response: { 200: MachineSchema },
+    errors: [404],
+    handler: async (request) => {
       const embed = parseEmbed(request.query.embed, MACHINE_EMBEDS);
       return (await present([await service.getWorkplaceMachine(db, request.params.id)], request, embed))[0];
     },
-  );
+  });
 
   const details = resourceRoutes(api, {
     tags,

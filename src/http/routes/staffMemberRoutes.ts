@@ -17,7 +17,8 @@ import { presentRecordedActivity, presentStaffMember } from '../presenters/staff
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams, Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   ActivityBody,
   CreateStaffMemberBody,
@@ -101,25 +102,18 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     },
   });
 
-  api.post(
-    `${STAFF_MEMBERS_PATH}/:id/activities`,
-    {
-      schema: {
-        tags,
-        summary: 'Record an activity on an operation (emits STAFF_MEMBER_ACTIVITY_CHANGED)',
-        description:
-          'STARTED opens a recorded activity (201, Location); INTERRUPTED and FINISHED close the open one ' +
-          'on that operation (200). Not allowed now: 400 INVALID_TRANSITION.',
-        params: IdParams,
-        body: ActivityBody,
-        response: {
-          200: RecordedActivitySchema,
-          201: RecordedActivitySchema,
-          ...errorResponses(404, 415),
-        },
-      },
-    },
-    async (request, reply) => {
+  registerRoute(api, {
+    method: 'POST',
+    path: `${STAFF_MEMBERS_PATH}/:id/activities`,
+    tags,
+    summary: 'Record an activity on an operation (emits STAFF_MEMBER_ACTIVITY_CHANGED)',
+    description:
+      'STARTED opens a recorded activity (201, Location); INTERRUPTED and FINISHED close the open one ' +
+      'on that operation (200). Not allowed now: 400 INVALID_TRANSITION.',
+    body: ActivityBody,
+    response: { 200: RecordedActivitySchema, 201: RecordedActivitySchema },
+    errors: [404, 415],
+    handler: async (request, reply) => {
       const { operationId, workplaceId, activity } = request.body;
       const { record, created } = await service.recordActivity(db, request.params.id, {
         operationId,
@@ -130,7 +124,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
       if (!created) return representation;
       return reply.code(201).header('location', representation._links.self?.href).send(representation);
     },
-  );
+  });
 
   registerElementsRoute(api, {
     tags,
