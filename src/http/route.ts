@@ -35,6 +35,8 @@ export interface RouteDefinition<P extends TSchema, Q extends TSchema, B extends
   response: Record<number, TSchema>;
   /** The error statuses besides 400, 401 and 403 (which every route can answer). */
   errors?: number[];
+  /** Route options read by the server's hooks besides `scope` (e.g. `tokenInQuery`). */
+  config?: Record<string, unknown>;
   bodyLimit?: number;
   preValidation?: RouteOptions['preValidation'];
   handler: (
@@ -60,7 +62,9 @@ export function registerRoute<
   api.route({
     method: route.method,
     url: route.path,
-    ...(route.scope === undefined ? {} : { config: { scope: route.scope } }),
+    ...(route.scope === undefined && route.config === undefined
+      ? {}
+      : { config: { ...route.config, ...(route.scope === undefined ? {} : { scope: route.scope }) } }),
     ...(route.bodyLimit === undefined ? {} : { bodyLimit: route.bodyLimit }),
     ...(route.preValidation === undefined ? {} : { preValidation: route.preValidation }),
     schema: {

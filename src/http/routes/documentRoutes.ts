@@ -9,7 +9,7 @@ import { fileUploadRoute, sendFile } from '../fileTransfer.ts';
 import { DOCUMENTS_PATH } from '../paths.ts';
 import { presentDocument, presentDocumentVersion } from '../presenters/documentPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
 import {
   CreateDocumentBody,
   DocumentFilters,
@@ -84,32 +84,27 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
     load: (at) => service.getVersion(db, at.id, at.itemId),
   });
 
-  api.get(
-    `${DOCUMENTS_PATH}/:id/file`,
-    {
-      schema: {
-        tags,
-        summary: 'The content of the current version',
-        params: IdParams,
-        response: { ...FileResponse, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => sendVersion(reply, await service.readFile(db, request.params.id)),
-  );
+  registerRoute(api, {
+    method: 'GET',
+    path: `${DOCUMENTS_PATH}/:id/file`,
+    tags,
+    summary: 'The content of the current version',
+    response: { ...FileResponse },
+    errors: [404],
+    handler: async (request, reply) => sendVersion(reply, await service.readFile(db, request.params.id)),
+  });
 
-  api.get(
-    `${DOCUMENTS_PATH}/:id/versions/:version/file`,
-    {
-      schema: {
-        tags,
-        summary: 'The content of one version',
-        params: VersionParams,
-        response: { ...FileResponse, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) =>
+  registerRoute(api, {
+    method: 'GET',
+    path: `${DOCUMENTS_PATH}/:id/versions/:version/file`,
+    tags,
+    summary: 'The content of one version',
+    params: VersionParams,
+    response: { ...FileResponse },
+    errors: [404],
+    handler: async (request, reply) =>
       sendVersion(reply, await service.readFile(db, request.params.id, request.params.version)),
-  );
+  });
 
   fileUploadRoute(api, config, {
     tags,

@@ -28,7 +28,7 @@ import {
   presentRepositoryDocument,
 } from '../presenters/fileRepositoryPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
 import { FileResponse } from '../schemas/documentSchemas.ts';
 import {
   CreateFolderBody,
@@ -101,24 +101,21 @@ async function uploadedFile(content: DocumentContent, fileName: string | undefin
 }
 
 export function registerFileRepository(api: Api, { db, config }: ServerDeps): void {
-  api.get(
-    FILE_REPOSITORY_PATH,
-    {
-      schema: {
-        tags,
-        operationId: 'getFileRepository',
-        summary: 'The file repository: its root folder, how many folders and documents it holds',
-        response: { 200: RepositorySchema, ...errorResponses() },
-      },
-    },
-    async (request) =>
+  registerRoute(api, {
+    method: 'GET',
+    path: FILE_REPOSITORY_PATH,
+    tags,
+    operationId: 'getFileRepository',
+    summary: 'The file repository: its root folder, how many folders and documents it holds',
+    response: { 200: RepositorySchema },
+    handler: async (request) =>
       presentRepository(
         await folderRepository.countContent(db),
         ROOT_FOLDER_ID,
         request.hrefs,
         canWrite(request),
       ),
-  );
+  });
 
   const folders = resourceRoutes(api, {
     tags,
@@ -213,22 +210,19 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     run: (at) => service.deleteDocument(db, at.id),
   });
 
-  api.get(
-    `${REPOSITORY_DOCUMENTS_PATH}/:id/file`,
-    {
-      schema: {
-        tags,
-        operationId: 'getFileRepositoryDocumentFile',
-        summary: 'The content of the current version',
-        params: IdParams,
-        response: { ...FileResponse, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${REPOSITORY_DOCUMENTS_PATH}/:id/file`,
+    tags,
+    operationId: 'getFileRepositoryDocumentFile',
+    summary: 'The content of the current version',
+    response: { ...FileResponse },
+    errors: [404],
+    handler: async (request, reply) => {
       const file = await service.readFile(db, request.params.id);
       return sendFile(reply, { ...file, etag: String(file.version) });
     },
-  );
+  });
 
   fileUploadRoute(api, config, {
     tags,

@@ -13,7 +13,7 @@ import { checkContentTypeLength, registerUploads, sendFile, uploadedBytes } from
 import { TICKETS_PATH } from '../paths.ts';
 import { presentAttachment } from '../presenters/ticketPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
 import { Bytes, FileResponse } from '../schemas/documentSchemas.ts';
 import {
   AttachmentFilters,
@@ -155,17 +155,15 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
         ]),
       ),
     );
-    api.get(
-      dataPath,
-      {
-        schema: {
-          tags,
-          summary: 'The bytes of an attachment, as a download',
-          params,
-          response: { ...FileResponse, ...errorResponses(404) },
-        },
-      },
-      async (request, reply) => {
+    registerRoute(api, {
+      method: 'GET',
+      path: dataPath,
+      tags,
+      summary: 'The bytes of an attachment, as a download',
+      params,
+      response: { ...FileResponse },
+      errors: [404],
+      handler: async (request, reply) => {
         const at = request.params as Record<string, string>;
         const { attachment, bytes } = await service.readAttachmentData(
           db,
@@ -179,26 +177,24 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
           etag: String(attachment.updatedAt.getTime()),
         });
       },
-    );
+    });
     registerUploads(api, (files) => {
-      files.put(
-        dataPath,
-        {
-          bodyLimit: config.documentMaxBytes,
-          schema: {
-            tags,
-            summary: `Upload the bytes of an attachment (emits ${what}_UPDATED)`,
-            description:
-              'multipart/form-data with the file in the part `data` (its file name becomes the name), or the raw ' +
-              'bytes in any Content-Type with the name in `name`. `mimeType` overrides the media type; a media ' +
-              `type that is none: 415. At most ${config.documentMaxBytes} bytes, else 413 PAYLOAD_TOO_LARGE.`,
-            params,
-            querystring: UploadQuery,
-            body: { content: { '*/*': Bytes } },
-            response: { 200: AttachmentSchema, ...errorResponses(404, 413, 415) },
-          },
-        },
-        async (request) => {
+      registerRoute(files, {
+        method: 'PUT',
+        path: dataPath,
+        bodyLimit: config.documentMaxBytes,
+        tags,
+        summary: `Upload the bytes of an attachment (emits ${what}_UPDATED)`,
+        description:
+          'multipart/form-data with the file in the part `data` (its file name becomes the name), or the raw ' +
+          'bytes in any Content-Type with the name in `name`. `mimeType` overrides the media type; a media ' +
+          `type that is none: 415. At most ${config.documentMaxBytes} bytes, else 413 PAYLOAD_TOO_LARGE.`,
+        params,
+        querystring: UploadQuery,
+        body: { content: { '*/*': Bytes } },
+        response: { 200: AttachmentSchema },
+        errors: [404, 413, 415],
+        handler: async (request) => {
           const at = request.params as Record<string, string>;
           const attachment = await service.uploadAttachment(
             db,
@@ -208,7 +204,7 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
           );
           return presentAttachment(attachment, request.hrefs);
         },
-      );
+      });
     });
   }
 }
