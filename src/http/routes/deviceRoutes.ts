@@ -1,14 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/deviceRepository.ts';
-import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { type Device, MAX_SAMPLES_PER_CALL, type Sample } from '../../domain/devices.ts';
-import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/deviceService.ts';
 import * as timeSeries from '../../services/timeSeriesService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import type { Resource } from '../hal.ts';
 import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   DEVICE_EMBEDS,
@@ -32,20 +31,22 @@ import {
   SampleSchema,
   SamplesBody,
 } from '../schemas/deviceSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['devices'];
 
 export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   /** Presents devices, loading each workplace to embed once. */
   async function present(devices: Device[], request: FastifyRequest, embed: ReadonlySet<DeviceEmbed>) {
-    const workplaces = new Map<string, Workplace>();
-    if (embed.has('workplace')) {
-      const ids = [...new Set(devices.map((device) => device.workplaceId))];
-      for (const workplace of await findWorkplaces(db, ids)) workplaces.set(workplace.id, workplace);
-    }
-    const groups = await workplaceGroupsOf(db, [...workplaces.values()]);
-    return devices.map((device) => presentDevice(device, { ...viewOf(request, embed), workplaces, groups }));
+    const view = viewOf(request, embed);
+    const workplaces = embed.has('workplace')
+      ? await embeddableWorkplaces(
+          db,
+          request,
+          devices.map((device) => device.workplaceId),
+        )
+      : new Map<string, Resource>();
+    return devices.map((device) => presentDevice(device, view, workplaces.get(device.workplaceId)));
   }
   const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, present };
 

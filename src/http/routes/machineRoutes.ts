@@ -2,7 +2,7 @@
 // with the machine state command, counts, strokes and quantities with quality details.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { findWorkplaces, listRecordedOperatingStates } from '../../db/repositories/workplaceRepository.ts';
+import { listRecordedOperatingStates } from '../../db/repositories/workplaceRepository.ts';
 import type { Machine } from '../../domain/machines.ts';
 import type { RecordedOperatingState } from '../../domain/workplaces.ts';
 import * as service from '../../services/machineService.ts';
@@ -18,7 +18,6 @@ import {
   presentRecordedMachineStateDetail,
 } from '../presenters/machinePresenter.ts';
 import { viewOf } from '../presenters/view.ts';
-import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { EmbedQuery } from '../schemas/common.ts';
@@ -31,7 +30,7 @@ import {
   RecordedMachineStateDetailSchema,
   StrokesBody,
 } from '../schemas/machineSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['machines'];
 
@@ -39,16 +38,13 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
   /** The machines with their workplaces embedded when asked for (one query for the page). */
   async function present(items: Machine[], request: FastifyRequest, embed: ReadonlySet<MachineEmbed>) {
     const view = viewOf(request, embed);
-    const embedded = new Map<string, Resource>();
-    if (embed.has('workplace')) {
-      const found = await findWorkplaces(
-        db,
-        items.map((machine) => machine.workplaceId),
-      );
-      const groups = await workplaceGroupsOf(db, found);
-      for (const workplace of found)
-        embedded.set(workplace.id, presentWorkplace(workplace, { ...viewOf(request), groups }));
-    }
+    const embedded = embed.has('workplace')
+      ? await embeddableWorkplaces(
+          db,
+          request,
+          items.map((machine) => machine.workplaceId),
+        )
+      : new Map<string, Resource>();
     return items.map((machine) => presentMachine(machine, view, embedded.get(machine.workplaceId)));
   }
 

@@ -16,8 +16,6 @@ import { elementsPage, link, type Resource, resource } from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
 import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH, REPORTS_PATH } from '../paths.ts';
 import { presentOperatingState } from '../presenters/masterDataPresenter.ts';
-import { viewOf } from '../presenters/view.ts';
-import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf, offsetPage } from '../schemas/common.ts';
 import {
@@ -32,7 +30,7 @@ import {
   TotalQuantitySchema,
   WorkplaceReportQuery,
 } from '../schemas/reportSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { presentWorkplaces } from './workplaceRoutes.ts';
 
 type Query = QueryValues & {
   startDate?: string;
@@ -113,10 +111,11 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     const embedded: Record<string, Resource[]> = {};
     if (embed.has('workplaces') && refs.workplaces) {
       const workplaces = await findWorkplaces(db, refs.workplaces);
-      const groups = await workplaceGroupsOf(db, workplaces);
-      embedded.workplaces = workplaces
-        .sort((a, b) => a.id.localeCompare(b.id))
-        .map((workplace) => presentWorkplace(workplace, { ...viewOf(request), groups }));
+      embedded.workplaces = await presentWorkplaces(
+        db,
+        request,
+        workplaces.sort((a, b) => a.id.localeCompare(b.id)),
+      );
     }
     if (embed.has('materials') && refs.materials) {
       embedded.materials = (await service.findMaterials(db, refs.materials)).map((material) =>

@@ -14,8 +14,6 @@ import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
 import { presentRecordedActivity, presentStaffMember } from '../presenters/staffMemberPresenter.ts';
-import { viewOf } from '../presenters/view.ts';
-import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
@@ -29,7 +27,7 @@ import {
   staffMemberInput,
   WorkplaceItem,
 } from '../schemas/staffMemberSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { presentWorkplaces } from './workplaceRoutes.ts';
 
 const LoginPeriodElement = Type.Object({
   workplaceId: Nullable(Type.String()),
@@ -79,10 +77,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: `${STAFF_MEMBERS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceItem,
-    present: async (workplaces: Workplace[], request) => {
-      const groups = await workplaceGroupsOf(db, workplaces);
-      return workplaces.map((workplace) => presentWorkplace(workplace, { ...viewOf(request), groups }));
-    },
+    present: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
   }).list({
     summary: 'The workplaces the staff member is assigned to, in assignment order',
     paging: 'offset',

@@ -83,6 +83,27 @@ export async function workplaceGroupsOf(
   return groups;
 }
 
+/** Workplaces as other resources embed or list them: each with its groups, one query for all. */
+export async function presentWorkplaces(
+  db: Queryable,
+  request: FastifyRequest,
+  workplaces: readonly Workplace[],
+): Promise<Resource[]> {
+  const view = { ...viewOf(request), groups: await workplaceGroupsOf(db, workplaces) };
+  return workplaces.map((workplace) => presentWorkplace(workplace, view));
+}
+
+/** The workplaces of these ids presented for embedding, by id (docs/api.md, "Representations (HAL)"). */
+export async function embeddableWorkplaces(
+  db: Queryable,
+  request: FastifyRequest,
+  ids: readonly string[],
+): Promise<Map<string, Resource>> {
+  const found = await repository.findWorkplaces(db, [...new Set(ids)]);
+  const presented = await presentWorkplaces(db, request, found);
+  return new Map(found.map((workplace, index) => [workplace.id, presented[index] as Resource]));
+}
+
 export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   /** The current operations and staff members to embed, one query each for the whole page. */
   async function currentOf(items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) {
