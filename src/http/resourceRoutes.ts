@@ -10,6 +10,7 @@ import { canWrite } from './auth.ts';
 import { embedQuery, parseEmbed } from './embed.ts';
 import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
 import type { QueryValues } from './hrefs.ts';
+import { operationIds } from './operationIds.ts';
 import type { PageElements } from './presenters/historyPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
 import { type RouteDoc, registerRoute } from './route.ts';
@@ -141,50 +142,6 @@ export interface CommandRoute<Item, B extends TSchema> extends Doc {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const hasParams = (path: string) => path.includes(':');
-
-const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-const singular = (word: string) =>
-  word.endsWith('Series') || word.endsWith('ss')
-    ? word
-    : word.endsWith('ies')
-      ? `${word.slice(0, -3)}y`
-      : word.replace(/s$/, '');
-
-/**
- * OpenAPI operationIds for client generators (docs/clients.md), derived from the
- * collection's name and the owners in its path: `listWorkplaces`, `getWorkplace`,
- * `createWorkplace`, `replaceWorkplace`, `deleteWorkplace`, `searchOperations`,
- * `listWorkplaceShifts`, `changeWorkplaceOperatingState`.
- */
-function operationIds(path: string, name: string) {
-  const segments = path.split('/').filter(Boolean);
-  // Each segment followed by a parameter names an owner: /workplaces/:id/shifts -> Workplace.
-  const owners = segments
-    .filter((segment, index) => !segment.startsWith(':') && segments[index + 1]?.startsWith(':'))
-    .map((segment) => pascal(singular(segment)))
-    .join('');
-  const plural = `${owners}${pascal(name)}`;
-  const one = `${owners}${pascal(singular(name))}`;
-  return {
-    list: `list${plural}`,
-    search: `search${plural}`,
-    get: `get${one}`,
-    create: `create${one}`,
-    replace: `replace${one}`,
-    delete: `delete${one}`,
-    command: (commandPath: string) => {
-      const words = [
-        ...new Set(
-          commandPath
-            .split('/')
-            .filter(Boolean)
-            .map((word) => pascal(word.replace(/^:/, '').replace(/Id$/, ''))),
-        ),
-      ].join('');
-      return `change${words.startsWith(pascal(singular(name))) ? owners : one}${words}`;
-    },
-  };
-}
 
 /** Presents each item on its own. */
 export const each =
