@@ -9,14 +9,11 @@ import { AppError } from '../domain/errors.ts';
 import type { Api, RequestTypeProvider } from './api.ts';
 import { registerRoute } from './route.ts';
 import { IdParams } from './schemas/common.ts';
-import { Bytes } from './schemas/documentSchemas.ts';
+import { Bytes, FileResponse } from './schemas/documentSchemas.ts';
 import { validatorCompiler } from './validation.ts';
 
 /** Answers a file as a download of its type (never sniffed), under its name; `etag` when it has a version. */
-export function sendFile(
-  reply: FastifyReply,
-  file: { name: string; contentType: string; bytes: Buffer; etag?: string },
-) {
+export function sendFile(reply: FastifyReply, file: DownloadedFile) {
   const filename = encodeURIComponent(file.name).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
@@ -27,6 +24,35 @@ export function sendFile(
     .header('content-disposition', `attachment; filename*=UTF-8''${filename}`)
     .header('x-content-type-options', 'nosniff')
     .send(file.bytes);
+}
+
+/** A file as a download answers it. */
+interface DownloadedFile {
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+  etag?: string;
+}
+
+interface DownloadRoute {
+  tags: string[];
+  operationId?: string;
+  path: string;
+  summary: string;
+  /** The file at the request's path; 404 when there is none. */
+  load: (params: Record<string, string>) => Promise<DownloadedFile>;
+}
+
+/** A GET of a stored file's bytes as a download (`sendFile`). */
+export function fileDownloadRoute(api: Api, route: DownloadRoute): void {
+  const { load, ...doc } = route;
+  registerRoute(api, {
+    method: 'GET',
+    ...doc,
+    response: { ...FileResponse },
+    errors: [404],
+    handler: async (request, reply) => sendFile(reply, await load(request.params as Record<string, string>)),
+  });
 }
 
 /** A stored media type is at most this long (it is echoed in headers and events). */

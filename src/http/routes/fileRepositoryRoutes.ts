@@ -19,7 +19,7 @@ import * as service from '../../services/documentService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import { fileUploadRoute, sendFile } from '../fileTransfer.ts';
+import { fileDownloadRoute, fileUploadRoute } from '../fileTransfer.ts';
 import type { KeysetPosition } from '../hal.ts';
 import { DOCUMENT_FOLDERS_PATH, FILE_REPOSITORY_PATH, REPOSITORY_DOCUMENTS_PATH } from '../paths.ts';
 import {
@@ -29,7 +29,6 @@ import {
 } from '../presenters/fileRepositoryPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { FileResponse } from '../schemas/documentSchemas.ts';
 import {
   CreateFolderBody,
   CreateRepositoryDocumentBody,
@@ -41,6 +40,7 @@ import {
   RepositorySchema,
   UploadQuery,
 } from '../schemas/fileRepositorySchemas.ts';
+import { versionFile } from './documentRoutes.ts';
 
 const tags = ['file repository'];
 
@@ -210,18 +210,12 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     run: (at) => service.deleteDocument(db, at.id),
   });
 
-  registerRoute(api, {
-    method: 'GET',
-    path: `${REPOSITORY_DOCUMENTS_PATH}/:id/file`,
+  fileDownloadRoute(api, {
     tags,
     operationId: 'getFileRepositoryDocumentFile',
+    path: `${REPOSITORY_DOCUMENTS_PATH}/:id/file`,
     summary: 'The content of the current version',
-    response: { ...FileResponse },
-    errors: [404],
-    handler: async (request, reply) => {
-      const file = await service.readFile(db, request.params.id);
-      return sendFile(reply, { ...file, etag: String(file.version) });
-    },
+    load: async ({ id }) => versionFile(await service.readFile(db, id ?? '')),
   });
 
   fileUploadRoute(api, config, {
