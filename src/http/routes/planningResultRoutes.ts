@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import {
   FORECAST_RESULTS,
   OPERATION_PLANNING_RESULTS,
+  type Result,
   type ResultKind,
   STAFF_MEMBER_PLANNING_RESULTS,
 } from '../../domain/planning.ts';
@@ -26,6 +27,7 @@ import {
   toElement,
   toResultInput,
 } from '../schemas/planningSchemas.ts';
+import { singletonRoutes } from '../singletonRoutes.ts';
 
 interface ResultRoutes {
   kind: ResultKind;
@@ -67,28 +69,16 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
     const events = `${kind.eventPrefix}_CREATED/_UPDATED/_DELETED`;
     const bulkPath = `${owners}/${kind.resource}s/update`;
 
-    registerRoute(api, {
-      method: 'GET',
-      path: `${owners}/:id/${kind.resource}`,
+    const result = singletonRoutes(api, {
       tags,
-      summary: `The ${title}`,
-      response: { 200: schema },
-      errors: [404],
-      handler: async (request) =>
-        presentResult(kind, await service.getResult(db, kind, request.params.id), request.hrefs),
+      path: `${owners}/:id/${kind.resource}`,
+      schema,
+      present: (item: Result, request) => presentResult(kind, item, request.hrefs),
     });
-
-    registerRoute(api, {
-      method: 'DELETE',
-      path: `${owners}/:id/${kind.resource}`,
-      tags,
+    result.get({ summary: `The ${title}`, load: (id) => service.getResult(db, kind, id) });
+    result.remove({
       summary: `Delete the ${title} (emits ${kind.eventPrefix}_DELETED)`,
-      response: { 204: Type.Null() },
-      errors: [404],
-      handler: async (request, reply) => {
-        await service.deleteResult(db, kind, request.params.id);
-        return reply.code(204).send();
-      },
+      run: (id) => service.deleteResult(db, kind, id),
     });
 
     registerRoute(api, {

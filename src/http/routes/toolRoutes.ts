@@ -12,10 +12,9 @@ import {
   presentToolEdge,
   presentToolLocation,
 } from '../presenters/toolPresenter.ts';
-import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from '../readOnly.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { errorResponses, OffsetQuery, offsetPage } from '../schemas/common.ts';
+import { OffsetQuery, offsetPage } from '../schemas/common.ts';
 import {
   CharacteristicCollectionSchema,
   CharacteristicsBody,
@@ -34,6 +33,7 @@ import {
   toLocation,
   toolInput,
 } from '../schemas/toolSchemas.ts';
+import { singletonRoutes } from '../singletonRoutes.ts';
 
 const tags = ['tools'];
 const ToolParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -159,7 +159,7 @@ function registerToolCharacteristics(api: Api, { db }: ServerDeps): void {
           : `${toolEdgesPath(owner.toolId)}/${owner.edgeId}/characteristics`;
       return presentCharacteristics(path, page, asked, request.hrefs);
     };
-    const response = { 200: CharacteristicCollectionSchema, ...errorResponses(404) };
+    const response = { 200: CharacteristicCollectionSchema };
     registerRoute(api, {
       method: 'GET',
       path: url,
@@ -169,6 +169,7 @@ function registerToolCharacteristics(api: Api, { db }: ServerDeps): void {
       params,
       querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
       response,
+      errors: [404],
       handler: answer,
     });
     registerRoute(api, {
@@ -179,7 +180,7 @@ function registerToolCharacteristics(api: Api, { db }: ServerDeps): void {
       summary: 'Replace the characteristics with this list (emits TOOL_UPDATED naming them when they change)',
       params,
       body: CharacteristicsBody,
-      response: { ...response },
+      response,
       errors: [404, 415],
       handler: async (request) => {
         await service.replaceToolCharacteristics(db, ownerOf(request), toCharacteristics(request.body));
@@ -189,57 +190,29 @@ function registerToolCharacteristics(api: Api, { db }: ServerDeps): void {
   }
 }
 
-/** A tool's location: a singular sub-resource, so its routes are written out here. */
+/** A tool's location: a singular sub-resource. */
 function registerToolLocation(api: Api, { db }: ServerDeps): void {
-  const url = toolLocationPath(':id');
-  // What the GET shows but the body cannot set (the workplace object) may come back unchanged.
-  const readOnly = readOnlyNames(ToolLocationBody, representedProperties(ToolLocationSchema));
-  registerRoute(api, {
-    method: 'GET',
-    path: url,
+  const location = singletonRoutes(api, {
     tags,
+    path: toolLocationPath(':id'),
+    schema: ToolLocationSchema,
+    present: (item: service.ToolLocation, request) => presentToolLocation(item, request.hrefs),
+  });
+  location.get({
     operationId: 'getToolLocation',
     summary: 'Where a tool is (404 when it has no location)',
-    params: ToolParams,
-    response: { 200: ToolLocationSchema },
-    errors: [404],
-    handler: async (request) =>
-      presentToolLocation(await service.getToolLocation(db, request.params.id), request.hrefs),
+    load: (id) => service.getToolLocation(db, id),
   });
-  registerRoute(api, {
-    method: 'PUT',
-    path: url,
-    tags,
+  location.put({
     operationId: 'replaceToolLocation',
     summary: 'Put a tool in a workplace’s magazine (saved without an event, as a move)',
-    params: ToolParams,
-    body: echoingBody(ToolLocationBody, readOnly),
-    response: { 200: ToolLocationSchema },
-    errors: [404, 415],
-    handler: async (request) => {
-      const body = request.body as Record<string, unknown>;
-      await checkEchoed(body, readOnly, [], async () => {
-        const current = await service.getToolLocation(db, request.params.id).catch(() => undefined);
-        return current
-          ? (presentToolLocation(current, request.hrefs).properties as Record<string, unknown>)
-          : {};
-      });
-      const input = toLocation(request.body, request.body.workplaceId ?? null);
-      return presentToolLocation(await service.putToolLocation(db, request.params.id, input), request.hrefs);
-    },
+    body: ToolLocationBody,
+    current: (id) => service.getToolLocation(db, id).catch(() => undefined),
+    run: (body, id) => service.putToolLocation(db, id, toLocation(body, body.workplaceId ?? null)),
   });
-  registerRoute(api, {
-    method: 'DELETE',
-    path: url,
-    tags,
+  location.remove({
     operationId: 'deleteToolLocation',
     summary: 'The tool is in no workplace any more (saved without an event)',
-    params: ToolParams,
-    response: { 204: Type.Null() },
-    errors: [404],
-    handler: async (request, reply) => {
-      await service.deleteToolLocation(db, request.params.id);
-      return reply.code(204).send();
-    },
+    run: (id) => service.deleteToolLocation(db, id),
   });
 }
