@@ -13,7 +13,7 @@ import { Bytes, FileResponse } from './schemas/documentSchemas.ts';
 import { validatorCompiler } from './validation.ts';
 
 /** Answers a file as a download of its type (never sniffed), under its name; `etag` when it has a version. */
-export function sendFile(reply: FastifyReply, file: DownloadedFile) {
+function sendFile(reply: FastifyReply, file: DownloadedFile) {
   const filename = encodeURIComponent(file.name).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

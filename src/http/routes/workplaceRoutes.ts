@@ -73,7 +73,7 @@ function groupsRead(workplaces: readonly Workplace[]) {
  * The capacity groups and production lines of these workplaces, by id: those read with the
  * workplaces, the others (a group id changed since) in one query.
  */
-export async function workplaceGroupsOf(
+async function workplaceGroupsOf(
   db: Queryable,
   workplaces: readonly Workplace[],
 ): Promise<Map<string, WorkplaceGroup>> {
