@@ -7,7 +7,6 @@ import * as timeSeries from '../../services/timeSeriesService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
-import type { Resource } from '../hal.ts';
 import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   DEVICE_EMBEDS,
@@ -38,15 +37,11 @@ const tags = ['devices'];
 export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   /** Presents devices, loading each workplace to embed once. */
   async function present(devices: Device[], request: FastifyRequest, embed: ReadonlySet<DeviceEmbed>) {
-    const view = viewOf(request, embed);
-    const workplaces = embed.has('workplace')
-      ? await embeddableWorkplaces(
-          db,
-          request,
-          devices.map((device) => device.workplaceId),
-        )
-      : new Map<string, Resource>();
-    return devices.map((device) => presentDevice(device, view, workplaces.get(device.workplaceId)));
+    const asked = embed.has('workplace') ? devices.map((device) => device.workplaceId) : [];
+    const workplaces = await embeddableWorkplaces(db, request, asked);
+    return devices.map((device) =>
+      presentDevice(device, viewOf(request, embed), workplaces.get(device.workplaceId)),
+    );
   }
   const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, present };
 

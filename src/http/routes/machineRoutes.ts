@@ -9,7 +9,6 @@ import * as service from '../../services/machineService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { parseEmbed } from '../embed.ts';
-import type { Resource } from '../hal.ts';
 import { MACHINES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   MACHINE_EMBEDS,
@@ -38,13 +37,8 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
   /** The machines with their workplaces embedded when asked for (one query for the page). */
   async function present(items: Machine[], request: FastifyRequest, embed: ReadonlySet<MachineEmbed>) {
     const view = viewOf(request, embed);
-    const embedded = embed.has('workplace')
-      ? await embeddableWorkplaces(
-          db,
-          request,
-          items.map((machine) => machine.workplaceId),
-        )
-      : new Map<string, Resource>();
+    const asked = embed.has('workplace') ? items.map((machine) => machine.workplaceId) : [];
+    const embedded = await embeddableWorkplaces(db, request, asked);
     return items.map((machine) => presentMachine(machine, view, embedded.get(machine.workplaceId)));
   }
 

@@ -70,13 +70,10 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       for (const order of view.orders.values())
         orders.set(order.id, presentProductionOrder(order, request.hrefs));
     }
-    const workplaces = embed.has('workplace')
-      ? await embeddableWorkplaces(
-          db,
-          request,
-          operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : [])),
-        )
-      : new Map<string, Resource>();
+    const asked = embed.has('workplace')
+      ? operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))
+      : [];
+    const workplaces = await embeddableWorkplaces(db, request, asked);
     return operations.map((operation) =>
       presentOperation(operation, {
         ...view,

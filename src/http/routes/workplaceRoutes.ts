@@ -93,12 +93,16 @@ export async function presentWorkplaces(
   return workplaces.map((workplace) => presentWorkplace(workplace, view));
 }
 
-/** The workplaces of these ids presented for embedding, by id (docs/api.md, "Representations (HAL)"). */
+/**
+ * The workplaces of these ids presented for embedding, by id (docs/api.md, "Representations
+ * (HAL)"); no ids (nothing to embed) reads nothing.
+ */
 export async function embeddableWorkplaces(
   db: Queryable,
   request: FastifyRequest,
   ids: readonly string[],
 ): Promise<Map<string, Resource>> {
+  if (ids.length === 0) return new Map();
   const found = await repository.findWorkplaces(db, [...new Set(ids)]);
   const presented = await presentWorkplaces(db, request, found);
   return new Map(found.map((workplace, index) => [workplace.id, presented[index] as Resource]));
