@@ -15,7 +15,7 @@ import { link, offsetCollection, resource } from '../hal.ts';
 import { OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { scheduledDatesProperties, workplaceReference } from '../presenters/operationPresenter.ts';
 import { registerRoute } from '../route.ts';
-import { IdParams, Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
+import { Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
 import { ScheduledDatesProperties, WorkplaceReference } from '../schemas/operationSchemas.ts';
 
 const tags = ['operations'];
@@ -104,7 +104,6 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     tags,
     operationId: 'getOperationProductionResourcesAndTools',
     summary: 'The production resources and tools the operation needs, as stored (offset pages)',
-    params: IdParams,
     querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
     response: {
       200: Type.Object({
@@ -170,7 +169,6 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     tags,
     operationId: 'getAlternativeWorkplaces',
     summary: 'The workplaces the operation may run at instead of its planned one, as stored',
-    params: IdParams,
     response: {
       200: Type.Object({
         _embedded: Type.Object({

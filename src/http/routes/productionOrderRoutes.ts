@@ -22,7 +22,7 @@ import {
 } from '../presenters/productionOrderPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { dateOf, IdParams, Nullable, nullableDate, Resource as ResourceSchema } from '../schemas/common.ts';
+import { dateOf, Nullable, nullableDate, Resource as ResourceSchema } from '../schemas/common.ts';
 import {
   operationInput,
   ScheduledDatesBody,
@@ -329,7 +329,6 @@ function registerOrderDetails(api: Api, db: ServerDeps['db']): void {
     tags,
     operationId: 'getProductionOrderSchedulingResults',
     summary: 'The scheduled dates of the order and of each of its operations, as stored',
-    params: IdParams,
     response: { 200: schedulingSchema },
     errors: [404],
     handler: async (request) => {
@@ -347,7 +346,6 @@ function registerOrderDetails(api: Api, db: ServerDeps['db']): void {
       '(emits PRODUCTION_ORDER_UPDATED and OPERATION_UPDATED for what changes)',
     description:
       'Dates left out are null; operations not named keep theirs. An operation of another order is 400.',
-    params: IdParams,
     body: SchedulingResultBody,
     response: { 200: schedulingSchema },
     errors: [404, 415],

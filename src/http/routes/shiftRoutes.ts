@@ -10,7 +10,7 @@ import { shiftsPath } from '../paths.ts';
 import { presentShift } from '../presenters/shiftPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { IdParams, LinkSchema, PeriodFilters, periodOf } from '../schemas/common.ts';
+import { LinkSchema, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   CreateShiftBody,
   ReplaceShiftBody,
@@ -52,7 +52,6 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
       'A shift with the start of an existing one keeps its id; shifts of the period that are not sent are deleted. ' +
       'Each created, changed or deleted shift emits WORKPLACE_SHIFTS_UPDATED; the same plan again changes nothing. ' +
       'The answer lists the shifts of the period by start.',
-    params: IdParams,
     body: ShiftPlanBody,
     response: {
       200: Type.Object({
