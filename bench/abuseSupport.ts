@@ -17,7 +17,10 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** `bridge start` on `target` (DATABASE_URL or PGlite data directory) with `env` added. */
+/**
+ * `bridge start` on `target` (DATABASE_URL or PGlite data directory) with `env` added. `BRIDGE_*`
+ * settings in the benchmark's own environment reach the service too, to measure another value.
+ */
 export async function startBridge(
   backend: Backend,
   target: string,
@@ -37,6 +40,7 @@ export async function startBridge(
         BRIDGE_DEMO: 'off',
         ...(backend === 'postgres' ? { DATABASE_URL: target } : { BRIDGE_DATA_DIR: target }),
         ...env,
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('BRIDGE_'))),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },

@@ -142,6 +142,29 @@ function tokenFlood(result: Json): string[] {
   ];
 }
 
+function slowloris(result: Json): string[] {
+  const s = result.summary;
+  const rounds = (result.rounds as Json[]).map((round) => fixed(round.p99Ratio)).join(' / ');
+  return [
+    `**Slowloris, R12** (\`npm run bench:slowloris\`; ${stamp(result)}): ${result.settings.sockets} sockets from one address sending a header line every ${fixed(result.settings.dripMs / 1000, 0)} s; a probe from another address.`,
+    '',
+    `- the probe's p99 under the attack: ${fixed(s.p99Ratio)} x its unloaded p99 (rounds ${rounds}; goal < ${s.p99RatioTarget}), ${s.loadedFailed} failed`,
+  ];
+}
+
+function greedyReaders(result: Json): string[] {
+  const s = result.summary;
+  const rounds = (values: number[] | undefined) => (values ?? []).map((value) => fixed(value, 0)).join(' / ');
+  return [
+    `**Greedy readers, P8** (\`npm run bench:greedy-readers\`; ${stamp(result)}): resident memory of the service, median of the rounds.`,
+    '',
+    `- idle: ${fixed(s.idleRssMaxMiB, 0)} MiB`,
+    `- ${result.settings.readers} parallel readers of event-log pages of ${result.settings.eventKb} KB events: ${fixed(s.readersRssMaxMiB, 0)} MiB (rounds ${rounds(s.readersRssMaxMiBRounds)}; goal <= ${s.rssMaxMiBTarget})`,
+    `- ${result.settings.streams} event streams never read while events are published: ${fixed(s.streamsRssMaxMiB, 0)} MiB (rounds ${rounds(s.streamsRssMaxMiBRounds)}; goal <= ${s.rssMaxMiBTarget})`,
+    `- a probe's p99 meanwhile: ${fixed(s.readersProbeP99Ratio, 1)} x / ${fixed(s.streamsProbeP99Ratio, 1)} x its idle p99, ${s.probeFailed} failed`,
+  ];
+}
+
 function connectors(result: Json): string[] {
   const { mqtt, opcua } = result;
   return [
@@ -168,6 +191,8 @@ const SECTIONS: [files: string[], render: (results: Json[]) => string[]][] = [
   [['timeseries-latest.json'], one(scale('Scale, P7: device samples', 'npm run bench:timeseries'))],
   [['soak-latest.json'], one(soak)],
   [['token-flood-latest.json'], one(tokenFlood)],
+  [['slowloris-latest.json'], one(slowloris)],
+  [['greedy-readers-latest.json'], one(greedyReaders)],
   [['connectors-latest.json'], one(connectors)],
 ];
 

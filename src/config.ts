@@ -522,7 +522,7 @@ export const SETTINGS = {
     'an answer whose client takes none of it for this long is cut off (100..3600000), so a client that does not read cannot hold an answer in memory; event streams too',
   ),
   BRIDGE_LARGE_RESPONSE_BUDGET_BYTES: integer(
-    { default: 33_554_432, minimum: 65_536, maximum: 68_719_476_736 },
+    { default: 12_582_912, minimum: 65_536, maximum: 68_719_476_736 },
     'bytes that pages of the event log may hold at once while they are loaded, serialised and sent (65536..68719476736): each reserves `BRIDGE_PAGE_MAX_BYTES` until it is serialised, then its own size until it has been sent; others wait in order (docs/operations.md, "Memory")',
   ),
   BRIDGE_LARGE_RESPONSE_QUEUE: integer(
@@ -534,7 +534,7 @@ export const SETTINGS = {
     'the longest wait for that budget (100..600000); then 503 `SERVER_BUSY`',
   ),
   BRIDGE_EVENT_STREAM_TOTAL_BUFFER_BYTES: integer(
-    { default: 33_554_432, minimum: 65_536, maximum: 68_719_476_736 },
+    { default: 16_777_216, minimum: 65_536, maximum: 68_719_476_736 },
     'bytes all event streams together may have waiting for their clients (65536..68719476736); above it, a stream holding more than its even share is closed as one whose client does not read',
   ),
   BRIDGE_HTTP_SHUTDOWN_GRACE_MS: integer(

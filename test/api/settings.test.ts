@@ -100,10 +100,10 @@ const DOCUMENTED_DEFAULTS: {
       ['BRIDGE_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 100, (c) => c.connections.perAddress],
       ['BRIDGE_HTTP_BODY_TIMEOUT_MS', 10_000, (c) => c.connections.bodyTimeoutMs],
       ['BRIDGE_HTTP_SEND_TIMEOUT_MS', 30_000, (c) => c.connections.sendTimeoutMs],
-      ['BRIDGE_LARGE_RESPONSE_BUDGET_BYTES', 33_554_432, (c) => c.memory.largeResponseBytes],
+      ['BRIDGE_LARGE_RESPONSE_BUDGET_BYTES', 12_582_912, (c) => c.memory.largeResponseBytes],
       ['BRIDGE_LARGE_RESPONSE_QUEUE', 1000, (c) => c.memory.largeResponseQueue],
       ['BRIDGE_LARGE_RESPONSE_WAIT_MS', 30_000, (c) => c.memory.largeResponseWaitMs],
-      ['BRIDGE_EVENT_STREAM_TOTAL_BUFFER_BYTES', 33_554_432, (c) => c.memory.streamBufferTotalBytes],
+      ['BRIDGE_EVENT_STREAM_TOTAL_BUFFER_BYTES', 16_777_216, (c) => c.memory.streamBufferTotalBytes],
     ] as [string, number, (c: Config) => unknown][]
   ).map(([variable, expected, value]) => ({ variable, docs: String(expected), value, expected })),
 ];
