@@ -41,7 +41,7 @@ export class DeliveryBodies {
   #eventPart(event: Notification['event']): Buffer {
     let part = this.#events.get(event.id);
     if (part === undefined) {
-      part = Buffer.from(
+      part = keptBuffer(
         `"timestamp":"${event.timestamp}","data":${compactJsonb(event.dataJson)},` +
           `"objectId":${JSON.stringify(event.objectId)},"objectType":${JSON.stringify(event.objectType)},` +
           `"eventType":${JSON.stringify(event.eventType)},`,
@@ -61,8 +61,8 @@ export class DeliveryBodies {
       href,
       eventName,
       head:
-        known?.head ?? Buffer.from(`{"properties":{"callbackId":${JSON.stringify(notification.callbackId)},`),
-      tail: Buffer.from(
+        known?.head ?? keptBuffer(`{"properties":{"callbackId":${JSON.stringify(notification.callbackId)},`),
+      tail: keptBuffer(
         `"eventName":${JSON.stringify(eventName)}},` +
           `"_links":{"callback":{"href":${JSON.stringify(href)},"method":"GET","embeddable":false}}}`,
       ),
@@ -71,6 +71,16 @@ export class DeliveryBodies {
     this.#callbacks.set(notification.callbackId, parts);
     return parts;
   }
+}
+
+/**
+ * A buffer of its own for text that is kept: Buffer.from takes small buffers from a shared 8 KiB
+ * slab, and one kept slice would keep its whole slab alive.
+ */
+function keptBuffer(text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buffer.write(text);
+  return buffer;
 }
 
 /**
