@@ -6,6 +6,8 @@ export interface ShiftInput {
   name: string | null;
   /** A shift model of the planning system; kept as given (the bridge has no shift models). */
   shiftModelId: string | null;
+  /** An entry of the master data kind shiftTypes; null: no type stated. */
+  shiftTypeId: string | null;
   startDate: Date;
   endDate: Date;
 }
@@ -21,7 +23,7 @@ export interface Shift extends ShiftInput, Announcements, Stored {
 }
 
 /** Changes of these emit WORKPLACE_SHIFTS_UPDATED (UPDATED). */
-export const SHIFT_CHARACTERISTICS = ['name', 'shiftModelId', 'startDate', 'endDate'] as const;
+export const SHIFT_CHARACTERISTICS = ['name', 'shiftModelId', 'shiftTypeId', 'startDate', 'endDate'] as const;
 
 export type ShiftChange = 'STARTED' | 'ENDED';
 

@@ -15,6 +15,7 @@ import {
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { lifecycle, newItem, withChanged } from './lifecycle.ts';
+import { checkMasterDataReference } from './masterDataService.ts';
 import { getWorkplace } from './workplaceService.ts';
 import { found, gettingBelow, lockingBelow } from './writes.ts';
 
@@ -24,6 +25,7 @@ function shiftData(shift: Shift) {
     shiftId: shift.id,
     name: shift.name,
     shiftModelId: shift.shiftModelId,
+    shiftTypeId: shift.shiftTypeId,
     startDate: shift.startDate.toISOString(),
     endDate: shift.endDate.toISOString(),
   };
@@ -55,7 +57,13 @@ export async function lockWorkplace(tx: Queryable, workplaceId: string): Promise
 
 const lockShift = lockingBelow('shift', lockWorkplace, shifts.findShift);
 
-async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise<void> {
+/** A shift's checks against the database: its shift type exists, it overlaps no other shift. */
+async function checkShift(tx: Queryable, shift: Shift, prefix = ''): Promise<void> {
+  await checkMasterDataReference(tx, `${prefix}shiftTypeId`, shift.shiftTypeId, 'shiftTypes', 'shiftType');
+  await checkNoOverlap(tx, shift, prefix);
+}
+
+async function checkNoOverlap(tx: Queryable, shift: Shift, prefix: string): Promise<void> {
   const other = await shifts.findOverlappingShift(tx, shift.workplaceId, shift, shift.id);
   if (other) {
     throw new AppError('VALIDATION_FAILED', {
@@ -69,7 +77,7 @@ async function checkNoOverlap(tx: Queryable, shift: Shift, prefix = ''): Promise
 const SHIFTS = lifecycle<Shift>('shift', {
   rows: shifts.shiftWrites,
   events: shiftsUpdated,
-  check: checkNoOverlap,
+  check: checkShift,
 });
 
 /** A new shift, with what the clock is to announce (a shift created already over: nothing). */
@@ -154,7 +162,7 @@ export async function replaceShiftsInPeriod(
     }
     // The plan's shifts do not overlap one another (checked above): an overlap now is with a shift
     // outside the period (one starting before it and running into it, or one after it).
-    for (const [index, shift] of written) await checkNoOverlap(tx, shift, `shifts[${index}].`);
+    for (const [index, shift] of written) await checkShift(tx, shift, `shifts[${index}].`);
     await recordEvents(tx, events, now);
     return result.sort((a, b) => a.startDate.getTime() - b.startDate.getTime());
   });

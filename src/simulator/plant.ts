@@ -138,12 +138,36 @@ export const names = { first: FIRST_NAMES, last: LAST_NAMES };
  * Three shifts a day (UTC), each with a 30-minute break in its middle: a shift is stored as two
  * shift periods with the break as the gap between them, so the API shows when the break is.
  */
-export const SHIFT_PATTERN: readonly { name: string; model: string; startHour: number; breakHour: number }[] =
-  [
-    { name: 'Early shift', model: 'EARLY', startHour: 6, breakHour: 10 },
-    { name: 'Late shift', model: 'LATE', startHour: 14, breakHour: 18 },
-    { name: 'Night shift', model: 'NIGHT', startHour: 22, breakHour: 26 },
-  ];
+export const SHIFT_PATTERN: readonly {
+  name: string;
+  model: string;
+  /** Its entry of the master data kind shiftTypes (first, second, third shift). */
+  shiftTypeId: string;
+  startHour: number;
+  breakHour: number;
+}[] = [
+  {
+    name: 'Early shift',
+    model: 'EARLY',
+    shiftTypeId: 'B2000D67169941CCAD650A552EB1317C',
+    startHour: 6,
+    breakHour: 10,
+  },
+  {
+    name: 'Late shift',
+    model: 'LATE',
+    shiftTypeId: 'C9647BD142D14350AE01240D81AD24B3',
+    startHour: 14,
+    breakHour: 18,
+  },
+  {
+    name: 'Night shift',
+    model: 'NIGHT',
+    shiftTypeId: 'ECADE0BD0C5B4AE19C219D9B3282812D',
+    startHour: 22,
+    breakHour: 26,
+  },
+];
 export const SHIFT_HOURS = 8;
 export const BREAK_MINUTES = 30;
 /** Days of shifts seeded: today and the next ones. */

@@ -391,15 +391,23 @@ function planOrders(random: Random, size: number, now: Date): PlannedOrder[] {
   return orders;
 }
 
+interface SeededShift {
+  name: string;
+  shiftModelId: string;
+  shiftTypeId: string;
+  startDate: string;
+  endDate: string;
+}
+
 /** The shift plan of one workplace: every shift that ends after midnight today, for SHIFT_DAYS days. */
 function shiftPlan(now: Date): {
   startDate: string;
   endDate: string;
-  shifts: { name: string; shiftModelId: string; startDate: string; endDate: string }[];
+  shifts: SeededShift[];
 } {
   const hour = 3_600_000;
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const shifts: { name: string; shiftModelId: string; startDate: string; endDate: string }[] = [];
+  const shifts: SeededShift[] = [];
   for (let day = -1; day < SHIFT_DAYS; day++) {
     for (const shift of SHIFT_PATTERN) {
       const start = today + day * 86_400_000 + shift.startHour * hour;
@@ -414,6 +422,7 @@ function shiftPlan(now: Date): {
         shifts.push({
           name: shift.name,
           shiftModelId: shift.model,
+          shiftTypeId: shift.shiftTypeId,
           startDate: new Date(from).toISOString(),
           endDate: new Date(to).toISOString(),
         });

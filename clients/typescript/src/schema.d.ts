@@ -9976,6 +9976,8 @@ export interface operations {
                 workplaceId?: string;
                 startDate?: string;
                 endDate?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -10019,26 +10021,59 @@ export interface operations {
                                     id: string;
                                     /** Format: uuid */
                                     workplaceId: string;
+                                    /** @description The period again, as one SDK form nests it */
                                     shift: {
                                         timePeriod: {
                                             /** Format: date-time */
                                             startDate: string;
-                                            endDate: string | null;
-                                            duration: number | null;
+                                            /** Format: date-time */
+                                            endDate: string;
+                                            /** @description ms */
+                                            duration: number;
                                         };
-                                        /** Format: date */
+                                        /**
+                                         * Format: date
+                                         * @description The UTC day of its start
+                                         */
                                         associatedDay: string;
+                                        /** @description Not kept: always empty */
                                         breaks: {
                                             timePeriod: {
                                                 /** Format: date-time */
                                                 startDate: string;
-                                                endDate: string | null;
-                                                duration: number | null;
+                                                /** Format: date-time */
+                                                endDate: string;
+                                                /** @description ms */
+                                                duration: number;
                                             };
                                         }[];
                                     };
-                                    shiftTypeId: null;
-                                    isWorkingShift: null;
+                                    timePeriod: {
+                                        /** Format: date-time */
+                                        startDate: string;
+                                        /** Format: date-time */
+                                        endDate: string;
+                                        /** @description ms */
+                                        duration: number;
+                                    };
+                                    /**
+                                     * Format: date
+                                     * @description The UTC day of its start
+                                     */
+                                    associatedDay: string;
+                                    /** @description Not kept: always empty */
+                                    breaks: {
+                                        timePeriod: {
+                                            /** Format: date-time */
+                                            startDate: string;
+                                            /** Format: date-time */
+                                            endDate: string;
+                                            /** @description ms */
+                                            duration: number;
+                                        };
+                                    }[];
+                                    shiftTypeId: string | null;
+                                    isWorkingShift: boolean | null;
                                     name: string | null;
                                     shiftModelId: string | null;
                                 };
@@ -10097,7 +10132,10 @@ export interface operations {
     };
     getShift: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 shiftId: string;
@@ -10106,7 +10144,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A shift of a workplace in the SDK form (breaks are not kept: always empty) */
+            /** @description A shift of a workplace in the SDK form */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10118,26 +10156,59 @@ export interface operations {
                             id: string;
                             /** Format: uuid */
                             workplaceId: string;
+                            /** @description The period again, as one SDK form nests it */
                             shift: {
                                 timePeriod: {
                                     /** Format: date-time */
                                     startDate: string;
-                                    endDate: string | null;
-                                    duration: number | null;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    /** @description ms */
+                                    duration: number;
                                 };
-                                /** Format: date */
+                                /**
+                                 * Format: date
+                                 * @description The UTC day of its start
+                                 */
                                 associatedDay: string;
+                                /** @description Not kept: always empty */
                                 breaks: {
                                     timePeriod: {
                                         /** Format: date-time */
                                         startDate: string;
-                                        endDate: string | null;
-                                        duration: number | null;
+                                        /** Format: date-time */
+                                        endDate: string;
+                                        /** @description ms */
+                                        duration: number;
                                     };
                                 }[];
                             };
-                            shiftTypeId: null;
-                            isWorkingShift: null;
+                            timePeriod: {
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                /** @description ms */
+                                duration: number;
+                            };
+                            /**
+                             * Format: date
+                             * @description The UTC day of its start
+                             */
+                            associatedDay: string;
+                            /** @description Not kept: always empty */
+                            breaks: {
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    /** @description ms */
+                                    duration: number;
+                                };
+                            }[];
+                            shiftTypeId: string | null;
+                            isWorkingShift: boolean | null;
                             name: string | null;
                             shiftModelId: string | null;
                         };
@@ -14608,6 +14679,7 @@ export interface operations {
                                     workplaceId: string;
                                     name: string | null;
                                     shiftModelId: string | null;
+                                    shiftTypeId: string | null;
                                     /** Format: date-time */
                                     startDate: string;
                                     /** Format: date-time */
@@ -14698,6 +14770,7 @@ export interface operations {
                     shifts: {
                         name?: string | null;
                         shiftModelId?: string | null;
+                        shiftTypeId?: string | null;
                         /** Format: date-time */
                         startDate: string;
                         /**
@@ -14726,6 +14799,7 @@ export interface operations {
                                     workplaceId: string;
                                     name: string | null;
                                     shiftModelId: string | null;
+                                    shiftTypeId: string | null;
                                     /** Format: date-time */
                                     startDate: string;
                                     /** Format: date-time */
@@ -14816,6 +14890,7 @@ export interface operations {
                 "application/json": {
                     name?: string | null;
                     shiftModelId?: string | null;
+                    shiftTypeId?: string | null;
                     /** Format: date-time */
                     startDate: string;
                     /**
@@ -14841,6 +14916,7 @@ export interface operations {
                             workplaceId: string;
                             name: string | null;
                             shiftModelId: string | null;
+                            shiftTypeId: string | null;
                             /** Format: date-time */
                             startDate: string;
                             /** Format: date-time */
@@ -14933,6 +15009,7 @@ export interface operations {
                             workplaceId: string;
                             name: string | null;
                             shiftModelId: string | null;
+                            shiftTypeId: string | null;
                             /** Format: date-time */
                             startDate: string;
                             /** Format: date-time */
@@ -15007,6 +15084,7 @@ export interface operations {
                     id?: string;
                     name?: string | null;
                     shiftModelId?: string | null;
+                    shiftTypeId?: string | null;
                     /** Format: date-time */
                     startDate: string;
                     /**
@@ -15034,6 +15112,7 @@ export interface operations {
                             workplaceId: string;
                             name: string | null;
                             shiftModelId: string | null;
+                            shiftTypeId: string | null;
                             /** Format: date-time */
                             startDate: string;
                             /** Format: date-time */

@@ -19,6 +19,7 @@ interface Row {
   workplace_id: string;
   name: string | null;
   shift_model_id: string | null;
+  shift_type_id: string | null;
   start_date: Date;
   end_date: Date;
   start_announced_at: Date | null;
@@ -32,6 +33,7 @@ const toShift = (row: Row): Shift => ({
   workplaceId: row.workplace_id,
   name: row.name,
   shiftModelId: row.shift_model_id,
+  shiftTypeId: row.shift_type_id,
   startDate: row.start_date,
   endDate: row.end_date,
   startAnnouncedAt: row.start_announced_at,
@@ -108,6 +110,7 @@ const values = (shift: Shift) => ({
   workplace_id: shift.workplaceId,
   name: shift.name,
   shift_model_id: shift.shiftModelId,
+  shift_type_id: shift.shiftTypeId,
   start_date: shift.startDate,
   end_date: shift.endDate,
   start_announced_at: shift.startAnnouncedAt,

@@ -9,27 +9,23 @@ import { listScheduledMaintenances } from '../../db/repositories/scheduledMainte
 import { listAllShifts, listShiftPeriods } from '../../db/repositories/shiftRepository.ts';
 import type { RecordedOperationPhase } from '../../domain/operations.ts';
 import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
-import type { Shift } from '../../domain/shifts.ts';
 import { getAnyShift } from '../../services/shiftService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerElementsRoute } from '../elementRoutes.ts';
-import { link, type Resource, resource, startPosition } from '../hal.ts';
-import type { Hrefs } from '../hrefs.ts';
-import { shiftsPath, WORKPLACES_PATH } from '../paths.ts';
-import {
-  outputQuantityElements,
-  phaseElements,
-  TimePeriodSchema,
-  timePeriod,
-} from '../presenters/historyPresenter.ts';
+import { startPosition } from '../hal.ts';
+import { WORKPLACES_PATH } from '../paths.ts';
+import { outputQuantityElements, phaseElements } from '../presenters/historyPresenter.ts';
 import { presentRecordedOperationPhase } from '../presenters/operationPresenter.ts';
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
+import { presentWorkplaceShifts, WORKPLACE_SHIFT_EMBEDS } from '../presenters/shiftPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { dateOf, Nullable, PeriodFilters, periodOf, Resource as ResourceSchema } from '../schemas/common.ts';
+import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
 import { RecordedOperationPhaseSchema } from '../schemas/operationSchemas.ts';
 import { RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
+import { WorkplaceShiftSchema } from '../schemas/shiftSchemas.ts';
+import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['workplaces'];
 const DateTime = Type.String({ format: 'date-time' });
@@ -40,48 +36,6 @@ const periodElement = (period: { startDate: Date; endDate: Date }) => ({
   duration: period.endDate.getTime() - period.startDate.getTime(),
 });
 
-/** A shift as /workplaces/shifts shows it (the SDK's workplace shift). */
-function presentWorkplaceShift(shift: Shift, hrefs: Hrefs): Resource {
-  return resource(
-    {
-      id: shift.id,
-      workplaceId: shift.workplaceId,
-      shift: {
-        timePeriod: timePeriod(shift),
-        // The UTC day of its start: the bridge keeps no production calendar.
-        associatedDay: shift.startDate.toISOString().slice(0, 10),
-        breaks: [],
-      },
-      shiftTypeId: null,
-      isWorkingShift: null,
-      name: shift.name,
-      shiftModelId: shift.shiftModelId,
-    },
-    {
-      self: link(hrefs.api(`${WORKPLACES_PATH}/shifts/${shift.id}`)),
-      workplaceShift: link(hrefs.api(`${shiftsPath(shift.workplaceId)}/${shift.id}`)),
-      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${shift.workplaceId}`)),
-    },
-  );
-}
-
-const WorkplaceShiftSchema = ResourceSchema(
-  Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    workplaceId: Type.String({ format: 'uuid' }),
-    shift: Type.Object({
-      timePeriod: TimePeriodSchema,
-      associatedDay: Type.String({ format: 'date' }),
-      breaks: Type.Array(Type.Object({ timePeriod: TimePeriodSchema })),
-    }),
-    shiftTypeId: Type.Null(),
-    isWorkingShift: Type.Null(),
-    name: Nullable(Type.String()),
-    shiftModelId: Nullable(Type.String()),
-  }),
-  'A shift of a workplace in the SDK form (breaks are not kept: always empty)',
-);
-
 export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   const ownerId = async (id: string) => (await getWorkplace(db, id)).id;
 
@@ -91,7 +45,8 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
     itemParam: 'shiftId',
     name: 'shifts',
     schema: WorkplaceShiftSchema,
-    present: each((shift: Shift, request) => presentWorkplaceShift(shift, request.hrefs)),
+    embeds: WORKPLACE_SHIFT_EMBEDS,
+    present: presentWorkplaceShifts(db, embeddableWorkplaces),
   });
   shifts.list({
     summary: 'Shifts of all workplaces, latest start first (timestamp pagination on startDate)',

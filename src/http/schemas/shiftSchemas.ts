@@ -8,6 +8,7 @@ export const ShiftSchema = Resource(
     workplaceId: Uuid,
     name: Nullable(Type.String()),
     shiftModelId: Nullable(Type.String()),
+    shiftTypeId: Nullable(Type.String()),
     startDate: DateTime,
     endDate: DateTime,
   }),
@@ -18,6 +19,9 @@ const writable = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   shiftModelId: Type.Optional(
     Nullable(Type.String({ maxLength: 100, description: 'Shift model of the planning system' })),
+  ),
+  shiftTypeId: Type.Optional(
+    Nullable(Type.String({ maxLength: 100, description: 'An entry of /masterData/shiftTypes' })),
   ),
   ...PeriodBody('After startDate (exclusive end)'),
 };
@@ -34,3 +38,28 @@ export const ShiftPlanBody = Type.Object(
   { additionalProperties: false },
 );
 export const shiftInput = (body: Static<typeof CreateShiftBody>) => inputWithPeriod(CreateShiftBody, body);
+
+const ShiftPeriod = Type.Object({
+  startDate: DateTime,
+  endDate: DateTime,
+  duration: Type.Integer({ description: 'ms' }),
+});
+const WorkplaceShiftPeriod = {
+  timePeriod: ShiftPeriod,
+  associatedDay: Type.String({ format: 'date', description: 'The UTC day of its start' }),
+  breaks: Type.Array(Type.Object({ timePeriod: ShiftPeriod }), { description: 'Not kept: always empty' }),
+};
+
+export const WorkplaceShiftSchema = Resource(
+  Type.Object({
+    id: Uuid,
+    workplaceId: Uuid,
+    shift: Type.Object(WorkplaceShiftPeriod, { description: 'The period again, as one SDK form nests it' }),
+    ...WorkplaceShiftPeriod,
+    shiftTypeId: Nullable(Type.String()),
+    isWorkingShift: Nullable(Type.Boolean({ description: "Its shift type's; null without one" })),
+    name: Nullable(Type.String()),
+    shiftModelId: Nullable(Type.String()),
+  }),
+  'A shift of a workplace in the SDK form',
+);

@@ -50,6 +50,7 @@ describe('checkShiftPlan', () => {
   const shift = (start: number, end: number): ShiftInput => ({
     name: null,
     shiftModelId: null,
+    shiftTypeId: null,
     ...period(start, end),
   });
   const refusal = (plan: Parameters<typeof checkShiftPlan>[0]) => {
