@@ -6,7 +6,7 @@ import type { Database } from '../db/database.ts';
 import * as reports from '../db/repositories/reportRepository.ts';
 import * as summaries from '../db/repositories/summaryRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import type { Material } from '../domain/productionOrders.ts';
+import type { MaterialEntry } from '../domain/masterDataEntries.ts';
 import {
   type HitListEntry,
   materialHitList,
@@ -183,5 +183,5 @@ export async function getOpeReport(db: Database, scope: OpeScope, now: Date): Pr
 }
 
 /** The materials with these numbers (embedded in the material reports). */
-export const findMaterials = (db: Database, numbers: readonly string[]): Promise<Material[]> =>
+export const findMaterials = (db: Database, numbers: readonly string[]): Promise<MaterialEntry[]> =>
   reports.findMaterials(db, numbers);

@@ -1,6 +1,6 @@
 // The inputs of the reports beside the OEE (docs/resources/reports.md): bookings and phases with
 // the material of their operation (its own, else its production order's), bounded by the window.
-import type { Material } from '../../domain/productionOrders.ts';
+import type { MaterialEntry } from '../../domain/masterDataEntries.ts';
 import type { ReportBooking, ReportPhase } from '../../domain/reports.ts';
 import type { Span } from '../../domain/summaries.ts';
 import type { Queryable } from '../database.ts';
@@ -154,10 +154,11 @@ export async function groupNumberExists(db: Queryable, number: string): Promise<
 }
 
 /** The materials with these numbers, as operations (else their orders) describe them. */
-export async function findMaterials(db: Queryable, numbers: readonly string[]): Promise<Material[]> {
+export async function findMaterials(db: Queryable, numbers: readonly string[]): Promise<MaterialEntry[]> {
   if (numbers.length === 0) return [];
-  return db.query<Material>(
-    `SELECT number, max(description) AS description, max(type) AS type FROM (
+  // The id /materials serves the material by (masterDataRepository.ts).
+  return db.query<MaterialEntry>(
+    `SELECT md5(number)::uuid::text AS id, number, max(description) AS description, max(type) AS type FROM (
        SELECT material_number AS number, material_description AS description, material_type AS type
        FROM operations WHERE material_number = ANY($1::text[])
        UNION ALL

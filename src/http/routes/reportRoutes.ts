@@ -3,10 +3,9 @@
 // (`embed=workplaces,operatingStates,...`), what the elements of the page refer to.
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
-import { findMasterDataEntry } from '../../db/repositories/masterDataRepository.ts';
+import { findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { operatingStateById } from '../../domain/masterData.ts';
-import { translate } from '../../domain/masterDataEntries.ts';
 import type { Span } from '../../domain/summaries.ts';
 import * as service from '../../services/reportService.ts';
 import type { Api } from '../api.ts';
@@ -14,8 +13,13 @@ import type { ServerDeps } from '../deps.ts';
 import { embedQuery, parseEmbed } from '../embed.ts';
 import { elementsPage, link, type Resource, resource } from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
-import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH, REPORTS_PATH } from '../paths.ts';
-import { presentOperatingState } from '../presenters/masterDataPresenter.ts';
+import { masterDataKind } from '../masterDataKinds.ts';
+import { PRODUCTION_ORDERS_PATH, REPORTS_PATH } from '../paths.ts';
+import {
+  presentMaterial,
+  presentOperatingState,
+  presentStoredEntry,
+} from '../presenters/masterDataPresenter.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf, offsetPage } from '../schemas/common.ts';
 import {
@@ -74,6 +78,18 @@ interface References {
   qualityDetails?: string[];
 }
 
+/** What a page refers to and the workplace or material its query names: what the report is about. */
+function withScope(refs: References, query: Query): References {
+  const material = query.materialId ?? query.materialNumber;
+  return {
+    ...refs,
+    ...(refs.workplaces && query.workplaceId
+      ? { workplaces: unique([query.workplaceId, ...refs.workplaces]) }
+      : {}),
+    ...(refs.materials && material ? { materials: unique([material, ...refs.materials]) } : {}),
+  };
+}
+
 const unique = (values: readonly (string | null)[]) => [
   ...new Set(values.filter((value): value is string => value !== null)),
 ];
@@ -81,29 +97,16 @@ const unique = (values: readonly (string | null)[]) => [
 export function registerReports(api: Api, { db, clock }: ServerDeps): void {
   const now = () => clock?.now() ?? new Date();
 
-  /** A quality type or detail from the master data in the database (left out when not configured). */
+  /** Quality types or details from the master data in the database (left out when not configured). */
   async function masterData(request: FastifyRequest, kind: string, ids: readonly string[]) {
-    const items: Resource[] = [];
-    for (const id of ids) {
-      const entry = await findMasterDataEntry(db, kind, id);
-      if (!entry) continue;
-      const language = request.locale;
-      const qualityTypeId = entry.attributes.qualityTypeId;
-      items.push(
-        resource(
-          {
-            id: entry.id,
-            code: entry.code,
-            color: entry.color,
-            description: translate(entry.description, language),
-            shortDescription: translate(entry.shortDescription, language),
-            ...(typeof qualityTypeId === 'string' ? { qualityTypeId } : {}),
-          },
-          { self: link(request.hrefs.api(`/masterData/${kind}/${entry.id}`)) },
-        ),
-      );
-    }
-    return items;
+    const entries = await findMasterDataEntries(db, kind, ids);
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    return ids.flatMap((id) => {
+      const entry = byId.get(id);
+      return entry
+        ? [presentStoredEntry(masterDataKind(kind), entry, request.hrefs, request.locale, new Set())]
+        : [];
+    });
   }
 
   /** The embedded resources asked for, of what the page refers to. */
@@ -119,10 +122,7 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     }
     if (embed.has('materials') && refs.materials) {
       embedded.materials = (await service.findMaterials(db, refs.materials)).map((material) =>
-        resource(
-          { id: material.number, number: material.number, description: material.description, type: null },
-          { operations: link(request.hrefs.api(OPERATIONS_PATH, { materialNumbers: material.number })) },
-        ),
+        presentMaterial(material, request.hrefs),
       );
     }
     if (embed.has('operatingStates') && refs.operatingStates) {
@@ -164,18 +164,20 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
       errors: [404],
       handler: async (request) => {
         const { embed: asked, ...query } = request.query as Query & { embed?: string[] };
-        const embed = parseEmbed(asked, options.embeds);
+        const named = parseEmbed(asked, options.embeds);
+        // Without `embed`, all the report's embeds, as the SDK's server answers.
+        const embed = asked === undefined ? new Set(options.embeds) : named;
         const { window, entries } = await options.load(query);
         const elements = entries.map(options.element);
         const page = offsetPage(query);
         const shown = elements.slice(page.offset, page.offset + page.limit);
         const { limit: _limit, offset: _offset, ...kept } = query;
         return elementsPage(
-          { hrefs: request.hrefs, path, query: { ...kept, embed: embedQuery(embed) } },
+          { hrefs: request.hrefs, path, query: { ...kept, embed: embedQuery(named) } },
           windowProperties(window),
           elements,
           page,
-          await embeddedOf(request, embed, options.references(shown)),
+          await embeddedOf(request, embed, withScope(options.references(shown), query)),
         );
       },
     });
