@@ -98,8 +98,8 @@ const REPORT_SUBJECTS: Record<string, (plant: Plant) => [string, string]> = {
 
 /**
  * The query of a recorded request: its embeds and options, a window around the seeded history,
- * pages of one item where the recording shows a next page (so the seeded plant has one too), and
- * for reports what they are about.
+ * pages of one item where the recording shows a next page (so the seeded plant has one too; where
+ * it shows a previous page as well, the second page is compared), and for reports what they are about.
  */
 function queryFor(recorded: RecordedResponse, plant: Plant): URLSearchParams {
   const query = new URLSearchParams();
@@ -164,6 +164,15 @@ async function compareRecorded(
     if (refused === undefined) break;
     queryRefused.push(refused === 'embed' ? `embed=${query.get('embed')}` : refused);
     query.delete(refused);
+  }
+  // A recorded page with a previous page is a later one: compare the answer's second page.
+  const recordedLinks = (recorded.shape as { _links?: Record<string, unknown> } | null)?._links ?? {};
+  const nextHref = (bodyOf(response) as { _links?: { next?: { href?: string } } } | undefined)?._links?.next
+    ?.href;
+  if (('prev' in recordedLinks || 'previous' in recordedLinks) && nextHref !== undefined) {
+    const next = new URL(nextHref, 'http://localhost');
+    url = `${next.pathname}${next.search}`;
+    response = await sendWithBody(t, run.bodies, method, url, path);
   }
   const answer = bodyOf(response) as Record<string, unknown> | undefined;
   const ok = response.statusCode >= 200 && response.statusCode < 300;

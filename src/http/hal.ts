@@ -158,7 +158,8 @@ export function keysetCollection<T>(
       self: current,
       current,
       first: at('NEXT'),
-      ...(page.hasNewer && first ? { previous: at('PREVIOUS', first) } : {}),
+      // `prev` is the real server's name for it (the SDK's recordings of keyset pages).
+      ...(page.hasNewer && first ? { previous: at('PREVIOUS', first), prev: at('PREVIOUS', first) } : {}),
       ...(page.hasOlder && last ? { next: at('NEXT', last) } : {}),
       last: at('PREVIOUS'),
     }),

@@ -19193,6 +19193,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        properties: {
+                            elements: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                value: unknown;
+                            }[];
+                        };
                         pagination: {
                             limit: number;
                             count: number;

@@ -1,7 +1,9 @@
+import { Type } from 'typebox';
 import type { Device, Sample } from '../../domain/devices.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
+import type { PageElements } from './historyPresenter.ts';
 import type { View } from './view.ts';
 
 export const DEVICE_EMBEDS = ['workplace'] as const;
@@ -23,6 +25,7 @@ export function presentDevice(device: Device, view: View<DeviceEmbed>, workplace
     },
     {
       self: link(hrefs.api(`${DEVICES_PATH}/${device.id}`)),
+      devices: link(hrefs.api(DEVICES_PATH)),
       workplace: link(hrefs.api(`${WORKPLACES_PATH}/${device.workplaceId}`), { embeddable: true }),
       recordedTimeSeries: link(hrefs.api(timeSeriesPath(device.id))),
       recordTimeSeries: view.canWrite
@@ -59,3 +62,15 @@ export function presentRecordedBatch(deviceId: string, count: number, hrefs: Hre
     },
   );
 }
+
+/** A page of samples also as the SDK's time series: `properties.elements[]` of timestamp and value. */
+export const sampleElements: PageElements<Sample> = {
+  schema: Type.Object({
+    elements: Type.Array(
+      Type.Object({ timestamp: Type.String({ format: 'date-time' }), value: Type.Unknown() }),
+    ),
+  }),
+  of: (samples) => ({
+    elements: samples.map((sample) => ({ timestamp: sample.timestamp.toISOString(), value: sample.value })),
+  }),
+};

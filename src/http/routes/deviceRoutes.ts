@@ -14,6 +14,7 @@ import {
   presentDevice,
   presentRecordedBatch,
   presentSample,
+  sampleElements,
 } from '../presenters/devicePresenter.ts';
 import { viewOf } from '../presenters/view.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
@@ -101,6 +102,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
       endDate: dateOf(endDate),
     }),
     load: (filter, page, at) => timeSeries.listSamples(db, at.id, filter, page),
+    elements: sampleElements,
     createRel: 'createRecordedTimeSeries',
   });
 
