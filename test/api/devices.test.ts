@@ -47,6 +47,7 @@ function deviceBody(device: Device, options: { write?: boolean; embedded?: Recor
     properties: { ...device },
     _links: {
       self: get(self),
+      devices: get(BASE),
       workplace: get(`${WORKPLACES}/${device.workplaceId}`, true),
       recordedTimeSeries: get(`${self}/recordedTimeSeries`),
       ...((options.write ?? true)
@@ -603,9 +604,15 @@ describeEachBackend('devices', (t) => {
       `paginationTimestamp=${encodeURIComponent(String(position(i).paginationTimestamp))}&paginationIdentifier=${position(i).paginationIdentifier}`;
 
     const first = json(await t().request({ url: `${url}?limit=2` }));
+    // The page's samples also as the SDK's time series elements.
+    const sdkElements = (from: number, to: number) =>
+      samples
+        .slice(from, to)
+        .map(({ properties }) => ({ timestamp: properties.timestamp, value: properties.value }));
     assert.deepEqual(
       normalized(first),
       normalized({
+        properties: { elements: sdkElements(0, 2) },
         pagination: {
           limit: 2,
           count: 2,
@@ -627,15 +634,18 @@ describeEachBackend('devices', (t) => {
     );
     const second = json(await t().request({ url: first._links.next.href }));
     assert.deepEqual(second._embedded.recordedTimeSeries, samples.slice(2, 4));
+    assert.deepEqual(second.properties.elements, sdkElements(2, 4));
     assert.deepEqual(Object.keys(second._links).sort(), [
       'createRecordedTimeSeries',
       'current',
       'first',
       'last',
       'next',
+      'prev',
       'previous',
       'self',
     ]);
+    assert.deepEqual(second._links.prev, second._links.previous);
     const third = json(await t().request({ url: second._links.next.href }));
     assert.deepEqual(third._embedded.recordedTimeSeries, samples.slice(4));
     assert.equal(third._links.next, undefined);

@@ -192,7 +192,25 @@ describeEachBackend('reports', (t) => {
     assert.deepEqual(page.properties.elements, elements.slice(2, 4));
     assert.equal(page.pagination.total, 6);
     assert.match(page._links.last.href, /offset=4/);
-    assert.equal(page._embedded, undefined);
+    // Without embed, all the report's embeds, of what the page refers to.
+    assert.deepEqual(Object.keys(page._embedded), ['workplaces', 'operatingStates']);
+    assert.deepEqual(
+      page._embedded.operatingStates.map((state: { properties: { id: string } }) => state.properties.id),
+      page.properties.elements.map((element: { operatingStateId: string }) => element.operatingStateId),
+    );
+    assert.equal(page._links.next.href.includes('embed'), false);
+    const named = await get(`/reports/hitListOperatingStatesWorkplace?${group()}&limit=2&embed=workplaces`);
+    assert.deepEqual(Object.keys(named._embedded), ['workplaces']);
+    // The workplace a query names is embedded though the report has nothing of it.
+    const quiet = await get(
+      `/reports/hitListOperatingStatesWorkplace?${query({ workplaceId: s.workplaceB, ...WINDOW })}`,
+    );
+    assert.deepEqual(quiet.properties.elements, []);
+    assert.deepEqual(
+      quiet._embedded.workplaces.map((w: { properties: { id: string } }) => w.properties.id),
+      [s.workplaceB],
+    );
+    assert.deepEqual(quiet._embedded.operatingStates, []);
   });
 
   test('hit list of a material: the states while its operation ran', async () => {
@@ -216,12 +234,16 @@ describeEachBackend('reports', (t) => {
           .map((id) => [material, id, 30, 30 / 360, 1 / 6]),
       ],
     );
-    assert.deepEqual(body._embedded.materials[0].properties, {
-      id: material,
+    // Embedded as /materials shows it: its own id there, elements name it by number.
+    const embedded = body._embedded.materials[0];
+    assert.deepEqual(embedded.properties, {
+      id: embedded.properties.id,
       number: material,
       description: 'Gear wheel',
       type: null,
     });
+    const response = await t().request({ url: embedded._links.self.href, scopes: ['read'] });
+    assert.deepEqual(json(response).properties, embedded.properties);
   });
 
   test('total quantity: per workplace and operation, in the scheduled time', async () => {

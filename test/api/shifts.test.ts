@@ -21,15 +21,23 @@ interface Shift {
   workplaceId: string;
   name: string | null;
   shiftModelId: string | null;
+  shiftTypeId: string | null;
   startDate: string;
   endDate: string;
 }
+
+/** Seeded shift types (master data shiftTypes): a working and a non-working one. */
+const FIRST_SHIFT = 'B2000D67169941CCAD650A552EB1317C';
+const NON_WORKING = '5DF951ECF83D4ACA8D6DB702341E990A';
 
 const shiftBody = (shift: Shift) => ({
   properties: shift,
   _links: {
     self: get(`${shiftsOf(shift.workplaceId)}/${shift.id}`),
     workplace: get(`${WORKPLACES}/${shift.workplaceId}`),
+    ...(shift.shiftTypeId
+      ? { shiftType: get(`/api/v2/masterData/shiftTypes/${shift.shiftTypeId}`, true) }
+      : {}),
   },
 });
 
@@ -100,6 +108,7 @@ describeEachBackend(
         workplaceId,
         name: 'Early',
         shiftModelId: 'MODEL-3x8',
+        shiftTypeId: null,
         startDate: '2099-01-01T06:00:00.000Z',
         endDate: '2099-01-01T14:00:00.000Z',
       });
@@ -109,7 +118,7 @@ describeEachBackend(
       assert.deepEqual([fetched.statusCode, json(fetched)], [200, expected]);
 
       const minimal = await createShift(t(), workplaceId, { startDate: day(1, 14), endDate: day(1, 22) });
-      assert.deepEqual(minimal, { ...minimal, name: null, shiftModelId: null });
+      assert.deepEqual(minimal, { ...minimal, name: null, shiftModelId: null, shiftTypeId: null });
     });
 
     test('every create, change and delete emits WORKPLACE_SHIFTS_UPDATED; a PUT that changes nothing emits nothing', async () => {
@@ -123,6 +132,7 @@ describeEachBackend(
         shiftId: value.id,
         name: value.name,
         shiftModelId: value.shiftModelId,
+        shiftTypeId: value.shiftTypeId,
         startDate: value.startDate,
         endDate: value.endDate,
       });
@@ -151,6 +161,102 @@ describeEachBackend(
       assert.equal((await eventsOf(t(), workplaceId, 'RESOURCES_UPDATED')).length, 1);
     });
 
+    test('a shift type: stored, linked, in the event data; an unknown one refused', async () => {
+      const workplaceId = await createWorkplace(t(), 'SH-TYPE');
+      const shift = await createShift(t(), workplaceId, {
+        shiftTypeId: FIRST_SHIFT,
+        startDate: day(6, 6),
+        endDate: day(6, 14),
+      });
+      assert.equal(shift.shiftTypeId, FIRST_SHIFT);
+      const url = `${shiftsOf(workplaceId)}/${shift.id}`;
+      assert.deepEqual(json(await t().request({ url })), shiftBody(shift));
+      const body = { shiftTypeId: NON_WORKING, startDate: day(6, 6), endDate: day(6, 14) };
+      const replaced = await t().request({ method: 'PUT', url, body });
+      assert.deepEqual(json(replaced), shiftBody({ ...shift, shiftTypeId: NON_WORKING }));
+      const [, updated] = await eventsOf(t(), workplaceId, 'WORKPLACE_SHIFTS_UPDATED');
+      assert.ok(updated);
+      assert.deepEqual(
+        [updated.data.changedProperties, (updated.data.shift as Shift).shiftTypeId],
+        [['shiftTypeId'], NON_WORKING],
+      );
+
+      const refused = (field: string) => ({
+        status: 400,
+        code: 'INVALID_REFERENCE',
+        message: `Field '${field}' refers to 'NO-SUCH-TYPE', which is not an existing shiftType.`,
+      });
+      const single = await t().request({
+        method: 'POST',
+        url: shiftsOf(workplaceId),
+        body: { shiftTypeId: 'NO-SUCH-TYPE', startDate: day(7, 6), endDate: day(7, 14) },
+      });
+      assert.deepEqual([single.statusCode, json(single)], [400, refused('shiftTypeId')]);
+      const plan = {
+        startDate: day(7, 0),
+        endDate: day(8, 0),
+        shifts: [{ shiftTypeId: 'NO-SUCH-TYPE', startDate: day(7, 6), endDate: day(7, 14) }],
+      };
+      const bulk = await t().request({ method: 'PUT', url: shiftsOf(workplaceId), body: plan });
+      assert.deepEqual([bulk.statusCode, json(bulk)], [400, refused('shifts[0].shiftTypeId')]);
+      const all = json(await t().request({ url: shiftsOf(workplaceId) }))._embedded.shifts;
+      assert.deepEqual(
+        all.map((item: { properties: Shift }) => item.properties.id),
+        [shift.id],
+      );
+    });
+
+    test('/workplaces/shifts: the period flat and nested, the shift type linked, embed=workplace,shiftType', async () => {
+      const workplaceId = await createWorkplace(t(), 'SH-V3');
+      const typed = await createShift(t(), workplaceId, {
+        shiftTypeId: NON_WORKING,
+        startDate: day(9, 6),
+        endDate: day(9, 14),
+      });
+      const untyped = await createShift(t(), workplaceId, { startDate: day(9, 14), endDate: day(9, 22) });
+      const v3 = '/api/v3/workplaces/shifts';
+      const one = json(await t().request({ url: `${v3}/${typed.id}?embed=workplace,shiftType` }));
+      const period = {
+        timePeriod: { startDate: day(9, 6), endDate: day(9, 14), duration: 8 * 3_600_000 },
+        associatedDay: '2099-01-09',
+        breaks: [],
+      };
+      assert.deepEqual(one.properties, {
+        id: typed.id,
+        workplaceId,
+        shift: period,
+        ...period,
+        shiftTypeId: NON_WORKING,
+        isWorkingShift: false,
+        name: null,
+        shiftModelId: null,
+      });
+      assert.deepEqual(one._links.shiftType, get(`/api/v3/masterData/shiftTypes/${NON_WORKING}`, true));
+      assert.deepEqual(Object.keys(one._embedded), ['workplace', 'shiftType']);
+      assert.equal(one._embedded.workplace.properties.id, workplaceId);
+      assert.deepEqual(
+        [one._embedded.shiftType.properties.id, one._embedded.shiftType.properties.isWorkingShift],
+        [NON_WORKING, false],
+      );
+
+      const page = json(await t().request({ url: `${v3}?workplaceId=${workplaceId}&embed=shiftType` }));
+      const shown = page._embedded.shifts.map(
+        (item: { properties: Record<string, unknown>; _embedded?: object }) => [
+          item.properties.id,
+          item.properties.isWorkingShift,
+          Object.keys(item._embedded ?? {}),
+        ],
+      );
+      assert.deepEqual(shown, [
+        [untyped.id, null, []],
+        [typed.id, false, ['shiftType']],
+      ]);
+      const plain = json(await t().request({ url: `${v3}/${untyped.id}` }));
+      assert.deepEqual([plain._links.shiftType, plain._embedded], [undefined, undefined]);
+      const unknown = await t().request({ url: `${v3}/${typed.id}?embed=staffMember` });
+      assert.deepEqual([unknown.statusCode, json(unknown).code], [400, 'UNKNOWN_EMBED']);
+    });
+
     test('PUT replaces fully: missing optional fields become null', async () => {
       const workplaceId = await createWorkplace(t(), 'SH-PUT');
       const shift = await createShift(t(), workplaceId, {
@@ -164,7 +270,10 @@ describeEachBackend(
         url: `${shiftsOf(workplaceId)}/${shift.id}`,
         body: { startDate: day(3, 22), endDate: day(4, 6) },
       });
-      assert.deepEqual(json(response), shiftBody({ ...shift, name: null, shiftModelId: null }));
+      assert.deepEqual(
+        json(response),
+        shiftBody({ ...shift, name: null, shiftModelId: null, shiftTypeId: null }),
+      );
     });
 
     test('the period: end after start, no overlap with the workplace’s other shifts (touching is fine)', async () => {
@@ -429,6 +538,7 @@ describeEachBackend(
               workplaceId,
               name: 'Short night',
               shiftModelId: null,
+              shiftTypeId: null,
               startDate: day(20, 21),
               endDate: day(21, 5),
             },
@@ -453,6 +563,7 @@ describeEachBackend(
         shiftId: shift.id,
         name: shift.name,
         shiftModelId: shift.shiftModelId,
+        shiftTypeId: shift.shiftTypeId,
         startDate: shift.startDate,
         endDate: shift.endDate,
       });
