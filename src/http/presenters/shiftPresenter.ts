@@ -30,7 +30,7 @@ export function presentShift(shift: Shift, hrefs: Hrefs): Resource {
 export const WORKPLACE_SHIFT_EMBEDS = ['workplace', 'shiftType'] as const;
 export type WorkplaceShiftEmbed = (typeof WORKPLACE_SHIFT_EMBEDS)[number];
 
-export interface WorkplaceShiftView {
+interface WorkplaceShiftView {
   hrefs: Hrefs;
   locale: Locale;
   embed: ReadonlySet<WorkplaceShiftEmbed>;
@@ -44,7 +44,7 @@ export interface WorkplaceShiftView {
  * A shift as /workplaces/shifts shows it (the SDK's workplace shift). The SDK's recordings show its
  * period both flat and below `shift`; both are given so readers of either form work.
  */
-export function presentWorkplaceShift(shift: Shift, view: WorkplaceShiftView): Resource {
+function presentWorkplaceShift(shift: Shift, view: WorkplaceShiftView): Resource {
   const { hrefs, embed } = view;
   const period = {
     timePeriod: timePeriod(shift),
