@@ -17,6 +17,7 @@ import {
   presentMachine,
   presentRecordedMachineStateDetail,
 } from '../presenters/machinePresenter.ts';
+import { withTextEmbeds } from '../presenters/texts.ts';
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
@@ -36,7 +37,11 @@ const tags = ['machines'];
 
 export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
   /** The machines with their workplaces embedded when asked for (one query for the page). */
-  async function present(items: Machine[], request: FastifyRequest, embed: ReadonlySet<MachineEmbed>) {
+  async function presentMachines(
+    items: Machine[],
+    request: FastifyRequest,
+    embed: ReadonlySet<MachineEmbed>,
+  ) {
     const view = viewOf(request, embed);
     const embedded = new Map<string, Resource>();
     if (embed.has('workplace')) {
@@ -50,6 +55,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     }
     return items.map((machine) => presentMachine(machine, view, embedded.get(machine.workplaceId)));
   }
+  const present = withTextEmbeds(db, 'workplaces', presentMachines);
 
   const machines = resourceRoutes(api, {
     tags,

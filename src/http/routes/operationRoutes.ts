@@ -30,6 +30,7 @@ import {
 } from '../presenters/operationPresenter.ts';
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
 import { presentProductionOrder } from '../presenters/productionOrderPresenter.ts';
+import { withTextEmbeds } from '../presenters/texts.ts';
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
@@ -99,7 +100,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     name: 'operations',
     schema: OperationSchema,
     embeds: OPERATION_EMBEDS,
-    present,
+    present: withTextEmbeds(db, 'operations', present),
   });
   operations.list({
     summary: 'List operations, newest change first (timestamp pagination)',

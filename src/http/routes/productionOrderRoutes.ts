@@ -20,6 +20,7 @@ import {
   type ProductionOrderEmbed,
   presentProductionOrder,
 } from '../presenters/productionOrderPresenter.ts';
+import { withTextEmbeds } from '../presenters/texts.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   dateOf,
@@ -86,7 +87,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
     name: 'productionOrders',
     schema: ProductionOrderSchema,
     embeds: PRODUCTION_ORDER_EMBEDS,
-    present,
+    present: withTextEmbeds(db, 'production_orders', present),
   });
   orders.list({
     summary: 'List production orders, newest change first (timestamp pagination)',

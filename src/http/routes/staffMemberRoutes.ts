@@ -13,7 +13,12 @@ import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
-import { presentRecordedActivity, presentStaffMember } from '../presenters/staffMemberPresenter.ts';
+import {
+  presentRecordedActivity,
+  presentStaffMember,
+  STAFF_MEMBER_EMBEDS,
+} from '../presenters/staffMemberPresenter.ts';
+import { withTextEmbeds } from '../presenters/texts.ts';
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
@@ -46,8 +51,11 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: STAFF_MEMBERS_PATH,
     name: 'staffMembers',
     schema: StaffMemberSchema,
-    present: each((member: StaffMember, request) =>
-      presentStaffMember(member, request.hrefs, canWrite(request)),
+    embeds: STAFF_MEMBER_EMBEDS,
+    present: withTextEmbeds(
+      db,
+      null,
+      each((member: StaffMember, request) => presentStaffMember(member, request.hrefs, canWrite(request))),
     ),
   });
   members.list({

@@ -6,11 +6,13 @@ import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { link } from '../hal.ts';
 import { TOOL_ASSEMBLY_ORDERS_PATH, TOOLS_PATH, toolEdgesPath, toolLocationPath } from '../paths.ts';
+import { withTextEmbeds } from '../presenters/texts.ts';
 import {
   presentCharacteristics,
   presentTool,
   presentToolEdge,
   presentToolLocation,
+  TOOL_EMBEDS,
 } from '../presenters/toolPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from '../readOnly.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
@@ -49,7 +51,12 @@ export function registerTools(api: Api, deps: ServerDeps): void {
     path: TOOLS_PATH,
     name: 'tools',
     schema: ToolSchema,
-    present: each((tool: ToolView, request) => presentTool(tool, request.hrefs)),
+    embeds: TOOL_EMBEDS,
+    present: withTextEmbeds(
+      db,
+      'tools',
+      each((tool: ToolView, request) => presentTool(tool, request.hrefs)),
+    ),
   });
   tools.list({
     summary: 'List tools',

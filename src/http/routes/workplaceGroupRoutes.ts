@@ -6,6 +6,7 @@ import * as service from '../../services/workplaceGroupService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
+import { TEXT_EMBEDS, withTextEmbeds } from '../presenters/texts.ts';
 import { viewOf } from '../presenters/view.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
 import { presentWorkplace } from '../presenters/workplacePresenter.ts';
@@ -24,8 +25,12 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     path: WORKPLACE_GROUPS_PATH,
     name: 'workplaceGroups',
     schema: WorkplaceGroupSchema,
-    embeds: [],
-    present: each((group: WorkplaceGroup, { hrefs }) => presentWorkplaceGroup(group, hrefs)),
+    embeds: TEXT_EMBEDS,
+    present: withTextEmbeds(
+      db,
+      'workplace_groups',
+      each((group: WorkplaceGroup, { hrefs }) => presentWorkplaceGroup(group, hrefs)),
+    ),
   });
   groups.list({
     summary: 'List workplace groups',

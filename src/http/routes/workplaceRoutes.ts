@@ -20,6 +20,7 @@ import { operatingStateElements } from '../presenters/historyPresenter.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
 import { presentStaffMember } from '../presenters/staffMemberPresenter.ts';
+import { withTextEmbeds } from '../presenters/texts.ts';
 import { viewOf } from '../presenters/view.ts';
 import {
   presentRecordedOperatingState,
@@ -114,16 +115,23 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     embeds: WORKPLACE_EMBEDS,
     plainJson: true,
     /** Loads the groups the workplaces show (and may embed) in one query. */
-    present: (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
-      const show = (groups: ReadonlyMap<string, WorkplaceGroup>, current?: WorkplaceView['current']) =>
-        items.map((workplace) => presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }));
-      // The usual read: the groups came with the workplaces and nothing else is embedded. Presented
-      // at once, without the promises of the loads below.
-      const read = groupsRead(items);
-      if (read.missing.size === 0 && !embed.has('currentOperations') && !embed.has('currentStaffMembers'))
-        return show(read.groups);
-      return (async () => show(await workplaceGroupsOf(db, items), await currentOf(items, request, embed)))();
-    },
+    present: withTextEmbeds(
+      db,
+      'workplaces',
+      (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
+        const show = (groups: ReadonlyMap<string, WorkplaceGroup>, current?: WorkplaceView['current']) =>
+          items.map((workplace) =>
+            presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }),
+          );
+        // The usual read: the groups came with the workplaces and nothing else is embedded. Presented
+        // at once, without the promises of the loads below.
+        const read = groupsRead(items);
+        if (read.missing.size === 0 && !embed.has('currentOperations') && !embed.has('currentStaffMembers'))
+          return show(read.groups);
+        return (async () =>
+          show(await workplaceGroupsOf(db, items), await currentOf(items, request, embed)))();
+      },
+    ),
   });
   workplaces.list({
     summary: 'List workplaces',
