@@ -289,10 +289,8 @@ describeEachBackend('workplace groups', (t) => {
     const literalPath = `/api/v2/literals/${descriptionLiteralId('workplace_groups', id)}`;
     assert.deepEqual(created._links.description, get(literalPath, true));
     assert.deepEqual(created._links.erpContext, get(`/api/v2/erpContexts/${PLANT}`, true));
-    const literal = async () => {
-      const response = await t().request({ url: literalPath });
-      return response.statusCode === 200 ? json(response) : response.statusCode;
-    };
+    const literal = async () => json(await t().request({ url: literalPath }));
+    const literalStatus = async () => (await t().request({ url: literalPath })).statusCode;
     const stored = await literal();
     assert.deepEqual(stored.properties.translations, [{ language: 'en-GB', translation: 'Pressing' }]);
 
@@ -320,10 +318,10 @@ describeEachBackend('workplace groups', (t) => {
     const cleared = json(await put(null));
     assert.equal(cleared._links.description, undefined);
     assert.equal(cleared._links.erpContext, undefined);
-    assert.equal(await literal(), 404);
+    assert.equal(await literalStatus(), 404);
     assert.equal((await put('Again')).statusCode, 200);
     assert.equal((await t().request({ method: 'DELETE', url: `${BASE}/${id}` })).statusCode, 204);
-    assert.equal(await literal(), 404);
+    assert.equal(await literalStatus(), 404);
   });
 
   test('POST: an id in the body is 400 READ_ONLY_PROPERTY, a null id is taken; a missing description becomes null', async () => {

@@ -16437,6 +16437,8 @@ export interface operations {
                 identifier?: string;
                 identifier2?: string;
                 identifier3?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -16696,7 +16698,10 @@ export interface operations {
     };
     getTool: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -19427,6 +19432,8 @@ export interface operations {
                 /** @description Assigned workplace */
                 workplaceId?: string;
                 qualification?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -19636,7 +19643,10 @@ export interface operations {
     };
     getStaffMember: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
