@@ -8,7 +8,8 @@ import type { OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
 import { type Link, link, offsetCollection } from './hal.ts';
 import type { QueryValues } from './hrefs.ts';
-import { errorResponses, IdParams, LinkSchema, OffsetQuery, offsetPage, Resource } from './schemas/common.ts';
+import { registerRoute } from './route.ts';
+import { IdParams, LinkSchema, OffsetQuery, offsetPage, Resource } from './schemas/common.ts';
 
 const Links = Type.Record(Type.String(), LinkSchema);
 
@@ -30,14 +31,24 @@ export const pageOf = <T>(items: readonly T[], page: OffsetRequest): OffsetPage<
 
 interface Doc {
   tags: string[];
+  /** Below an owner: `:id` is its id. */
+  path: string;
   summary: string;
   description?: string;
   operationId: string;
 }
 
+/** The words of a route below an owner, in the shape registerRoute takes. */
+const doc = ({ tags, path, summary, description, operationId }: Doc) => ({
+  tags,
+  path,
+  params: IdParams,
+  summary,
+  description,
+  operationId,
+});
+
 export interface ElementsRoute<Item, F extends TProperties> extends Doc {
-  /** E.g. `/operations/:id/components`. */
-  path: string;
   element: TSchema;
   filters?: F;
   /** The owner's page; 404 when there is no owner. */
@@ -53,28 +64,20 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
   route: ElementsRoute<Item, F>,
 ): void {
   const filters = route.filters ?? ({} as F);
-  api.get(
-    route.path,
-    {
-      schema: {
-        tags: route.tags,
-        operationId: route.operationId,
-        summary: route.summary,
-        ...(route.description === undefined ? {} : { description: route.description }),
-        params: IdParams,
-        querystring: Type.Object({ ...OffsetQuery, ...filters }, { additionalProperties: false }),
-        response: {
-          200: Type.Object({
-            properties: Type.Object({ elements: Type.Array(route.element) }),
-            pagination: OffsetPagination,
-            _links: Links,
-          }),
-          ...errorResponses(404),
-        },
-      },
+  registerRoute(api, {
+    method: 'GET',
+    ...doc(route),
+    querystring: Type.Object({ ...OffsetQuery, ...filters }, { additionalProperties: false }),
+    response: {
+      200: Type.Object({
+        properties: Type.Object({ elements: Type.Array(route.element) }),
+        pagination: OffsetPagination,
+        _links: Links,
+      }),
     },
-    async (request) => {
-      const { id } = request.params as { id: string };
+    errors: [404],
+    handler: async (request) => {
+      const id = request.params.id as string;
       const query = request.query as Record<string, unknown>;
       const kept: QueryValues = {};
       for (const key of Object.keys(filters)) kept[key] = query[key] as QueryValues[string];
@@ -99,11 +102,10 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
         _links: { ...links, ...route.links?.(id, request) },
       };
     },
-  );
+  });
 }
 
 export interface ObjectRoute<Q extends TProperties> extends Doc {
-  path: string;
   properties: TSchema;
   query?: Q;
   /** The properties and links of the answer; 404 when there is no owner. */
@@ -119,21 +121,14 @@ export function registerObjectRoute<Q extends TProperties = Record<never, TSchem
   api: Api,
   route: ObjectRoute<Q>,
 ): void {
-  api.get(
-    route.path,
-    {
-      schema: {
-        tags: route.tags,
-        operationId: route.operationId,
-        summary: route.summary,
-        ...(route.description === undefined ? {} : { description: route.description }),
-        params: IdParams,
-        querystring: Type.Object(route.query ?? {}, { additionalProperties: false }),
-        response: { 200: Resource(route.properties, route.summary), ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const { id } = request.params as { id: string };
+  registerRoute(api, {
+    method: 'GET',
+    ...doc(route),
+    querystring: Type.Object(route.query ?? {}, { additionalProperties: false }),
+    response: { 200: Resource(route.properties, route.summary) },
+    errors: [404],
+    handler: async (request) => {
+      const id = request.params.id as string;
       const query = request.query as Static<TObject<Q>>;
       const answer = await route.load(id, query, request);
       // Repeated parameters go into the self link as one comma list, which the API also reads.
@@ -146,5 +141,5 @@ export function registerObjectRoute<Q extends TProperties = Record<never, TSchem
       for (const [rel, value] of Object.entries(answer.links ?? {})) if (value) _links[rel] = value;
       return { properties: answer.properties, _links };
     },
-  );
+  });
 }

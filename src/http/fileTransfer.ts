@@ -7,15 +7,13 @@ import type { Config } from '../config.ts';
 import { type DocumentContent, EMPTY_CONTENT_TYPE } from '../domain/documents.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Api, RequestTypeProvider } from './api.ts';
-import { errorResponses, IdParams } from './schemas/common.ts';
-import { Bytes } from './schemas/documentSchemas.ts';
+import { registerRoute } from './route.ts';
+import { IdParams } from './schemas/common.ts';
+import { Bytes, FileResponse } from './schemas/documentSchemas.ts';
 import { validatorCompiler } from './validation.ts';
 
 /** Answers a file as a download of its type (never sniffed), under its name; `etag` when it has a version. */
-export function sendFile(
-  reply: FastifyReply,
-  file: { name: string; contentType: string; bytes: Buffer; etag?: string },
-) {
+function sendFile(reply: FastifyReply, file: DownloadedFile) {
   const filename = encodeURIComponent(file.name).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
@@ -26,6 +24,35 @@ export function sendFile(
     .header('content-disposition', `attachment; filename*=UTF-8''${filename}`)
     .header('x-content-type-options', 'nosniff')
     .send(file.bytes);
+}
+
+/** A file as a download answers it. */
+interface DownloadedFile {
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+  etag?: string;
+}
+
+interface DownloadRoute {
+  tags: string[];
+  operationId?: string;
+  path: string;
+  summary: string;
+  /** The file at the request's path; 404 when there is none. */
+  load: (params: Record<string, string>) => Promise<DownloadedFile>;
+}
+
+/** A GET of a stored file's bytes as a download (`sendFile`). */
+export function fileDownloadRoute(api: Api, route: DownloadRoute): void {
+  const { load, ...doc } = route;
+  registerRoute(api, {
+    method: 'GET',
+    ...doc,
+    response: { ...FileResponse },
+    errors: [404],
+    handler: async (request, reply) => sendFile(reply, await load(request.params as Record<string, string>)),
+  });
 }
 
 /** A stored media type is at most this long (it is echoed in headers and events). */
@@ -75,26 +102,19 @@ interface UploadRoute {
 /** A PUT of a file's raw bytes of any type, bounded by the document limit (413 beyond it). */
 export function fileUploadRoute(api: Api, config: Config, route: UploadRoute): void {
   registerUploads(api, (files) => {
-    files.put(
-      route.path,
-      {
-        bodyLimit: config.documentMaxBytes,
-        schema: {
-          tags: route.tags,
-          ...(route.operationId ? { operationId: route.operationId } : {}),
-          summary: route.summary,
-          description: route.description,
-          params: IdParams,
-          ...(route.querystring ? { querystring: route.querystring } : {}),
-          body: { content: { '*/*': Bytes } },
-          response: { 200: route.response, ...errorResponses(404, 413, 415) },
-        },
-      },
-      async (request) => {
+    registerRoute(files, {
+      method: 'PUT',
+      ...route,
+      params: IdParams,
+      bodyLimit: config.documentMaxBytes,
+      body: { content: { '*/*': Bytes } } as unknown as TSchema,
+      response: { 200: route.response },
+      errors: [404, 413, 415],
+      handler: async (request) => {
         const contentType = request.headers['content-type']?.trim() || EMPTY_CONTENT_TYPE;
         checkContentTypeLength(contentType, 'Content-Type');
         return route.handler(request, { contentType, bytes: uploadedBytes(request.body) });
       },
-    );
+    });
   });
 }

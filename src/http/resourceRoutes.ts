@@ -4,19 +4,19 @@
 // A route family says only what is special about its resource; each call registers one route.
 import type { FastifyRequest } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
-import type { Scope } from '../config.ts';
 import type { KeysetPage, KeysetRequest, OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
 import { canWrite } from './auth.ts';
 import { embedQuery, parseEmbed } from './embed.ts';
 import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
 import type { QueryValues } from './hrefs.ts';
+import { operationIds } from './operationIds.ts';
 import type { PageElements } from './presenters/historyPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
+import { type RouteDoc, registerRoute } from './route.ts';
 import {
   checkBodyId,
   EmbedQuery,
-  errorResponses,
   KeysetCollection,
   KeysetQuery,
   keysetPosition,
@@ -40,14 +40,8 @@ export interface At {
   owner: string;
 }
 
-interface Doc {
-  summary: string;
-  description?: string;
-  /** The scope the route needs instead of its method's (docs/api.md, "Authentication"). */
-  scope?: Scope;
-  /** The OpenAPI operationId, when the derived one (see `operationIds`) does not fit. */
-  operationId?: string;
-}
+/** A route's words; its operationId when the derived one (see `operationIds`) does not fit. */
+type Doc = RouteDoc;
 
 export interface ResourceDefinition<Item, Embed extends string> {
   tags: string[];
@@ -147,64 +141,7 @@ export interface CommandRoute<Item, B extends TSchema> extends Doc {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The path's parameters (`:id`, `:shiftId`, ...): strings of up to 100 characters, like ids. */
-const paramsOf = (path: string) => {
-  const names = [...path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
-  return names.length === 0
-    ? {}
-    : {
-        params: Type.Object(Object.fromEntries(names.map((name) => [name, Type.String({ maxLength: 100 })]))),
-      };
-};
-
-const scopeOf = ({ scope }: Doc) => (scope === undefined ? {} : { config: { scope } });
 const hasParams = (path: string) => path.includes(':');
-const docOf = ({ summary, description }: Doc) =>
-  description === undefined ? { summary } : { summary, description };
-
-const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-const singular = (word: string) =>
-  word.endsWith('Series') || word.endsWith('ss')
-    ? word
-    : word.endsWith('ies')
-      ? `${word.slice(0, -3)}y`
-      : word.replace(/s$/, '');
-
-/**
- * OpenAPI operationIds for client generators (docs/clients.md), derived from the
- * collection's name and the owners in its path: `listWorkplaces`, `getWorkplace`,
- * `createWorkplace`, `replaceWorkplace`, `deleteWorkplace`, `searchOperations`,
- * `listWorkplaceShifts`, `changeWorkplaceOperatingState`.
- */
-function operationIds(path: string, name: string) {
-  const segments = path.split('/').filter(Boolean);
-  // Each segment followed by a parameter names an owner: /workplaces/:id/shifts -> Workplace.
-  const owners = segments
-    .filter((segment, index) => !segment.startsWith(':') && segments[index + 1]?.startsWith(':'))
-    .map((segment) => pascal(singular(segment)))
-    .join('');
-  const plural = `${owners}${pascal(name)}`;
-  const one = `${owners}${pascal(singular(name))}`;
-  return {
-    list: `list${plural}`,
-    search: `search${plural}`,
-    get: `get${one}`,
-    create: `create${one}`,
-    replace: `replace${one}`,
-    delete: `delete${one}`,
-    command: (commandPath: string) => {
-      const words = [
-        ...new Set(
-          commandPath
-            .split('/')
-            .filter(Boolean)
-            .map((word) => pascal(word.replace(/^:/, '').replace(/Id$/, ''))),
-        ),
-      ].join('');
-      return `change${words.startsWith(pascal(singular(name))) ? owners : one}${words}`;
-    },
-  };
-}
 
 /** Presents each item on its own. */
 export const each =
@@ -232,13 +169,13 @@ export function resourceRoutes<Item, Embed extends string = never>(
     (await resource.present([item], request, embed))[0] as Resource;
   /** The item's loader, once `get` is declared: a PUT compares echoed read-only properties with it. */
   let loadItem: ((at: At) => Promise<Item>) | undefined;
-  /** A route's schema: the resource's tags, the route's words, the parameters of its URL. */
-  const schemaOf = (url: string, doc: Doc, operationId: string, rest: Record<string, unknown>) => ({
+  /** A route's words with the resource's tags and the derived operationId. */
+  const docOf = (doc: Doc, operationId: string) => ({
     tags,
+    summary: doc.summary,
+    description: doc.description,
+    scope: doc.scope,
     operationId: doc.operationId ?? operationId,
-    ...docOf(doc),
-    ...paramsOf(url),
-    ...rest,
   });
 
   return {
@@ -317,19 +254,14 @@ export function resourceRoutes<Item, Embed extends string = never>(
         return withElements(collection, found.items, request);
       };
 
-      api.get(
+      registerRoute(api, {
+        method: 'GET',
         path,
-        {
-          ...scopeOf(route),
-          schema: schemaOf(path, route, ids.list, {
-            querystring: Type.Object(
-              { ...paging, ...filters, ...embedParam },
-              { additionalProperties: false },
-            ),
-            response: { 200: Collection, ...errorResponses(...(hasParams(path) ? [404] : [])) },
-          }),
-        },
-        async (request) => {
+        ...docOf(route, ids.list),
+        querystring: Type.Object({ ...paging, ...filters, ...embedParam }, { additionalProperties: false }),
+        response: { 200: Collection },
+        errors: hasParams(path) ? [404] : [],
+        handler: async (request) => {
           const query = request.query as Record<string, string | undefined>;
           // The filter parameters sent, in their declared order, go into every paging link.
           const kept: QueryValues = {};
@@ -338,42 +270,35 @@ export function resourceRoutes<Item, Embed extends string = never>(
           const filterOf = (where: At) => (route.filter ? route.filter(sent, where) : (sent as Filter));
           return page(request, filterOf, kept, false);
         },
-      );
+      });
 
       const { search } = route;
       if (!search) return;
-      api.post(
-        `${path}/search`,
-        {
-          config: { scope: search.scope ?? 'read' },
-          schema: {
-            tags,
-            operationId: search.operationId ?? ids.search,
-            summary: search.summary,
-            description:
-              search.description ?? 'Paging links are POSTs to this URL: send the same body again.',
-            querystring: Type.Object({ ...paging, ...embedParam }, { additionalProperties: false }),
-            body: search.body,
-            response: { 200: Collection, ...errorResponses(415) },
-          },
-        },
-        async (request) => page(request, () => search.filter(request.body as Static<S>), {}, true),
-      );
+      registerRoute(api, {
+        method: 'POST',
+        path: `${path}/search`,
+        ...docOf(search, ids.search),
+        scope: search.scope ?? 'read',
+        description: search.description ?? 'Paging links are POSTs to this URL: send the same body again.',
+        querystring: Type.Object({ ...paging, ...embedParam }, { additionalProperties: false }),
+        body: search.body,
+        response: { 200: Collection },
+        errors: [415],
+        handler: async (request) => page(request, () => search.filter(request.body as Static<S>), {}, true),
+      });
     },
 
     get(route: ItemRoute<Item>): void {
       loadItem = route.load;
       const querystring = Type.Object({ embed: EmbedQuery }, { additionalProperties: false });
-      api.get(
-        itemPath,
-        {
-          ...scopeOf(route),
-          schema: schemaOf(itemPath, route, ids.get, {
-            ...(embedded ? { querystring } : {}),
-            response: { 200: schema, ...errorResponses(404) },
-          }),
-        },
-        async (request, reply) => {
+      registerRoute(api, {
+        method: 'GET',
+        path: itemPath,
+        ...docOf(route, ids.get),
+        ...(embedded ? { querystring } : {}),
+        response: { 200: schema },
+        errors: [404],
+        handler: async (request, reply) => {
           const embed = embedsOf(request.query as { embed?: string[] });
           const presented = resource.present([await route.load(at(request))], request, embed);
           // Awaited only when the presenter had to load something (no promise per answer otherwise).
@@ -382,15 +307,18 @@ export function resourceRoutes<Item, Embed extends string = never>(
           if (resource.plainJson) reply.serializer(JSON.stringify).type(JSON_TYPE);
           return representation;
         },
-      );
+      });
     },
 
     create<B extends TSchema, Created = Item>(route: CreateRoute<B, Created>): void {
-      const response = { 201: schema, ...errorResponses(...(hasParams(path) ? [404] : []), 415) };
-      api.post(
+      registerRoute(api, {
+        method: 'POST',
         path,
-        { ...scopeOf(route), schema: schemaOf(path, route, ids.create, { body: route.body, response }) },
-        async (request, reply) => {
+        ...docOf(route, ids.create),
+        body: route.body,
+        response: { 201: schema },
+        errors: [...(hasParams(path) ? [404] : []), 415],
+        handler: async (request, reply) => {
           if (!route.chosenId) refuseBodyId(request.body);
           const result = await route.run(request.body as Static<B>, at(request));
           const representation = route.present
@@ -398,19 +326,21 @@ export function resourceRoutes<Item, Embed extends string = never>(
             : await presentOne(result as unknown as Item, request);
           return reply.code(201).header('location', representation._links.self?.href).send(representation);
         },
-      );
+      });
     },
 
     replace<B extends TSchema>(route: ReplaceRoute<Item, B>): void {
-      const response = { 200: schema, ...errorResponses(404, 415) };
       // What the GET shows but the body cannot set may come back unchanged (docs/api.md, "Errors").
       const changing = route.changingOnTheirOwn ?? [];
       const readOnly = readOnlyNames(route.body, representedProperties(schema));
-      const body = echoingBody(route.body, readOnly, changing);
-      api.put(
-        itemPath,
-        { ...scopeOf(route), schema: schemaOf(itemPath, route, ids.replace, { body, response }) },
-        async (request) => {
+      registerRoute(api, {
+        method: 'PUT',
+        path: itemPath,
+        ...docOf(route, ids.replace),
+        body: echoingBody(route.body, readOnly, changing),
+        response: { 200: schema },
+        errors: [404, 415],
+        handler: async (request) => {
           const where = at(request);
           checkBodyId((request.body as { id?: string | null }).id, where.itemId);
           await checkEchoed(request.body as Record<string, unknown>, readOnly, changing, async () => {
@@ -419,42 +349,42 @@ export function resourceRoutes<Item, Embed extends string = never>(
           });
           return presentOne(await route.run(request.body as Static<B>, where), request);
         },
-      );
+      });
     },
 
     remove(route: Doc & { run: (at: At) => Promise<unknown> }): void {
-      const response = { 204: Type.Null(), ...errorResponses(404) };
-      api.delete(
-        itemPath,
-        { ...scopeOf(route), schema: schemaOf(itemPath, route, ids.delete, { response }) },
-        async (request, reply) => {
+      registerRoute(api, {
+        method: 'DELETE',
+        path: itemPath,
+        ...docOf(route, ids.delete),
+        response: { 204: Type.Null() },
+        errors: [404],
+        handler: async (request, reply) => {
           await route.run(at(request));
           return reply.code(204).send();
         },
-      );
+      });
     },
 
     command<B extends TSchema = TObject<NoProperties>>(route: CommandRoute<Item, B>): void {
-      const commandPath = `${itemPath}/${route.path}`;
-      api.post(
-        commandPath,
-        {
-          ...scopeOf(route),
-          schema: schemaOf(commandPath, route, ids.command(route.path), {
-            ...(route.body ? { body: route.body } : {}),
-            response: { 200: schema, ...errorResponses(...(route.body ? [404, 415] : [404])) },
-          }),
-          // The body may be left out: no body means {}. (JSON null is still refused as not an object.)
-          ...(route.body
-            ? {
-                preValidation: async (request: FastifyRequest) => {
-                  if (request.body === undefined) request.body = {};
-                },
-              }
-            : {}),
-        },
-        async (request) => presentOne(await route.run(request.body as Static<B>, at(request)), request),
-      );
+      registerRoute(api, {
+        method: 'POST',
+        path: `${itemPath}/${route.path}`,
+        ...docOf(route, ids.command(route.path)),
+        ...(route.body ? { body: route.body } : {}),
+        response: { 200: schema },
+        errors: route.body ? [404, 415] : [404],
+        // The body may be left out: no body means {}. (JSON null is still refused as not an object.)
+        ...(route.body
+          ? {
+              preValidation: async (request: FastifyRequest) => {
+                if (request.body === undefined) request.body = {};
+              },
+            }
+          : {}),
+        handler: async (request) =>
+          presentOne(await route.run(request.body as Static<B>, at(request)), request),
+      });
     },
   };
 }

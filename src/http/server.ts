@@ -22,6 +22,7 @@ import { API_VERSIONS, CURRENT_VERSION, type RouteEntry, type ServerDeps } from 
 import { handleError, sendError } from './errors.ts';
 import { Hrefs, hrefRoot, requestRoot } from './hrefs.ts';
 import { registerIdempotency } from './idempotency.ts';
+import { fallbackOperationId } from './operationIds.ts';
 import { refuseContentEncoding, strictJsonParser } from './requestBody.ts';
 import { ByteBudget, budgetLargeResponses } from './responseBudget.ts';
 import { registerDashboard } from './routes/dashboardRoutes.ts';
@@ -243,21 +244,6 @@ function serverUrl(config: Config): string {
   if (config.publicUrl === undefined) return '/';
   const { publicUrl, basePath } = config;
   return basePath !== '' && publicUrl.endsWith(basePath) ? publicUrl.slice(0, -basePath.length) : publicUrl;
-}
-
-/** `GET /api/v2/workplaces/:id/history` -> `getWorkplacesByIdHistory` (routes outside the helper). */
-function fallbackOperationId(method: string | string[], url: string, basePath: string): string {
-  const verb = [method].flat()[0]?.toLowerCase() ?? 'call';
-  const words = url
-    .slice(basePath.length)
-    .replace(/^\/api\/v\d+/, '')
-    .split(/[/.]/)
-    .filter(Boolean)
-    .map((word) => (word.startsWith(':') ? `by-${word.slice(1)}` : word))
-    .map((word) =>
-      `-${word}`.replace(/[^A-Za-z0-9]+(.)?/g, (_, letter?: string) => (letter ?? '').toUpperCase()),
-    );
-  return `${verb}${words.join('') || 'Root'}`;
 }
 
 /** The path of a request URL without its query and a trailing slash (`/a/b/?x=1` -> `/a/b`). */

@@ -1,28 +1,17 @@
 import type { Device, Sample } from '../../domain/devices.ts';
-import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
 import type { View } from './view.ts';
-import { presentWorkplace } from './workplacePresenter.ts';
 
 export const DEVICE_EMBEDS = ['workplace'] as const;
 export type DeviceEmbed = (typeof DEVICE_EMBEDS)[number];
 
-export interface DeviceView extends View<DeviceEmbed> {
-  /** Workplaces loaded for embedding, by id. */
-  workplaces: ReadonlyMap<string, Workplace>;
-  /** Their groups, by id. */
-  groups: ReadonlyMap<string, WorkplaceGroup>;
-}
-
-export function presentDevice(device: Device, view: DeviceView): Resource {
+/** `workplace`: the device's workplace as embedded, when asked for. */
+export function presentDevice(device: Device, view: View<DeviceEmbed>, workplace?: Resource): Resource {
   const { hrefs } = view;
-  const workplace = view.workplaces.get(device.workplaceId);
   const embedded: Record<string, unknown> = {};
-  if (view.embed.has('workplace') && workplace) {
-    embedded.workplace = presentWorkplace(workplace, { ...view, embed: new Set(), groups: view.groups });
-  }
+  if (view.embed.has('workplace') && workplace) embedded.workplace = workplace;
   return resource(
     {
       id: device.id,

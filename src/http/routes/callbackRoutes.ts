@@ -8,8 +8,8 @@ import type { ServerDeps } from '../deps.ts';
 import { CALLBACKS_PATH } from '../paths.ts';
 import { presentCallback, presentDeliveries } from '../presenters/callbackPresenter.ts';
 import { type At, each, resourceRoutes } from '../resourceRoutes.ts';
+import { registerRoute } from '../route.ts';
 import { CallbackBody, CallbackSchema } from '../schemas/callbackSchemas.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
 
 const tags = ['callbacks'];
 const DELIVERIES_SHOWN = 50;
@@ -41,24 +41,21 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
     run: (at) => service.deleteCallback(db, clientOf(at), at.id),
   });
 
-  api.get(
-    `${CALLBACKS_PATH}/:id/deliveries`,
-    {
-      schema: {
-        tags,
-        summary: 'Recent delivery attempts, newest first: why a callback does (not) fire',
-        params: IdParams,
-        querystring: Type.Object(
-          { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DELIVERIES_SHOWN })) },
-          { additionalProperties: false },
-        ),
-        response: { ...errorResponses(404) },
-      },
-    },
-    async (request) => {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${CALLBACKS_PATH}/:id/deliveries`,
+    tags,
+    summary: 'Recent delivery attempts, newest first: why a callback does (not) fire',
+    querystring: Type.Object(
+      { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DELIVERIES_SHOWN })) },
+      { additionalProperties: false },
+    ),
+    response: {},
+    errors: [404],
+    handler: async (request) => {
       const callback = await service.getCallback(db, request.client?.clientId ?? '', request.params.id);
       const attempts = await listDeliveryAttempts(db, callback.id, request.query.limit ?? DELIVERIES_SHOWN);
       return presentDeliveries(callback.id, attempts, request.hrefs, hostOf(callback.url));
     },
-  );
+  });
 }

@@ -12,6 +12,7 @@ import type { Resource } from '../hal.ts';
 import { ACTIVITIES_PATH, COMMANDS_PATH } from '../paths.ts';
 import { presentCommand } from '../presenters/commandPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { registerRoute } from '../route.ts';
 import {
   ActivityBody,
   AsyncQuery,
@@ -20,7 +21,6 @@ import {
   CommandBody,
   CommandSchema,
 } from '../schemas/commandSchemas.ts';
-import { errorResponses } from '../schemas/common.ts';
 import { checkBody } from '../validation.ts';
 
 const tags = ['commands'];
@@ -53,22 +53,20 @@ export function registerCommands(api: Api, { db, clock = systemTime, commandRunn
     load: (at) => service.getCommand(db, clientOf(at.request), at.id),
   });
 
-  api.post(
-    COMMANDS_PATH,
-    {
-      schema: {
-        tags,
-        operationId: 'executeCommand',
-        summary: 'Execute a command (emits COMMAND with the command type as eventName)',
-        description:
-          'async=true (the default): stored, answered 202 and executed in order afterwards. ' +
-          'async=false: executed now, answered 201 with its resultCode. Either way GET /commands/{id} shows it.',
-        querystring: AsyncQuery(true),
-        body: CommandBody,
-        response: { 201: CommandSchema, 202: CommandSchema, ...errorResponses(415) },
-      },
-    },
-    async (request, reply) => {
+  registerRoute(api, {
+    method: 'POST',
+    path: COMMANDS_PATH,
+    tags,
+    operationId: 'executeCommand',
+    summary: 'Execute a command (emits COMMAND with the command type as eventName)',
+    description:
+      'async=true (the default): stored, answered 202 and executed in order afterwards. ' +
+      'async=false: executed now, answered 201 with its resultCode. Either way GET /commands/{id} shows it.',
+    querystring: AsyncQuery(true),
+    body: CommandBody,
+    response: { 201: CommandSchema, 202: CommandSchema },
+    errors: [415],
+    handler: async (request, reply) => {
       const queued = request.query.async ?? true;
       const [command] = await run(clientOf(request), [request.body], queued);
       const representation = presentCommand(command as Command, request.hrefs);
@@ -77,24 +75,22 @@ export function registerCommands(api: Api, { db, clock = systemTime, commandRunn
         .header('location', representation._links.self?.href)
         .send(representation);
     },
-  );
+  });
 
-  api.post(
-    `${COMMANDS_PATH}/bulk`,
-    {
-      schema: {
-        tags,
-        operationId: 'executeCommands',
-        summary: 'Execute up to 100 commands in order, one result each (emits COMMAND per command)',
-        description:
-          'Each command runs in its own transaction: a failing one is answered with its resultCode and ' +
-          'does not undo the others. async=true: stored and answered 202, executed in order afterwards.',
-        querystring: AsyncQuery(false),
-        body: BulkCommandsBody,
-        response: { 200: BulkAnswer, 202: BulkAnswer, ...errorResponses(415) },
-      },
-    },
-    async (request, reply) => {
+  registerRoute(api, {
+    method: 'POST',
+    path: `${COMMANDS_PATH}/bulk`,
+    tags,
+    operationId: 'executeCommands',
+    summary: 'Execute up to 100 commands in order, one result each (emits COMMAND per command)',
+    description:
+      'Each command runs in its own transaction: a failing one is answered with its resultCode and ' +
+      'does not undo the others. async=true: stored and answered 202, executed in order afterwards.',
+    querystring: AsyncQuery(false),
+    body: BulkCommandsBody,
+    response: { 200: BulkAnswer, 202: BulkAnswer },
+    errors: [415],
+    handler: async (request, reply) => {
       const queued = request.query.async ?? false;
       const results = await run(clientOf(request), request.body.commands, queued);
       const answer: { _links: Resource['_links']; _embedded: { commands: Resource[] } } = {
@@ -103,29 +99,27 @@ export function registerCommands(api: Api, { db, clock = systemTime, commandRunn
       };
       return reply.code(queued ? 202 : 200).send(answer);
     },
-  );
+  });
 
-  api.post(
-    ACTIVITIES_PATH,
-    {
-      schema: {
-        tags,
-        operationId: 'executeActivity',
-        summary: 'Execute an activity: the command its activityIdentifier names, with data as its fields',
-        description:
-          'relationType WORKPLACE: relationIdentifier is the workplace, the command workplaceId when data has none. ' +
-          'Executed now; a refused command answers its error. Stored as a command of the caller.',
-        body: ActivityBody,
-        response: { 204: Type.Null(), ...errorResponses(415) },
-      },
-    },
-    async (request, reply) => {
+  registerRoute(api, {
+    method: 'POST',
+    path: ACTIVITIES_PATH,
+    tags,
+    operationId: 'executeActivity',
+    summary: 'Execute an activity: the command its activityIdentifier names, with data as its fields',
+    description:
+      'relationType WORKPLACE: relationIdentifier is the workplace, the command workplaceId when data has none. ' +
+      'Executed now; a refused command answers its error. Stored as a command of the caller.',
+    body: ActivityBody,
+    response: { 204: Type.Null() },
+    errors: [415],
+    handler: async (request, reply) => {
       const data = activityCommand(request.body);
       const [command] = await run(clientOf(request), [data], false);
       if (command?.resultCode !== SUCCESS) throw errorOf(command as Command);
       return reply.code(204).send();
     },
-  );
+  });
 }
 
 interface Activity {

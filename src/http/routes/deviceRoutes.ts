@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/deviceRepository.ts';
-import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { type Device, MAX_SAMPLES_PER_CALL, type Sample } from '../../domain/devices.ts';
-import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/deviceService.ts';
 import * as timeSeries from '../../services/timeSeriesService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
@@ -19,7 +17,8 @@ import {
 } from '../presenters/devicePresenter.ts';
 import { viewOf } from '../presenters/view.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { dateOf, errorResponses, IdParams } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { dateOf } from '../schemas/common.ts';
 import {
   BatchSchema,
   DeviceBody,
@@ -31,20 +30,18 @@ import {
   SampleSchema,
   SamplesBody,
 } from '../schemas/deviceSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['devices'];
 
 export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   /** Presents devices, loading each workplace to embed once. */
   async function present(devices: Device[], request: FastifyRequest, embed: ReadonlySet<DeviceEmbed>) {
-    const workplaces = new Map<string, Workplace>();
-    if (embed.has('workplace')) {
-      const ids = [...new Set(devices.map((device) => device.workplaceId))];
-      for (const workplace of await findWorkplaces(db, ids)) workplaces.set(workplace.id, workplace);
-    }
-    const groups = await workplaceGroupsOf(db, [...workplaces.values()]);
-    return devices.map((device) => presentDevice(device, { ...viewOf(request, embed), workplaces, groups }));
+    const asked = embed.has('workplace') ? devices.map((device) => device.workplaceId) : [];
+    const workplaces = await embeddableWorkplaces(db, request, asked);
+    return devices.map((device) =>
+      presentDevice(device, viewOf(request, embed), workplaces.get(device.workplaceId)),
+    );
   }
   const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, present };
 
@@ -107,20 +104,17 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     createRel: 'createRecordedTimeSeries',
   });
 
-  api.post(
-    `${DEVICES_PATH}/:id/recordedTimeSeries`,
-    {
-      bodyLimit: Math.max(config.bodyLimitBytes, SAMPLES_BODY_BYTES),
-      schema: {
-        tags,
-        summary: `Record process or sensor data (up to ${MAX_SAMPLES_PER_CALL} samples, one transaction)`,
-        description: 'Every tag must be one the device records; the first that is not is named. No events.',
-        params: IdParams,
-        body: SamplesBody,
-        response: { 201: BatchSchema, ...errorResponses(404, 413, 415) },
-      },
-    },
-    async (request, reply) => {
+  registerRoute(api, {
+    method: 'POST',
+    path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
+    bodyLimit: Math.max(config.bodyLimitBytes, SAMPLES_BODY_BYTES),
+    tags,
+    summary: `Record process or sensor data (up to ${MAX_SAMPLES_PER_CALL} samples, one transaction)`,
+    description: 'Every tag must be one the device records; the first that is not is named. No events.',
+    body: SamplesBody,
+    response: { 201: BatchSchema },
+    errors: [404, 413, 415],
+    handler: async (request, reply) => {
       const { device, count } = await timeSeries.recordSamples(
         db,
         request.params.id,
@@ -133,26 +127,24 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
       const representation = presentRecordedBatch(device.id, count, request.hrefs);
       return reply.code(201).header('location', representation._links.self?.href).send(representation);
     },
-  );
+  });
 
-  api.get(
-    `${DEVICES_PATH}/:id/recordedTimeSeries/:sampleId`,
-    {
-      schema: {
-        tags,
-        summary: 'One recorded sample',
-        // Up to the router's limit, so that any readable sample id gets the service's own 404.
-        params: Type.Object({
-          id: Type.String({ maxLength: 100 }),
-          sampleId: Type.String({ maxLength: 200 }),
-        }),
-        response: { 200: SampleSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) =>
+  registerRoute(api, {
+    method: 'GET',
+    path: `${DEVICES_PATH}/:id/recordedTimeSeries/:sampleId`,
+    tags,
+    summary: 'One recorded sample',
+    // Up to the router's limit, so that any readable sample id gets the service's own 404.
+    params: Type.Object({
+      id: Type.String({ maxLength: 100 }),
+      sampleId: Type.String({ maxLength: 200 }),
+    }),
+    response: { 200: SampleSchema },
+    errors: [404],
+    handler: async (request) =>
       presentSample(
         await timeSeries.getSample(db, request.params.id, request.params.sampleId),
         request.hrefs,
       ),
-  );
+  });
 }

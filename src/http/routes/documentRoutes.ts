@@ -1,34 +1,29 @@
-import type { FastifyReply } from 'fastify';
 import * as repository from '../../db/repositories/documentRepository.ts';
 import { type Document, type DocumentVersion, EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
 import * as service from '../../services/documentService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import { fileUploadRoute, sendFile } from '../fileTransfer.ts';
+import { fileDownloadRoute, fileUploadRoute } from '../fileTransfer.ts';
 import { DOCUMENTS_PATH } from '../paths.ts';
 import { presentDocument, presentDocumentVersion } from '../presenters/documentPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
 import {
-  Bytes,
   CreateDocumentBody,
   DocumentFilters,
   DocumentSchema,
-  FileResponse,
   metadataOf,
   ReplaceDocumentBody,
-  VersionParams,
   VersionSchema,
 } from '../schemas/documentSchemas.ts';
 
 const tags = ['documents'];
 
-/** Answers a file as a download, its version as ETag (src/http/fileTransfer.ts). */
-const sendVersion = (
-  reply: FastifyReply,
-  file: { name: string; version: number; contentType: string; bytes: Buffer },
-) => sendFile(reply, { ...file, etag: String(file.version) });
+/** A version's file as a download, its version as ETag (src/http/fileTransfer.ts). */
+export const versionFile = (file: { name: string; version: number; contentType: string; bytes: Buffer }) => ({
+  ...file,
+  etag: String(file.version),
+});
 
 export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
   const documents = resourceRoutes(api, {
@@ -85,32 +80,19 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
     load: (at) => service.getVersion(db, at.id, at.itemId),
   });
 
-  api.get(
-    `${DOCUMENTS_PATH}/:id/file`,
-    {
-      schema: {
-        tags,
-        summary: 'The content of the current version',
-        params: IdParams,
-        response: { ...FileResponse, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => sendVersion(reply, await service.readFile(db, request.params.id)),
-  );
+  fileDownloadRoute(api, {
+    tags,
+    path: `${DOCUMENTS_PATH}/:id/file`,
+    summary: 'The content of the current version',
+    load: async ({ id }) => versionFile(await service.readFile(db, id ?? '')),
+  });
 
-  api.get(
-    `${DOCUMENTS_PATH}/:id/versions/:version/file`,
-    {
-      schema: {
-        tags,
-        summary: 'The content of one version',
-        params: VersionParams,
-        response: { ...FileResponse, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) =>
-      sendVersion(reply, await service.readFile(db, request.params.id, request.params.version)),
-  );
+  fileDownloadRoute(api, {
+    tags,
+    path: `${DOCUMENTS_PATH}/:id/versions/:version/file`,
+    summary: 'The content of one version',
+    load: async ({ id, version }) => versionFile(await service.readFile(db, id ?? '', version)),
+  });
 
   fileUploadRoute(api, config, {
     tags,

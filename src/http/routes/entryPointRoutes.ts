@@ -31,23 +31,20 @@ import {
   WORKPLACE_STATES_PATH,
   WORKPLACES_PATH,
 } from '../paths.ts';
-import { errorResponses, Resource } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { Resource } from '../schemas/common.ts';
 
 /** GET /api/v{n}: where a client starts; every collection is reachable from its links. */
 export function registerEntryPoint(api: Api): void {
-  api.get(
-    '/',
-    {
-      schema: {
-        tags: ['entry point'],
-        summary: 'Entry point with links to every collection',
-        response: {
-          200: Resource(Type.Object({ version: Type.Integer(), title: Type.String() }), 'Entry point'),
-          ...errorResponses(),
-        },
-      },
+  registerRoute(api, {
+    method: 'GET',
+    path: '/',
+    tags: ['entry point'],
+    summary: 'Entry point with links to every collection',
+    response: {
+      200: Resource(Type.Object({ version: Type.Integer(), title: Type.String() }), 'Entry point'),
     },
-    async (request) => {
+    handler: async (request) => {
       const { hrefs } = request;
       return resource(
         // Every version answers identically (docs/api.md, "Addresses and versions"); `version` is the one asked.
@@ -90,5 +87,5 @@ export function registerEntryPoint(api: Api): void {
         },
       );
     },
-  );
+  });
 }

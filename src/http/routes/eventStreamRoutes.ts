@@ -24,7 +24,7 @@ import type { ServerDeps } from '../deps.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { EVENT_STREAM_PATH } from '../paths.ts';
 import { presentEvent } from '../presenters/eventPresenter.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
 import { EventStreamQuery } from '../schemas/eventSchemas.ts';
 
 const REPLAY_BATCH = 500;
@@ -89,29 +89,26 @@ export function registerEventStream(api: Api, { config, db, eventStream }: Serve
     buffersByHub.set(eventStream, buffers);
   }
   const sharedBuffers = buffers;
-  api.get(
-    EVENT_STREAM_PATH,
-    {
-      config: { tokenInQuery: true },
-      schema: {
-        tags: ['events'],
-        operationId: 'streamEvents',
-        summary: 'New events as they are recorded (Server-Sent Events)',
-        description:
-          'Each event is one SSE message: `id` is its log position, `data` the event as GET /events/{id} shows it. ' +
-          'Reconnect with Last-Event-ID (or lastEventId) to get what was missed first. Heartbeat comments keep ' +
-          'the connection open. The token may come as access_token for EventSource. See docs/api.md, "Event stream".',
-        querystring: EventStreamQuery,
-        response: {
-          200: {
-            description: 'A stream of events (text/event-stream), open until either side closes it',
-            content: { 'text/event-stream': { schema: Type.String() } },
-          },
-          ...errorResponses(429),
-        },
+  registerRoute(api, {
+    method: 'GET',
+    path: EVENT_STREAM_PATH,
+    config: { tokenInQuery: true },
+    tags: ['events'],
+    operationId: 'streamEvents',
+    summary: 'New events as they are recorded (Server-Sent Events)',
+    description:
+      'Each event is one SSE message: `id` is its log position, `data` the event as GET /events/{id} shows it. ' +
+      'Reconnect with Last-Event-ID (or lastEventId) to get what was missed first. Heartbeat comments keep ' +
+      'the connection open. The token may come as access_token for EventSource. See docs/api.md, "Event stream".',
+    querystring: EventStreamQuery,
+    response: {
+      200: {
+        description: 'A stream of events (text/event-stream), open until either side closes it',
+        content: { 'text/event-stream': { schema: Type.String() } },
       },
     },
-    async (request, reply) => {
+    errors: [429],
+    handler: async (request, reply) => {
       // HEAD (the route Fastify adds beside GET) answers with the stream's headers at once and
       // opens no stream, so it takes no stream slot.
       if (request.method === 'HEAD') {
@@ -150,7 +147,7 @@ export function registerEventStream(api: Api, { config, db, eventStream }: Serve
       }
       stream.live();
     },
-  );
+  });
 }
 
 /** Where a reconnecting client resumes: the Last-Event-ID header, else the lastEventId parameter. */

@@ -19,7 +19,7 @@ import * as service from '../../services/documentService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import { fileUploadRoute, sendFile } from '../fileTransfer.ts';
+import { fileDownloadRoute, fileUploadRoute } from '../fileTransfer.ts';
 import type { KeysetPosition } from '../hal.ts';
 import { DOCUMENT_FOLDERS_PATH, FILE_REPOSITORY_PATH, REPOSITORY_DOCUMENTS_PATH } from '../paths.ts';
 import {
@@ -28,8 +28,7 @@ import {
   presentRepositoryDocument,
 } from '../presenters/fileRepositoryPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
-import { FileResponse } from '../schemas/documentSchemas.ts';
+import { registerRoute } from '../route.ts';
 import {
   CreateFolderBody,
   CreateRepositoryDocumentBody,
@@ -41,6 +40,7 @@ import {
   RepositorySchema,
   UploadQuery,
 } from '../schemas/fileRepositorySchemas.ts';
+import { versionFile } from './documentRoutes.ts';
 
 const tags = ['file repository'];
 
@@ -101,24 +101,21 @@ async function uploadedFile(content: DocumentContent, fileName: string | undefin
 }
 
 export function registerFileRepository(api: Api, { db, config }: ServerDeps): void {
-  api.get(
-    FILE_REPOSITORY_PATH,
-    {
-      schema: {
-        tags,
-        operationId: 'getFileRepository',
-        summary: 'The file repository: its root folder, how many folders and documents it holds',
-        response: { 200: RepositorySchema, ...errorResponses() },
-      },
-    },
-    async (request) =>
+  registerRoute(api, {
+    method: 'GET',
+    path: FILE_REPOSITORY_PATH,
+    tags,
+    operationId: 'getFileRepository',
+    summary: 'The file repository: its root folder, how many folders and documents it holds',
+    response: { 200: RepositorySchema },
+    handler: async (request) =>
       presentRepository(
         await folderRepository.countContent(db),
         ROOT_FOLDER_ID,
         request.hrefs,
         canWrite(request),
       ),
-  );
+  });
 
   const folders = resourceRoutes(api, {
     tags,
@@ -213,22 +210,13 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     run: (at) => service.deleteDocument(db, at.id),
   });
 
-  api.get(
-    `${REPOSITORY_DOCUMENTS_PATH}/:id/file`,
-    {
-      schema: {
-        tags,
-        operationId: 'getFileRepositoryDocumentFile',
-        summary: 'The content of the current version',
-        params: IdParams,
-        response: { ...FileResponse, ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => {
-      const file = await service.readFile(db, request.params.id);
-      return sendFile(reply, { ...file, etag: String(file.version) });
-    },
-  );
+  fileDownloadRoute(api, {
+    tags,
+    operationId: 'getFileRepositoryDocumentFile',
+    path: `${REPOSITORY_DOCUMENTS_PATH}/:id/file`,
+    summary: 'The content of the current version',
+    load: async ({ id }) => versionFile(await service.readFile(db, id ?? '')),
+  });
 
   fileUploadRoute(api, config, {
     tags,

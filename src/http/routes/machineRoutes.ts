@@ -2,14 +2,13 @@
 // with the machine state command, counts, strokes and quantities with quality details.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { findWorkplaces, listRecordedOperatingStates } from '../../db/repositories/workplaceRepository.ts';
+import { listRecordedOperatingStates } from '../../db/repositories/workplaceRepository.ts';
 import type { Machine } from '../../domain/machines.ts';
 import type { RecordedOperatingState } from '../../domain/workplaces.ts';
 import * as service from '../../services/machineService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { parseEmbed } from '../embed.ts';
-import type { Resource } from '../hal.ts';
 import { MACHINES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   MACHINE_EMBEDS,
@@ -19,9 +18,9 @@ import {
 } from '../presenters/machinePresenter.ts';
 import { withTextEmbeds } from '../presenters/texts.ts';
 import { viewOf } from '../presenters/view.ts';
-import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
-import { EmbedQuery, errorResponses, IdParams } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { EmbedQuery } from '../schemas/common.ts';
 import {
   CountBody,
   MachineFilters,
@@ -31,7 +30,7 @@ import {
   RecordedMachineStateDetailSchema,
   StrokesBody,
 } from '../schemas/machineSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['machines'];
 
@@ -43,16 +42,8 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     embed: ReadonlySet<MachineEmbed>,
   ) {
     const view = viewOf(request, embed);
-    const embedded = new Map<string, Resource>();
-    if (embed.has('workplace')) {
-      const found = await findWorkplaces(
-        db,
-        items.map((machine) => machine.workplaceId),
-      );
-      const groups = await workplaceGroupsOf(db, found);
-      for (const workplace of found)
-        embedded.set(workplace.id, presentWorkplace(workplace, { ...viewOf(request), groups }));
-    }
+    const asked = embed.has('workplace') ? items.map((machine) => machine.workplaceId) : [];
+    const embedded = await embeddableWorkplaces(db, request, asked);
     return items.map((machine) => presentMachine(machine, view, embedded.get(machine.workplaceId)));
   }
   const present = withTextEmbeds(db, 'workplaces', presentMachines);
@@ -134,23 +125,20 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     setState("Set the workplace machine's state", 'updateWorkplaceState', 'machine/:machineStateId'),
   );
 
-  api.get(
-    `${WORKPLACES_PATH}/:id/machine`,
-    {
-      schema: {
-        tags,
-        operationId: 'getWorkplaceMachine',
-        summary: "A machine workplace's machine",
-        params: IdParams,
-        querystring: Type.Object({ embed: EmbedQuery }, { additionalProperties: false }),
-        response: { 200: MachineSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${WORKPLACES_PATH}/:id/machine`,
+    tags,
+    operationId: 'getWorkplaceMachine',
+    summary: "A machine workplace's machine",
+    querystring: Type.Object({ embed: EmbedQuery }, { additionalProperties: false }),
+    response: { 200: MachineSchema },
+    errors: [404],
+    handler: async (request) => {
       const embed = parseEmbed(request.query.embed, MACHINE_EMBEDS);
       return (await present([await service.getWorkplaceMachine(db, request.params.id)], request, embed))[0];
     },
-  );
+  });
 
   const details = resourceRoutes(api, {
     tags,

@@ -32,7 +32,8 @@ import {
   presentStoredEntry,
 } from '../presenters/masterDataPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, Nullable, Resource as ResourceSchema } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { Nullable, Resource as ResourceSchema } from '../schemas/common.ts';
 import { LiteralSchema, MaterialSchema, StoredEntrySchema } from '../schemas/masterDataSchemas.ts';
 
 const Entry = ResourceSchema(
@@ -147,20 +148,14 @@ function registerMasterDataEntry(api: Api): void {
       (kind): [string, string] => [kind.kind, kind.path],
     ),
   ];
-  api.get(
-    MASTER_DATA_PATH,
-    {
-      schema: {
-        tags: TAGS,
-        operationId: 'getMasterData',
-        summary: 'Links to every master data collection',
-        response: {
-          200: ResourceSchema(Type.Object({}), 'Master data entry point'),
-          ...errorResponses(),
-        },
-      },
-    },
-    async ({ hrefs }) =>
+  registerRoute(api, {
+    method: 'GET',
+    path: MASTER_DATA_PATH,
+    tags: TAGS,
+    operationId: 'getMasterData',
+    summary: 'Links to every master data collection',
+    response: { 200: ResourceSchema(Type.Object({}), 'Master data entry point') },
+    handler: async ({ hrefs }) =>
       resource(
         {},
         {
@@ -168,7 +163,7 @@ function registerMasterDataEntry(api: Api): void {
           ...Object.fromEntries(paths.map(([name, path]) => [name, link(hrefs.api(path))])),
         },
       ),
-  );
+  });
 }
 
 /** A read-only collection in offset pages whose items present on their own. */

@@ -14,7 +14,8 @@ import { OffsetPagination, pageOf, registerElementsRoute, registerObjectRoute } 
 import { link, offsetCollection, resource } from '../hal.ts';
 import { OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { scheduledDatesProperties, workplaceReference } from '../presenters/operationPresenter.ts';
-import { errorResponses, IdParams, Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
 import { ScheduledDatesProperties, WorkplaceReference } from '../schemas/operationSchemas.ts';
 
 const tags = ['operations'];
@@ -97,30 +98,24 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     quantity: Nullable(Type.Number()),
     quantityUnit: Nullable(Type.String()),
   });
-  api.get(
-    below('productionResourcesAndTools'),
-    {
-      schema: {
-        tags,
-        operationId: 'getOperationProductionResourcesAndTools',
-        summary: 'The production resources and tools the operation needs, as stored (offset pages)',
-        params: IdParams,
-        querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
-        response: {
-          200: Type.Object({
-            pagination: OffsetPagination,
-            _embedded: Type.Object({
-              productionResourcesAndTools: Type.Array(
-                Resource(ToolProperties, 'A production resource or tool'),
-              ),
-            }),
-            _links: Type.Record(Type.String(), Type.Unknown()),
-          }),
-          ...errorResponses(404),
-        },
-      },
+  registerRoute(api, {
+    method: 'GET',
+    path: below('productionResourcesAndTools'),
+    tags,
+    operationId: 'getOperationProductionResourcesAndTools',
+    summary: 'The production resources and tools the operation needs, as stored (offset pages)',
+    querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
+    response: {
+      200: Type.Object({
+        pagination: OffsetPagination,
+        _embedded: Type.Object({
+          productionResourcesAndTools: Type.Array(Resource(ToolProperties, 'A production resource or tool')),
+        }),
+        _links: Type.Record(Type.String(), Type.Unknown()),
+      }),
     },
-    async (request) => {
+    errors: [404],
+    handler: async (request) => {
       const operation = await getOperation(db, request.params.id);
       const asked = offsetPage(request.query);
       const page = pageOf(operation.productionResourcesAndTools, asked);
@@ -155,7 +150,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
         _links: links,
       };
     },
-  );
+  });
 
   registerObjectRoute(api, {
     tags,
@@ -168,26 +163,22 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     }),
   });
 
-  api.get(
-    below('alternativeWorkplaces'),
-    {
-      schema: {
-        tags,
-        operationId: 'getAlternativeWorkplaces',
-        summary: 'The workplaces the operation may run at instead of its planned one, as stored',
-        params: IdParams,
-        response: {
-          200: Type.Object({
-            _embedded: Type.Object({
-              alternativeWorkplaces: Type.Array(Resource(WorkplaceReference, 'An alternative workplace')),
-            }),
-            _links: Type.Record(Type.String(), Type.Unknown()),
-          }),
-          ...errorResponses(404),
-        },
-      },
+  registerRoute(api, {
+    method: 'GET',
+    path: below('alternativeWorkplaces'),
+    tags,
+    operationId: 'getAlternativeWorkplaces',
+    summary: 'The workplaces the operation may run at instead of its planned one, as stored',
+    response: {
+      200: Type.Object({
+        _embedded: Type.Object({
+          alternativeWorkplaces: Type.Array(Resource(WorkplaceReference, 'An alternative workplace')),
+        }),
+        _links: Type.Record(Type.String(), Type.Unknown()),
+      }),
     },
-    async (request) => {
+    errors: [404],
+    handler: async (request) => {
       const operation = await getOperation(db, request.params.id);
       const found = new Map(
         (await findWorkplaces(db, operation.alternativeWorkplaceIds)).map((workplace) => [
@@ -211,7 +202,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
         },
       };
     },
-  );
+  });
 
   registerObjectRoute(api, {
     tags,

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import * as repository from '../../db/repositories/operationRepository.ts';
-import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { operatingStateById } from '../../domain/masterData.ts';
 import type { Operation, OperationFilter } from '../../domain/operations.ts';
 import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
@@ -31,8 +30,6 @@ import {
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
 import { presentProductionOrder } from '../presenters/productionOrderPresenter.ts';
 import { withTextEmbeds } from '../presenters/texts.ts';
-import { viewOf } from '../presenters/view.ts';
-import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
@@ -51,7 +48,7 @@ import {
   ReplaceOperationBody,
 } from '../schemas/operationSchemas.ts';
 import { OutputQuantityBody, RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['operations'];
 
@@ -74,15 +71,10 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       for (const order of view.orders.values())
         orders.set(order.id, presentProductionOrder(order, request.hrefs));
     }
-    const workplaces = new Map<string, Resource>();
-    if (embed.has('workplace')) {
-      const ids = [
-        ...new Set(operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))),
-      ];
-      const found = await findWorkplaces(db, ids);
-      const workplaceView = { ...viewOf(request), groups: await workplaceGroupsOf(db, found) };
-      for (const workplace of found) workplaces.set(workplace.id, presentWorkplace(workplace, workplaceView));
-    }
+    const asked = embed.has('workplace')
+      ? operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))
+      : [];
+    const workplaces = await embeddableWorkplaces(db, request, asked);
     return operations.map((operation) =>
       presentOperation(operation, {
         ...view,

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import {
   FORECAST_RESULTS,
   OPERATION_PLANNING_RESULTS,
+  type Result,
   type ResultKind,
   STAFF_MEMBER_PLANNING_RESULTS,
 } from '../../domain/planning.ts';
@@ -14,7 +15,8 @@ import type { ServerDeps } from '../deps.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
 import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planningPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames } from '../readOnly.ts';
-import { errorResponses, IdParams, Resource } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { Resource } from '../schemas/common.ts';
 import {
   BulkOutcomeSchema,
   ElementBody,
@@ -25,6 +27,7 @@ import {
   toElement,
   toResultInput,
 } from '../schemas/planningSchemas.ts';
+import { singletonRoutes } from '../singletonRoutes.ts';
 
 interface ResultRoutes {
   kind: ResultKind;
@@ -66,80 +69,56 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
     const events = `${kind.eventPrefix}_CREATED/_UPDATED/_DELETED`;
     const bulkPath = `${owners}/${kind.resource}s/update`;
 
-    api.get(
-      `${owners}/:id/${kind.resource}`,
-      {
-        schema: {
-          tags,
-          summary: `The ${title}`,
-          params: IdParams,
-          response: { 200: schema, ...errorResponses(404) },
-        },
-      },
-      async (request) =>
-        presentResult(kind, await service.getResult(db, kind, request.params.id), request.hrefs),
-    );
+    const result = singletonRoutes(api, {
+      tags,
+      path: `${owners}/:id/${kind.resource}`,
+      schema,
+      present: (item: Result, request) => presentResult(kind, item, request.hrefs),
+    });
+    result.get({ summary: `The ${title}`, load: (id) => service.getResult(db, kind, id) });
+    result.remove({
+      summary: `Delete the ${title} (emits ${kind.eventPrefix}_DELETED)`,
+      run: (id) => service.deleteResult(db, kind, id),
+    });
 
-    api.delete(
-      `${owners}/:id/${kind.resource}`,
-      {
-        schema: {
-          tags,
-          summary: `Delete the ${title} (emits ${kind.eventPrefix}_DELETED)`,
-          params: IdParams,
-          response: { 204: Type.Null(), ...errorResponses(404) },
-        },
-      },
-      async (request, reply) => {
-        await service.deleteResult(db, kind, request.params.id);
-        return reply.code(204).send();
-      },
-    );
-
-    api.post(
-      bulkPath,
-      {
-        schema: {
-          tags,
-          summary: `Create or replace many ${title}s in one transaction (emits ${events})`,
-          description:
-            'All or nothing: one invalid element is a 400 naming its index and nothing is applied. ' +
-            'Each element is applied exactly as a single replacement would be.',
-          body: Type.Object(
-            { [list]: Type.Array(ElementBody(kind.ownerField), { maxItems: MAX_ELEMENTS }) },
-            { additionalProperties: false },
-          ),
-          response: { 200: BulkOutcomeSchema, ...errorResponses(415) },
-        },
-      },
-      async (request) => {
+    registerRoute(api, {
+      method: 'POST',
+      path: bulkPath,
+      tags,
+      summary: `Create or replace many ${title}s in one transaction (emits ${events})`,
+      description:
+        'All or nothing: one invalid element is a 400 naming its index and nothing is applied. ' +
+        'Each element is applied exactly as a single replacement would be.',
+      body: Type.Object(
+        { [list]: Type.Array(ElementBody(kind.ownerField), { maxItems: MAX_ELEMENTS }) },
+        { additionalProperties: false },
+      ),
+      response: { 200: BulkOutcomeSchema },
+      errors: [415],
+      handler: async (request) => {
         const body = request.body as Record<string, ResultBody[]>;
         const elements = (body[list] ?? []).map((element) => toElement(kind.ownerField, element));
         const outcome = await service.updateResults(db, kind, list, elements);
         return presentBulkOutcome(kind, bulkPath, outcome, request.hrefs);
       },
-    );
+    });
   }
 
   // The operationId a GET shows may come back unchanged (docs/api.md, "Errors").
   const forecastBody = Type.Object(resultFields, { additionalProperties: false });
   const forecastReadOnly = readOnlyNames(forecastBody, ResultProperties('operationId').properties);
-  api.put(
-    `${OPERATIONS_PATH}/:id/forecastResult`,
-    {
-      schema: {
-        tags: ['operations'],
-        summary: `Create or replace the forecast result (emits ${FORECAST_RESULTS.eventPrefix}_CREATED/_UPDATED)`,
-        params: IdParams,
-        body: echoingBody(forecastBody, forecastReadOnly),
-        response: {
-          200: Resource(ResultProperties('operationId'), 'forecast result'),
-          201: Resource(ResultProperties('operationId'), 'forecast result'),
-          ...errorResponses(404, 415),
-        },
-      },
+  registerRoute(api, {
+    method: 'PUT',
+    path: `${OPERATIONS_PATH}/:id/forecastResult`,
+    tags: ['operations'],
+    summary: `Create or replace the forecast result (emits ${FORECAST_RESULTS.eventPrefix}_CREATED/_UPDATED)`,
+    body: echoingBody(forecastBody, forecastReadOnly),
+    response: {
+      200: Resource(ResultProperties('operationId'), 'forecast result'),
+      201: Resource(ResultProperties('operationId'), 'forecast result'),
     },
-    async (request, reply) => {
+    errors: [404, 415],
+    handler: async (request, reply) => {
       await checkEchoed(request.body as Record<string, unknown>, forecastReadOnly, [], async () => ({
         operationId: request.params.id,
       }));
@@ -153,5 +132,5 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
       const location = request.hrefs.api(resultPath(FORECAST_RESULTS, result.ownerId));
       return reply.code(201).header('location', location).send(representation);
     },
-  );
+  });
 }

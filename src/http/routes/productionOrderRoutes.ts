@@ -22,14 +22,8 @@ import {
 } from '../presenters/productionOrderPresenter.ts';
 import { withTextEmbeds } from '../presenters/texts.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
-import {
-  dateOf,
-  errorResponses,
-  IdParams,
-  Nullable,
-  nullableDate,
-  Resource as ResourceSchema,
-} from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { dateOf, Nullable, nullableDate, Resource as ResourceSchema } from '../schemas/common.ts';
 import {
   operationInput,
   ScheduledDatesBody,
@@ -330,39 +324,33 @@ function registerOrderDetails(api: Api, db: ServerDeps['db']): void {
       },
     );
   const schedulingSchema = ResourceSchema(OrderScheduledDatesSchema, 'The scheduling result of an order');
-  api.get(
-    below('scheduledDates'),
-    {
-      schema: {
-        tags,
-        operationId: 'getProductionOrderSchedulingResults',
-        summary: 'The scheduled dates of the order and of each of its operations, as stored',
-        params: IdParams,
-        response: { 200: schedulingSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
+  registerRoute(api, {
+    method: 'GET',
+    path: below('scheduledDates'),
+    tags,
+    operationId: 'getProductionOrderSchedulingResults',
+    summary: 'The scheduled dates of the order and of each of its operations, as stored',
+    response: { 200: schedulingSchema },
+    errors: [404],
+    handler: async (request) => {
       const order = await service.getProductionOrder(db, request.params.id);
       return presentScheduling(order, await operationsOfOrders(db, [order.id]), request);
     },
-  );
-  api.put(
-    below('scheduledDates'),
-    {
-      schema: {
-        tags,
-        operationId: 'updateProductionOrderSchedulingResults',
-        summary:
-          'Store a scheduling result: the order’s dates and those of the operations named ' +
-          '(emits PRODUCTION_ORDER_UPDATED and OPERATION_UPDATED for what changes)',
-        description:
-          'Dates left out are null; operations not named keep theirs. An operation of another order is 400.',
-        params: IdParams,
-        body: SchedulingResultBody,
-        response: { 200: schedulingSchema, ...errorResponses(404, 415) },
-      },
-    },
-    async (request) => {
+  });
+  registerRoute(api, {
+    method: 'PUT',
+    path: below('scheduledDates'),
+    tags,
+    operationId: 'updateProductionOrderSchedulingResults',
+    summary:
+      'Store a scheduling result: the order’s dates and those of the operations named ' +
+      '(emits PRODUCTION_ORDER_UPDATED and OPERATION_UPDATED for what changes)',
+    description:
+      'Dates left out are null; operations not named keep theirs. An operation of another order is 400.',
+    body: SchedulingResultBody,
+    response: { 200: schedulingSchema },
+    errors: [404, 415],
+    handler: async (request) => {
       const body = request.body;
       const { order, operations } = await service.replaceScheduledDates(db, request.params.id, {
         scheduledStartDate: nullableDate(body.scheduledStartDate),
@@ -374,5 +362,5 @@ function registerOrderDetails(api: Api, db: ServerDeps['db']): void {
       });
       return presentScheduling(order, operations, request);
     },
-  );
+  });
 }

@@ -16,9 +16,8 @@ import { elementsPage, link, type Resource, resource } from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
 import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH, REPORTS_PATH } from '../paths.ts';
 import { presentOperatingState } from '../presenters/masterDataPresenter.ts';
-import { viewOf } from '../presenters/view.ts';
-import { presentWorkplace } from '../presenters/workplacePresenter.ts';
-import { dateOf, errorResponses, offsetPage } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { dateOf, offsetPage } from '../schemas/common.ts';
 import {
   HitListMaterialSchema,
   HitListWorkplaceSchema,
@@ -31,7 +30,7 @@ import {
   TotalQuantitySchema,
   WorkplaceReportQuery,
 } from '../schemas/reportSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { presentWorkplaces } from './workplaceRoutes.ts';
 
 type Query = QueryValues & {
   startDate?: string;
@@ -112,10 +111,11 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     const embedded: Record<string, Resource[]> = {};
     if (embed.has('workplaces') && refs.workplaces) {
       const workplaces = await findWorkplaces(db, refs.workplaces);
-      const groups = await workplaceGroupsOf(db, workplaces);
-      embedded.workplaces = workplaces
-        .sort((a, b) => a.id.localeCompare(b.id))
-        .map((workplace) => presentWorkplace(workplace, { ...viewOf(request), groups }));
+      embedded.workplaces = await presentWorkplaces(
+        db,
+        request,
+        workplaces.sort((a, b) => a.id.localeCompare(b.id)),
+      );
     }
     if (embed.has('materials') && refs.materials) {
       embedded.materials = (await service.findMaterials(db, refs.materials)).map((material) =>
@@ -153,18 +153,16 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     references: (elements: readonly Element[]) => References;
   }) {
     const path = `${REPORTS_PATH}/${options.name}`;
-    api.get(
-      path,
-      {
-        schema: {
-          tags: ['reports'],
-          summary: options.summary,
-          description: options.description,
-          querystring: options.querystring,
-          response: { 200: options.response, ...errorResponses(404) },
-        },
-      },
-      async (request) => {
+    registerRoute(api, {
+      method: 'GET',
+      path: path,
+      tags: ['reports'],
+      summary: options.summary,
+      description: options.description,
+      querystring: options.querystring,
+      response: { 200: options.response },
+      errors: [404],
+      handler: async (request) => {
         const { embed: asked, ...query } = request.query as Query & { embed?: string[] };
         const embed = parseEmbed(asked, options.embeds);
         const { window, entries } = await options.load(query);
@@ -180,7 +178,7 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
           await embeddedOf(request, embed, options.references(shown)),
         );
       },
-    );
+    });
   }
 
   const periodDescription = 'startDate/endDate: default the 24 hours up to now; at most 366 days.';
@@ -282,18 +280,16 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     }),
   });
 
-  api.get(
-    `${REPORTS_PATH}/overallProcessEfficiency`,
-    {
-      schema: {
-        tags: ['reports'],
-        summary: 'Overall process efficiency (OPE) of a production order or a material in a period',
-        description: `Exactly one of productionOrderId and materialId (or materialNumber). ${periodDescription}`,
-        querystring: OpeQuery,
-        response: { 200: OpeSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${REPORTS_PATH}/overallProcessEfficiency`,
+    tags: ['reports'],
+    summary: 'Overall process efficiency (OPE) of a production order or a material in a period',
+    description: `Exactly one of productionOrderId and materialId (or materialNumber). ${periodDescription}`,
+    querystring: OpeQuery,
+    response: { 200: OpeSchema },
+    errors: [404],
+    handler: async (request) => {
       const query = request.query as Query;
       const { window, summary } = await service.getOpeReport(db, scopeOf(query), now());
       return resource(
@@ -311,5 +307,5 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
         },
       );
     },
-  );
+  });
 }

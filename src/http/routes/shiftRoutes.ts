@@ -9,7 +9,8 @@ import { link, startPosition } from '../hal.ts';
 import { shiftsPath } from '../paths.ts';
 import { presentShift } from '../presenters/shiftPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams, LinkSchema, PeriodFilters, periodOf } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { LinkSchema, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   CreateShiftBody,
   ReplaceShiftBody,
@@ -42,28 +43,24 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
     createRel: 'createShift',
   });
 
-  api.put(
-    COLLECTION,
-    {
-      schema: {
-        tags,
-        summary: 'Replace the shifts starting within a period (bulk, one transaction)',
-        description:
-          'A shift with the start of an existing one keeps its id; shifts of the period that are not sent are deleted. ' +
-          'Each created, changed or deleted shift emits WORKPLACE_SHIFTS_UPDATED; the same plan again changes nothing. ' +
-          'The answer lists the shifts of the period by start.',
-        params: IdParams,
-        body: ShiftPlanBody,
-        response: {
-          200: Type.Object({
-            _embedded: Type.Object({ shifts: Type.Array(ShiftSchema) }),
-            _links: Type.Record(Type.String(), LinkSchema),
-          }),
-          ...errorResponses(404, 415),
-        },
-      },
+  registerRoute(api, {
+    method: 'PUT',
+    path: COLLECTION,
+    tags,
+    summary: 'Replace the shifts starting within a period (bulk, one transaction)',
+    description:
+      'A shift with the start of an existing one keeps its id; shifts of the period that are not sent are deleted. ' +
+      'Each created, changed or deleted shift emits WORKPLACE_SHIFTS_UPDATED; the same plan again changes nothing. ' +
+      'The answer lists the shifts of the period by start.',
+    body: ShiftPlanBody,
+    response: {
+      200: Type.Object({
+        _embedded: Type.Object({ shifts: Type.Array(ShiftSchema) }),
+        _links: Type.Record(Type.String(), LinkSchema),
+      }),
     },
-    async (request) => {
+    errors: [404, 415],
+    handler: async (request) => {
       const { startDate, endDate, shifts } = request.body;
       const result = await service.replaceShiftsInPeriod(db, request.params.id, {
         startDate: new Date(startDate),
@@ -75,7 +72,7 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
         _links: { self: link(request.hrefs.api(shiftsPath(request.params.id), { startDate, endDate })) },
       };
     },
-  );
+  });
 
   shifts.get({ summary: 'One shift of a workplace', load: (at) => service.getShift(db, at.id, at.itemId) });
   shifts.create({

@@ -19,10 +19,9 @@ import {
   STAFF_MEMBER_EMBEDS,
 } from '../presenters/staffMemberPresenter.ts';
 import { withTextEmbeds } from '../presenters/texts.ts';
-import { viewOf } from '../presenters/view.ts';
-import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, IdParams, Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   ActivityBody,
   CreateStaffMemberBody,
@@ -33,7 +32,7 @@ import {
   staffMemberInput,
   WorkplaceItem,
 } from '../schemas/staffMemberSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { presentWorkplaces } from './workplaceRoutes.ts';
 
 const LoginPeriodElement = Type.Object({
   workplaceId: Nullable(Type.String()),
@@ -86,10 +85,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: `${STAFF_MEMBERS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceItem,
-    present: async (workplaces: Workplace[], request) => {
-      const groups = await workplaceGroupsOf(db, workplaces);
-      return workplaces.map((workplace) => presentWorkplace(workplace, { ...viewOf(request), groups }));
-    },
+    present: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
   }).list({
     summary: 'The workplaces the staff member is assigned to, in assignment order',
     paging: 'offset',
@@ -109,25 +105,18 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     },
   });
 
-  api.post(
-    `${STAFF_MEMBERS_PATH}/:id/activities`,
-    {
-      schema: {
-        tags,
-        summary: 'Record an activity on an operation (emits STAFF_MEMBER_ACTIVITY_CHANGED)',
-        description:
-          'STARTED opens a recorded activity (201, Location); INTERRUPTED and FINISHED close the open one ' +
-          'on that operation (200). Not allowed now: 400 INVALID_TRANSITION.',
-        params: IdParams,
-        body: ActivityBody,
-        response: {
-          200: RecordedActivitySchema,
-          201: RecordedActivitySchema,
-          ...errorResponses(404, 415),
-        },
-      },
-    },
-    async (request, reply) => {
+  registerRoute(api, {
+    method: 'POST',
+    path: `${STAFF_MEMBERS_PATH}/:id/activities`,
+    tags,
+    summary: 'Record an activity on an operation (emits STAFF_MEMBER_ACTIVITY_CHANGED)',
+    description:
+      'STARTED opens a recorded activity (201, Location); INTERRUPTED and FINISHED close the open one ' +
+      'on that operation (200). Not allowed now: 400 INVALID_TRANSITION.',
+    body: ActivityBody,
+    response: { 200: RecordedActivitySchema, 201: RecordedActivitySchema },
+    errors: [404, 415],
+    handler: async (request, reply) => {
       const { operationId, workplaceId, activity } = request.body;
       const { record, created } = await service.recordActivity(db, request.params.id, {
         operationId,
@@ -138,7 +127,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
       if (!created) return representation;
       return reply.code(201).header('location', representation._links.self?.href).send(representation);
     },
-  );
+  });
 
   registerElementsRoute(api, {
     tags,

@@ -12,7 +12,8 @@ import { link, resource } from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
 import { OPERATIONS_PATH, REPORTS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
-import { dateOf, errorResponses, IdParams, periodOf } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { dateOf, periodOf } from '../schemas/common.ts';
 import {
   OeeQuery,
   OeeSchema,
@@ -69,18 +70,20 @@ const summaryPage = (properties: { elements: readonly unknown[] } & Record<strin
 
 export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
   const now = () => clock?.now() ?? new Date();
-  const schemaOf = (tags: string[], summary: string, response: TSchema, description?: string) => ({
+  /** The words and answer of a route of one owner's object (404 without the owner). */
+  const docOf = (tags: string[], summary: string, response: TSchema, description?: string) => ({
     tags,
     summary,
-    ...(description === undefined ? {} : { description }),
-    params: IdParams,
-    response: { 200: response, ...errorResponses(404) },
+    description,
+    response: { 200: response },
+    errors: [404],
   });
 
-  api.get(
-    `${OPERATIONS_PATH}/:id/specification`,
-    { schema: schemaOf(['operations'], "The operation's standard values", SpecificationSchema) },
-    async (request) => {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${OPERATIONS_PATH}/:id/specification`,
+    ...docOf(['operations'], "The operation's standard values", SpecificationSchema),
+    handler: async (request) => {
       const { operation, workplace, capacityGroup } = await service.getSpecification(db, request.params.id);
       const self = `${OPERATIONS_PATH}/${operation.id}`;
       return resource(
@@ -117,7 +120,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
         },
       );
     },
-  );
+  });
 
   /**
    * GET <owner>/:id/<name>: a summary of the owner, linked to itself and to its owner. A summary
@@ -126,7 +129,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
   const summaryRoute = (
     owner: { path: string; rel: string },
     name: string,
-    schema: ReturnType<typeof schemaOf>,
+    doc: ReturnType<typeof docOf>,
     properties: (
       id: string,
       request: FastifyRequest,
@@ -134,11 +137,13 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     ) => Promise<{ elements: readonly unknown[] } & Record<string, unknown>>,
     period = false,
   ) =>
-    api.get(
-      `${owner.path}/:id/${name}`,
-      { schema: period ? { ...schema, querystring: PeriodQuery } : schema },
-      async (request) => {
-        const { id } = request.params as { id: string };
+    registerRoute(api, {
+      method: 'GET',
+      path: `${owner.path}/:id/${name}`,
+      ...doc,
+      ...(period ? { querystring: PeriodQuery } : {}),
+      handler: async (request) => {
+        const { id } = request.params;
         const query = period ? (request.query as PeriodValues) : {};
         const shown = await properties(id, request, query);
         const self = link(request.hrefs.api(`${owner.path}/${id}/${name}`, query));
@@ -152,7 +157,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
           pagination: summaryPage(shown),
         };
       },
-    );
+    });
   const operation = { path: OPERATIONS_PATH, rel: 'operation' };
   const workplace = { path: WORKPLACES_PATH, rel: 'workplace' };
   const states = (summary: OperatingStateSummary, request: FastifyRequest) =>
@@ -161,7 +166,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
   summaryRoute(
     operation,
     'quantitySummary',
-    schemaOf(
+    docOf(
       ['operations'],
       'Output quantities booked on the operation',
       OperationQuantitySummarySchema,
@@ -185,7 +190,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
   summaryRoute(
     operation,
     'operatingStateSummary',
-    schemaOf(
+    docOf(
       ['operations'],
       'Time of the operation by phase, and by operating state of its workplace while it ran',
       OperationStateSummarySchema,
@@ -197,7 +202,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
   summaryRoute(
     workplace,
     'operatingStateSummary',
-    schemaOf(
+    docOf(
       ['workplaces'],
       'Time at the workplace by phase and by operating state in a period',
       WorkplaceStateSummarySchema,
@@ -219,7 +224,7 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
   summaryRoute(
     workplace,
     'quantitySummary',
-    schemaOf(
+    docOf(
       ['workplaces'],
       'Output quantities booked at the workplace in a period',
       WorkplaceQuantitySummarySchema,
@@ -238,18 +243,17 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     true,
   );
 
-  api.get(
-    `${REPORTS_PATH}/overallEquipmentEfficiency`,
-    {
-      schema: {
-        tags: ['reports'],
-        summary: 'Overall equipment efficiency (OEE) of a workplace or workplace group in a period',
-        description: `Exactly one of workplaceId, workplaceNumber, workplaceGroupId and workplaceGroupNumber. ${periodDescription}`,
-        querystring: OeeQuery,
-        response: { 200: OeeSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${REPORTS_PATH}/overallEquipmentEfficiency`,
+    ...docOf(
+      ['reports'],
+      'Overall equipment efficiency (OEE) of a workplace or workplace group in a period',
+      OeeSchema,
+      `Exactly one of workplaceId, workplaceNumber, workplaceGroupId and workplaceGroupNumber. ${periodDescription}`,
+    ),
+    querystring: OeeQuery,
+    handler: async (request) => {
       const query = request.query as QueryValues & {
         workplaceId?: string;
         workplaceNumber?: string;
@@ -288,5 +292,5 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
         },
       );
     },
-  );
+  });
 }

@@ -1,7 +1,6 @@
 // Attachments of a ticket and of its activities: metadata through resourceRoutes, the bytes
 // through the file rules of fileTransfer.ts (size limit, downloads never rendered or sniffed).
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { AttachmentOwner } from '../../db/repositories/ticketAttachmentRepository.ts';
 import * as repository from '../../db/repositories/ticketAttachmentRepository.ts';
 import { AppError } from '../../domain/errors.ts';
@@ -9,12 +8,17 @@ import type { AttachmentUpload, TicketAttachment } from '../../domain/tickets.ts
 import * as service from '../../services/ticketAttachmentService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
-import { checkContentTypeLength, registerUploads, sendFile, uploadedBytes } from '../fileTransfer.ts';
+import {
+  checkContentTypeLength,
+  fileDownloadRoute,
+  registerUploads,
+  uploadedBytes,
+} from '../fileTransfer.ts';
 import { TICKETS_PATH } from '../paths.ts';
 import { presentAttachment } from '../presenters/ticketPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses } from '../schemas/common.ts';
-import { Bytes, FileResponse } from '../schemas/documentSchemas.ts';
+import { registerRoute } from '../route.ts';
+import { Bytes } from '../schemas/documentSchemas.ts';
 import {
   AttachmentFilters,
   AttachmentSchema,
@@ -147,58 +151,40 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
     });
 
     const dataPath = `${path}/:attachmentId/data`;
-    const params = Type.Object(
-      Object.fromEntries(
-        [...dataPath.matchAll(/:(\w+)/g)].map((match) => [
-          match[1] as string,
-          Type.String({ maxLength: 100 }),
-        ]),
-      ),
-    );
-    api.get(
-      dataPath,
-      {
-        schema: {
-          tags,
-          summary: 'The bytes of an attachment, as a download',
-          params,
-          response: { ...FileResponse, ...errorResponses(404) },
-        },
-      },
-      async (request, reply) => {
-        const at = request.params as Record<string, string>;
+    fileDownloadRoute(api, {
+      tags,
+      path: dataPath,
+      summary: 'The bytes of an attachment, as a download',
+      load: async (params) => {
         const { attachment, bytes } = await service.readAttachmentData(
           db,
-          ownerOf(at),
-          at.attachmentId ?? '',
+          ownerOf(params),
+          params.attachmentId ?? '',
         );
-        return sendFile(reply, {
+        return {
           name: attachment.name ?? attachment.id,
           contentType: attachment.mimeType ?? EMPTY_TYPE,
           bytes,
           etag: String(attachment.updatedAt.getTime()),
-        });
+        };
       },
-    );
+    });
     registerUploads(api, (files) => {
-      files.put(
-        dataPath,
-        {
-          bodyLimit: config.documentMaxBytes,
-          schema: {
-            tags,
-            summary: `Upload the bytes of an attachment (emits ${what}_UPDATED)`,
-            description:
-              'multipart/form-data with the file in the part `data` (its file name becomes the name), or the raw ' +
-              'bytes in any Content-Type with the name in `name`. `mimeType` overrides the media type; a media ' +
-              `type that is none: 415. At most ${config.documentMaxBytes} bytes, else 413 PAYLOAD_TOO_LARGE.`,
-            params,
-            querystring: UploadQuery,
-            body: { content: { '*/*': Bytes } },
-            response: { 200: AttachmentSchema, ...errorResponses(404, 413, 415) },
-          },
-        },
-        async (request) => {
+      registerRoute(files, {
+        method: 'PUT',
+        path: dataPath,
+        bodyLimit: config.documentMaxBytes,
+        tags,
+        summary: `Upload the bytes of an attachment (emits ${what}_UPDATED)`,
+        description:
+          'multipart/form-data with the file in the part `data` (its file name becomes the name), or the raw ' +
+          'bytes in any Content-Type with the name in `name`. `mimeType` overrides the media type; a media ' +
+          `type that is none: 415. At most ${config.documentMaxBytes} bytes, else 413 PAYLOAD_TOO_LARGE.`,
+        querystring: UploadQuery,
+        body: { content: { '*/*': Bytes } },
+        response: { 200: AttachmentSchema },
+        errors: [404, 413, 415],
+        handler: async (request) => {
           const at = request.params as Record<string, string>;
           const attachment = await service.uploadAttachment(
             db,
@@ -208,7 +194,7 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
           );
           return presentAttachment(attachment, request.hrefs);
         },
-      );
+      });
     });
   }
 }

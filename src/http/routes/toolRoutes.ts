@@ -14,9 +14,9 @@ import {
   presentToolLocation,
   TOOL_EMBEDS,
 } from '../presenters/toolPresenter.ts';
-import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from '../readOnly.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { errorResponses, OffsetQuery, offsetPage } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { OffsetQuery, offsetPage } from '../schemas/common.ts';
 import {
   CharacteristicCollectionSchema,
   CharacteristicsBody,
@@ -35,6 +35,7 @@ import {
   toLocation,
   toolInput,
 } from '../schemas/toolSchemas.ts';
+import { singletonRoutes } from '../singletonRoutes.ts';
 
 const tags = ['tools'];
 const ToolParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -165,99 +166,60 @@ function registerToolCharacteristics(api: Api, { db }: ServerDeps): void {
           : `${toolEdgesPath(owner.toolId)}/${owner.edgeId}/characteristics`;
       return presentCharacteristics(path, page, asked, request.hrefs);
     };
-    const response = { 200: CharacteristicCollectionSchema, ...errorResponses(404) };
-    api.get(
-      url,
-      {
-        schema: {
-          tags,
-          operationId: `get${name}Characteristics`,
-          summary: `The characteristics of a ${name === 'Tool' ? 'tool' : 'cutting edge'}, in the order written`,
-          params,
-          querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
-          response,
-        },
-      },
-      answer,
-    );
-    api.put(
-      url,
-      {
-        schema: {
-          tags,
-          operationId: `replace${name}Characteristics`,
-          summary:
-            'Replace the characteristics with this list (emits TOOL_UPDATED naming them when they change)',
-          params,
-          body: CharacteristicsBody,
-          response: { ...response, ...errorResponses(404, 415) },
-        },
-      },
-      async (request) => {
+    const response = { 200: CharacteristicCollectionSchema };
+    registerRoute(api, {
+      method: 'GET',
+      path: url,
+      tags,
+      operationId: `get${name}Characteristics`,
+      summary: `The characteristics of a ${name === 'Tool' ? 'tool' : 'cutting edge'}, in the order written`,
+      params,
+      querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
+      response,
+      errors: [404],
+      handler: answer,
+    });
+    registerRoute(api, {
+      method: 'PUT',
+      path: url,
+      tags,
+      operationId: `replace${name}Characteristics`,
+      summary: 'Replace the characteristics with this list (emits TOOL_UPDATED naming them when they change)',
+      params,
+      body: CharacteristicsBody,
+      response,
+      errors: [404, 415],
+      handler: async (request) => {
         await service.replaceToolCharacteristics(db, ownerOf(request), toCharacteristics(request.body));
         return answer({ ...request, query: {} });
       },
-    );
+    });
   }
 }
 
-/** A tool's location: a singular sub-resource, so its routes are written out here. */
+/** A tool's location: a singular sub-resource. */
 function registerToolLocation(api: Api, { db }: ServerDeps): void {
-  const url = toolLocationPath(':id');
-  // What the GET shows but the body cannot set (the workplace object) may come back unchanged.
-  const readOnly = readOnlyNames(ToolLocationBody, representedProperties(ToolLocationSchema));
-  api.get(
-    url,
-    {
-      schema: {
-        tags,
-        operationId: 'getToolLocation',
-        summary: 'Where a tool is (404 when it has no location)',
-        params: ToolParams,
-        response: { 200: ToolLocationSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) =>
-      presentToolLocation(await service.getToolLocation(db, request.params.id), request.hrefs),
-  );
-  api.put(
-    url,
-    {
-      schema: {
-        tags,
-        operationId: 'replaceToolLocation',
-        summary: 'Put a tool in a workplace’s magazine (saved without an event, as a move)',
-        params: ToolParams,
-        body: echoingBody(ToolLocationBody, readOnly),
-        response: { 200: ToolLocationSchema, ...errorResponses(404, 415) },
-      },
-    },
-    async (request) => {
-      const body = request.body as Record<string, unknown>;
-      await checkEchoed(body, readOnly, [], async () => {
-        const current = await service.getToolLocation(db, request.params.id).catch(() => undefined);
-        return current
-          ? (presentToolLocation(current, request.hrefs).properties as Record<string, unknown>)
-          : {};
-      });
-      const input = toLocation(request.body, request.body.workplaceId ?? null);
-      return presentToolLocation(await service.putToolLocation(db, request.params.id, input), request.hrefs);
-    },
-  );
-  api.delete(
-    url,
-    {
-      schema: {
-        tags,
-        operationId: 'deleteToolLocation',
-        summary: 'The tool is in no workplace any more (saved without an event)',
-        params: ToolParams,
-        response: { 204: Type.Null(), ...errorResponses(404) },
-      },
-    },
-    async (request, reply) => {
-      await service.deleteToolLocation(db, request.params.id);
-      return reply.code(204).send();
-    },
-  );
+  const location = singletonRoutes(api, {
+    tags,
+    path: toolLocationPath(':id'),
+    schema: ToolLocationSchema,
+    present: (item: service.ToolLocation, request) => presentToolLocation(item, request.hrefs),
+  });
+  location.get({
+    operationId: 'getToolLocation',
+    summary: 'Where a tool is (404 when it has no location)',
+    load: (id) => service.getToolLocation(db, id),
+  });
+  location.put({
+    operationId: 'replaceToolLocation',
+    summary: 'Put a tool in a workplace’s magazine (saved without an event, as a move)',
+    body: ToolLocationBody,
+    current: (id) => service.getToolLocation(db, id).catch(() => undefined),
+    run: (body, id) => service.putToolLocation(db, id, toLocation(body, body.workplaceId ?? null)),
+  });
+  location.remove({
+    operationId: 'deleteToolLocation',
+    summary: 'The tool is in no workplace any more (saved without an event)',
+    run: (id) => service.deleteToolLocation(db, id),
+  });
 }

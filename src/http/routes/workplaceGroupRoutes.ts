@@ -7,9 +7,7 @@ import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
 import { TEXT_EMBEDS, withTextEmbeds } from '../presenters/texts.ts';
-import { viewOf } from '../presenters/view.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
-import { presentWorkplace } from '../presenters/workplacePresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
 import {
   GroupType,
@@ -17,7 +15,7 @@ import {
   WorkplaceGroupSchema,
   WorkplaceSchema,
 } from '../schemas/workplaceSchemas.ts';
-import { workplaceGroupsOf } from './workplaceRoutes.ts';
+import { presentWorkplaces } from './workplaceRoutes.ts';
 
 export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
   const groups = resourceRoutes(api, {
@@ -73,12 +71,7 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     path: `${WORKPLACE_GROUPS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceSchema,
-    present: async (workplaces: Workplace[], request) => {
-      const groupsById = await workplaceGroupsOf(db, workplaces);
-      return workplaces.map((workplace) =>
-        presentWorkplace(workplace, { ...viewOf(request), groups: groupsById }),
-      );
-    },
+    present: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
   }).list({
     summary: 'The workplaces whose capacity group or production line is the group, by number',
     operationId: 'getWorkplaceGroupAssignedWorkplaces',

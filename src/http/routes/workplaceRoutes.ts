@@ -74,7 +74,7 @@ function groupsRead(workplaces: readonly Workplace[]) {
  * The capacity groups and production lines of these workplaces, by id: those read with the
  * workplaces, the others (a group id changed since) in one query.
  */
-export async function workplaceGroupsOf(
+async function workplaceGroupsOf(
   db: Queryable,
   workplaces: readonly Workplace[],
 ): Promise<Map<string, WorkplaceGroup>> {
@@ -82,6 +82,31 @@ export async function workplaceGroupsOf(
   if (missing.size > 0)
     for (const group of await findWorkplaceGroups(db, [...missing])) groups.set(group.id, group);
   return groups;
+}
+
+/** Workplaces as other resources embed or list them: each with its groups, one query for all. */
+export async function presentWorkplaces(
+  db: Queryable,
+  request: FastifyRequest,
+  workplaces: readonly Workplace[],
+): Promise<Resource[]> {
+  const view = { ...viewOf(request), groups: await workplaceGroupsOf(db, workplaces) };
+  return workplaces.map((workplace) => presentWorkplace(workplace, view));
+}
+
+/**
+ * The workplaces of these ids presented for embedding, by id (docs/api.md, "Representations
+ * (HAL)"); no ids (nothing to embed) reads nothing.
+ */
+export async function embeddableWorkplaces(
+  db: Queryable,
+  request: FastifyRequest,
+  ids: readonly string[],
+): Promise<Map<string, Resource>> {
+  if (ids.length === 0) return new Map();
+  const found = await repository.findWorkplaces(db, [...new Set(ids)]);
+  const presented = await presentWorkplaces(db, request, found);
+  return new Map(found.map((workplace, index) => [workplace.id, presented[index] as Resource]));
 }
 
 export function registerWorkplaces(api: Api, { db }: ServerDeps): void {

@@ -51,11 +51,6 @@ const writable = {
 };
 export const CreateDocumentBody = Type.Object(writable, { additionalProperties: false });
 export const ReplaceDocumentBody = ReplaceBody(writable);
-export const VersionParams = Type.Object({
-  id: Type.String({ maxLength: 100 }),
-  version: Type.String({ maxLength: 100 }),
-});
-
 // The bytes of a file, documented for OpenAPI; they are never JSON-validated (see the plugin below).
 export const Bytes = { schema: Type.String({ format: 'binary' }) };
 export const FileResponse = {

@@ -1,0 +1,83 @@
+// A one-object sub-resource of an owner (a tool's location, an operation's planning result): GET,
+// PUT and DELETE at the same path below the owner's `:id`, through registerRoute. A PUT takes back
+// what the GET shows but the body cannot set, as resourceRoutes' replace does (docs/api.md, "Errors").
+import type { FastifyRequest } from 'fastify';
+import { type Static, type TSchema, Type } from 'typebox';
+import type { Api } from './api.ts';
+import type { Resource } from './hal.ts';
+import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
+import { type RouteDoc, registerRoute } from './route.ts';
+
+export interface SingletonDefinition<Item> {
+  tags: string[];
+  /** Below the owner, e.g. `/tools/:id/location`. */
+  path: string;
+  /** The representation. */
+  schema: TSchema;
+  present: (item: Item, request: FastifyRequest) => Resource;
+}
+
+export function singletonRoutes<Item>(api: Api, singleton: SingletonDefinition<Item>) {
+  const { tags, path, schema, present } = singleton;
+  const ownerOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  return {
+    /** The object; 404 when the owner or the object is not there. */
+    get(route: RouteDoc & { load: (id: string) => Promise<Item> }): void {
+      const { load, ...doc } = route;
+      registerRoute(api, {
+        method: 'GET',
+        path,
+        tags,
+        ...doc,
+        response: { 200: schema },
+        errors: [404],
+        handler: async (request) => present(await load(ownerOf(request)), request),
+      });
+    },
+
+    /** Sets the object; `current` is what an echoed read-only property is compared with (none: nothing). */
+    put<B extends TSchema>(
+      route: RouteDoc & {
+        body: B;
+        current: (id: string) => Promise<Item | undefined>;
+        run: (body: Static<B>, id: string) => Promise<Item>;
+      },
+    ): void {
+      const { body, current, run, ...doc } = route;
+      const readOnly = readOnlyNames(body, representedProperties(schema));
+      registerRoute(api, {
+        method: 'PUT',
+        path,
+        tags,
+        ...doc,
+        body: echoingBody(body, readOnly),
+        response: { 200: schema },
+        errors: [404, 415],
+        handler: async (request) => {
+          const id = ownerOf(request);
+          await checkEchoed(request.body as Record<string, unknown>, readOnly, [], async () => {
+            const item = await current(id);
+            return item === undefined ? {} : (present(item, request).properties as Record<string, unknown>);
+          });
+          return present(await run(request.body as Static<B>, id), request);
+        },
+      });
+    },
+
+    remove(route: RouteDoc & { run: (id: string) => Promise<unknown> }): void {
+      const { run, ...doc } = route;
+      registerRoute(api, {
+        method: 'DELETE',
+        path,
+        tags,
+        ...doc,
+        response: { 204: Type.Null() },
+        errors: [404],
+        handler: async (request, reply) => {
+          await run(ownerOf(request));
+          return reply.code(204).send();
+        },
+      });
+    },
+  };
+}
