@@ -180,10 +180,13 @@ function createDelivery(
     return found;
   };
   // The public URL when set, else where the callback's registration came from, else this instance.
-  const links = new CallbackLinks(db, (root, id) =>
-    (config.publicUrl === undefined && root !== null ? new Hrefs(root, CURRENT_VERSION) : hrefs()).api(
-      `/callbacks/${id}`,
-    ),
+  const links = new CallbackLinks(
+    db,
+    (root, id) =>
+      (config.publicUrl === undefined && root !== null ? new Hrefs(root, CURRENT_VERSION) : hrefs()).api(
+        `/callbacks/${id}`,
+      ),
+    () => config.publicUrl !== undefined || server.server.listening,
   );
   // Connections of its own (PostgreSQL): its statements never queue behind requests for the pool.
   // Two: a cycle and the recording of outcomes run side by side.

@@ -1,8 +1,10 @@
-// HTTP(S) deliveries: POST with undici over keep-alive connection pools, bounded by a timeout.
-// Redirects are not followed (undici's request does not without a redirect interceptor): a 3xx
+// HTTP(S) deliveries: POST with undici over keep-alive connection pools, bounded by a timeout
+// that one timer keeps for every send in flight (src/delivery/deadlines.ts).
+// Redirects are not followed (undici's dispatch does not without a redirect interceptor): a 3xx
 // answer is a failed attempt, so a receiver cannot send the bridge on to another address.
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { AddressPolicy } from '../net/addressPolicy.ts';
+import { Deadline, DeadlineList } from './deadlines.ts';
 import { failure, noAnswer, type SendResult, type Transport } from './transport.ts';
 
 /**
@@ -25,15 +27,91 @@ const NO_ANSWER_CODES = new Set([
 ]);
 
 const isNoAnswer = (error: unknown): boolean =>
-  error instanceof Error &&
-  // The send's own timeout aborts with a DOMException named TimeoutError.
-  (error.name === 'TimeoutError' || NO_ANSWER_CODES.has(String((error as { code?: unknown }).code)));
+  error instanceof Error && NO_ANSWER_CODES.has(String((error as { code?: unknown }).code));
+
+/** The most of an answer's body read before the connection is dropped (undici's dump() reads as much). */
+const BODY_READ_LIMIT = 128 * 1024;
+
+/** How finely the send timeout is checked: an attempt fails between the timeout and one tick later. */
+const TIMEOUT_TICK_MS = 10;
 
 interface Target {
-  url: URL;
-  /** Basic Auth from the URL's userinfo, when it has one. */
-  headers: Record<string, string>;
+  /** undici's dispatch options: where to, and those every send to it shares. */
+  origin: string;
+  path: string;
+  /** Basic Auth from the URL's userinfo, when it has one, as a header name and value. */
+  authorization: [string, string] | [];
   refused: string | null;
+}
+
+/**
+ * One send: undici's handler of the request (its low-level dispatch: no promise, response stream
+ * or async resource of its own) and the send's deadline at once.
+ */
+class Send extends Deadline {
+  readonly #transport: HttpTransport;
+  readonly #resolve: (result: SendResult) => void;
+  #abort: ((reason: Error) => void) | null = null;
+  #timedOut = false;
+  #statusCode = 0;
+  #bytesRead = 0;
+  #settled = false;
+
+  constructor(transport: HttpTransport, resolve: (result: SendResult) => void) {
+    super();
+    this.#transport = transport;
+    this.#resolve = resolve;
+  }
+
+  /** undici: the request got a connection and is being written; `abort` ends it. */
+  onConnect(abort: (reason: Error) => void): void {
+    // A request still queued for a connection when its time ran out ends here, as it would
+    // with an aborted signal.
+    if (this.#timedOut) abort(this.#transport.timeoutError());
+    else this.#abort = abort;
+  }
+
+  onHeaders(statusCode: number): boolean {
+    if (statusCode >= 200) this.#statusCode = statusCode; // 1xx: informational, the answer follows
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.#bytesRead += chunk.length;
+    // Enough read: the status decides, and the connection is not worth keeping for the rest.
+    if (this.#bytesRead > BODY_READ_LIMIT) this.#abort?.(new Error('answer body too large'));
+    return true;
+  }
+
+  onComplete(): void {
+    this.#finish(this.#answered());
+  }
+
+  onError(error: Error): void {
+    // Once the status came, the attempt's outcome is the status whatever ends reading the body
+    // (as with undici's dump(), which swallows that error).
+    if (this.#statusCode !== 0) this.#finish(this.#answered());
+    else if (this.#timedOut) this.#finish(noAnswer(this.#transport.timeoutError()));
+    else this.#finish(isNoAnswer(error) ? noAnswer(error) : failure(error));
+  }
+
+  expired(): void {
+    this.#timedOut = true;
+    this.#abort?.(this.#transport.timeoutError());
+  }
+
+  #answered(): SendResult {
+    const statusCode = this.#statusCode;
+    const ok = statusCode >= 200 && statusCode < 300;
+    return { ok, statusCode, error: ok ? null : `HTTP ${statusCode}`, unresponsive: false };
+  }
+
+  #finish(result: SendResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#transport.deadlines.remove(this);
+    this.#resolve(result);
+  }
 }
 
 export class HttpTransport implements Transport {
@@ -45,10 +123,13 @@ export class HttpTransport implements Transport {
   readonly #targets = new WeakMap<URL, Target>();
   readonly #timeoutMs: number;
   readonly #policy: AddressPolicy;
+  /** Every send's timeout under one timer (src/delivery/deadlines.ts). */
+  readonly deadlines: DeadlineList;
 
   constructor(options: { timeoutMs: number; policy: AddressPolicy }) {
     this.#timeoutMs = options.timeoutMs;
     this.#policy = options.policy;
+    this.deadlines = new DeadlineList(options.timeoutMs, TIMEOUT_TICK_MS);
     this.#agent = new Agent({
       keepAliveTimeout: 30_000,
       connections: 16,
@@ -60,41 +141,39 @@ export class HttpTransport implements Transport {
     });
   }
 
-  async send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult> {
-    // A timer cleared when the send ends, not AbortSignal.timeout(): its timer outlives the send
-    // and builds a DOMException when it fires, for every send, and keeps the signal alive until then.
-    const timeout = new AbortController();
-    const timer = setTimeout(
-      () => timeout.abort(new DOMException(`no answer within ${this.#timeoutMs} ms`, 'TimeoutError')),
-      this.#timeoutMs,
-    );
+  send(url: URL, body: Buffer, headers: string[]): Promise<SendResult> {
+    let target: Target;
     try {
-      // Inside the try: a bad escape in the credentials (decodeURIComponent throws) is a failed
-      // attempt, never a rejected send.
-      const target = this.#target(url);
-      if (target.refused !== null) return failure(target.refused);
-      const response = await request(target.url, {
-        method: 'POST',
-        dispatcher: this.#agent,
-        headers: { 'content-type': 'application/json', ...headers, ...target.headers },
-        body,
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
-        signal: timeout.signal,
-      });
-      await response.body.dump();
-      const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return {
-        ok,
-        statusCode: response.statusCode,
-        error: ok ? null : `HTTP ${response.statusCode}`,
-        unresponsive: false,
-      };
+      // A bad escape in the credentials (decodeURIComponent throws) is a failed attempt, never a
+      // rejected send.
+      target = this.#target(url);
     } catch (error) {
-      return isNoAnswer(error) ? noAnswer(error) : failure(error);
-    } finally {
-      clearTimeout(timer);
+      return Promise.resolve(failure(error));
     }
+    if (target.refused !== null) return Promise.resolve(failure(target.refused));
+    if (target.authorization.length > 0) headers.push(...target.authorization);
+    return new Promise<SendResult>((resolve) => {
+      const send = new Send(this, resolve);
+      this.deadlines.add(send);
+      // A request undici refuses (a bad header) comes back through the handler's onError.
+      this.#agent.dispatch(
+        {
+          origin: target.origin,
+          path: target.path,
+          method: 'POST',
+          headers,
+          body,
+          headersTimeout: this.#timeoutMs,
+          bodyTimeout: this.#timeoutMs,
+        },
+        send,
+      );
+    });
+  }
+
+  /** Why a send that ran out of time failed: the same words for every one. */
+  timeoutError(): Error {
+    return new DOMException(`no answer within ${this.#timeoutMs} ms`, 'TimeoutError');
   }
 
   /**
@@ -107,14 +186,19 @@ export class HttpTransport implements Transport {
     const known = this.#targets.get(url);
     if (known) return known;
     const target = new URL(url);
-    const headers: Record<string, string> = {};
+    let authorization: Target['authorization'] = [];
     if (target.username !== '' || target.password !== '') {
       const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
-      headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+      authorization = ['authorization', `Basic ${Buffer.from(credentials).toString('base64')}`];
       target.username = '';
       target.password = '';
     }
-    const prepared = { url: target, headers, refused: this.#policy.literalRefusal(target.hostname) };
+    const prepared: Target = {
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      authorization,
+      refused: this.#policy.literalRefusal(target.hostname),
+    };
     this.#targets.set(url, prepared);
     return prepared;
   }

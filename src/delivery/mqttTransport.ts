@@ -5,10 +5,40 @@ import { randomBytes } from 'node:crypto';
 import { type IClientPublishOptions, MqttClient } from 'mqtt';
 import { mqttTopic } from '../domain/callbacks.ts';
 import { type AddressPolicy, literalAddress } from '../net/addressPolicy.ts';
+import { Deadline, DeadlineList } from './deadlines.ts';
+import { CONTENT_TYPE_HEADER } from './payload.ts';
 import { failure, noAnswer, type SendResult, type Transport } from './transport.ts';
 
-/** The broker took the publish but did not confirm it in time. */
-class PubackTimeout extends Error {}
+/** How finely the PUBACK timeout is checked: a publish fails between the timeout and one tick later. */
+const TIMEOUT_TICK_MS = 10;
+
+/** One QoS 1 publish waiting for its PUBACK, and its deadline at once. */
+class Publish extends Deadline {
+  readonly #transport: MqttTransport;
+  readonly #resolve: (result: SendResult) => void;
+  #settled = false;
+
+  constructor(transport: MqttTransport, resolve: (result: SendResult) => void) {
+    super();
+    this.#transport = transport;
+    this.#resolve = resolve;
+  }
+
+  /** mqtt.js's callback of the publish: its PUBACK, or why it failed. */
+  readonly acknowledged = (error?: Error): void => {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#transport.deadlines.remove(this);
+    this.#resolve(error ? failure(error) : DELIVERED);
+  };
+
+  expired(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    // The broker took the publish but did not confirm it in time.
+    this.#resolve(noAnswer(this.#transport.timeoutText));
+  }
+}
 
 /** What a send needs of a callback URL, worked out once per URL object (the worker keeps them). */
 interface Target {
@@ -29,12 +59,19 @@ export class MqttTransport implements Transport {
   /** Why a client's last connection attempt failed (shown while it is down). */
   readonly #lastError = new WeakMap<MqttClient, string>();
 
+  /** Every publish's PUBACK timeout under one timer (src/delivery/deadlines.ts). */
+  readonly deadlines: DeadlineList;
+  /** Why a publish that got no PUBACK in time failed. */
+  readonly timeoutText: string;
+
   constructor(options: { timeoutMs: number; policy: AddressPolicy }) {
     this.#timeoutMs = options.timeoutMs;
     this.#policy = options.policy;
+    this.deadlines = new DeadlineList(options.timeoutMs, TIMEOUT_TICK_MS);
+    this.timeoutText = `no PUBACK within ${options.timeoutMs} ms`;
   }
 
-  async send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult> {
+  async send(url: URL, body: Buffer, headers: string[]): Promise<SendResult> {
     try {
       const target = this.#target(url);
       const client = this.#opened.get(target.key) ?? (await this.#client(url, target.key));
@@ -49,24 +86,26 @@ export class MqttTransport implements Transport {
   }
 
   /**
-   * A QoS 1 publish, confirmed by its PUBACK within the timeout: one promise and one timer per
-   * publish (mqtt.js's callback, not its promise raced against a second one).
+   * A QoS 1 publish, confirmed by its PUBACK within the timeout: one promise per publish, its
+   * timeout in the list of all of them (mqtt.js's callback, not its promise raced against a
+   * second one).
    */
-  #publish(client: MqttClient, topic: string, body: string, headers: Record<string, string>) {
+  #publish(client: MqttClient, topic: string, body: Buffer, headers: string[]) {
     const options: IClientPublishOptions = { qos: 1 };
-    // MQTT 5 carries the extras as user properties; a 3.1.1-only broker gets the body alone.
+    // MQTT 5 carries the extras as user properties, the content type as its own property; a
+    // 3.1.1-only broker gets the body alone.
     if (client.options.protocolVersion === 5) {
-      options.properties = { contentType: 'application/json', userProperties: headers };
+      const userProperties: Record<string, string> = {};
+      for (let index = 0; index < headers.length; index += 2) {
+        const name = headers[index] as string;
+        if (name !== CONTENT_TYPE_HEADER[0]) userProperties[name] = headers[index + 1] as string;
+      }
+      options.properties = { contentType: CONTENT_TYPE_HEADER[1], userProperties };
     }
     return new Promise<SendResult>((resolve) => {
-      const timer = setTimeout(
-        () => resolve(noAnswer(new PubackTimeout(`no PUBACK within ${this.#timeoutMs} ms`))),
-        this.#timeoutMs,
-      );
-      client.publish(topic, body, options, (error) => {
-        clearTimeout(timer);
-        resolve(error ? failure(error) : DELIVERED);
-      });
+      const publish = new Publish(this, resolve);
+      this.deadlines.add(publish);
+      client.publish(topic, body, options, publish.acknowledged);
     });
   }
 

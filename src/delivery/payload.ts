@@ -3,23 +3,84 @@
 import { createHmac } from 'node:crypto';
 import type { Notification } from '../db/repositories/notifications.ts';
 
+/** Events whose shared body part is kept (DeliveryBodies): a fan-out sends one event many times at once. */
+const EVENTS_KEPT = 1_000;
+/** Callbacks whose own body parts are kept (DeliveryBodies). */
+const CALLBACKS_KEPT = 10_000;
+
+/** What a callback adds around an event: its id first, its event name and link last. */
+interface CallbackParts {
+  href: string;
+  eventName: string | null;
+  head: Buffer;
+  tail: Buffer;
+}
+
 /**
- * The delivery body: `properties` with its 7 keys in the documented order, and `_links.callback`.
+ * Delivery bodies: `properties` with its 7 keys in the documented order, and `_links.callback`.
  * Written as text around the event's stored JSON (src/db/repositories/notifications.ts,
- * deliveredEventColumns), compacted, instead of parsing that JSON and writing it out again for
- * every callback.
+ * deliveredEventColumns), compacted, instead of parsing that JSON and writing it out again. The
+ * event's part (its time, data, object and type) is built once per event and shared by every
+ * callback it goes to; a callback's parts (its id, event name and link) once per callback. A body
+ * is the three copied into one buffer.
  */
-export function deliveryBody(notification: Notification, callbackHref: string): string {
-  const { event } = notification;
-  // The callback's name when it has one, else the publisher's (docs/api.md, "Callbacks (event delivery)").
-  const eventName = notification.eventName ?? event.eventName;
-  return (
-    `{"properties":{"callbackId":${JSON.stringify(notification.callbackId)},` +
-    `"timestamp":"${event.timestamp}","data":${compactJsonb(event.dataJson)},` +
-    `"objectId":${JSON.stringify(event.objectId)},"objectType":${JSON.stringify(event.objectType)},` +
-    `"eventType":${JSON.stringify(event.eventType)},"eventName":${JSON.stringify(eventName)}},` +
-    `"_links":{"callback":{"href":${JSON.stringify(callbackHref)},"method":"GET","embeddable":false}}}`
-  );
+export class DeliveryBodies {
+  readonly #events = new Map<string, Buffer>();
+  readonly #callbacks = new Map<string, CallbackParts>();
+
+  body(notification: Notification, callbackHref: string): Buffer {
+    const middle = this.#eventPart(notification.event);
+    const { head, tail } = this.#callbackParts(notification, callbackHref);
+    const body = Buffer.allocUnsafe(head.length + middle.length + tail.length);
+    head.copy(body, 0);
+    middle.copy(body, head.length);
+    tail.copy(body, head.length + middle.length);
+    return body;
+  }
+
+  #eventPart(event: Notification['event']): Buffer {
+    let part = this.#events.get(event.id);
+    if (part === undefined) {
+      part = keptBuffer(
+        `"timestamp":"${event.timestamp}","data":${compactJsonb(event.dataJson)},` +
+          `"objectId":${JSON.stringify(event.objectId)},"objectType":${JSON.stringify(event.objectType)},` +
+          `"eventType":${JSON.stringify(event.eventType)},`,
+      );
+      if (this.#events.size >= EVENTS_KEPT) this.#events.clear();
+      this.#events.set(event.id, part);
+    }
+    return part;
+  }
+
+  #callbackParts(notification: Notification, href: string): CallbackParts {
+    // The callback's name when it has one, else the publisher's (docs/api.md, "Callbacks (event delivery)").
+    const eventName = notification.eventName ?? notification.event.eventName;
+    const known = this.#callbacks.get(notification.callbackId);
+    if (known !== undefined && known.href === href && known.eventName === eventName) return known;
+    const parts = {
+      href,
+      eventName,
+      head:
+        known?.head ?? keptBuffer(`{"properties":{"callbackId":${JSON.stringify(notification.callbackId)},`),
+      tail: keptBuffer(
+        `"eventName":${JSON.stringify(eventName)}},` +
+          `"_links":{"callback":{"href":${JSON.stringify(href)},"method":"GET","embeddable":false}}}`,
+      ),
+    };
+    if (known === undefined && this.#callbacks.size >= CALLBACKS_KEPT) this.#callbacks.clear();
+    this.#callbacks.set(notification.callbackId, parts);
+    return parts;
+  }
+}
+
+/**
+ * A buffer of its own for text that is kept: Buffer.from takes small buffers from a shared 8 KiB
+ * slab, and one kept slice would keep its whole slab alive.
+ */
+function keptBuffer(text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buffer.write(text);
+  return buffer;
 }
 
 /**
@@ -62,28 +123,42 @@ function stringEnd(text: string, from: number): number {
   }
 }
 
+/** The content type of every delivery: MQTT 5 sends it as the publish's own property, not as a user property. */
+export const CONTENT_TYPE_HEADER = ['content-type', 'application/json'] as const;
+
 /**
- * Headers (HTTP) or MQTT 5 user properties: the event id as `webhook-id`, the per-callback
- * sequence number, the count discarded since the last success, and a Standard Webhooks
- * signature when the callback has a secret.
+ * Headers (HTTP) or MQTT 5 user properties, as name, value, name, value, ...: the content type,
+ * the event id as `webhook-id`, the per-callback sequence number, the count discarded since the
+ * last success, and a Standard Webhooks signature when the callback has a secret. A flat list,
+ * the form undici takes them in; a transport may add its own to it (it belongs to the send).
  */
-export function deliveryHeaders(notification: Notification, body: string, now: Date): Record<string, string> {
+export function deliveryHeaders(notification: Notification, body: Buffer, now: Date): string[] {
   const timestamp = String(Math.floor(now.getTime() / 1000));
-  const headers: Record<string, string> = {
-    'webhook-id': notification.event.id,
-    'webhook-timestamp': timestamp,
-    'bridge-sequence': String(notification.sequence),
-    'bridge-attempt': String(notification.attempt),
-    'bridge-discarded-notifications': String(notification.discardedSinceSuccess),
-  };
+  const headers = [
+    CONTENT_TYPE_HEADER[0],
+    CONTENT_TYPE_HEADER[1],
+    'webhook-id',
+    notification.event.id,
+    'webhook-timestamp',
+    timestamp,
+    'bridge-sequence',
+    String(notification.sequence),
+    'bridge-attempt',
+    String(notification.attempt),
+    'bridge-discarded-notifications',
+    String(notification.discardedSinceSuccess),
+  ];
   if (notification.signingSecret) {
-    headers['webhook-signature'] = sign(notification.signingSecret, notification.event.id, timestamp, body);
+    headers.push(
+      'webhook-signature',
+      sign(notification.signingSecret, notification.event.id, timestamp, body),
+    );
   }
   return headers;
 }
 
 /** Standard Webhooks: v1 = base64 HMAC-SHA256 over `id.timestamp.body`, key = the secret after `whsec_`. */
-export function sign(secret: string, id: string, timestamp: string, body: string): string {
+export function sign(secret: string, id: string, timestamp: string, body: Buffer | string): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
 }

@@ -13,7 +13,7 @@ import {
 import { claimLockMs } from '../domain/delivery.ts';
 import type { Cursor, Cursors } from './cursors.ts';
 import { InFlightCaps } from './inFlightCaps.ts';
-import { deliveryBody, deliveryHeaders } from './payload.ts';
+import { DeliveryBodies, deliveryHeaders } from './payload.ts';
 import type { Recorder } from './recording.ts';
 import { roundRobin } from './roundRobin.ts';
 import { failure, type SendResult, type Transport } from './transport.ts';
@@ -28,7 +28,8 @@ export interface SenderOptions {
   maxInFlight: number;
   /** Sends in flight at once for one callback; fewer while its receiver does not answer (InFlightCaps). */
   perCallback: number;
-  callbackHref: (callbackId: string) => Promise<string>;
+  /** A callback's link: at once when known, else once it has been read (CallbackLinks). */
+  callbackHref: (callbackId: string) => string | Promise<string>;
   /** The time of claims and headers. */
   clock: Clock;
   /** Something for the loop to do: a callback waits for a slot, or a cursor for a read. */
@@ -45,6 +46,7 @@ export class Sender {
   readonly #options: SenderOptions;
   readonly #caps: InFlightCaps;
   readonly #urls = new Map<string, URL>();
+  readonly #bodies = new DeliveryBodies();
   readonly #inFlight = new Set<Promise<void>>();
   /** This instance's retries in flight per callback (cursors count their own sends). */
   readonly #retriesOut = new Map<string, number>();
@@ -216,7 +218,8 @@ export class Sender {
     let result: SendResult;
     try {
       const url = this.#url(notification.url);
-      const body = deliveryBody(notification, await this.#options.callbackHref(notification.callbackId));
+      const href = this.#options.callbackHref(notification.callbackId);
+      const body = this.#bodies.body(notification, typeof href === 'string' ? href : await href);
       const transport = url.protocol === 'mqtt:' ? this.#transports.mqtt : this.#transports.http;
       result = await transport.send(
         url,

@@ -13,7 +13,11 @@ export interface SendResult {
 
 /** Delivers a JSON body to a callback URL; never throws, the result says what happened. */
 export interface Transport {
-  send(url: URL, body: string, headers: Record<string, string>): Promise<SendResult>;
+  /**
+   * `body` may be shared with other sends and is not changed; `headers` (name, value, ...,
+   * src/delivery/payload.ts) belong to this send, and the transport may add to them.
+   */
+  send(url: URL, body: Buffer, headers: string[]): Promise<SendResult>;
   close(): Promise<void>;
 }
 

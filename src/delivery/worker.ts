@@ -19,7 +19,8 @@ import { Sender } from './sending.ts';
 import type { Transport } from './transport.ts';
 
 export interface DeliveryOptions extends DeliverySettings {
-  callbackHref: (callbackId: string) => Promise<string>;
+  /** A callback's link: at once when known, else once it has been read (CallbackLinks). */
+  callbackHref: (callbackId: string) => string | Promise<string>;
   /** The time of claims, leases, retries and headers. */
   clock: Clock;
   /** Metrics hooks (src/metrics): a cycle of the loop finished; a delivery attempt's outcome. */

@@ -213,7 +213,11 @@ describe('HTTP transport: a receiver on loopback', () => {
   test('every spelling of loopback reaches the receiver while loopback is allowed (the default)', async () => {
     for (const host of hosts) {
       const before = receiver.requests.length;
-      const result = await open.send(new URL(`http://${host}:${receiver.port}/${host}`), '{}', {});
+      const result = await open.send(
+        new URL(`http://${host}:${receiver.port}/${host}`),
+        Buffer.from('{}'),
+        [],
+      );
       assert.equal(result.ok, true, `${host}: ${result.error}`);
       assert.equal(receiver.requests.length, before + 1, host);
     }
@@ -222,7 +226,11 @@ describe('HTTP transport: a receiver on loopback', () => {
   test('with loopback denied, no spelling reaches it: each attempt fails naming the address', async () => {
     const before = receiver.requests.length;
     for (const host of hosts) {
-      const result = await strict.send(new URL(`http://${host}:${receiver.port}/${host}`), '{}', {});
+      const result = await strict.send(
+        new URL(`http://${host}:${receiver.port}/${host}`),
+        Buffer.from('{}'),
+        [],
+      );
       assert.equal(result.ok, false, host);
       assert.equal(result.statusCode, null, host);
       assert.match(String(result.error), /not allowed for callbacks/, host);
@@ -233,7 +241,11 @@ describe('HTTP transport: a receiver on loopback', () => {
   test('the unspecified addresses 0.0.0.0 and [::] never reach the host, even by default', async () => {
     const before = receiver.requests.length;
     for (const host of ['0.0.0.0', '0', '[::]', '[::ffff:0.0.0.0]']) {
-      const result = await open.send(new URL(`http://${host}:${receiver.port}/${host}`), '{}', {});
+      const result = await open.send(
+        new URL(`http://${host}:${receiver.port}/${host}`),
+        Buffer.from('{}'),
+        [],
+      );
       assert.equal(result.ok, false, host);
       assert.match(String(result.error), /not allowed for callbacks/, host);
     }
@@ -248,10 +260,18 @@ describe('HTTP transport: a receiver on loopback', () => {
     })).start();
     try {
       for (const transport of [open, strict]) {
-        const result = await transport.send(new URL(`http://127.0.0.1:${redirecting.port}/hook`), '{}', {});
+        const result = await transport.send(
+          new URL(`http://127.0.0.1:${redirecting.port}/hook`),
+          Buffer.from('{}'),
+          [],
+        );
         assert.equal(result.ok, false);
       }
-      const result = await open.send(new URL(`http://127.0.0.1:${redirecting.port}/hook`), '{}', {});
+      const result = await open.send(
+        new URL(`http://127.0.0.1:${redirecting.port}/hook`),
+        Buffer.from('{}'),
+        [],
+      );
       assert.equal(result.statusCode, 307);
       // The send is over: a followed redirect would have been requested before it returned.
       assert.deepEqual(target.requests, []);
@@ -311,7 +331,7 @@ class BrokerProxy {
 }
 
 // (never empty: the deliveries always carry headers, which MQTT 5 sends as user properties)
-const HEADERS = { 'webhook-id': 'address-policy' };
+const HEADERS = ['webhook-id', 'address-policy'];
 
 describe('MQTT transport: every reconnect is checked', () => {
   test('a broker name that resolves to a denied address after a drop is not reconnected to; it is again once allowed', {
@@ -330,7 +350,7 @@ describe('MQTT transport: every reconnect is checked', () => {
     const transport = new MqttTransport({ timeoutMs: 2000, policy });
     const url = new URL(`mqtt://broker.test:${proxy.port}/external/address-policy`);
     try {
-      const first = await transport.send(url, '{"n":1}', HEADERS);
+      const first = await transport.send(url, Buffer.from('{"n":1}'), HEADERS);
       assert.equal(first.ok, true, String(first.error));
       assert.equal(proxy.connections['127.0.0.1'], 1);
 
@@ -344,14 +364,14 @@ describe('MQTT transport: every reconnect is checked', () => {
       );
       // ...and neither connected to it (the connect follows the lookup at once when permitted).
       assert.equal(proxy.connections['127.0.0.2'], 0);
-      const down = await transport.send(url, '{"n":2}', HEADERS);
+      const down = await transport.send(url, Buffer.from('{"n":2}'), HEADERS);
       assert.equal(down.ok, false);
       assert.match(String(down.error), /not connected.*127\.0\.0\.2.*not allowed/);
 
       address = '127.0.0.1';
       await until(
         'delivered again after a permitted reconnect',
-        async () => (await transport.send(url, '{"n":3}', HEADERS)).ok,
+        async () => (await transport.send(url, Buffer.from('{"n":3}'), HEADERS)).ok,
       );
       assert.equal(proxy.connections['127.0.0.2'], 0);
       assert.equal(proxy.connections['127.0.0.1'], 2);
@@ -371,7 +391,7 @@ describe('MQTT transport: every reconnect is checked', () => {
       for (const host of ['127.0.0.1', '127.1', '2130706433', '[::ffff:127.0.0.1]', '0.0.0.0']) {
         const result = await transport.send(
           new URL(`mqtt://${host}:${proxy.port}/external/x`),
-          '{}',
+          Buffer.from('{}'),
           HEADERS,
         );
         assert.equal(result.ok, false, host);

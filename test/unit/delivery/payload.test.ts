@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Notification } from '../../../src/db/repositories/notifications.ts';
-import { compactJsonb, deliveryBody, deliveryHeaders, sign } from '../../../src/delivery/payload.ts';
+import { compactJsonb, DeliveryBodies, deliveryHeaders, sign } from '../../../src/delivery/payload.ts';
+
+const deliveryBody = (delivered: Notification, href: string) =>
+  new DeliveryBodies().body(delivered, href).toString();
+/** Headers as name, value, ... read as an object (each name once). */
+const headerObject = (headers: string[]) =>
+  Object.fromEntries(headers.flatMap((name, index) => (index % 2 === 0 ? [[name, headers[index + 1]]] : [])));
 
 const notification = (fields: Partial<Notification> = {}, event: Partial<Notification['event']> = {}) =>
   ({
@@ -61,6 +67,32 @@ describe('deliveryBody', () => {
   });
 });
 
+describe('DeliveryBodies', () => {
+  test("an event's part is shared by its callbacks: each body is the one built alone", () => {
+    const bodies = new DeliveryBodies();
+    const callbacks = ['0195b7a0-0000-7000-8000-0000000000c1', '0195b7a0-0000-7000-8000-0000000000c2'];
+    for (const event of [{}, { id: '0195b7a0-0000-7000-8000-0000000000e2', objectId: 'wp-2' }]) {
+      for (const callbackId of callbacks) {
+        const delivered = notification({ callbackId }, event);
+        assert.equal(
+          bodies.body(delivered, `/cb/${callbackId}`).toString(),
+          deliveryBody(delivered, `/cb/${callbackId}`),
+        );
+      }
+    }
+  });
+
+  test("a callback's new name or link is in its next body", () => {
+    const bodies = new DeliveryBodies();
+    const properties = (delivered: Notification, href: string) =>
+      JSON.parse(bodies.body(delivered, href).toString());
+    assert.equal(properties(notification(), '/a')._links.callback.href, '/a');
+    assert.equal(properties(notification({ eventName: 'renamed' }), '/a').properties.eventName, 'renamed');
+    assert.equal(properties(notification({ eventName: 'renamed' }), '/b')._links.callback.href, '/b');
+    assert.equal(properties(notification(), '/b').properties.eventName, null);
+  });
+});
+
 describe('compactJsonb', () => {
   test("drops the blank jsonb's text writes after every , and : between tokens", () => {
     assert.equal(compactJsonb('{"a": 1, "b": [1, 2, {"c": null}]}'), '{"a":1,"b":[1,2,{"c":null}]}');
@@ -80,7 +112,8 @@ describe('compactJsonb', () => {
 describe('deliveryHeaders', () => {
   test('event id, time in seconds, sequence, attempt and the discarded count; no signature without a secret', () => {
     const now = new Date('2026-03-04T05:06:07.999Z');
-    assert.deepEqual(deliveryHeaders(notification(), '{}', now), {
+    assert.deepEqual(headerObject(deliveryHeaders(notification(), Buffer.from('{}'), now)), {
+      'content-type': 'application/json',
       'webhook-id': '0195b7a0-0000-7000-8000-0000000000e1',
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'bridge-sequence': '7',
@@ -92,7 +125,9 @@ describe('deliveryHeaders', () => {
   test('with a secret: a v1 signature over id.timestamp.body', () => {
     const secret = `whsec_${Buffer.from('a secret of the callback').toString('base64')}`;
     const now = new Date('2026-03-04T05:06:07Z');
-    const headers = deliveryHeaders(notification({ signingSecret: secret }), '{"x":1}', now);
+    const headers = headerObject(
+      deliveryHeaders(notification({ signingSecret: secret }), Buffer.from('{"x":1}'), now),
+    );
     const expected = createHmac('sha256', 'a secret of the callback')
       .update(`0195b7a0-0000-7000-8000-0000000000e1.${headers['webhook-timestamp']}.{"x":1}`)
       .digest('base64');
