@@ -46,7 +46,7 @@ export function registerHistoryRoutes<Item extends { id: string; startDate: Date
     itemParam: 'recordId',
     name,
     schema,
-    present: each(routes.present),
+    presentPage: each(routes.present),
   });
   history.list({
     summary: routes.summary,

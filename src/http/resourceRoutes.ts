@@ -9,7 +9,7 @@ import type { Api } from './api.ts';
 import { canWrite } from './auth.ts';
 import { embedQuery, parseEmbed } from './embed.ts';
 import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
-import type { QueryValues } from './hrefs.ts';
+import type { Hrefs, QueryValues } from './hrefs.ts';
 import { operationIds } from './operationIds.ts';
 import type { PageElements } from './presenters/historyPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
@@ -43,7 +43,9 @@ export interface At {
 /** A route's words; its operationId when the derived one (see `operationIds`) does not fit. */
 type Doc = RouteDoc;
 
-export interface ResourceDefinition<Item, Embed extends string> {
+export type ResourceDefinition<Item, Embed extends string> = Presenter<Item, Embed> & ResourceWords<Embed>;
+
+interface ResourceWords<Embed extends string> {
   tags: string[];
   /** The collection's route, e.g. `/workplaces`, or `/workplaces/:id/shifts` below an owner. */
   path: string;
@@ -65,13 +67,24 @@ export interface ResourceDefinition<Item, Embed extends string> {
    * A test compares the two for the resource (test/api/workplaces.test.ts).
    */
   plainJson?: boolean;
-  /** Items to representations, in order; loads what they embed in one go. */
-  present: (
-    items: Item[],
-    request: FastifyRequest,
-    embed: ReadonlySet<Embed>,
-  ) => Resource[] | Promise<Resource[]>;
 }
+
+/** How items become representations: one at a time, or a page at once. */
+type Presenter<Item, Embed extends string> =
+  | {
+      /** One item's representation; `writable`: the caller may write (the presenter offers edits). */
+      present: (item: Item, hrefs: Hrefs, writable: boolean) => Resource;
+      presentPage?: never;
+    }
+  | {
+      /** Items to representations, in order; loads what they embed in one go. */
+      presentPage: (
+        items: Item[],
+        request: FastifyRequest,
+        embed: ReadonlySet<Embed>,
+      ) => Resource[] | Promise<Resource[]>;
+      present?: never;
+    };
 
 type Paging = 'offset' | 'keyset';
 type NoProperties = Record<never, TSchema>;
@@ -165,8 +178,14 @@ export function resourceRoutes<Item, Embed extends string = never>(
     const id = params.id ?? '';
     return { request, params, id, itemId: params[itemParam] ?? '', owner: owner ?? id };
   };
+  const presentPage =
+    resource.presentPage ??
+    ((items: Item[], request: FastifyRequest) => {
+      const writable = canWrite(request);
+      return items.map((item) => resource.present(item, request.hrefs, writable));
+    });
   const presentOne = async (item: Item, request: FastifyRequest, embed = new Set<Embed>()) =>
-    (await resource.present([item], request, embed))[0] as Resource;
+    (await presentPage([item], request, embed))[0] as Resource;
   /** The item's loader, once `get` is declared: a PUT compares echoed read-only properties with it. */
   let loadItem: ((at: At) => Promise<Item>) | undefined;
   /** A route's words with the resource's tags and the derived operationId. */
@@ -233,7 +252,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
           return withElements(
             keysetCollection(
               context,
-              await resource.present(found.items, request, embed),
+              await presentPage(found.items, request, embed),
               found,
               pagingAsked(query),
               route.position as (item: Item) => KeysetPosition,
@@ -246,7 +265,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         const found = (await route.load(filter, asked as PageRequest<P>, where)) as OffsetPage<Item>;
         const collection = offsetCollection(
           context,
-          await resource.present(found.items, request, embed),
+          await presentPage(found.items, request, embed),
           found,
           asked,
         );
@@ -300,7 +319,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         errors: [404],
         handler: async (request, reply) => {
           const embed = embedsOf(request.query as { embed?: string[] });
-          const presented = resource.present([await route.load(at(request))], request, embed);
+          const presented = presentPage([await route.load(at(request))], request, embed);
           // Awaited only when the presenter had to load something (no promise per answer otherwise).
           const representation = (Array.isArray(presented) ? presented : await presented)[0] as Resource;
           // A reply serializer leaves the type unset; the media-type hook then picks JSON or HAL.

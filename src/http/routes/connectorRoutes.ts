@@ -1,11 +1,10 @@
 import * as repository from '../../db/repositories/connectorRepository.ts';
-import type { Connector } from '../../domain/connectors.ts';
 import * as service from '../../services/connectorService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { CONNECTORS_PATH } from '../paths.ts';
 import { presentConnector } from '../presenters/connectorPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { ConnectorBody, ConnectorSchema, connectorInput } from '../schemas/connectorSchemas.ts';
 
 const tags = ['connectors'];
@@ -16,7 +15,7 @@ export function registerConnectors(api: Api, { db, config }: ServerDeps): void {
     path: CONNECTORS_PATH,
     name: 'connectors',
     schema: ConnectorSchema,
-    present: each((connector: Connector, request) => presentConnector(connector, request.hrefs)),
+    present: presentConnector,
   });
   connectors.list({
     summary: 'List connectors with their status',

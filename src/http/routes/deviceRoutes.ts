@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/deviceRepository.ts';
-import { type Device, MAX_SAMPLES_PER_CALL, type Sample } from '../../domain/devices.ts';
+import { type Device, MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
 import * as service from '../../services/deviceService.ts';
 import * as timeSeries from '../../services/timeSeriesService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
@@ -16,7 +16,7 @@ import {
   presentSample,
 } from '../presenters/devicePresenter.ts';
 import { viewOf } from '../presenters/view.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf } from '../schemas/common.ts';
 import {
@@ -36,14 +36,14 @@ const tags = ['devices'];
 
 export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   /** Presents devices, loading each workplace to embed once. */
-  async function present(devices: Device[], request: FastifyRequest, embed: ReadonlySet<DeviceEmbed>) {
+  async function presentPage(devices: Device[], request: FastifyRequest, embed: ReadonlySet<DeviceEmbed>) {
     const asked = embed.has('workplace') ? devices.map((device) => device.workplaceId) : [];
     const workplaces = await embeddableWorkplaces(db, request, asked);
     return devices.map((device) =>
       presentDevice(device, viewOf(request, embed), workplaces.get(device.workplaceId)),
     );
   }
-  const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, present };
+  const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, presentPage };
 
   const devices = resourceRoutes(api, { ...resource, path: DEVICES_PATH });
   devices.list({
@@ -84,7 +84,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
     name: 'recordedTimeSeries',
     schema: SampleSchema,
-    present: each((sample: Sample, request) => presentSample(sample, request.hrefs)),
+    present: presentSample,
   });
   samples.list({
     summary: 'Recorded process or sensor data, newest first (timestamp pagination)',

@@ -1,5 +1,5 @@
 import * as repository from '../../db/repositories/documentRepository.ts';
-import { type Document, type DocumentVersion, EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
+import { EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
 import * as service from '../../services/documentService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
@@ -7,7 +7,7 @@ import type { ServerDeps } from '../deps.ts';
 import { fileDownloadRoute, fileUploadRoute } from '../fileTransfer.ts';
 import { DOCUMENTS_PATH } from '../paths.ts';
 import { presentDocument, presentDocumentVersion } from '../presenters/documentPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   CreateDocumentBody,
   DocumentFilters,
@@ -31,9 +31,7 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
     path: DOCUMENTS_PATH,
     name: 'documents',
     schema: DocumentSchema,
-    present: each((document: Document, request) =>
-      presentDocument(document, request.hrefs, canWrite(request)),
-    ),
+    present: presentDocument,
   });
   documents.list({
     summary: 'List documents, ordered by folder and name',
@@ -67,7 +65,7 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
     itemParam: 'version',
     name: 'versions',
     schema: VersionSchema,
-    present: each((version: DocumentVersion, request) => presentDocumentVersion(version, request.hrefs)),
+    present: presentDocumentVersion,
   });
   versions.list({
     summary: 'Versions of a document, newest first',

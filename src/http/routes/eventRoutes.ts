@@ -1,12 +1,12 @@
 // The event log (docs/events.md): every emitted event, readable in timestamp mode so a client that
 // was down can catch up, and POST /events for an application's own EXTERNAL events.
-import { listEvents, type StoredEvent } from '../../db/repositories/eventRepository.ts';
+import { listEvents } from '../../db/repositories/eventRepository.ts';
 import { getEvent, publishExternalEvent } from '../../services/eventService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { EVENTS_PATH } from '../paths.ts';
 import { presentEvent } from '../presenters/eventPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { EventFilters, EventSchema, PublishEventBody } from '../schemas/eventSchemas.ts';
 
 export function registerEvents(api: Api, { db, config }: ServerDeps): void {
@@ -15,7 +15,7 @@ export function registerEvents(api: Api, { db, config }: ServerDeps): void {
     path: EVENTS_PATH,
     name: 'events',
     schema: EventSchema,
-    present: each((event: StoredEvent, request) => presentEvent(event, request.hrefs)),
+    present: presentEvent,
   });
   events.list({
     summary: 'The event log, newest first (timestamp mode on recordedAt)',

@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.ts';
 import * as folderRepository from '../../db/repositories/documentFolderRepository.ts';
 import * as documentRepository from '../../db/repositories/documentRepository.ts';
 import { findMasterDataEntry } from '../../db/repositories/masterDataRepository.ts';
-import { checkName, type DocumentFolder, ROOT_FOLDER_ID } from '../../domain/documentFolders.ts';
+import { checkName, ROOT_FOLDER_ID } from '../../domain/documentFolders.ts';
 import {
   DOCUMENT_STATES,
   type Document,
@@ -27,7 +27,7 @@ import {
   presentRepository,
   presentRepositoryDocument,
 } from '../presenters/fileRepositoryPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import {
   CreateFolderBody,
@@ -123,9 +123,7 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     name: 'folders',
     schema: FolderSchema,
     embeds: FOLDER_EMBEDS,
-    present: each((folder: DocumentFolder, request) =>
-      presentFolder(folder, request.hrefs, canWrite(request)),
-    ),
+    present: presentFolder,
   });
   folders.list({
     summary: 'List folders, newest change first; parentFolderId lists one folder of the tree',
@@ -153,14 +151,14 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     run: (at) => folderService.deleteFolder(db, at.id),
   });
 
-  const present = presentDocuments(db);
+  const presentPage = presentDocuments(db);
   const folderDocuments = resourceRoutes(api, {
     tags,
     path: `${DOCUMENT_FOLDERS_PATH}/:id/documents`,
     name: 'documents',
     schema: RepositoryDocumentSchema,
     embeds: DOCUMENT_EMBEDS,
-    present,
+    presentPage,
   });
   folderDocuments.list({
     summary: "A folder's documents, newest change first",
@@ -190,7 +188,7 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     name: 'documents',
     schema: RepositoryDocumentSchema,
     embeds: DOCUMENT_EMBEDS,
-    present,
+    presentPage,
   });
   documents.list({
     summary: 'Every document of the repository, newest change first',
@@ -234,7 +232,7 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
       const query = request.query as { fileName?: string; editor?: string };
       const { content, name } = await uploadedFile(received, query.fileName);
       const document = await service.uploadFile(db, id, content, { name, editor: query.editor });
-      return (await present([document], request, new Set()))[0];
+      return (await presentPage([document], request, new Set()))[0];
     },
   });
 }

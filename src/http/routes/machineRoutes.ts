@@ -35,7 +35,7 @@ const tags = ['machines'];
 
 export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
   /** The machines with their workplaces embedded when asked for (one query for the page). */
-  async function present(items: Machine[], request: FastifyRequest, embed: ReadonlySet<MachineEmbed>) {
+  async function presentPage(items: Machine[], request: FastifyRequest, embed: ReadonlySet<MachineEmbed>) {
     const view = viewOf(request, embed);
     const asked = embed.has('workplace') ? items.map((machine) => machine.workplaceId) : [];
     const embedded = await embeddableWorkplaces(db, request, asked);
@@ -48,7 +48,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     name: 'machines',
     schema: MachineSchema,
     embeds: MACHINE_EMBEDS,
-    present,
+    presentPage,
   });
   machines.list({
     summary: 'List machines: one per machine workplace',
@@ -113,7 +113,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     name: 'machines',
     schema: MachineSchema,
     embeds: MACHINE_EMBEDS,
-    present,
+    presentPage,
   });
   workplaceMachine.command(
     setState("Set the workplace machine's state", 'updateWorkplaceState', 'machine/:machineStateId'),
@@ -130,7 +130,9 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     errors: [404],
     handler: async (request) => {
       const embed = parseEmbed(request.query.embed, MACHINE_EMBEDS);
-      return (await present([await service.getWorkplaceMachine(db, request.params.id)], request, embed))[0];
+      return (
+        await presentPage([await service.getWorkplaceMachine(db, request.params.id)], request, embed)
+      )[0];
     },
   });
 
@@ -139,7 +141,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     path: `${WORKPLACES_PATH}/:id/machine/recordedMachineStateDetails`,
     name: 'recordedMachineStateDetails',
     schema: RecordedMachineStateDetailSchema,
-    present: (items: RecordedOperatingState[], request: FastifyRequest) => {
+    presentPage: (items: RecordedOperatingState[], request: FastifyRequest) => {
       const now = clock?.now() ?? new Date();
       return items.map((record) => presentRecordedMachineStateDetail(record, viewOf(request), now));
     },

@@ -77,7 +77,7 @@ function registerCodeHeld(api: Api): void {
       path,
       name,
       schema: Entry,
-      present: each((entry: E, request) => present(entry, request.hrefs, request.locale)),
+      presentPage: each((entry: E, request) => present(entry, request.hrefs, request.locale)),
     });
     routes.list({
       summary: `List ${name}`,
@@ -118,7 +118,7 @@ function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKindRo
     name: kind.kind,
     schema: StoredEntrySchema(kind),
     embeds: [...Object.keys(kind.texts), ...(reference ? [reference.rel] : [])],
-    present: async (entries: StoredEntry[], { hrefs, locale }, embed) => {
+    presentPage: async (entries: StoredEntry[], { hrefs, locale }, embed) => {
       // What the page's references name, in one read, when they are to be embedded.
       const referenced = new Map<string, StoredEntry>();
       if (reference && embed.has(reference.rel)) {
@@ -182,7 +182,7 @@ function readOnly<Item>(
     path,
     name,
     schema,
-    present: each((item: Item, { hrefs }) => present(item, hrefs)),
+    present,
   });
   routes.list({ summary, paging: 'offset', load: (_filter, page) => list(page) });
   routes.get({ summary: one, load: ({ id }) => get(id) });

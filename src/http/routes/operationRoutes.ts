@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import * as repository from '../../db/repositories/operationRepository.ts';
 import { operatingStateById } from '../../domain/masterData.ts';
 import type { Operation, OperationFilter } from '../../domain/operations.ts';
-import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
 import * as corrections from '../../services/correctionService.ts';
 import { operatingStatesOfOperationIn } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/operationService.ts';
@@ -29,7 +28,7 @@ import {
 } from '../presenters/operationPresenter.ts';
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
 import { presentProductionOrder } from '../presenters/productionOrderPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   correctionOf,
@@ -58,7 +57,7 @@ const positionOf = (operation: Operation): KeysetPosition => ({
 
 export function registerOperations(api: Api, { db }: ServerDeps): void {
   /** Presents operations, loading what they embed once per distinct id. */
-  async function present(
+  async function presentPage(
     operations: Operation[],
     request: FastifyRequest,
     embed: ReadonlySet<OperationEmbed>,
@@ -91,7 +90,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     name: 'operations',
     schema: OperationSchema,
     embeds: OPERATION_EMBEDS,
-    present,
+    presentPage,
   });
   operations.list({
     summary: 'List operations, newest change first (timestamp pagination)',
@@ -207,7 +206,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     itemParam: 'recordedOutputQuantityId',
     name: 'recordedOutputQuantities',
     schema: RecordedOutputQuantitySchema,
-    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+    present: presentOutputQuantity,
   });
   quantities.list({
     summary: 'Output quantities booked on an operation, newest first (timestamp pagination)',
@@ -241,7 +240,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     path: `${OPERATIONS_PATH}/:id/qualityDetails`,
     name: 'qualityDetails',
     schema: RecordedOutputQuantitySchema,
-    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+    present: presentOutputQuantity,
   });
   qualityDetails.create({
     summary:

@@ -3,7 +3,7 @@
 
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/planningScenarioRepository.ts';
-import type { PlanningScenario, PredictedMalfunctionScenario, ScenarioKind } from '../../domain/planning.ts';
+import type { PredictedMalfunctionScenario, ScenarioKind } from '../../domain/planning.ts';
 import * as service from '../../services/planningScenarioService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -65,9 +65,7 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
       path,
       name,
       schema: PlanningScenarioSchema(list, ownerField),
-      present: each((scenario: PlanningScenario, request) =>
-        presentPlanningScenario(scenario, request.hrefs),
-      ),
+      present: presentPlanningScenario,
     });
     scenarios.list({
       summary: `List ${name}, newest first`,
@@ -99,7 +97,7 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
     path: MALFUNCTION_SCENARIOS_PATH,
     name: 'predictedMalfunctionScenarios',
     schema: MalfunctionSchema,
-    present: each((scenario: PredictedMalfunctionScenario, request) =>
+    presentPage: each((scenario: PredictedMalfunctionScenario, request) =>
       presentMalfunctionScenario(scenario, request.hrefs, request.locale),
     ),
   });

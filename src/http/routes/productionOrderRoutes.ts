@@ -49,7 +49,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
   };
 
   /** Presents orders, loading the embedded operations in one query. */
-  async function present(
+  async function presentPage(
     orders: ProductionOrder[],
     request: FastifyRequest,
     embed: ReadonlySet<ProductionOrderEmbed>,
@@ -80,7 +80,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
     name: 'productionOrders',
     schema: ProductionOrderSchema,
     embeds: PRODUCTION_ORDER_EMBEDS,
-    present,
+    presentPage,
   });
   orders.list({
     summary: 'List production orders, newest change first (timestamp pagination)',

@@ -1,12 +1,11 @@
 import * as repository from '../../db/repositories/scheduledMaintenanceRepository.ts';
-import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
 import * as service from '../../services/scheduledMaintenanceService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { scheduledMaintenancesPath } from '../paths.ts';
 import { presentScheduledMaintenance } from '../presenters/scheduledMaintenancePresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   CreateScheduledMaintenanceBody,
@@ -22,7 +21,7 @@ export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): voi
     itemParam: 'scheduledMaintenanceId',
     name: 'scheduledMaintenances',
     schema: ScheduledMaintenanceSchema,
-    present: each((task: ScheduledMaintenance, request) => presentScheduledMaintenance(task, request.hrefs)),
+    present: presentScheduledMaintenance,
   });
   tasks.list({
     summary: 'Scheduled maintenance of a workplace, by start date (offset pagination)',

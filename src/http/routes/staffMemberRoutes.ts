@@ -2,19 +2,17 @@ import { Type } from 'typebox';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
-import type { StaffMember } from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/staffMemberService.ts';
 import type { Api } from '../api.ts';
-import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
 import { presentRecordedActivity, presentStaffMember } from '../presenters/staffMemberPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
@@ -45,9 +43,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: STAFF_MEMBERS_PATH,
     name: 'staffMembers',
     schema: StaffMemberSchema,
-    present: each((member: StaffMember, request) =>
-      presentStaffMember(member, request.hrefs, canWrite(request)),
-    ),
+    present: presentStaffMember,
   });
   members.list({
     summary: 'List staff members, ordered by staff number',
@@ -77,7 +73,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: `${STAFF_MEMBERS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceItem,
-    present: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
+    presentPage: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
   }).list({
     summary: 'The workplaces the staff member is assigned to, in assignment order',
     paging: 'offset',

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AttachmentOwner } from '../../db/repositories/ticketAttachmentRepository.ts';
 import * as repository from '../../db/repositories/ticketAttachmentRepository.ts';
 import { AppError } from '../../domain/errors.ts';
-import type { AttachmentUpload, TicketAttachment } from '../../domain/tickets.ts';
+import type { AttachmentUpload } from '../../domain/tickets.ts';
 import * as service from '../../services/ticketAttachmentService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -16,7 +16,7 @@ import {
 } from '../fileTransfer.ts';
 import { TICKETS_PATH } from '../paths.ts';
 import { presentAttachment } from '../presenters/ticketPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { Bytes } from '../schemas/documentSchemas.ts';
 import {
@@ -121,7 +121,7 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
       itemParam: 'attachmentId',
       name: 'attachments',
       schema: AttachmentSchema,
-      present: each((attachment: TicketAttachment, request) => presentAttachment(attachment, request.hrefs)),
+      present: presentAttachment,
     });
     routes.list({
       summary: 'Attachments, newest first (timestamp pagination)',

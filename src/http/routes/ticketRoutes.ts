@@ -1,11 +1,10 @@
 import * as repository from '../../db/repositories/ticketRepository.ts';
-import type { Ticket, TicketActivity, TicketActivityRemark } from '../../domain/tickets.ts';
 import * as service from '../../services/ticketService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { TICKETS_PATH } from '../paths.ts';
 import { presentActivity, presentRemark, presentTicket } from '../presenters/ticketPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   ActivityFilters,
   ActivitySchema,
@@ -39,7 +38,7 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     path: TICKETS_PATH,
     name: 'tickets',
     schema: TicketSchema,
-    present: each((ticket: Ticket, request) => presentTicket(ticket, request.hrefs)),
+    present: presentTicket,
   });
   tickets.list({
     summary: 'Tickets, newest first (timestamp pagination)',
@@ -81,7 +80,7 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     itemParam: 'activityId',
     name: 'activities',
     schema: ActivitySchema,
-    present: each((activity: TicketActivity, request) => presentActivity(activity, request.hrefs)),
+    present: presentActivity,
   });
   activities.list({
     summary: 'Activities of a ticket, newest first (timestamp pagination)',
@@ -127,7 +126,7 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     itemParam: 'remarkId',
     name: 'remarks',
     schema: RemarkSchema,
-    present: each((remark: TicketActivityRemark, request) => presentRemark(remark, request.hrefs)),
+    present: presentRemark,
   });
   const activityOf = (at: { id: string; params: Record<string, string> }) => at.params.activityId ?? '';
   remarks.list({

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/toolRepository.ts';
-import type { ToolEdge, ToolView } from '../../domain/tools.ts';
 import * as service from '../../services/toolService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -12,7 +11,7 @@ import {
   presentToolEdge,
   presentToolLocation,
 } from '../presenters/toolPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { OffsetQuery, offsetPage } from '../schemas/common.ts';
 import {
@@ -50,7 +49,7 @@ export function registerTools(api: Api, deps: ServerDeps): void {
     path: TOOLS_PATH,
     name: 'tools',
     schema: ToolSchema,
-    present: each((tool: ToolView, request) => presentTool(tool, request.hrefs)),
+    present: presentTool,
   });
   tools.list({
     summary: 'List tools',
@@ -101,7 +100,7 @@ function registerToolEdges(api: Api, { db }: ServerDeps): void {
     itemParam: 'edgeId',
     name: 'edges',
     schema: ToolEdgeSchema,
-    present: each((edge: ToolEdge, request) => presentToolEdge(edge, request.hrefs)),
+    present: presentToolEdge,
   });
   edges.list({
     summary: 'The cutting edges of a tool, oldest first',

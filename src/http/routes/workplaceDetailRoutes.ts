@@ -7,8 +7,6 @@ import { listWorkplaceOperationPhases } from '../../db/repositories/operationRep
 import { listWorkplaceOutputQuantities } from '../../db/repositories/outputQuantityRepository.ts';
 import { listScheduledMaintenances } from '../../db/repositories/scheduledMaintenanceRepository.ts';
 import { listAllShifts, listShiftPeriods } from '../../db/repositories/shiftRepository.ts';
-import type { RecordedOperationPhase } from '../../domain/operations.ts';
-import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
 import type { Shift } from '../../domain/shifts.ts';
 import { getAnyShift } from '../../services/shiftService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
@@ -26,7 +24,7 @@ import {
 } from '../presenters/historyPresenter.ts';
 import { presentRecordedOperationPhase } from '../presenters/operationPresenter.ts';
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { dateOf, Nullable, PeriodFilters, periodOf, Resource as ResourceSchema } from '../schemas/common.ts';
 import { RecordedOperationPhaseSchema } from '../schemas/operationSchemas.ts';
 import { RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
@@ -91,7 +89,7 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
     itemParam: 'shiftId',
     name: 'shifts',
     schema: WorkplaceShiftSchema,
-    present: each((shift: Shift, request) => presentWorkplaceShift(shift, request.hrefs)),
+    present: presentWorkplaceShift,
   });
   shifts.list({
     summary: 'Shifts of all workplaces, latest start first (timestamp pagination on startDate)',
@@ -139,9 +137,7 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
     path: `${WORKPLACES_PATH}/:id/recordedOperationPhases`,
     name: 'recordedOperationPhases',
     schema: RecordedOperationPhaseSchema,
-    present: each((record: RecordedOperationPhase, request) =>
-      presentRecordedOperationPhase(record, request.hrefs),
-    ),
+    present: presentRecordedOperationPhase,
   });
   phases.list({
     summary: 'Operation phases recorded at the workplace, newest start first (timestamp pagination)',
@@ -159,7 +155,7 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
     path: `${WORKPLACES_PATH}/:id/recordedOutputQuantities`,
     name: 'recordedOutputQuantities',
     schema: RecordedOutputQuantitySchema,
-    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+    present: presentOutputQuantity,
   });
   quantities.list({
     summary: 'Output quantities booked at the workplace, newest first (timestamp pagination)',

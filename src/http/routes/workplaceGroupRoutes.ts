@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/workplaceGroupRepository.ts';
 import { listWorkplaces } from '../../db/repositories/workplaceRepository.ts';
-import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
+import type { Workplace } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaceGroupService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   GroupType,
   WorkplaceGroupBody,
@@ -23,7 +23,7 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     name: 'workplaceGroups',
     schema: WorkplaceGroupSchema,
     embeds: [],
-    present: each((group: WorkplaceGroup, { hrefs }) => presentWorkplaceGroup(group, hrefs)),
+    present: presentWorkplaceGroup,
   });
   groups.list({
     summary: 'List workplace groups',
@@ -66,7 +66,7 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     path: `${WORKPLACE_GROUPS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceSchema,
-    present: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
+    presentPage: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
   }).list({
     summary: 'The workplaces whose capacity group or production line is the group, by number',
     operationId: 'getWorkplaceGroupAssignedWorkplaces',

@@ -139,7 +139,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     embeds: WORKPLACE_EMBEDS,
     plainJson: true,
     /** Loads the groups the workplaces show (and may embed) in one query. */
-    present: (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
+    presentPage: (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
       const show = (groups: ReadonlyMap<string, WorkplaceGroup>, current?: WorkplaceView['current']) =>
         items.map((workplace) => presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }));
       // The usual read: the groups came with the workplaces and nothing else is embedded. Presented
