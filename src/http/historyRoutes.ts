@@ -13,7 +13,6 @@ import type { PageElements } from './presenters/historyPresenter.ts';
 import { each, resourceRoutes } from './resourceRoutes.ts';
 
 export interface HistoryRoutes<Item extends { id: string; startDate: Date }> {
-  tags: string[];
   /** The owner's collection, e.g. `/workplaces`. */
   ownerPath: string;
   /** The history's path segment and embedded name, e.g. `recordedOperatingStates`. */
@@ -39,9 +38,8 @@ export function registerHistoryRoutes<Item extends { id: string; startDate: Date
   db: Queryable,
   routes: HistoryRoutes<Item>,
 ): void {
-  const { tags, ownerPath, name, schema } = routes;
+  const { ownerPath, name, schema } = routes;
   const history = resourceRoutes(api, {
-    tags,
     path: `${ownerPath}/:id/${name}`,
     itemParam: 'recordId',
     name,

@@ -30,6 +30,8 @@ export function operationIds(path: string, name: string) {
     search: `search${plural}`,
     get: `get${one}`,
     create: `create${one}`,
+    /** The rel of a list's create link: the item without its owners (`createShift`). */
+    createRel: `create${pascal(singular(name))}`,
     replace: `replace${one}`,
     delete: `delete${one}`,
     command: (commandPath: string) => {

@@ -46,13 +46,14 @@ type Doc = RouteDoc;
 export type ResourceDefinition<Item, Embed extends string> = Presenter<Item, Embed> & ResourceWords<Embed>;
 
 interface ResourceWords<Embed extends string> {
-  tags: string[];
+  /** The OpenAPI tags; default: the path's first segment (`/workplaces/:id/shifts` -> `workplaces`). */
+  tags?: string[];
   /** The collection's route, e.g. `/workplaces`, or `/workplaces/:id/shifts` below an owner. */
   path: string;
   /** The path parameter of one item below the collection; default `id`. */
   itemParam?: string;
-  /** The embedded array of a page, e.g. `workplaces`. */
-  name: string;
+  /** The embedded array of a page; default: the path's last segment (`shifts`). */
+  name?: string;
   /** The representation of one item. */
   schema: TSchema;
   /**
@@ -93,8 +94,8 @@ type Page<P extends Paging, Item> = P extends 'offset' ? OffsetPage<Item> : Keys
 
 export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter, S extends TSchema>
   extends Doc {
-  /** Offset paging, or timestamp (keyset) paging newest first (docs/api.md, "Collections"). */
-  paging: P;
+  /** Offset paging (the default), or timestamp (keyset) paging newest first (docs/api.md, "Collections"). */
+  paging?: P;
   /** Keyset paging: the position of an item. */
   position?: (item: Item) => KeysetPosition;
   /** Filter parameters of the query string; the ones sent are kept in every paging link. */
@@ -104,7 +105,10 @@ export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter
   /** Below an owner: its id, 404 when there is none. Runs after the embeds are checked. */
   owner?: (at: At) => Promise<string>;
   load: (filter: Filter, page: PageRequest<P>, at: At) => Promise<Page<P, Item>>;
-  /** The rel of the create link, offered to writers; `createPath` when it is not the list's own. */
+  /**
+   * The rel of the create link offered to writers; default `create<Singular>` (`createShift`) once
+   * the family declares `create`. `createPath` when it is not the list's own.
+   */
   createRel?: string;
   createPath?: string;
   /** Links beside the paging links. */
@@ -166,8 +170,13 @@ export function resourceRoutes<Item, Embed extends string = never>(
   api: Api,
   resource: ResourceDefinition<Item, Embed>,
 ) {
-  const { tags, path, name, schema } = resource;
+  const { path, schema } = resource;
+  const segments = path.split('/').filter(Boolean);
+  const tags = resource.tags ?? segments.slice(0, 1);
+  const name = resource.name ?? (segments.at(-1) as string);
   const ids = operationIds(path, name);
+  /** Set by `create`: the list then offers writers its create link. */
+  let creatable = false;
   const itemParam = resource.itemParam ?? 'id';
   const itemPath = `${path}/:${itemParam}`;
   const embedded = resource.embeds !== undefined;
@@ -199,7 +208,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
 
   return {
     list<
-      P extends Paging,
+      P extends Paging = 'offset',
       F extends TProperties = NoProperties,
       Filter = Static<TObject<F>>,
       S extends TSchema = TObject,
@@ -231,14 +240,15 @@ export function resourceRoutes<Item, Embed extends string = never>(
           : path.replace(/:(\w+)/g, (_, name: string) =>
               name === 'id' ? where.owner : (where.params[name] ?? ''),
             );
-        const create = !search && route.createRel !== undefined && canWrite(request);
+        const createRel = route.createRel ?? (creatable ? ids.createRel : undefined);
+        const create = !search && createRel !== undefined && canWrite(request);
         const context = {
           hrefs: request.hrefs,
           path: hrefPath,
           name,
           query: embedded ? { ...kept, embed: embedQuery(embed) } : kept,
           create: create
-            ? { rel: route.createRel as string, href: request.hrefs.api(route.createPath ?? hrefPath) }
+            ? { rel: createRel as string, href: request.hrefs.api(route.createPath ?? hrefPath) }
             : undefined,
           pagingMethod: search ? ('POST' as const) : undefined,
         };
@@ -330,6 +340,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     create<B extends TSchema, Created = Item>(route: CreateRoute<B, Created>): void {
+      creatable = true;
       registerRoute(api, {
         method: 'POST',
         path,

@@ -17,9 +17,7 @@ const DELIVERIES_SHOWN = 50;
 export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
   const clientOf = ({ request }: At) => request.client?.clientId ?? '';
   const callbacks = resourceRoutes(api, {
-    tags,
     path: CALLBACKS_PATH,
-    name: 'callbacks',
     schema: CallbackSchema,
     present: presentCallback,
   });
@@ -30,9 +28,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
   });
   callbacks.list({
     summary: "List the caller's callbacks",
-    paging: 'offset',
     load: (_filter, page, at) => service.listCallbacks(db, clientOf(at), page),
-    createRel: 'createCallback',
   });
   callbacks.get({ summary: 'One callback', load: (at) => service.getCallback(db, clientOf(at), at.id) });
   callbacks.remove({

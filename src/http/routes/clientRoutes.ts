@@ -12,14 +12,11 @@ import { presentClient } from '../presenters/clientPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { ClientBody, ClientSchema } from '../schemas/clientSchemas.ts';
 
-const tags = ['clients'];
 const scope = 'admin';
 
 export function registerClients(api: Api, { db }: ServerDeps): void {
   const clients = resourceRoutes(api, {
-    tags,
     path: CLIENTS_PATH,
-    name: 'clients',
     schema: ClientSchema,
     // Its third parameter is the secret shown once on creation, not whether the caller may write.
     present: (client: repository.OAuthClient, hrefs) => presentClient(client, hrefs),
@@ -27,9 +24,7 @@ export function registerClients(api: Api, { db }: ServerDeps): void {
   clients.list({
     summary: 'List OAuth clients (never their secrets)',
     scope,
-    paging: 'offset',
     load: (_filter, page) => repository.listClientsPage(db, page),
-    createRel: 'createClient',
   });
   clients.get({
     summary: 'One OAuth client',

@@ -42,9 +42,7 @@ export function registerCommands(api: Api, { db, clock = systemTime, commandRunn
   };
 
   const commands = resourceRoutes(api, {
-    tags,
     path: COMMANDS_PATH,
-    name: 'commands',
     schema: CommandSchema,
     present: presentCommand,
   });

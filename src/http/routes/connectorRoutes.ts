@@ -7,21 +7,15 @@ import { presentConnector } from '../presenters/connectorPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { ConnectorBody, ConnectorSchema, connectorInput } from '../schemas/connectorSchemas.ts';
 
-const tags = ['connectors'];
-
 export function registerConnectors(api: Api, { db, config }: ServerDeps): void {
   const connectors = resourceRoutes(api, {
-    tags,
     path: CONNECTORS_PATH,
-    name: 'connectors',
     schema: ConnectorSchema,
     present: presentConnector,
   });
   connectors.list({
     summary: 'List connectors with their status',
-    paging: 'offset',
     load: (_filter, page) => repository.listConnectors(db, page),
-    createRel: 'createConnector',
   });
   connectors.get({ summary: 'One connector with its status', load: (at) => service.getConnector(db, at.id) });
   connectors.create({

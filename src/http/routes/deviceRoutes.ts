@@ -43,15 +43,13 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
       presentDevice(device, viewOf(request, embed), workplaces.get(device.workplaceId)),
     );
   }
-  const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, presentPage };
+  const resource = { tags, schema: DeviceSchema, embeds: DEVICE_EMBEDS, presentPage };
 
   const devices = resourceRoutes(api, { ...resource, path: DEVICES_PATH });
   devices.list({
     summary: 'List devices',
-    paging: 'offset',
     filters: DeviceFilters,
     load: (filter, page) => repository.listDevices(db, filter, page),
-    createRel: 'createDevice',
   });
   devices.get({ summary: 'One device', load: (at) => service.getDevice(db, at.id) });
   devices.create({
@@ -72,7 +70,6 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
 
   resourceRoutes(api, { ...resource, path: `${WORKPLACES_PATH}/:id/devices` }).list({
     summary: 'The devices at a workplace',
-    paging: 'offset',
     owner: async (at) => (await getWorkplace(db, at.id)).id,
     load: (_filter, page, at) => repository.listDevices(db, { workplaceId: at.owner }, page),
     createRel: 'createDevice',
@@ -80,9 +77,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   });
 
   const samples = resourceRoutes(api, {
-    tags,
     path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
-    name: 'recordedTimeSeries',
     schema: SampleSchema,
     present: presentSample,
   });

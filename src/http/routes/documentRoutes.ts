@@ -27,18 +27,14 @@ export const versionFile = (file: { name: string; version: number; contentType: 
 
 export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
   const documents = resourceRoutes(api, {
-    tags,
     path: DOCUMENTS_PATH,
-    name: 'documents',
     schema: DocumentSchema,
     present: presentDocument,
   });
   documents.list({
     summary: 'List documents, ordered by folder and name',
-    paging: 'offset',
     filters: DocumentFilters,
     load: (filter, page) => repository.listDocuments(db, filter, page),
-    createRel: 'createDocument',
   });
   documents.get({
     summary: 'One document (its current version)',
@@ -60,16 +56,13 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
   });
 
   const versions = resourceRoutes(api, {
-    tags,
     path: `${DOCUMENTS_PATH}/:id/versions`,
     itemParam: 'version',
-    name: 'versions',
     schema: VersionSchema,
     present: presentDocumentVersion,
   });
   versions.list({
     summary: 'Versions of a document, newest first',
-    paging: 'offset',
     owner: async (at) => (await service.getDocument(db, at.id)).id,
     load: (_filter, page, at) => repository.listVersions(db, at.owner, page),
   });

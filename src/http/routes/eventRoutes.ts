@@ -11,9 +11,7 @@ import { EventFilters, EventSchema, PublishEventBody } from '../schemas/eventSch
 
 export function registerEvents(api: Api, { db, config }: ServerDeps): void {
   const events = resourceRoutes(api, {
-    tags: ['events'],
     path: EVENTS_PATH,
-    name: 'events',
     schema: EventSchema,
     present: presentEvent,
   });
@@ -28,7 +26,6 @@ export function registerEvents(api: Api, { db, config }: ServerDeps): void {
     }),
     filters: EventFilters,
     load: (filter, page) => listEvents(db, filter, { ...page, maxBytes: config.pageMaxBytes }),
-    createRel: 'createEvent',
   });
   events.get({ summary: 'One event', load: (at) => getEvent(db, at.id) });
   events.create({

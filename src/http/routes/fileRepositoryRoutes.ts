@@ -120,7 +120,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
   const folders = resourceRoutes(api, {
     tags,
     path: DOCUMENT_FOLDERS_PATH,
-    name: 'folders',
     schema: FolderSchema,
     embeds: FOLDER_EMBEDS,
     present: presentFolder,
@@ -131,7 +130,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     position: changePosition,
     filters: FolderFilters,
     load: (filter, page) => folderRepository.listFolders(db, filter, page),
-    createRel: 'createFolder',
   });
   folders.get({ summary: 'One folder', load: (at) => folderService.getFolder(db, at.id) });
   folders.create({
@@ -155,7 +153,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
   const folderDocuments = resourceRoutes(api, {
     tags,
     path: `${DOCUMENT_FOLDERS_PATH}/:id/documents`,
-    name: 'documents',
     schema: RepositoryDocumentSchema,
     embeds: DOCUMENT_EMBEDS,
     presentPage,
@@ -166,7 +163,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     position: changePosition,
     owner: async (at) => (await folderService.getFolder(db, at.id)).id,
     load: (_filter, page, at) => documentRepository.listRepositoryDocuments(db, at.owner, page),
-    createRel: 'createDocument',
   });
   folderDocuments.create({
     summary: 'Create a document in the folder: version 1, an empty file (emits DOCUMENT_CREATED)',
@@ -185,7 +181,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
   const documents = resourceRoutes(api, {
     tags,
     path: REPOSITORY_DOCUMENTS_PATH,
-    name: 'documents',
     schema: RepositoryDocumentSchema,
     embeds: DOCUMENT_EMBEDS,
     presentPage,

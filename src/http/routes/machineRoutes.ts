@@ -43,9 +43,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
   }
 
   const machines = resourceRoutes(api, {
-    tags,
     path: MACHINES_PATH,
-    name: 'machines',
     schema: MachineSchema,
     embeds: MACHINE_EMBEDS,
     presentPage,
@@ -53,7 +51,6 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
   machines.list({
     summary: 'List machines: one per machine workplace',
     operationId: 'getMachines',
-    paging: 'offset',
     filters: MachineFilters,
     load: (filter, page) => service.listMachines(db, filter, page),
   });
@@ -139,7 +136,6 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
   const details = resourceRoutes(api, {
     tags,
     path: `${WORKPLACES_PATH}/:id/machine/recordedMachineStateDetails`,
-    name: 'recordedMachineStateDetails',
     schema: RecordedMachineStateDetailSchema,
     presentPage: (items: RecordedOperatingState[], request: FastifyRequest) => {
       const now = clock?.now() ?? new Date();

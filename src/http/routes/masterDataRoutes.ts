@@ -81,7 +81,6 @@ function registerCodeHeld(api: Api): void {
     });
     routes.list({
       summary: `List ${name}`,
-      paging: 'offset',
       load: async (_filter, { limit, offset }) => ({
         items: entries.slice(offset, offset + limit),
         total: entries.length,
@@ -132,7 +131,6 @@ function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKindRo
   });
   routes.list({
     summary: `List ${kind.kind}`,
-    paging: 'offset',
     load: (_filter, page) => repository.listMasterDataEntries(db, kind.kind, page),
   });
   routes.get({
@@ -184,7 +182,7 @@ function readOnly<Item>(
     schema,
     present,
   });
-  routes.list({ summary, paging: 'offset', load: (_filter, page) => list(page) });
+  routes.list({ summary, load: (_filter, page) => list(page) });
   routes.get({ summary: one, load: ({ id }) => get(id) });
 }
 

@@ -85,9 +85,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   }
 
   const operations = resourceRoutes(api, {
-    tags,
     path: OPERATIONS_PATH,
-    name: 'operations',
     schema: OperationSchema,
     embeds: OPERATION_EMBEDS,
     presentPage,
@@ -115,7 +113,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       endDate: dateOf(endDate),
     }),
     load: (filter, page) => repository.listOperations(db, filter, page),
-    createRel: 'createOperation',
     search: {
       summary: 'Search operations (read scope; answer as GET /operations)',
       body: OperationSearchBody,
@@ -188,7 +185,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   });
 
   registerHistoryRoutes(api, db, {
-    tags,
     ownerPath: OPERATIONS_PATH,
     name: 'recordedOperationPhases',
     singular: 'recordedOperationPhase',
@@ -201,10 +197,8 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   });
 
   const quantities = resourceRoutes(api, {
-    tags,
     path: `${OPERATIONS_PATH}/:id/recordedOutputQuantities`,
     itemParam: 'recordedOutputQuantityId',
-    name: 'recordedOutputQuantities',
     schema: RecordedOutputQuantitySchema,
     present: presentOutputQuantity,
   });
@@ -236,9 +230,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
 
   // A quantity with a quality detail: an output quantity of the detail's quality type.
   const qualityDetails = resourceRoutes(api, {
-    tags,
     path: `${OPERATIONS_PATH}/:id/qualityDetails`,
-    name: 'qualityDetails',
     schema: RecordedOutputQuantitySchema,
     present: presentOutputQuantity,
   });

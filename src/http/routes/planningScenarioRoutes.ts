@@ -28,11 +28,9 @@ interface ScenarioRoutes {
   path: string;
   /** The embedded collection name and the rel of its create link. */
   name: string;
-  createRel: string;
   list: 'assignments' | 'elements';
   ownerField: 'operationId' | 'staffMemberId';
   event: string;
-  tags: string[];
 }
 
 const ROUTES: ScenarioRoutes[] = [
@@ -40,28 +38,23 @@ const ROUTES: ScenarioRoutes[] = [
     kind: 'OPERATION',
     path: OPERATION_PLANNING_SCENARIOS_PATH,
     name: 'operationPlanningScenarios',
-    createRel: 'createOperationPlanningScenario',
     list: 'assignments',
     ownerField: 'operationId',
     event: 'OPERATION_PLANNING_SCENARIO_CREATED',
-    tags: ['operations'],
   },
   {
     kind: 'STAFF_MEMBER',
     path: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
     name: 'staffMemberPlanningScenarios',
-    createRel: 'createStaffMemberPlanningScenario',
     list: 'elements',
     ownerField: 'staffMemberId',
     event: 'STAFF_MEMBER_PLANNING_SCENARIO_CREATED',
-    tags: ['staffMembers'],
   },
 ];
 
 export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
-  for (const { kind, path, name, createRel, list, ownerField, event, tags } of ROUTES) {
+  for (const { kind, path, name, list, ownerField, event } of ROUTES) {
     const scenarios = resourceRoutes(api, {
-      tags,
       path,
       name,
       schema: PlanningScenarioSchema(list, ownerField),
@@ -69,9 +62,7 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
     });
     scenarios.list({
       summary: `List ${name}, newest first`,
-      paging: 'offset',
       load: (_filter, page) => repository.listPlanningScenarios(db, kind, page),
-      createRel,
     });
     scenarios.get({
       summary: `One of the ${name}`,
@@ -93,9 +84,7 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
   }
 
   const malfunctions = resourceRoutes(api, {
-    tags: ['workplaces'],
     path: MALFUNCTION_SCENARIOS_PATH,
-    name: 'predictedMalfunctionScenarios',
     schema: MalfunctionSchema,
     presentPage: each((scenario: PredictedMalfunctionScenario, request) =>
       presentMalfunctionScenario(scenario, request.hrefs, request.locale),
@@ -103,10 +92,8 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
   });
   malfunctions.list({
     summary: 'List predicted malfunction scenarios, newest first',
-    paging: 'offset',
     filters: { workplaceId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })) },
     load: (filter, page) => repository.listMalfunctionScenarios(db, filter, page),
-    createRel: 'createPredictedMalfunctionScenario',
   });
   malfunctions.get({
     summary: 'One predicted malfunction scenario',

@@ -75,9 +75,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
   }
 
   const orders = resourceRoutes(api, {
-    tags: ['productionOrders'],
     path: PRODUCTION_ORDERS_PATH,
-    name: 'productionOrders',
     schema: ProductionOrderSchema,
     embeds: PRODUCTION_ORDER_EMBEDS,
     presentPage,
@@ -100,7 +98,6 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
       endDate: dateOf(endDate),
     }),
     load: (filter, page) => repository.listProductionOrders(db, filter, page),
-    createRel: 'createProductionOrder',
     search: {
       summary: 'Search production orders (read scope; answer as GET /productionOrders)',
       body: ProductionOrderSearchBody,

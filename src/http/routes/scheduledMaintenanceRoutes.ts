@@ -16,22 +16,18 @@ import {
 
 export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): void {
   const tasks = resourceRoutes(api, {
-    tags: ['workplaces'],
     path: scheduledMaintenancesPath(':id'),
     itemParam: 'scheduledMaintenanceId',
-    name: 'scheduledMaintenances',
     schema: ScheduledMaintenanceSchema,
     present: presentScheduledMaintenance,
   });
   tasks.list({
     summary: 'Scheduled maintenance of a workplace, by start date (offset pagination)',
     description: 'Tasks ending before startDate or starting after endDate are left out.',
-    paging: 'offset',
     filters: PeriodFilters,
     owner: async (at) => (await getWorkplace(db, at.id)).id,
     filter: periodOf,
     load: (filter, page, at) => repository.listScheduledMaintenances(db, at.owner, filter, page),
-    createRel: 'createScheduledMaintenance',
   });
   tasks.get({
     summary: 'One scheduled maintenance task',

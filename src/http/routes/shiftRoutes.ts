@@ -23,10 +23,8 @@ const tags = ['workplaces'];
 
 export function registerShifts(api: Api, { db }: ServerDeps): void {
   const shifts = resourceRoutes(api, {
-    tags,
     path: COLLECTION,
     itemParam: 'shiftId',
-    name: 'shifts',
     schema: ShiftSchema,
     present: presentShift,
   });
@@ -39,7 +37,6 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
     owner: async (at) => (await getWorkplace(db, at.id)).id,
     filter: periodOf,
     load: (filter, page, at) => repository.listShifts(db, at.owner, filter, page),
-    createRel: 'createShift',
   });
 
   registerRoute(api, {

@@ -39,18 +39,14 @@ const tags = ['staffMembers'];
 
 export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   const members = resourceRoutes(api, {
-    tags,
     path: STAFF_MEMBERS_PATH,
-    name: 'staffMembers',
     schema: StaffMemberSchema,
     present: presentStaffMember,
   });
   members.list({
     summary: 'List staff members, ordered by staff number',
-    paging: 'offset',
     filters: StaffMemberFilters,
     load: (filter, page) => repository.listStaffMembers(db, filter, page),
-    createRel: 'createStaffMember',
   });
   members.get({ summary: 'One staff member', load: (at) => service.getStaffMember(db, at.id) });
   members.create({
@@ -69,14 +65,12 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   });
 
   resourceRoutes(api, {
-    tags,
     path: `${STAFF_MEMBERS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceItem,
     presentPage: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
   }).list({
     summary: 'The workplaces the staff member is assigned to, in assignment order',
-    paging: 'offset',
     owner: async (at) => (await service.getStaffMember(db, at.id)).id,
     load: async (_filter, page, at) => {
       const ids = await repository.listAssignedWorkplaceIds(db, at.owner, page);
@@ -138,7 +132,6 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   });
 
   registerHistoryRoutes(api, db, {
-    tags,
     ownerPath: STAFF_MEMBERS_PATH,
     name: 'recordedActivities',
     singular: 'recordedActivity',

@@ -116,10 +116,8 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
   ];
   for (const { path, ownerOf, what } of owners) {
     const routes = resourceRoutes(api, {
-      tags,
       path,
       itemParam: 'attachmentId',
-      name: 'attachments',
       schema: AttachmentSchema,
       present: presentAttachment,
     });
@@ -134,7 +132,6 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
       filter: (query) => creationFilter(query),
       owner: async (at) => (await service.getAttachmentOwner(db, ownerOf(at.params))).ticketId,
       load: (filter, page, at) => repository.listAttachments(db, ownerOf(at.params), filter, page),
-      createRel: 'createAttachment',
     });
     routes.get({
       summary: 'One attachment (its metadata; the bytes are at .../data)',

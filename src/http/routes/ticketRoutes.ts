@@ -25,7 +25,6 @@ import {
 } from '../schemas/ticketSchemas.ts';
 import { registerTicketAttachments } from './ticketAttachmentRoutes.ts';
 
-const tags = ['tickets'];
 const created = (item: { id: string; createdAt: Date }) => ({
   paginationTimestamp: item.createdAt.toISOString(),
   paginationIdentifier: item.id,
@@ -34,9 +33,7 @@ const created = (item: { id: string; createdAt: Date }) => ({
 export function registerTickets(api: Api, deps: ServerDeps): void {
   const { db } = deps;
   const tickets = resourceRoutes(api, {
-    tags,
     path: TICKETS_PATH,
-    name: 'tickets',
     schema: TicketSchema,
     present: presentTicket,
   });
@@ -48,7 +45,6 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     filters: TicketFilters,
     filter: ticketFilter,
     load: (filter, page) => repository.listTickets(db, filter, page),
-    createRel: 'createTicket',
   });
   tickets.get({ summary: 'One ticket', load: (at) => service.getTicket(db, at.id) });
   tickets.create({
@@ -75,10 +71,8 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   });
 
   const activities = resourceRoutes(api, {
-    tags,
     path: `${TICKETS_PATH}/:id/activities`,
     itemParam: 'activityId',
-    name: 'activities',
     schema: ActivitySchema,
     present: presentActivity,
   });
@@ -90,7 +84,6 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     filter: activityFilter,
     owner: async (at) => (await service.getTicket(db, at.id)).id,
     load: (filter, page, at) => repository.listActivities(db, at.owner, filter, page),
-    createRel: 'createActivity',
   });
   activities.get({
     summary: 'One activity of a ticket',
@@ -121,10 +114,8 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   });
 
   const remarks = resourceRoutes(api, {
-    tags,
     path: `${TICKETS_PATH}/:id/activities/:activityId/remarks`,
     itemParam: 'remarkId',
-    name: 'remarks',
     schema: RemarkSchema,
     present: presentRemark,
   });
@@ -137,7 +128,6 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     filter: (query) => creationFilter(query),
     owner: async (at) => (await service.getActivity(db, at.id, activityOf(at))).ticketId,
     load: (filter, page, at) => repository.listRemarks(db, activityOf(at), filter, page),
-    createRel: 'createRemark',
   });
   remarks.get({
     summary: 'One remark on an activity',

@@ -15,7 +15,6 @@ import {
 /** Tool assembly orders: `/tools/assemblyOrders` is a static path, so it wins over `/tools/:id`. */
 export function registerToolAssemblyOrders(api: Api, { db }: ServerDeps): void {
   const orders = resourceRoutes(api, {
-    tags: ['tools'],
     path: TOOL_ASSEMBLY_ORDERS_PATH,
     name: 'toolAssemblyOrders',
     schema: ToolAssemblyOrderSchema,
@@ -23,10 +22,8 @@ export function registerToolAssemblyOrders(api: Api, { db }: ServerDeps): void {
   });
   orders.list({
     summary: 'List tool assembly orders',
-    paging: 'offset',
     filters: ToolAssemblyOrderFilters,
     load: (filter, page) => repository.listToolAssemblyOrders(db, filter, page),
-    createRel: 'createToolAssemblyOrder',
   });
   orders.get({ summary: 'One tool assembly order', load: (at) => service.getToolAssemblyOrder(db, at.id) });
   orders.create({

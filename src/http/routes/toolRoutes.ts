@@ -45,18 +45,14 @@ const EdgeParams = Type.Object({
 export function registerTools(api: Api, deps: ServerDeps): void {
   const { db } = deps;
   const tools = resourceRoutes(api, {
-    tags,
     path: TOOLS_PATH,
-    name: 'tools',
     schema: ToolSchema,
     present: presentTool,
   });
   tools.list({
     summary: 'List tools',
-    paging: 'offset',
     filters: ToolFilters,
     load: (filter, page) => repository.listTools(db, filter, page),
-    createRel: 'createTool',
     links: (request) => ({ toolAssemblyOrders: link(request.hrefs.api(TOOL_ASSEMBLY_ORDERS_PATH)) }),
   });
   tools.get({ summary: 'One tool', load: (at) => service.getTool(db, at.id) });
@@ -95,16 +91,13 @@ export function registerTools(api: Api, deps: ServerDeps): void {
 
 function registerToolEdges(api: Api, { db }: ServerDeps): void {
   const edges = resourceRoutes(api, {
-    tags,
     path: toolEdgesPath(':id'),
     itemParam: 'edgeId',
-    name: 'edges',
     schema: ToolEdgeSchema,
     present: presentToolEdge,
   });
   edges.list({
     summary: 'The cutting edges of a tool, oldest first',
-    paging: 'offset',
     filters: EdgeFilters,
     owner: async (at) => (await service.getTool(db, at.id)).id,
     filter: (filters, at) => ({ toolId: at.owner, identifier: filters.identifier }),

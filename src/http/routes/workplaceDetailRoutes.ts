@@ -84,10 +84,8 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   const ownerId = async (id: string) => (await getWorkplace(db, id)).id;
 
   const shifts = resourceRoutes(api, {
-    tags,
     path: `${WORKPLACES_PATH}/shifts`,
     itemParam: 'shiftId',
-    name: 'shifts',
     schema: WorkplaceShiftSchema,
     present: presentWorkplaceShift,
   });
@@ -133,9 +131,7 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   });
 
   const phases = resourceRoutes(api, {
-    tags,
     path: `${WORKPLACES_PATH}/:id/recordedOperationPhases`,
-    name: 'recordedOperationPhases',
     schema: RecordedOperationPhaseSchema,
     present: presentRecordedOperationPhase,
   });
@@ -151,9 +147,7 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   });
 
   const quantities = resourceRoutes(api, {
-    tags,
     path: `${WORKPLACES_PATH}/:id/recordedOutputQuantities`,
-    name: 'recordedOutputQuantities',
     schema: RecordedOutputQuantitySchema,
     present: presentOutputQuantity,
   });

@@ -20,17 +20,14 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
   const groups = resourceRoutes(api, {
     tags: ['workplace groups'],
     path: WORKPLACE_GROUPS_PATH,
-    name: 'workplaceGroups',
     schema: WorkplaceGroupSchema,
     embeds: [],
     present: presentWorkplaceGroup,
   });
   groups.list({
     summary: 'List workplace groups',
-    paging: 'offset',
     filters: { type: Type.Optional(GroupType) },
     load: (filter, page) => repository.listWorkplaceGroups(db, filter, page),
-    createRel: 'createWorkplaceGroup',
   });
   groups.get({
     summary: 'One workplace group',
@@ -70,7 +67,6 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
   }).list({
     summary: 'The workplaces whose capacity group or production line is the group, by number',
     operationId: 'getWorkplaceGroupAssignedWorkplaces',
-    paging: 'offset',
     owner: async (at) => (await service.getWorkplaceGroup(db, at.id)).id,
     load: (_filter, page, at) => listWorkplaces(db, { workplaceGroupId: at.owner }, page),
   });

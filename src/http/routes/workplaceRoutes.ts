@@ -42,8 +42,6 @@ import {
   WorkplaceSchema,
 } from '../schemas/workplaceSchemas.ts';
 
-const tags = ['workplaces'];
-
 /** The workplace a POST or PUT body describes: what it leaves out is null (a PUT replaces it all). */
 const workplaceBody = (body: Static<typeof ReplaceWorkplaceBody>): service.WorkplaceBody => ({
   number: body.number,
@@ -132,9 +130,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   }
 
   const workplaces = resourceRoutes(api, {
-    tags,
     path: WORKPLACES_PATH,
-    name: 'workplaces',
     schema: WorkplaceSchema,
     embeds: WORKPLACE_EMBEDS,
     plainJson: true,
@@ -152,10 +148,8 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   });
   workplaces.list({
     summary: 'List workplaces',
-    paging: 'offset',
     filters: WorkplaceFilters,
     load: (filter, page) => repository.listWorkplaces(db, filter, page),
-    createRel: 'createWorkplace',
   });
   workplaces.get({ summary: 'One workplace', load: (at) => service.getWorkplace(db, at.id) });
   workplaces.create({
@@ -204,7 +198,6 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   });
 
   registerHistoryRoutes(api, db, {
-    tags,
     ownerPath: WORKPLACES_PATH,
     name: 'recordedOperatingStates',
     singular: 'recordedOperatingState',
