@@ -187,7 +187,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   registerHistoryRoutes(api, db, {
     ownerPath: OPERATIONS_PATH,
     name: 'recordedOperationPhases',
-    singular: 'recordedOperationPhase',
     summary: 'History of operation phases, newest first (timestamp pagination)',
     schema: RecordedOperationPhaseSchema,
     ownerId: async (tx, id) => (await service.getOperation(tx, id)).id,

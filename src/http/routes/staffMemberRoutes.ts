@@ -134,7 +134,6 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   registerHistoryRoutes(api, db, {
     ownerPath: STAFF_MEMBERS_PATH,
     name: 'recordedActivities',
-    singular: 'recordedActivity',
     summary: 'History of activities, newest first by start (timestamp pagination)',
     schema: RecordedActivitySchema,
     ownerId: async (tx, id) => (await service.getStaffMember(tx, id)).id,

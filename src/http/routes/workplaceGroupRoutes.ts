@@ -1,7 +1,7 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import * as repository from '../../db/repositories/workplaceGroupRepository.ts';
 import { listWorkplaces } from '../../db/repositories/workplaceRepository.ts';
-import type { Workplace } from '../../domain/workplaces.ts';
+import type { Workplace, WorkplaceGroupInput } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaceGroupService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -16,6 +16,13 @@ import {
 } from '../schemas/workplaceSchemas.ts';
 import { presentWorkplaces } from './workplaceRoutes.ts';
 
+/** A group's body as the service takes it (create and replace): what is left out is null. */
+const groupInput = ({ id: _checked, ...body }: Static<typeof WorkplaceGroupBody>): WorkplaceGroupInput => ({
+  ...body,
+  description: body.description ?? null,
+  erpContextId: body.erpContextId ?? null,
+});
+
 export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
   const groups = resourceRoutes(api, {
     tags: ['workplace groups'],
@@ -29,29 +36,16 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     filters: { type: Type.Optional(GroupType) },
     load: (filter, page) => repository.listWorkplaceGroups(db, filter, page),
   });
-  groups.get({
-    summary: 'One workplace group',
-    load: (at) => service.getWorkplaceGroup(db, at.id),
-  });
+  groups.get({ summary: 'One workplace group', load: (at) => service.getWorkplaceGroup(db, at.id) });
   groups.create({
     summary: 'Create a workplace group',
     body: WorkplaceGroupBody,
-    run: ({ id: _ignored, ...input }) =>
-      service.createWorkplaceGroup(db, {
-        ...input,
-        description: input.description ?? null,
-        erpContextId: input.erpContextId ?? null,
-      }),
+    run: (body) => service.createWorkplaceGroup(db, groupInput(body)),
   });
   groups.replace({
     summary: 'Replace a workplace group',
     body: WorkplaceGroupBody,
-    run: ({ id: _checked, ...input }, at) =>
-      service.replaceWorkplaceGroup(db, at.id, {
-        ...input,
-        description: input.description ?? null,
-        erpContextId: input.erpContextId ?? null,
-      }),
+    run: (body, at) => service.replaceWorkplaceGroup(db, at.id, groupInput(body)),
   });
   groups.remove({
     summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',

@@ -200,7 +200,6 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   registerHistoryRoutes(api, db, {
     ownerPath: WORKPLACES_PATH,
     name: 'recordedOperatingStates',
-    singular: 'recordedOperatingState',
     summary: 'History of operating states, newest first (timestamp pagination)',
     schema: RecordedOperatingStateSchema,
     ownerId: async (tx, id) => (await service.getWorkplace(tx, id)).id,
