@@ -57,7 +57,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   members.replace({
     summary: 'Replace a staff member (emits STAFF_MEMBER_UPDATED when anything changes)',
     body: ReplaceStaffMemberBody,
-    run: ({ id: _checked, ...body }, at) => service.replaceStaffMember(db, at.id, staffMemberInput(body)),
+    run: (body, at) => service.replaceStaffMember(db, at.id, staffMemberInput(body)),
   });
   members.remove({
     summary: 'Delete a staff member with its activity history (emits STAFF_MEMBER_DELETED)',
