@@ -7,6 +7,7 @@ import * as timeSeries from '../../services/timeSeriesService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { positionBy } from '../hal.ts';
 import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   DEVICE_EMBEDS,
@@ -85,10 +86,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     summary: 'Recorded process or sensor data, newest first (timestamp pagination)',
     description: 'startDate is inclusive, endDate exclusive.',
     paging: 'keyset',
-    position: (sample) => ({
-      paginationTimestamp: sample.timestamp.toISOString(),
-      paginationIdentifier: sample.id,
-    }),
+    position: positionBy('timestamp'),
     filters: SampleFilters,
     filter: ({ tag, startDate, endDate }) => ({
       tag,

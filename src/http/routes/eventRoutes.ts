@@ -4,6 +4,7 @@ import { listEvents } from '../../db/repositories/eventRepository.ts';
 import { getEvent, publishExternalEvent } from '../../services/eventService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { positionBy } from '../hal.ts';
 import { EVENTS_PATH } from '../paths.ts';
 import { presentEvent } from '../presenters/eventPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
@@ -20,10 +21,7 @@ export function registerEvents(api: Api, { db, config }: ServerDeps): void {
     description:
       'Keep firstIdentifier and later ask paginationDirection=PREVIOUS from it to get every event recorded since.',
     paging: 'keyset',
-    position: (event) => ({
-      paginationTimestamp: event.recordedAt.toISOString(),
-      paginationIdentifier: event.id,
-    }),
+    position: positionBy('recordedAt'),
     filters: EventFilters,
     load: (filter, page) => listEvents(db, filter, { ...page, maxBytes: config.pageMaxBytes }),
   });

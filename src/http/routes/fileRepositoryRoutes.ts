@@ -20,7 +20,7 @@ import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { fileDownloadRoute, fileUploadRoute } from '../fileTransfer.ts';
-import type { KeysetPosition } from '../hal.ts';
+import { positionBy } from '../hal.ts';
 import { DOCUMENT_FOLDERS_PATH, FILE_REPOSITORY_PATH, REPOSITORY_DOCUMENTS_PATH } from '../paths.ts';
 import {
   presentFolder,
@@ -45,10 +45,7 @@ import { versionFile } from './documentRoutes.ts';
 const tags = ['file repository'];
 
 /** The SDK pages the repository's lists by time of the last change, newest first. */
-const changePosition = (item: { id: string; updatedAt: Date }): KeysetPosition => ({
-  paginationTimestamp: item.updatedAt.toISOString(),
-  paginationIdentifier: item.id,
-});
+const changePosition = positionBy('updatedAt');
 
 /** Documents as the repository shows them, with their state and folder loaded once per page when embedded. */
 const presentDocuments =

@@ -9,6 +9,7 @@ import * as service from '../../services/machineService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { parseEmbed } from '../embed.ts';
+import { startPosition } from '../hal.ts';
 import { MACHINES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   MACHINE_EMBEDS,
@@ -143,10 +144,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
       "The machine's states with their details: the workplace history, newest first (timestamp pagination)",
     operationId: 'getRecordedMachineStates',
     paging: 'keyset',
-    position: (record) => ({
-      paginationTimestamp: record.startDate.toISOString(),
-      paginationIdentifier: record.id,
-    }),
+    position: startPosition,
     owner: async (at) => (await service.getWorkplaceMachine(db, at.id)).workplaceId,
     load: (_filter, page, at) => listRecordedOperatingStates(db, at.owner, page),
   });

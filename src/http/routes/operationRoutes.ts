@@ -9,7 +9,7 @@ import * as outputQuantities from '../../services/outputQuantityService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
-import type { KeysetPosition, Resource } from '../hal.ts';
+import { positionBy, type Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { OPERATIONS_PATH } from '../paths.ts';
@@ -49,11 +49,6 @@ import { OutputQuantityBody, RecordedOutputQuantitySchema } from '../schemas/out
 import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['operations'];
-
-const positionOf = (operation: Operation): KeysetPosition => ({
-  paginationTimestamp: operation.updatedAt.toISOString(),
-  paginationIdentifier: operation.id,
-});
 
 export function registerOperations(api: Api, { db }: ServerDeps): void {
   /** Presents operations, loading what they embed once per distinct id. */
@@ -95,7 +90,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     description:
       'startDate/endDate: operations planned to end before startDate or start after endDate are left out.',
     paging: 'keyset',
-    position: positionOf,
+    position: positionBy('updatedAt'),
     filters: OperationFilters,
     filter: ({
       productionOrderId,
@@ -204,10 +199,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   quantities.list({
     summary: 'Output quantities booked on an operation, newest first (timestamp pagination)',
     paging: 'keyset',
-    position: (record) => ({
-      paginationTimestamp: record.timestamp.toISOString(),
-      paginationIdentifier: record.id,
-    }),
+    position: positionBy('timestamp'),
     load: (_filter, page, at) => outputQuantities.listOutputQuantities(db, at.id, page),
     createRel: 'recordOutputQuantity',
     elements: outputQuantityElements,

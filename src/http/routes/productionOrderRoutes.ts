@@ -10,7 +10,7 @@ import * as service from '../../services/productionOrderService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
-import { link, type Resource, resource } from '../hal.ts';
+import { link, positionBy, type Resource, resource } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { PRODUCTION_ORDERS_PATH } from '../paths.ts';
 import { presentOperation, scheduledDatesProperties } from '../presenters/operationPresenter.ts';
@@ -86,10 +86,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
       'startDate/endDate: orders ending (basicEndDate) before startDate or starting (basicStartDate) ' +
       'after endDate are left out.',
     paging: 'keyset',
-    position: (order) => ({
-      paginationTimestamp: order.updatedAt.toISOString(),
-      paginationIdentifier: order.id,
-    }),
+    position: positionBy('updatedAt'),
     filters: ProductionOrderFilters,
     filter: ({ startDate, endDate, productionOrderNumber, materialNumber }): ProductionOrderFilter => ({
       numbers: productionOrderNumber === undefined ? undefined : [productionOrderNumber],

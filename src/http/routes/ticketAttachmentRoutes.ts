@@ -14,6 +14,7 @@ import {
   registerUploads,
   uploadedBytes,
 } from '../fileTransfer.ts';
+import { positionBy } from '../hal.ts';
 import { TICKETS_PATH } from '../paths.ts';
 import { presentAttachment } from '../presenters/ticketPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
@@ -124,10 +125,7 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
     routes.list({
       summary: 'Attachments, newest first (timestamp pagination)',
       paging: 'keyset',
-      position: (attachment) => ({
-        paginationTimestamp: attachment.createdAt.toISOString(),
-        paginationIdentifier: attachment.id,
-      }),
+      position: positionBy('createdAt'),
       filters: AttachmentFilters,
       filter: (query) => creationFilter(query),
       owner: async (at) => (await service.getAttachmentOwner(db, ownerOf(at.params))).ticketId,

@@ -2,6 +2,7 @@ import * as repository from '../../db/repositories/ticketRepository.ts';
 import * as service from '../../services/ticketService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { positionBy } from '../hal.ts';
 import { TICKETS_PATH } from '../paths.ts';
 import { presentActivity, presentRemark, presentTicket } from '../presenters/ticketPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
@@ -25,10 +26,7 @@ import {
 } from '../schemas/ticketSchemas.ts';
 import { registerTicketAttachments } from './ticketAttachmentRoutes.ts';
 
-const created = (item: { id: string; createdAt: Date }) => ({
-  paginationTimestamp: item.createdAt.toISOString(),
-  paginationIdentifier: item.id,
-});
+const created = positionBy('createdAt');
 
 export function registerTickets(api: Api, deps: ServerDeps): void {
   const { db } = deps;

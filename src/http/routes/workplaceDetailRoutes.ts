@@ -13,7 +13,7 @@ import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerElementsRoute } from '../elementRoutes.ts';
-import { link, type Resource, resource, startPosition } from '../hal.ts';
+import { link, positionBy, type Resource, resource, startPosition } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { shiftsPath, WORKPLACES_PATH } from '../paths.ts';
 import {
@@ -154,10 +154,7 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   quantities.list({
     summary: 'Output quantities booked at the workplace, newest first (timestamp pagination)',
     paging: 'keyset',
-    position: (record) => ({
-      paginationTimestamp: record.timestamp.toISOString(),
-      paginationIdentifier: record.id,
-    }),
+    position: positionBy('timestamp'),
     owner: (at) => ownerId(at.id),
     load: (_filter, page, at) => listWorkplaceOutputQuantities(db, at.owner, page),
     elements: outputQuantityElements,
