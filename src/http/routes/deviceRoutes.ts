@@ -1,7 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/deviceRepository.ts';
-import { type Device, MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
+import { MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
 import * as service from '../../services/deviceService.ts';
 import * as timeSeries from '../../services/timeSeriesService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
@@ -11,12 +10,10 @@ import { positionBy } from '../hal.ts';
 import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   DEVICE_EMBEDS,
-  type DeviceEmbed,
   presentDevice,
   presentRecordedBatch,
   presentSample,
 } from '../presenters/devicePresenter.ts';
-import { viewOf } from '../presenters/view.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf } from '../schemas/common.ts';
@@ -31,19 +28,12 @@ import {
   SampleSchema,
   SamplesBody,
 } from '../schemas/deviceSchemas.ts';
-import { embeddableWorkplaces } from './workplaceRoutes.ts';
+import { withWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['devices'];
 
 export function registerDevices(api: Api, { db, config }: ServerDeps): void {
-  /** Presents devices, loading each workplace to embed once. */
-  async function presentPage(devices: Device[], request: FastifyRequest, embed: ReadonlySet<DeviceEmbed>) {
-    const asked = embed.has('workplace') ? devices.map((device) => device.workplaceId) : [];
-    const workplaces = await embeddableWorkplaces(db, request, asked);
-    return devices.map((device) =>
-      presentDevice(device, viewOf(request, embed), workplaces.get(device.workplaceId)),
-    );
-  }
+  const presentPage = withWorkplaces(db, presentDevice);
   const resource = { tags, schema: DeviceSchema, embeds: DEVICE_EMBEDS, presentPage };
 
   const devices = resourceRoutes(api, { ...resource, path: DEVICES_PATH });

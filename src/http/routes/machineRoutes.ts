@@ -3,7 +3,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { listRecordedOperatingStates } from '../../db/repositories/workplaceRepository.ts';
-import type { Machine } from '../../domain/machines.ts';
 import type { RecordedOperatingState } from '../../domain/workplaces.ts';
 import * as service from '../../services/machineService.ts';
 import type { Api } from '../api.ts';
@@ -13,7 +12,6 @@ import { startPosition } from '../hal.ts';
 import { MACHINES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   MACHINE_EMBEDS,
-  type MachineEmbed,
   presentMachine,
   presentRecordedMachineStateDetail,
 } from '../presenters/machinePresenter.ts';
@@ -30,18 +28,12 @@ import {
   RecordedMachineStateDetailSchema,
   StrokesBody,
 } from '../schemas/machineSchemas.ts';
-import { embeddableWorkplaces } from './workplaceRoutes.ts';
+import { withWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['machines'];
 
 export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
-  /** The machines with their workplaces embedded when asked for (one query for the page). */
-  async function presentPage(items: Machine[], request: FastifyRequest, embed: ReadonlySet<MachineEmbed>) {
-    const view = viewOf(request, embed);
-    const asked = embed.has('workplace') ? items.map((machine) => machine.workplaceId) : [];
-    const embedded = await embeddableWorkplaces(db, request, asked);
-    return items.map((machine) => presentMachine(machine, view, embedded.get(machine.workplaceId)));
-  }
+  const presentPage = withWorkplaces(db, presentMachine);
 
   const machines = resourceRoutes(api, {
     path: MACHINES_PATH,

@@ -20,7 +20,7 @@ import { operatingStateElements } from '../presenters/historyPresenter.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
 import { presentStaffMember } from '../presenters/staffMemberPresenter.ts';
-import { viewOf } from '../presenters/view.ts';
+import { type View, viewOf } from '../presenters/view.ts';
 import {
   presentRecordedOperatingState,
   presentWorkplace,
@@ -105,6 +105,24 @@ export async function embeddableWorkplaces(
   const presented = await presentWorkplaces(db, request, found);
   return new Map(found.map((workplace, index) => [workplace.id, presented[index] as Resource]));
 }
+
+/**
+ * A page presenter for items at a workplace that may embed it (devices, machines): the page's
+ * workplaces are read in one query, and only when `embed` names `workplace`.
+ */
+export const withWorkplaces =
+  <Item extends { workplaceId: string }, Embed extends string>(
+    db: Queryable,
+    present: (item: Item, view: View<Embed>, workplace?: Resource) => Resource,
+  ) =>
+  async (items: Item[], request: FastifyRequest, embed: ReadonlySet<Embed>) => {
+    const asked = (embed as ReadonlySet<string>).has('workplace')
+      ? items.map((item) => item.workplaceId)
+      : [];
+    const workplaces = await embeddableWorkplaces(db, request, asked);
+    const view = viewOf(request, embed);
+    return items.map((item) => present(item, view, workplaces.get(item.workplaceId)));
+  };
 
 export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   /** The current operations and staff members to embed, one query each for the whole page. */
