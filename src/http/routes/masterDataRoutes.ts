@@ -31,7 +31,7 @@ import {
   presentOperatingStates,
   presentStoredEntry,
 } from '../presenters/masterDataPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { Nullable, Resource as ResourceSchema } from '../schemas/common.ts';
 import { LiteralSchema, MaterialSchema, StoredEntrySchema } from '../schemas/masterDataSchemas.ts';
@@ -75,10 +75,16 @@ function registerCodeHeld(api: Api, { db }: ServerDeps): void {
     embeds: readonly Embed[],
     present: (entries: E[], request: FastifyRequest, embed: ReadonlySet<Embed>) => Promise<Resource[]>,
   ) => {
-    const routes = resourceRoutes(api, { tags: TAGS, path, name, schema: Entry, embeds, present });
+    const routes = resourceRoutes(api, {
+      tags: TAGS,
+      path,
+      name,
+      schema: Entry,
+      embeds,
+      presentPage: present,
+    });
     routes.list({
       summary: `List ${name}`,
-      paging: 'offset',
       load: async (_filter, { limit, offset }) => ({
         items: entries.slice(offset, offset + limit),
         total: entries.length,
@@ -116,7 +122,7 @@ function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKindRo
     name: kind.kind,
     schema: StoredEntrySchema(kind),
     embeds: [...Object.keys(kind.texts), ...(reference ? [reference.rel] : [])],
-    present: async (entries: StoredEntry[], { hrefs, locale }, embed) => {
+    presentPage: async (entries: StoredEntry[], { hrefs, locale }, embed) => {
       // What the page's references name, in one read, when they are to be embedded.
       const referenced = new Map<string, StoredEntry>();
       if (reference && embed.has(reference.rel)) {
@@ -130,7 +136,6 @@ function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKindRo
   });
   routes.list({
     summary: `List ${kind.kind}`,
-    paging: 'offset',
     load: (_filter, page) => repository.listMasterDataEntries(db, kind.kind, page),
   });
   routes.get({
@@ -180,9 +185,9 @@ function readOnly<Item>(
     path,
     name,
     schema,
-    present: each((item: Item, { hrefs }) => present(item, hrefs)),
+    present,
   });
-  routes.list({ summary, paging: 'offset', load: (_filter, page) => list(page) });
+  routes.list({ summary, load: (_filter, page) => list(page) });
   routes.get({ summary: one, load: ({ id }) => get(id) });
 }
 
