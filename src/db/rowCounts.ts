@@ -17,6 +17,7 @@ export const MAINTAINED_COUNTS: Readonly<Record<string, { owner?: string; filter
   recorded_operating_states: { owner: 'workplace_id' },
   recorded_operation_phases: { owner: 'operation_id' },
   recorded_staff_activities: { owner: 'staff_member_id' },
+  literals: {},
 };
 
 export interface CountedScope {

@@ -238,12 +238,15 @@ CREATE TABLE idempotency_keys (
 );
 CREATE INDEX idempotency_keys_by_age ON idempotency_keys USING btree (created_at);
 
--- literals: 027_master_data.sql
+-- literals: 027_master_data.sql; changed by 092_literals_counted.sql
 CREATE TABLE literals (
   id text NOT NULL,
   translations jsonb DEFAULT '[]'::jsonb NOT NULL,
   CONSTRAINT literals_pkey PRIMARY KEY (id)
 );
+CREATE TRIGGER literals_counted_deletes AFTER DELETE ON literals REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
+CREATE TRIGGER literals_counted_inserts AFTER INSERT ON literals REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
+CREATE TRIGGER literals_counted_truncates AFTER TRUNCATE ON literals FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 
 -- master_data_entries: 027_master_data.sql
 CREATE TABLE master_data_entries (
@@ -378,6 +381,9 @@ CREATE TRIGGER operations_counted_deletes AFTER DELETE ON operations REFERENCING
 CREATE TRIGGER operations_counted_inserts AFTER INSERT ON operations REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_rows_by('operation_phase_id', 'workplace_id');
 CREATE TRIGGER operations_counted_truncates AFTER TRUNCATE ON operations FOR EACH STATEMENT EXECUTE FUNCTION count_rows_by();
 CREATE TRIGGER operations_counted_updates AFTER UPDATE ON operations REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_rows_by('operation_phase_id', 'workplace_id');
+CREATE TRIGGER operations_description_literal_deletes AFTER DELETE ON operations REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER operations_description_literal_inserts AFTER INSERT ON operations REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER operations_description_literal_updates AFTER UPDATE OF description ON operations FOR EACH ROW WHEN (old.description IS DISTINCT FROM new.description) EXECUTE FUNCTION keep_description_literal();
 
 -- planning_scenarios: 008_planning.sql
 CREATE TABLE planning_scenarios (
@@ -441,6 +447,9 @@ CREATE INDEX production_orders_timeline ON production_orders USING btree (update
 CREATE TRIGGER production_orders_counted_deletes AFTER DELETE ON production_orders REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 CREATE TRIGGER production_orders_counted_inserts AFTER INSERT ON production_orders REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 CREATE TRIGGER production_orders_counted_truncates AFTER TRUNCATE ON production_orders FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
+CREATE TRIGGER production_orders_description_literal_deletes AFTER DELETE ON production_orders REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER production_orders_description_literal_inserts AFTER INSERT ON production_orders REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER production_orders_description_literal_updates AFTER UPDATE OF description ON production_orders FOR EACH ROW WHEN (old.description IS DISTINCT FROM new.description) EXECUTE FUNCTION keep_description_literal();
 
 -- recorded_operating_states: 001_foundation.sql; changed by 016_maintained_counts.sql, 019_open_history_records.sql, 040_machines.sql
 CREATE TABLE recorded_operating_states (
@@ -859,6 +868,9 @@ CREATE TABLE tools (
 );
 CREATE INDEX tools_identifiers ON tools USING btree (identifier2, identifier3);
 CREATE INDEX tools_workplace ON tools USING btree (workplace_id);
+CREATE TRIGGER tools_description_literal_deletes AFTER DELETE ON tools REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER tools_description_literal_inserts AFTER INSERT ON tools REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER tools_description_literal_updates AFTER UPDATE OF description ON tools FOR EACH ROW WHEN (old.description IS DISTINCT FROM new.description) EXECUTE FUNCTION keep_description_literal();
 
 -- workplace_groups: 001_foundation.sql; changed by 014_client_fields.sql
 CREATE TABLE workplace_groups (
@@ -873,6 +885,9 @@ CREATE TABLE workplace_groups (
   CONSTRAINT workplace_groups_number_key UNIQUE (number),
   CONSTRAINT workplace_groups_type_check CHECK (type = ANY (ARRAY['CAPACITY_GROUP'::text, 'PRODUCTION_LINE'::text]))
 );
+CREATE TRIGGER workplace_groups_description_literal_deletes AFTER DELETE ON workplace_groups REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER workplace_groups_description_literal_inserts AFTER INSERT ON workplace_groups REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER workplace_groups_description_literal_updates AFTER UPDATE OF description ON workplace_groups FOR EACH ROW WHEN (old.description IS DISTINCT FROM new.description) EXECUTE FUNCTION keep_description_literal();
 
 -- workplaces: 001_foundation.sql; changed by 014_client_fields.sql, 015_workplace_type_for_older_instances.sql
 CREATE TABLE workplaces (
@@ -896,6 +911,9 @@ CREATE TABLE workplaces (
 CREATE INDEX workplaces_capacity_group ON workplaces USING btree (capacity_group_id);
 CREATE INDEX workplaces_erp_context ON workplaces USING btree (erp_context_id);
 CREATE INDEX workplaces_production_line ON workplaces USING btree (production_line_id);
+CREATE TRIGGER workplaces_description_literal_deletes AFTER DELETE ON workplaces REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER workplaces_description_literal_inserts AFTER INSERT ON workplaces REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_description_literals();
+CREATE TRIGGER workplaces_description_literal_updates AFTER UPDATE OF description ON workplaces FOR EACH ROW WHEN (old.description IS DISTINCT FROM new.description) EXECUTE FUNCTION keep_description_literal();
 CREATE TRIGGER workplaces_workplace_type_from_flag BEFORE INSERT OR UPDATE ON workplaces FOR EACH ROW EXECUTE FUNCTION workplace_type_from_flag();
 
 -- Functions ---------------------------------------------------------------------------------------
@@ -1212,6 +1230,60 @@ BEGIN
   INSERT INTO delivery_attempts (callback_id, event_id, sequence, attempt, attempted_at, outcome, error, duration_ms)
   SELECT callback_id, event_id, sequence, attempts, at, 'DISCARDED', 'more than maxUnconfirmedMessages pending', 0
   FROM dropped ORDER BY callback_id, sequence;
+END;
+$function$;
+
+-- description_literal_id: 091_description_literals.sql
+CREATE OR REPLACE FUNCTION description_literal_id(source text, id uuid)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT upper(md5(source || '/' || id::text || '/description'))
+$function$;
+
+-- description_translations: 091_description_literals.sql
+CREATE OR REPLACE FUNCTION description_translations(description text)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT jsonb_build_array(jsonb_build_object('language', 'en-GB', 'translation', description))
+$function$;
+
+-- keep_description_literal: 091_description_literals.sql
+CREATE OR REPLACE FUNCTION keep_description_literal()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NEW.description IS NULL THEN
+    DELETE FROM literals WHERE id = description_literal_id(TG_TABLE_NAME, OLD.id);
+  ELSE
+    INSERT INTO literals (id, translations)
+    VALUES (description_literal_id(TG_TABLE_NAME, NEW.id), description_translations(NEW.description))
+    ON CONFLICT (id) DO UPDATE SET translations = excluded.translations;
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
+-- keep_description_literals: 091_description_literals.sql
+CREATE OR REPLACE FUNCTION keep_description_literals()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO literals (id, translations)
+    SELECT description_literal_id(TG_TABLE_NAME, n.id), description_translations(n.description)
+    FROM new_rows n WHERE n.description IS NOT NULL
+    ON CONFLICT (id) DO UPDATE SET translations = excluded.translations;
+  ELSE
+    DELETE FROM literals
+    WHERE id IN (SELECT description_literal_id(TG_TABLE_NAME, o.id) FROM old_rows o WHERE o.description IS NOT NULL);
+  END IF;
+  RETURN NULL;
 END;
 $function$;
 

@@ -1,7 +1,9 @@
 // Read-only master data of workplace states and operating states (docs/api.md, "States and
 // transitions"). Workplace-state ids are the words PRODUCTION and DOWNTIME, operating-state ids
 // fixed UUIDs, so every installation and every instance agrees on them.
+import { v5 as uuidv5 } from 'uuid';
 import type { LocalizedText } from '../i18n/locales.ts';
+import type { Literal } from './masterDataEntries.ts';
 
 export interface MasterDataEntry {
   id: string;
@@ -165,3 +167,30 @@ export function operatingStateById(id: string): OperatingState {
 const PLANNED_STOP_CODES: readonly string[] = ['410', '993'];
 
 export const isPlannedStop = (state: OperatingState): boolean => PLANNED_STOP_CODES.includes(state.code);
+
+/** The lists held in code, by the name of their collection. */
+export type CodeHeldList =
+  | 'operatingStates'
+  | 'workplaceStates'
+  | 'operationPhases'
+  | 'toolAssemblyOrderStates';
+
+/** The texts of an entry that are literals, as the real API links and embeds them. */
+export type TextProperty = 'description' | 'shortDescription';
+
+// Fixed, so the literal ids of the lists above are the same on every installation; migration 090
+// stores these literals so `/literals/{id}` serves them.
+const LITERAL_NAMESPACE = '5b0c7f1e-3d7a-4c51-9a0e-2f6b1d8c4e93';
+
+/**
+ * The literal of a text of an entry held in code: an id derived from list, entry and property
+ * (in the real API's form, 32 upper-case hex digits) and the text in every language it has.
+ */
+export function entryLiteral(list: CodeHeldList, entry: MasterDataEntry, property: TextProperty): Literal {
+  const id = uuidv5(`${list}/${entry.id}/${property}`, LITERAL_NAMESPACE).replaceAll('-', '').toUpperCase();
+  const translations = Object.entries(entry[property]).map(([language, translation]) => ({
+    language,
+    translation,
+  }));
+  return { id, translations };
+}

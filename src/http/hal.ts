@@ -113,11 +113,16 @@ const pagePosition = (position: KeysetPosition): PagePosition => ({
   ...position,
 });
 
+/** The position of an item in a list ordered by one of its dates, newest first, then by id. */
+export const positionBy =
+  <Field extends string>(field: Field) =>
+  (item: { id: string } & Record<Field, Date>): KeysetPosition => ({
+    paginationTimestamp: item[field].toISOString(),
+    paginationIdentifier: item.id,
+  });
+
 /** The position of a record ordered by its start (histories, shifts). */
-export const startPosition = (record: { id: string; startDate: Date }): KeysetPosition => ({
-  paginationTimestamp: record.startDate.toISOString(),
-  paginationIdentifier: record.id,
-});
+export const startPosition = positionBy('startDate');
 
 /** A timestamp-mode collection (docs/api.md, "Collections"): offset null, first and last identifiers, keyset links. */
 export function keysetCollection<T>(

@@ -9,17 +9,15 @@ import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Api } from './api.ts';
 import { type Resource, startPosition } from './hal.ts';
+import { singular } from './operationIds.ts';
 import type { PageElements } from './presenters/historyPresenter.ts';
 import { each, resourceRoutes } from './resourceRoutes.ts';
 
 export interface HistoryRoutes<Item extends { id: string; startDate: Date }> {
-  tags: string[];
   /** The owner's collection, e.g. `/workplaces`. */
   ownerPath: string;
-  /** The history's path segment and embedded name, e.g. `recordedOperatingStates`. */
+  /** The path segment and embedded name, e.g. `recordedOperatingStates`; its singular names one record. */
   name: string;
-  /** What one record is called in summaries and 404 messages, e.g. `recordedOperatingState`. */
-  singular: string;
   /** The summary of the page route. */
   summary: string;
   schema: TSchema;
@@ -39,14 +37,14 @@ export function registerHistoryRoutes<Item extends { id: string; startDate: Date
   db: Queryable,
   routes: HistoryRoutes<Item>,
 ): void {
-  const { tags, ownerPath, name, schema } = routes;
+  const { ownerPath, name, schema } = routes;
+  const one = singular(name);
   const history = resourceRoutes(api, {
-    tags,
     path: `${ownerPath}/:id/${name}`,
     itemParam: 'recordId',
     name,
     schema,
-    present: each(routes.present),
+    presentPage: each(routes.present),
   });
   history.list({
     summary: routes.summary,
@@ -57,11 +55,11 @@ export function registerHistoryRoutes<Item extends { id: string; startDate: Date
     ...(routes.elements ? { elements: routes.elements } : {}),
   });
   history.get({
-    summary: `One ${routes.singular}`,
+    summary: `One ${one}`,
     load: async (at) => {
       const ownerId = await routes.ownerId(db, at.id);
       const record = await routes.history.find(db, ownerId, at.itemId);
-      if (!record) throw notFound(routes.singular, at.itemId);
+      if (!record) throw notFound(one, at.itemId);
       return record;
     },
   });

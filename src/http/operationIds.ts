@@ -3,7 +3,8 @@
 // one from its method and path when it is registered (server.ts).
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-const singular = (word: string) =>
+/** `workplaces` -> `workplace`, `activities` -> `activity`; `recordedTimeSeries` stays. */
+export const singular = (word: string) =>
   word.endsWith('Series') || word.endsWith('ss')
     ? word
     : word.endsWith('ies')
@@ -30,6 +31,8 @@ export function operationIds(path: string, name: string) {
     search: `search${plural}`,
     get: `get${one}`,
     create: `create${one}`,
+    /** The rel of a list's create link: the item without its owners (`createShift`). */
+    createRel: `create${pascal(singular(name))}`,
     replace: `replace${one}`,
     delete: `delete${one}`,
     command: (commandPath: string) => {

@@ -4,14 +4,16 @@
 // A route family says only what is special about its resource; each call registers one route.
 import type { FastifyRequest } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import type { Queryable } from '../db/database.ts';
 import type { KeysetPage, KeysetRequest, OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
 import { canWrite } from './auth.ts';
 import { embedQuery, parseEmbed } from './embed.ts';
 import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
-import type { QueryValues } from './hrefs.ts';
+import type { Hrefs, QueryValues } from './hrefs.ts';
 import { operationIds } from './operationIds.ts';
 import type { PageElements } from './presenters/historyPresenter.ts';
+import { type DescribedTable, withTextEmbeds } from './presenters/texts.ts';
 import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
 import { type RouteDoc, registerRoute } from './route.ts';
 import {
@@ -43,14 +45,17 @@ export interface At {
 /** A route's words; its operationId when the derived one (see `operationIds`) does not fit. */
 type Doc = RouteDoc;
 
-export interface ResourceDefinition<Item, Embed extends string> {
-  tags: string[];
+export type ResourceDefinition<Item, Embed extends string> = Presenter<Item, Embed> & ResourceWords<Embed>;
+
+interface ResourceWords<Embed extends string> {
+  /** The OpenAPI tags; default: the path's first segment (`/workplaces/:id/shifts` -> `workplaces`). */
+  tags?: string[];
   /** The collection's route, e.g. `/workplaces`, or `/workplaces/:id/shifts` below an owner. */
   path: string;
   /** The path parameter of one item below the collection; default `id`. */
   itemParam?: string;
-  /** The embedded array of a page, e.g. `workplaces`. */
-  name: string;
+  /** The embedded array of a page; default: the path's last segment (`shifts`). */
+  name?: string;
   /** The representation of one item. */
   schema: TSchema;
   /**
@@ -59,19 +64,35 @@ export interface ResourceDefinition<Item, Embed extends string> {
    */
   embeds?: readonly Embed[];
   /**
+   * The items' descriptions and ERP contexts, embedded when `embed` names them
+   * (presenters/texts.ts): the table whose rows' descriptions are literals, or null for none.
+   */
+  texts?: { db: Queryable; table: DescribedTable | null };
+  /**
    * The presenter writes exactly what `schema` describes, in its order, and nothing else: one
    * item's answer is then JSON.stringify'd instead of going through the schema's serializer, which
    * escapes every string in a JavaScript loop on Node 24 (slow for bodies full of hrefs).
    * A test compares the two for the resource (test/api/workplaces.test.ts).
    */
   plainJson?: boolean;
-  /** Items to representations, in order; loads what they embed in one go. */
-  present: (
-    items: Item[],
-    request: FastifyRequest,
-    embed: ReadonlySet<Embed>,
-  ) => Resource[] | Promise<Resource[]>;
 }
+
+/** How items become representations: one at a time, or a page at once. */
+type Presenter<Item, Embed extends string> =
+  | {
+      /** One item's representation; `writable`: the caller may write (the presenter offers edits). */
+      present: (item: Item, hrefs: Hrefs, writable: boolean) => Resource;
+      presentPage?: never;
+    }
+  | {
+      /** Items to representations, in order; loads what they embed in one go. */
+      presentPage: (
+        items: Item[],
+        request: FastifyRequest,
+        embed: ReadonlySet<Embed>,
+      ) => Resource[] | Promise<Resource[]>;
+      present?: never;
+    };
 
 type Paging = 'offset' | 'keyset';
 type NoProperties = Record<never, TSchema>;
@@ -80,8 +101,8 @@ type Page<P extends Paging, Item> = P extends 'offset' ? OffsetPage<Item> : Keys
 
 export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter, S extends TSchema>
   extends Doc {
-  /** Offset paging, or timestamp (keyset) paging newest first (docs/api.md, "Collections"). */
-  paging: P;
+  /** Offset paging (the default), or timestamp (keyset) paging newest first (docs/api.md, "Collections"). */
+  paging?: P;
   /** Keyset paging: the position of an item. */
   position?: (item: Item) => KeysetPosition;
   /** Filter parameters of the query string; the ones sent are kept in every paging link. */
@@ -91,7 +112,10 @@ export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter
   /** Below an owner: its id, 404 when there is none. Runs after the embeds are checked. */
   owner?: (at: At) => Promise<string>;
   load: (filter: Filter, page: PageRequest<P>, at: At) => Promise<Page<P, Item>>;
-  /** The rel of the create link, offered to writers; `createPath` when it is not the list's own. */
+  /**
+   * The rel of the create link offered to writers; default `create<Singular>` (`createShift`) once
+   * the family declares `create`. `createPath` when it is not the list's own.
+   */
   createRel?: string;
   createPath?: string;
   /** Links beside the paging links. */
@@ -153,8 +177,13 @@ export function resourceRoutes<Item, Embed extends string = never>(
   api: Api,
   resource: ResourceDefinition<Item, Embed>,
 ) {
-  const { tags, path, name, schema } = resource;
+  const { path, schema } = resource;
+  const segments = path.split('/').filter(Boolean);
+  const tags = resource.tags ?? segments.slice(0, 1);
+  const name = resource.name ?? (segments.at(-1) as string);
   const ids = operationIds(path, name);
+  /** Set by `create`: the list then offers writers its create link. */
+  let creatable = false;
   const itemParam = resource.itemParam ?? 'id';
   const itemPath = `${path}/:${itemParam}`;
   const embedded = resource.embeds !== undefined;
@@ -165,8 +194,16 @@ export function resourceRoutes<Item, Embed extends string = never>(
     const id = params.id ?? '';
     return { request, params, id, itemId: params[itemParam] ?? '', owner: owner ?? id };
   };
+  const presentItems =
+    resource.presentPage ??
+    ((items: Item[], request: FastifyRequest) => {
+      const writable = canWrite(request);
+      return items.map((item) => resource.present(item, request.hrefs, writable));
+    });
+  const { texts } = resource;
+  const presentPage = texts ? withTextEmbeds(texts.db, texts.table, presentItems) : presentItems;
   const presentOne = async (item: Item, request: FastifyRequest, embed = new Set<Embed>()) =>
-    (await resource.present([item], request, embed))[0] as Resource;
+    (await presentPage([item], request, embed))[0] as Resource;
   /** The item's loader, once `get` is declared: a PUT compares echoed read-only properties with it. */
   let loadItem: ((at: At) => Promise<Item>) | undefined;
   /** A route's words with the resource's tags and the derived operationId. */
@@ -180,7 +217,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
 
   return {
     list<
-      P extends Paging,
+      P extends Paging = 'offset',
       F extends TProperties = NoProperties,
       Filter = Static<TObject<F>>,
       S extends TSchema = TObject,
@@ -212,14 +249,15 @@ export function resourceRoutes<Item, Embed extends string = never>(
           : path.replace(/:(\w+)/g, (_, name: string) =>
               name === 'id' ? where.owner : (where.params[name] ?? ''),
             );
-        const create = !search && route.createRel !== undefined && canWrite(request);
+        const createRel = route.createRel ?? (creatable ? ids.createRel : undefined);
+        const create = !search && createRel !== undefined && canWrite(request);
         const context = {
           hrefs: request.hrefs,
           path: hrefPath,
           name,
           query: embedded ? { ...kept, embed: embedQuery(embed) } : kept,
           create: create
-            ? { rel: route.createRel as string, href: request.hrefs.api(route.createPath ?? hrefPath) }
+            ? { rel: createRel as string, href: request.hrefs.api(route.createPath ?? hrefPath) }
             : undefined,
           pagingMethod: search ? ('POST' as const) : undefined,
         };
@@ -233,7 +271,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
           return withElements(
             keysetCollection(
               context,
-              await resource.present(found.items, request, embed),
+              await presentPage(found.items, request, embed),
               found,
               pagingAsked(query),
               route.position as (item: Item) => KeysetPosition,
@@ -246,7 +284,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         const found = (await route.load(filter, asked as PageRequest<P>, where)) as OffsetPage<Item>;
         const collection = offsetCollection(
           context,
-          await resource.present(found.items, request, embed),
+          await presentPage(found.items, request, embed),
           found,
           asked,
         );
@@ -300,7 +338,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
         errors: [404],
         handler: async (request, reply) => {
           const embed = embedsOf(request.query as { embed?: string[] });
-          const presented = resource.present([await route.load(at(request))], request, embed);
+          const presented = presentPage([await route.load(at(request))], request, embed);
           // Awaited only when the presenter had to load something (no promise per answer otherwise).
           const representation = (Array.isArray(presented) ? presented : await presented)[0] as Resource;
           // A reply serializer leaves the type unset; the media-type hook then picks JSON or HAL.
@@ -311,6 +349,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
 
     create<B extends TSchema, Created = Item>(route: CreateRoute<B, Created>): void {
+      creatable = true;
       registerRoute(api, {
         method: 'POST',
         path,

@@ -1,6 +1,15 @@
 // What the demo plant is made of (docs/demo.md, "The demo plant"): lines, capacity groups,
 // workplaces, sensors, qualifications, shift times and the routings of its products.
 
+/**
+ * The ERP contexts the plant's records belong to, as the service seeds them (migration 030): the
+ * plant for groups, workplaces, orders and operations, the personnel area for staff members.
+ */
+export const ERP_CONTEXTS = {
+  plant: 'BF0268C3CAFD4430B85485FB35FEE00D',
+  personnelArea: '4ca712a78a2b4cf58fa5a79544707e37',
+} as const;
+
 export interface GroupSpec {
   number: string;
   description: string;

@@ -8,6 +8,7 @@ import {
   CAPACITY_GROUPS,
   type CapacityGroupSpec,
   DOCUMENTS,
+  ERP_CONTEXTS,
   names,
   PRODUCTION_LINES,
   ROUTINGS,
@@ -95,7 +96,12 @@ export async function seedPlant(bridge: BridgeClient, options: SeedOptions): Pro
   for (const group of [...PRODUCTION_LINES, ...CAPACITY_GROUPS]) {
     const created = dataOf(
       await bridge.POST('/api/v2/workplaceGroups', {
-        body: { number: group.number, description: group.description, type: group.type },
+        body: {
+          number: group.number,
+          description: group.description,
+          type: group.type,
+          erpContextId: ERP_CONTEXTS.plant,
+        },
       }),
     );
     groupIds.set(group.number, created.properties.id);
@@ -117,6 +123,7 @@ export async function seedPlant(bridge: BridgeClient, options: SeedOptions): Pro
           body: {
             number,
             description: `${group.description} ${n}`,
+            erpContextId: ERP_CONTEXTS.plant,
             isManualWorkplace: group.manual,
             capacityGroupId: groupId(group.number),
             productionLineId: groupIds.get(group.line),
@@ -187,6 +194,7 @@ export async function seedPlant(bridge: BridgeClient, options: SeedOptions): Pro
             firstName: first,
             lastName: last,
             email: `${first}.${last}.${staffIndex}@demo-plant.example`.toLowerCase(),
+            erpContextId: ERP_CONTEXTS.personnelArea,
             qualifications,
             assignedWorkplaceIds: inGroup(group.number).map((workplace) => workplace.id),
             shiftId: SHIFT_PATTERN[n % SHIFT_PATTERN.length]?.model ?? null,
@@ -368,6 +376,7 @@ function planOrders(random: Random, size: number, now: Date): PlannedOrder[] {
       body: {
         number,
         description: `${routing.description} x ${quantity}`,
+        erpContextId: ERP_CONTEXTS.plant,
         material: { number: routing.material, description: routing.description },
         targetQuantity: quantity,
         quantityUnit: 'pcs',
@@ -377,6 +386,7 @@ function planOrders(random: Random, size: number, now: Date): PlannedOrder[] {
         operations: routing.steps.map((step, index) => ({
           number: `${number}-${String((index + 1) * 10).padStart(4, '0')}`,
           description: step.description,
+          erpContextId: ERP_CONTEXTS.plant,
           sequence: index,
           material: { number: routing.material, description: routing.description },
           targetQuantity: quantity,

@@ -251,6 +251,55 @@ describeEachBackend('master data in the database', (t) => {
       assert.ok(root._links[rel], rel);
   });
 
+  test('lists held in code link and embed their texts as literals that /literals serves', async () => {
+    const lists = ['operatingStates', 'workplaceStates', 'operationPhases', 'toolAssemblyOrderStates'];
+    for (const list of lists) {
+      const url = `${API}/masterData/${list}?embed=description,shortDescription&limit=100`;
+      const page = json(await t().request({ url, headers: { 'accept-language': 'de-DE' } }));
+      assert.ok(page._embedded[list].length > 0, list);
+      for (const entry of page._embedded[list]) {
+        for (const text of ['description', 'shortDescription']) {
+          const embedded = entry._embedded[text];
+          assert.deepEqual(
+            entry._links[text],
+            get(embedded._links.self.href.replace(absolute(''), ''), true),
+          );
+          // The stored literal (migration 090) is the code's text in every language.
+          const stored = json(
+            await t().request({ url: embedded._links.self.href.replace(absolute(''), '') }),
+          );
+          assert.deepEqual(stored, embedded, `${list} ${entry.properties.id} ${text}`);
+          const german = embedded.properties.translations.find(
+            (translation: { language: string }) => translation.language === 'de-DE',
+          );
+          assert.equal(german.translation, entry.properties[text]);
+        }
+      }
+    }
+    const production = 'b6ec1cd6-d254-5106-99ea-43edce9543dd';
+    assertShape(
+      'getOperatingState',
+      await answerTo(t(), 'getOperatingState', `/masterData/operatingStates/${production}`),
+    );
+    for (const [name, list] of [
+      ['getOperationPhase', 'operationPhases/SETUP'],
+      ['getWorkplaceState', 'workplaceStates/PRODUCTION'],
+      ['getToolAssemblyOrderState', 'toolAssemblyOrderStates/REQUESTED'],
+    ] as const) {
+      const answer = await answerTo(t(), name, `/masterData/${list}`);
+      assert.deepEqual(Object.keys(answer._embedded).sort(), ['description', 'shortDescription'], name);
+    }
+    const waiting = '3d2e0b34-7640-51ba-8d4a-179431e31693';
+    const classed = json(
+      await t().request({ url: `${API}/masterData/operatingStates/${waiting}?embed=operatingStateClass` }),
+    );
+    assert.equal(
+      classed._embedded.operatingStateClass.properties.id,
+      classed.properties.operatingStateClassId,
+    );
+    assert.equal(classed._embedded.operatingStateClass.properties.code, 'ORGANIZATIONAL_SC');
+  });
+
   test('operating states name their seeded class', async () => {
     const states = json(await t().request({ url: `${API}/masterData/operatingStates` }));
     const classed = states._embedded.operatingStates.filter(

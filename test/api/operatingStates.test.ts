@@ -4,6 +4,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
+import {
+  type CodeHeldList,
+  entryLiteral,
+  OPERATING_STATES as OPERATING_STATES_HELD,
+  type TextProperty,
+  WORKPLACE_STATES as WORKPLACE_STATES_HELD,
+} from '../../src/domain/masterData.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { absolute, get, normalized, normalizeHref } from '../support/hal.ts';
 
@@ -39,15 +46,28 @@ const STATES = [
   operatingStateClassId: CLASSES[code as string] ?? null,
 }));
 
+/** The links of an entry held in code to the literals of its two texts (migration 090). */
+const textLinks = (list: CodeHeldList, id: string) => {
+  const entry = [...OPERATING_STATES_HELD, ...WORKPLACE_STATES_HELD].find((candidate) => candidate.id === id);
+  assert.ok(entry, id);
+  const literal = (property: TextProperty) =>
+    get(`${API}/literals/${entryLiteral(list, entry, property).id}`, true);
+  return { description: literal('description'), shortDescription: literal('shortDescription') };
+};
+
 const stateEntry = (state: (typeof STATES)[number]) => ({
   properties: state,
   _links: {
     self: get(`${OPERATING_STATES}/${state.id}`),
-    workplaceState: get(`${WORKPLACE_STATES}/${state.workplaceStateId}`),
+    ...textLinks('operatingStates', state.id),
+    workplaceState: get(`${WORKPLACE_STATES}/${state.workplaceStateId}`, true),
     ...(state.operatingStateClassId === null
       ? {}
       : {
-          operatingStateClass: get(`${API}/masterData/operatingStateClasses/${state.operatingStateClassId}`),
+          operatingStateClass: get(
+            `${API}/masterData/operatingStateClasses/${state.operatingStateClassId}`,
+            true,
+          ),
         }),
   },
 });
@@ -119,7 +139,7 @@ describeEachBackend('operating states', (t) => {
     const response = await t().request({ url: WORKPLACE_STATES, scopes: ['read'] });
     const entry = (id: string, description: string, shortDescription: string, color: string) => ({
       properties: { id, code: id, description, shortDescription, color },
-      _links: { self: get(`${WORKPLACE_STATES}/${id}`) },
+      _links: { self: get(`${WORKPLACE_STATES}/${id}`), ...textLinks('workplaceStates', id) },
     });
     const production = entry('PRODUCTION', 'Production', 'Prod.', '#2E7D32');
     const downtime = entry('DOWNTIME', 'Downtime', 'Down', '#C62828');

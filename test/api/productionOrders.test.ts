@@ -3,6 +3,7 @@
 // operations), the stored events, and what a read-only caller may do and see.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { descriptionLiteralId } from '../../src/http/presenters/texts.ts';
 import { createWorkplace, describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { eventsOf, withoutTime } from '../support/events.ts';
 import { absolute, get, normalized } from '../support/hal.ts';
@@ -20,6 +21,14 @@ const orderBody = (properties: Record<string, unknown>) => ({
   properties,
   _links: {
     self: get(`${BASE}/${properties.id}`),
+    ...(typeof properties.description === 'string'
+      ? {
+          description: get(
+            `/api/v2/literals/${descriptionLiteralId('production_orders', String(properties.id))}`,
+            true,
+          ),
+        }
+      : {}),
     specification: get(`${BASE}/${properties.id}/specification`),
     scheduledDates: get(`${BASE}/${properties.id}/scheduledDates`),
     operationSequence: get(`${BASE}/${properties.id}/operationSequence`),
@@ -170,6 +179,52 @@ describeEachBackend('productionOrders', (t) => {
       assert.match(json(response).message, new RegExp(field.replace(/[[\].]/g, '\\$&')));
     }
     assert.equal(await count(), before);
+  });
+
+  test('descriptions are literals and the ERP context a link, embedded with the operations', async () => {
+    const PLANT = 'BF0268C3CAFD4430B85485FB35FEE00D';
+    const order = await createOrder(t(), {
+      number: 'TEXTS-1',
+      description: 'Gear shafts',
+      erpContextId: PLANT,
+      operations: [{ number: '0010', description: 'Turning', erpContextId: PLANT }],
+    });
+    const id = order.properties.id;
+    const literalOf = async (href: string) => json(await t().request({ url: href }));
+    const plant = await literalOf(`/api/v2/erpContexts/${PLANT}`);
+    for (const path of [`${BASE}/${id}`, `${BASE}?productionOrderNumber=TEXTS-1`]) {
+      const response = await t().request({
+        url: `${path}${path.includes('?') ? '&' : '?'}embed=erpContext,operations,description`,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const answer = json(response);
+      const item = answer._embedded.productionOrders?.[0] ?? answer;
+      assert.deepEqual(item._links.erpContext, get(`/api/v2/erpContexts/${PLANT}`, true));
+      const literal = await literalOf(item._links.description.href);
+      assert.deepEqual(literal.properties.translations, [{ language: 'en-GB', translation: 'Gear shafts' }]);
+      assert.deepEqual(item._embedded.description, literal);
+      assert.deepEqual(item._embedded.erpContext, plant);
+      const [operation] = item._embedded.operations;
+      assert.equal(
+        operation._links.description.href,
+        absolute(`/api/v2/literals/${descriptionLiteralId('operations', operation.properties.id)}`),
+      );
+      assert.equal(
+        (await literalOf(operation._links.description.href)).properties.translations[0].translation,
+        'Turning',
+      );
+      assert.deepEqual(operation._links.erpContext, get(`/api/v2/erpContexts/${PLANT}`, true));
+    }
+    const operationId = order._embedded.operations[0].properties.id;
+    const operation = json(
+      await t().request({ url: `${OPERATIONS}/${operationId}?embed=description,erpContext` }),
+    );
+    assert.deepEqual(operation._embedded.description, await literalOf(operation._links.description.href));
+    assert.deepEqual(operation._embedded.erpContext, plant);
+    // Deleting the order deletes its operations, and with them both literals.
+    const literals = [order._links.description.href, operation._links.description.href];
+    assert.equal((await t().request({ method: 'DELETE', url: `${BASE}/${id}` })).statusCode, 204);
+    for (const href of literals) assert.equal((await t().request({ url: href })).statusCode, 404, href);
   });
 
   test('400s: duplicate number, unknown field, end before start, id mismatch, unknown embed', async () => {

@@ -146,6 +146,19 @@ describeEachBackend('staff members', (t) => {
     assert.deepEqual(assigned._embedded.workplaces[0]._links.self, get(`/api/v2/workplaces/${second}`));
   });
 
+  test('the ERP context is linked and embeds on request', async () => {
+    const AREA = '4ca712a78a2b4cf58fa5a79544707e37';
+    const created = json(
+      await post(t(), { staffNumber: 'ERP-1', firstName: 'Grace', lastName: 'Hopper', erpContextId: AREA }),
+    );
+    assert.deepEqual(created._links.erpContext, get(`/api/v2/erpContexts/${AREA}`, true));
+    const area = json(await t().request({ url: `/api/v2/erpContexts/${AREA}` }));
+    const one = json(await t().request({ url: `${BASE}/${created.properties.id}?embed=erpContext` }));
+    assert.deepEqual(one._embedded, { erpContext: area });
+    const bare = json(await post(t(), { staffNumber: 'ERP-2', firstName: 'Alan', lastName: 'Turing' }));
+    assert.equal(bare._links.erpContext, undefined);
+  });
+
   test('POST refusals name the field (and the index in lists)', async () => {
     const workplace = await createWorkplace(t(), 'BAD-WP');
     await createStaffMember(t(), 'BAD-1');

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareShapes, loadRecorded } from '../../bench/v3Contract.ts';
+import { descriptionLiteralId } from '../../src/http/presenters/texts.ts';
 import { createOperation, createWorkplace, describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { eventsOf, withoutTime } from '../support/events.ts';
 import { absolute, get } from '../support/hal.ts';
@@ -103,6 +104,9 @@ function toolBody(tool: Tool, orderId: string) {
     properties: { ...V3_UNSET, ...tool, identifier1: tool.number },
     _links: {
       self: get(`${TOOLS}/${tool.id}`),
+      ...(typeof tool.description === 'string'
+        ? { description: get(`/api/v2/literals/${descriptionLiteralId('tools', tool.id)}`, true) }
+        : {}),
       ...(tool.workplaceId ? { workplace: get(`/api/v2/workplaces/${tool.workplaceId}`) } : {}),
       toolAssemblyOrder: get(`${ORDERS}/${orderId}`),
       edges: get(`${TOOLS}/${tool.id}/edges`),
@@ -474,7 +478,7 @@ describeEachBackend('tools', (t) => {
       ['toolStateId=BROKEN', 'VALIDATION_FAILED'],
       ['workplaceId=wp-1', 'VALIDATION_FAILED'],
       ['limit=0', 'VALIDATION_FAILED'],
-      ['embed=workplace', 'UNKNOWN_QUERY_PARAMETER'],
+      ['embed=workplace', 'UNKNOWN_EMBED'],
     ];
     for (const [query, code] of cases) {
       const response = await t().request({ url: `${TOOLS}?${query}` });
@@ -772,10 +776,8 @@ describeEachBackend('tools', (t) => {
 const V3 = '/api/v3/tools';
 const recorded = new Map(loadRecorded().map((entry) => [entry.recording.replace(/\.json$/, ''), entry]));
 
-// Not shown yet: embeds (these requests ask for none), the description as a literal (a tool's
-// description is plain text here); a next page only where the recording had one.
-const NOT_YET =
-  /^_embedded($|\.description|\.workplace)|^_embedded\.tools\[\]\._embedded|_links\.description$|^_links\.next$/;
+// Not shown: embeds (these requests ask for none); a next page only where the recording had one.
+const NOT_YET = /^_embedded($|\.description|\.workplace)|^_embedded\.tools\[\]\._embedded|^_links\.next$/;
 
 /** Every key the recorded response shows is in the answer. */
 function assertRecordedKeys(name: string, answer: unknown): void {
@@ -845,6 +847,14 @@ describeEachBackend('tools (v3: direct creation, state, edges, characteristics, 
     assert.deepEqual(json(fetched), created);
     assertRecordedKeys('getTool', json(fetched));
     assert.equal('toolAssemblyOrder' in created._links, false);
+    // The description is a literal, embedded on request as /literals serves it.
+    const described = json(await t().request({ url: `${V3}/${toolId}?embed=description` }));
+    const literal = json(await t().request({ url: created._links.description.href }));
+    assert.deepEqual(literal.properties, {
+      id: descriptionLiteralId('tools', toolId),
+      translations: [{ language: 'en-GB', translation: 'ToolTest Description' }],
+    });
+    assert.deepEqual(described._embedded, { description: literal });
 
     const characteristics = json(await t().request({ url: `${V3}/${toolId}/characteristics` }));
     assertRecordedKeys('getToolCharacteristics', characteristics);

@@ -2,6 +2,7 @@
 // DELETE, RESOURCE_IN_USE, duplicates, and the create link only for callers who may write.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { descriptionLiteralId } from '../../src/http/presenters/texts.ts';
 import { describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { absolute, get, normalized, normalizeHref } from '../support/hal.ts';
 
@@ -25,6 +26,10 @@ const groupBody = (group: Group) => ({
   },
   _links: {
     self: get(`${BASE}/${group.id}`),
+    ...(group.description === null
+      ? {}
+      : { description: get(`/api/v2/literals/${descriptionLiteralId('workplace_groups', group.id)}`, true) }),
+    assignedWorkplaces: get(`${BASE}/${group.id}/assignedWorkplaces`),
     workplaces: get(`/api/v2/workplaces?workplaceGroupNumber=${encodeURIComponent(group.number)}`),
   },
 });
@@ -234,7 +239,11 @@ describeEachBackend('workplace groups: collection paging', (t) => {
       ['limit=ten', 'VALIDATION_FAILED', "Field 'limit' must be of type integer."],
       ['type=MACHINE', 'VALIDATION_FAILED', "Field 'type' must be one of: CAPACITY_GROUP, PRODUCTION_LINE."],
       ['colour=red', 'UNKNOWN_QUERY_PARAMETER', "Query parameter 'colour' is not supported here."],
-      ['embed=workplaces', 'UNKNOWN_EMBED', 'Cannot embed workplaces; embeddable here: -.'],
+      [
+        'embed=workplaces',
+        'UNKNOWN_EMBED',
+        'Cannot embed workplaces; embeddable here: description, erpContext.',
+      ],
     ];
     for (const [query, code, message] of cases) {
       const response = await t().request({ url: `${BASE}?${query}` });
@@ -265,6 +274,54 @@ describeEachBackend('workplace groups', (t) => {
     const fetched = await t().request({ url: String(response.headers.location) });
     assert.equal(fetched.statusCode, 200);
     assert.deepEqual(json(fetched), expected);
+  });
+
+  test('the description is a literal kept with it, the ERP context a link; both embed on request', async () => {
+    const PLANT = 'BF0268C3CAFD4430B85485FB35FEE00D';
+    const created = json(
+      await t().request({
+        method: 'POST',
+        url: BASE,
+        body: { number: 'TEXTS', description: 'Pressing', type: 'CAPACITY_GROUP', erpContextId: PLANT },
+      }),
+    );
+    const { id } = created.properties;
+    const literalPath = `/api/v2/literals/${descriptionLiteralId('workplace_groups', id)}`;
+    assert.deepEqual(created._links.description, get(literalPath, true));
+    assert.deepEqual(created._links.erpContext, get(`/api/v2/erpContexts/${PLANT}`, true));
+    const literal = async () => json(await t().request({ url: literalPath }));
+    const literalStatus = async () => (await t().request({ url: literalPath })).statusCode;
+    const stored = await literal();
+    assert.deepEqual(stored.properties.translations, [{ language: 'en-GB', translation: 'Pressing' }]);
+
+    const url = `${BASE}/${id}?embed=description,erpContext`;
+    const embedded = json(await t().request({ url }))._embedded;
+    assert.deepEqual(embedded.description, stored);
+    assert.deepEqual(embedded.erpContext, json(await t().request({ url: `/api/v2/erpContexts/${PLANT}` })));
+    const page = json(await t().request({ url: `${BASE}?embed=description&type=CAPACITY_GROUP&limit=100` }));
+    const listed = page._embedded.workplaceGroups.find(
+      (group: { properties: { id: string } }) => group.properties.id === id,
+    );
+    assert.deepEqual(listed._embedded, { description: stored });
+
+    // A new text keeps the literal's id; no text, no literal; a deleted group takes its literal.
+    const put = (description: string | null) =>
+      t().request({
+        method: 'PUT',
+        url: `${BASE}/${id}`,
+        body: { number: 'TEXTS', description, type: 'CAPACITY_GROUP' },
+      });
+    assert.equal((await put('Stamping')).statusCode, 200);
+    assert.deepEqual((await literal()).properties.translations, [
+      { language: 'en-GB', translation: 'Stamping' },
+    ]);
+    const cleared = json(await put(null));
+    assert.equal(cleared._links.description, undefined);
+    assert.equal(cleared._links.erpContext, undefined);
+    assert.equal(await literalStatus(), 404);
+    assert.equal((await put('Again')).statusCode, 200);
+    assert.equal((await t().request({ method: 'DELETE', url: `${BASE}/${id}` })).statusCode, 204);
+    assert.equal(await literalStatus(), 404);
   });
 
   test('POST: an id in the body is 400 READ_ONLY_PROPERTY, a null id is taken; a missing description becomes null', async () => {

@@ -3,12 +3,14 @@
 // and a client that reaches a workplace from the entry point by following links only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { type DescribedTable, descriptionLiteralId } from '../../src/http/presenters/texts.ts';
 import { WorkplaceSchema } from '../../src/http/schemas/workplaceSchemas.ts';
 import { buildSerializer } from '../../src/http/serialization.ts';
 import { describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { absolute, get, normalized } from '../support/hal.ts';
 
 const BASE = '/api/v2/workplaces';
+const PLANT = 'BF0268C3CAFD4430B85485FB35FEE00D';
 const GROUPS = '/api/v2/workplaceGroups';
 
 // Operating states as a workplace shows them (master data, en-GB).
@@ -55,10 +57,18 @@ interface Workplace {
   productionLineId: string | null;
 }
 
+/** The link to the literal of a description (none without one). */
+const literalLink = (table: DescribedTable, item: { id: string; description: string | null }) =>
+  item.description === null
+    ? {}
+    : { description: get(`/api/v2/literals/${descriptionLiteralId(table, item.id)}`, true) };
+
 const groupBody = (group: Group) => ({
   properties: { ...group, erpContextId: null },
   _links: {
     self: get(`${GROUPS}/${group.id}`),
+    ...literalLink('workplace_groups', group),
+    assignedWorkplaces: get(`${GROUPS}/${group.id}/assignedWorkplaces`),
     workplaces: get(`${BASE}?workplaceGroupNumber=${encodeURIComponent(group.number)}`),
   },
 });
@@ -79,6 +89,7 @@ function workplaceBody(
     },
     _links: {
       self: get(self),
+      ...literalLink('workplaces', workplace),
       capacityGroup: get(`${GROUPS}/${workplace.capacityGroupId}`, true),
       ...(workplace.productionLineId
         ? { productionLine: get(`${GROUPS}/${workplace.productionLineId}`, true) }
@@ -120,7 +131,13 @@ async function createGroup(
 
 async function createWorkplace(
   t: TestApp,
-  body: { number: string; capacityGroupId: string; productionLineId?: string | null; description?: string },
+  body: {
+    number: string;
+    capacityGroupId: string;
+    productionLineId?: string | null;
+    description?: string;
+    erpContextId?: string;
+  },
 ): Promise<Workplace> {
   const response = await t.request({ method: 'POST', url: BASE, body });
   assert.equal(response.statusCode, 201, response.body);
@@ -468,11 +485,33 @@ describeEachBackend('workplaces', (t) => {
             status: 400,
             code: 'UNKNOWN_EMBED',
             message:
-              'Cannot embed operations; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers.',
+              'Cannot embed operations; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, description, erpContext.',
           },
         ],
       );
     }
+  });
+
+  test('the description is a literal the machine shares; the ERP context is linked; both embed', async () => {
+    const capacity = await createGroup(t(), 'TEXT-CG');
+    const workplace = await createWorkplace(t(), {
+      number: 'TEXT-1',
+      capacityGroupId: capacity.id,
+      description: 'Lathe',
+      erpContextId: PLANT,
+    });
+    const literalHref = absolute(`/api/v2/literals/${descriptionLiteralId('workplaces', workplace.id)}`);
+    const literal = json(await t().request({ url: literalHref }));
+    assert.deepEqual(literal.properties.translations, [{ language: 'en-GB', translation: 'Lathe' }]);
+    const plant = json(await t().request({ url: `/api/v2/erpContexts/${PLANT}` }));
+    for (const path of [`${BASE}/${workplace.id}`, `/api/v2/machines/${workplace.id}`]) {
+      const answer = json(await t().request({ url: `${path}?embed=description,erpContext` }));
+      assert.deepEqual(answer._links.description, get(literalHref, true), path);
+      assert.deepEqual(answer._links.erpContext, get(`/api/v2/erpContexts/${PLANT}`, true), path);
+      assert.deepEqual(answer._embedded, { description: literal, erpContext: plant }, path);
+    }
+    const page = json(await t().request({ url: `${BASE}?workplaceNumber=TEXT-1&embed=erpContext` }));
+    assert.deepEqual(page._embedded.workplaces[0]._embedded, { erpContext: plant });
   });
 
   test('one workplace is written as its schema serializes it (GET answers skip the serializer)', async () => {
@@ -485,8 +524,10 @@ describeEachBackend('workplaces', (t) => {
       capacityGroupId: capacity.id,
       productionLineId: line.id,
       description: 'line\nbreak',
+      erpContextId: PLANT,
     });
-    const embedAll = '?embed=capacityGroup,productionLine,currentOperations,currentStaffMembers';
+    const embedAll =
+      '?embed=capacityGroup,productionLine,currentOperations,currentStaffMembers,description,erpContext';
     for (const id of [bare.id, full.id]) {
       for (const query of ['', embedAll]) {
         for (const scopes of [['read'], ['read', 'write']]) {
@@ -764,7 +805,7 @@ describeEachBackend('workplaces', (t) => {
       [
         'embed=tools',
         'UNKNOWN_EMBED',
-        'Cannot embed tools; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers.',
+        'Cannot embed tools; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, description, erpContext.',
       ],
     ];
     for (const [query, code, message] of cases) {

@@ -3673,6 +3673,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -3761,7 +3763,10 @@ export interface operations {
     };
     getOperatingState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -3845,6 +3850,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -3933,7 +3940,10 @@ export interface operations {
     };
     getWorkplaceState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -4017,6 +4027,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -4105,7 +4117,10 @@ export interface operations {
     };
     getOperationPhase: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -4189,6 +4204,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -4277,7 +4294,10 @@ export interface operations {
     };
     getToolAssemblyOrderState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -16496,6 +16516,8 @@ export interface operations {
                 identifier?: string;
                 identifier2?: string;
                 identifier3?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -16755,7 +16777,10 @@ export interface operations {
     };
     getTool: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -19493,6 +19518,8 @@ export interface operations {
                 /** @description Assigned workplace */
                 workplaceId?: string;
                 qualification?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -19702,7 +19729,10 @@ export interface operations {
     };
     getStaffMember: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;

@@ -93,6 +93,12 @@ export function findLiteral(db: Queryable, id: string): Promise<Literal | undefi
   return firstItem(db, 'SELECT id, translations FROM literals WHERE id = $1', [id], LITERALS.toItem);
 }
 
+/** The literals with these ids (what a page embeds), in no order. */
+export async function findLiterals(db: Queryable, ids: readonly string[]): Promise<Literal[]> {
+  if (ids.length === 0) return [];
+  return db.query<LiteralRow>('SELECT id, translations FROM literals WHERE id = ANY($1::text[])', [ids]);
+}
+
 interface MaterialRow {
   id: string;
   number: string;

@@ -4,6 +4,7 @@ import type { RecordedOperatingState } from '../../domain/workplaces.ts';
 import { localize } from '../../i18n/locales.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import { MACHINE_STATES_PATH, MACHINES_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { textLinks } from './texts.ts';
 import type { View } from './view.ts';
 
 /** What `embed` may name: the SDK asks for all three; the workplace is embedded. */
@@ -16,7 +17,8 @@ export function presentMachine(machine: Machine, view: View<MachineEmbed>, workp
   const links: Record<string, Link | undefined> = {
     self: link(hrefs.api(self)),
     workplace: link(hrefs.api(`${WORKPLACES_PATH}/${machine.workplaceId}`), { embeddable: true }),
-    erpContext: machine.erpContextId ? link(hrefs.api(`/erpContexts/${machine.erpContextId}`)) : undefined,
+    // A machine is its workplace's: the workplace's description literal is the machine's.
+    ...textLinks(hrefs, 'workplaces', machine),
     machineState: machine.machineStateId
       ? link(hrefs.api(`${MACHINE_STATES_PATH}/${machine.machineStateId}`))
       : undefined,

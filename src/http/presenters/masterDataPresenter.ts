@@ -1,4 +1,13 @@
-import type { MasterDataEntry, OperatingState } from '../../domain/masterData.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Queryable } from '../../db/database.ts';
+import { findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
+import {
+  type CodeHeldList,
+  entryLiteral,
+  type MasterDataEntry,
+  type OperatingState,
+  WORKPLACE_STATES,
+} from '../../domain/masterData.ts';
 import {
   type Literal,
   type MaterialEntry,
@@ -9,13 +18,9 @@ import { type Locale, localize } from '../../i18n/locales.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { type MasterDataKindRow, masterDataKind } from '../masterDataKinds.ts';
-import {
-  LITERALS_PATH,
-  MATERIALS_PATH,
-  masterDataPath,
-  OPERATING_STATES_PATH,
-  WORKPLACE_STATES_PATH,
-} from '../paths.ts';
+import { LITERALS_PATH, MATERIALS_PATH, masterDataPath, WORKPLACE_STATES_PATH } from '../paths.ts';
+
+const literalHref = (hrefs: Hrefs, id: string) => hrefs.api(`${LITERALS_PATH}/${id}`);
 
 function entryProperties(entry: MasterDataEntry, locale: Locale) {
   return {
@@ -27,27 +32,108 @@ function entryProperties(entry: MasterDataEntry, locale: Locale) {
   };
 }
 
-/** Presents the entries of a master data list that has no links beyond `self`. */
-export const presentMasterDataEntry =
-  (path: string) => (entry: MasterDataEntry, hrefs: Hrefs, locale: Locale) =>
-    resource(entryProperties(entry, locale), { self: link(hrefs.api(`${path}/${entry.id}`)) });
+/** The embeds of a list held in code: its two texts; an operating state also its workplace state. */
+export const CODE_HELD_EMBEDS = ['description', 'shortDescription'] as const;
+export const OPERATING_STATE_EMBEDS = [...CODE_HELD_EMBEDS, 'workplaceState', 'operatingStateClass'] as const;
+type OperatingStateEmbed = (typeof OPERATING_STATE_EMBEDS)[number];
 
-export const presentOperatingState = (state: OperatingState, hrefs: Hrefs, locale: Locale) =>
-  resource(
-    {
-      ...entryProperties(state, locale),
+/**
+ * An entry of a list held in code: its texts in the request's language, each with a link to its
+ * literal, embedded when asked for.
+ */
+function presentCodeHeld(
+  list: CodeHeldList,
+  entry: MasterDataEntry,
+  hrefs: Hrefs,
+  locale: Locale,
+  embed: ReadonlySet<string>,
+  more: {
+    properties?: Record<string, unknown>;
+    links?: Record<string, Link | undefined>;
+    embedded?: Record<string, Resource>;
+  } = {},
+): Resource {
+  const links: Record<string, Link | undefined> = {
+    self: link(hrefs.api(`${masterDataPath(list)}/${entry.id}`)),
+    ...more.links,
+  };
+  const embedded: Record<string, Resource> = { ...more.embedded };
+  for (const property of CODE_HELD_EMBEDS) {
+    const literal = entryLiteral(list, entry, property);
+    links[property] = link(literalHref(hrefs, literal.id), { embeddable: true });
+    if (embed.has(property)) embedded[property] = presentLiteral(literal, hrefs);
+  }
+  return resource({ ...entryProperties(entry, locale), ...more.properties }, links, embedded);
+}
+
+export function presentOperatingState(
+  state: OperatingState,
+  hrefs: Hrefs,
+  locale: Locale,
+  embed: ReadonlySet<OperatingStateEmbed> = new Set(),
+  /** The operating state classes the states name, when they are to be embedded. */
+  classes?: ReadonlyMap<string, StoredEntry>,
+): Resource {
+  const stateClass =
+    state.operatingStateClassId === null ? undefined : classes?.get(state.operatingStateClassId);
+  const workplaceState = WORKPLACE_STATES.find((candidate) => candidate.id === state.workplaceStateId);
+  return presentCodeHeld('operatingStates', state, hrefs, locale, embed, {
+    properties: {
       workplaceStateId: state.workplaceStateId,
       operatingStateClassId: state.operatingStateClassId,
     },
-    {
-      self: link(hrefs.api(`${OPERATING_STATES_PATH}/${state.id}`)),
-      workplaceState: link(hrefs.api(`${WORKPLACE_STATES_PATH}/${state.workplaceStateId}`)),
+    links: {
+      workplaceState: link(hrefs.api(`${WORKPLACE_STATES_PATH}/${state.workplaceStateId}`), {
+        embeddable: true,
+      }),
       operatingStateClass:
         state.operatingStateClassId === null
           ? undefined
-          : link(hrefs.api(`${masterDataPath('operatingStateClasses')}/${state.operatingStateClassId}`)),
+          : link(hrefs.api(`${masterDataPath('operatingStateClasses')}/${state.operatingStateClassId}`), {
+              embeddable: true,
+            }),
     },
-  );
+    embedded: {
+      ...(embed.has('workplaceState') && workplaceState
+        ? { workplaceState: presentCodeHeld('workplaceStates', workplaceState, hrefs, locale, new Set()) }
+        : {}),
+      ...(embed.has('operatingStateClass') && stateClass
+        ? {
+            operatingStateClass: presentStoredEntry(
+              masterDataKind('operatingStateClasses'),
+              stateClass,
+              hrefs,
+              locale,
+              new Set(),
+            ),
+          }
+        : {}),
+    },
+  });
+}
+
+/** A page of a list held in code. */
+export const presentCodeHeldPage =
+  (list: CodeHeldList) =>
+  async (entries: MasterDataEntry[], { hrefs, locale }: FastifyRequest, embed: ReadonlySet<string>) =>
+    entries.map((entry) => presentCodeHeld(list, entry, hrefs, locale, embed));
+
+/** A page of operating states, with the classes they name read in one go when embedded. */
+export const presentOperatingStates =
+  (db: Queryable) =>
+  async (
+    states: OperatingState[],
+    { hrefs, locale }: FastifyRequest,
+    embed: ReadonlySet<OperatingStateEmbed>,
+  ): Promise<Resource[]> => {
+    const classes = new Map<string, StoredEntry>();
+    if (embed.has('operatingStateClass')) {
+      const ids = states.flatMap((state) => state.operatingStateClassId ?? []);
+      for (const found of await findMasterDataEntries(db, 'operatingStateClasses', [...new Set(ids)]))
+        classes.set(found.id, found);
+    }
+    return states.map((state) => presentOperatingState(state, hrefs, locale, embed, classes));
+  };
 
 /** The operating state as a workplace property: {id, code, description, workplaceStateId}. */
 export const operatingStateProperty = (state: OperatingState, locale: Locale) => ({
@@ -56,8 +142,6 @@ export const operatingStateProperty = (state: OperatingState, locale: Locale) =>
   description: localize(state.description, locale),
   workplaceStateId: state.workplaceStateId,
 });
-
-const literalHref = (hrefs: Hrefs, id: string) => hrefs.api(`${LITERALS_PATH}/${id}`);
 
 /** A literal with its texts in every language it has. */
 export const presentLiteral = (literal: Literal, hrefs: Hrefs): Resource =>

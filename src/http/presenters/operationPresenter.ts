@@ -19,8 +19,9 @@ import {
 import { RecordedOperationPhaseSchema } from '../schemas/operationSchemas.ts';
 import { orderReference } from './productionOrderPresenter.ts';
 import { iso, linkTo, propertiesOf } from './properties.ts';
+import { TEXT_EMBEDS, textLinks } from './texts.ts';
 
-export const OPERATION_EMBEDS = ['productionOrder', 'workplace'] as const;
+export const OPERATION_EMBEDS = ['productionOrder', 'workplace', ...TEXT_EMBEDS] as const;
 export type OperationEmbed = (typeof OPERATION_EMBEDS)[number];
 
 /** Rel of the action that changes the phase to `phase`, e.g. `changeOperationPhaseToSETUP`. */
@@ -113,6 +114,7 @@ export function presentOperation(operation: Operation, view: OperationView): Res
     },
     {
       self: link(hrefs.api(self)),
+      ...textLinks(hrefs, 'operations', operation),
       operations: link(hrefs.api(OPERATIONS_PATH)),
       // Literal path: the production order presenter imports this module.
       productionOrder: link(hrefs.api(`${PRODUCTION_ORDERS_PATH}/${operation.productionOrderId}`), {

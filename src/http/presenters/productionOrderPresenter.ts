@@ -3,8 +3,9 @@ import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATIONS_PATH, PRODUCTION_ORDERS_PATH } from '../paths.ts';
 import { iso } from './properties.ts';
+import { TEXT_EMBEDS, textLinks } from './texts.ts';
 
-export const PRODUCTION_ORDER_EMBEDS = ['operations'] as const;
+export const PRODUCTION_ORDER_EMBEDS = ['operations', ...TEXT_EMBEDS] as const;
 export type ProductionOrderEmbed = (typeof PRODUCTION_ORDER_EMBEDS)[number];
 
 /** An order as its operations show it, and the first of its own properties. */
@@ -35,6 +36,7 @@ export function presentProductionOrder(
     },
     {
       self: link(hrefs.api(self)),
+      ...textLinks(hrefs, 'production_orders', order),
       specification: link(hrefs.api(`${self}/specification`)),
       scheduledDates: link(hrefs.api(`${self}/scheduledDates`)),
       operationSequence: link(hrefs.api(`${self}/operationSequence`)),

@@ -4,6 +4,10 @@ import type { Hrefs } from '../hrefs.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { RecordedActivitySchema, StaffMemberSchema } from '../schemas/staffMemberSchemas.ts';
 import { iso, linkTo, propertiesOf } from './properties.ts';
+import { textLinks } from './texts.ts';
+
+/** A staff member embeds its ERP context. */
+export const STAFF_MEMBER_EMBEDS = ['erpContext'] as const;
 
 /** `canWrite`: whether the caller may change things; the addActivity action is offered only then. */
 export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: boolean): Resource {
@@ -19,6 +23,7 @@ export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: 
     },
     {
       self: link(hrefs.api(self)),
+      erpContext: textLinks(hrefs, null, member).erpContext,
       assignedWorkplaces: link(hrefs.api(`${self}/assignedWorkplaces`)),
       recordedActivities: link(hrefs.api(`${self}/recordedActivities`)),
       addActivity: canWrite ? link(hrefs.api(`${self}/activities`), { method: 'POST' }) : undefined,

@@ -19,6 +19,10 @@ import {
   toolLocationPath,
   WORKPLACES_PATH,
 } from '../paths.ts';
+import { textLinks } from './texts.ts';
+
+/** A tool embeds its description literal (the workplace is only linked). */
+export const TOOL_EMBEDS = ['description'] as const;
 
 export function presentTool(tool: ToolView, hrefs: Hrefs): Resource {
   return resource(
@@ -41,6 +45,7 @@ export function presentTool(tool: ToolView, hrefs: Hrefs): Resource {
     },
     {
       self: link(hrefs.api(`${TOOLS_PATH}/${tool.id}`)),
+      ...textLinks(hrefs, 'tools', tool),
       workplace: tool.workplaceId ? link(hrefs.api(`${WORKPLACES_PATH}/${tool.workplaceId}`)) : undefined,
       toolAssemblyOrder: tool.toolAssemblyOrderId
         ? link(hrefs.api(`${TOOL_ASSEMBLY_ORDERS_PATH}/${tool.toolAssemblyOrderId}`))

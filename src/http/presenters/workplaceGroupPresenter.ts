@@ -2,6 +2,7 @@ import type { WorkplaceGroup } from '../../domain/workplaces.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { textLinks } from './texts.ts';
 
 /** A group as a workplace shows it beside its id (docs/resources/workplaces.md). */
 export const groupProperty = (group: WorkplaceGroup | undefined) =>
@@ -26,6 +27,8 @@ export function presentWorkplaceGroup(group: WorkplaceGroup, hrefs: Hrefs): Reso
     },
     {
       self: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${group.id}`)),
+      ...textLinks(hrefs, 'workplace_groups', group),
+      assignedWorkplaces: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${group.id}/assignedWorkplaces`)),
       workplaces: link(hrefs.api(WORKPLACES_PATH, { workplaceGroupNumber: group.number })),
     },
   );

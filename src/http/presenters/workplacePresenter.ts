@@ -5,6 +5,7 @@ import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATING_STATES_PATH, OPERATIONS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { operatingStateProperty } from './masterDataPresenter.ts';
+import { TEXT_EMBEDS, textLinks } from './texts.ts';
 import type { View } from './view.ts';
 import { groupProperty, presentWorkplaceGroup } from './workplaceGroupPresenter.ts';
 
@@ -13,6 +14,7 @@ export const WORKPLACE_EMBEDS = [
   'productionLine',
   'currentOperations',
   'currentStaffMembers',
+  ...TEXT_EMBEDS,
 ] as const;
 export type WorkplaceEmbed = (typeof WORKPLACE_EMBEDS)[number];
 
@@ -57,6 +59,7 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
     },
     {
       self: link(hrefs.api(self)),
+      ...textLinks(hrefs, 'workplaces', workplace),
       capacityGroup: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${workplace.capacityGroupId}`), {
         embeddable: true,
       }),

@@ -1,13 +1,12 @@
 import { Type } from 'typebox';
 import { listDeliveryAttempts } from '../../db/repositories/callbackRepository.ts';
-import type { Callback } from '../../domain/callbacks.ts';
 import { hostOf } from '../../domain/networkFailures.ts';
 import * as service from '../../services/callbackService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { CALLBACKS_PATH } from '../paths.ts';
 import { presentCallback, presentDeliveries } from '../presenters/callbackPresenter.ts';
-import { type At, each, resourceRoutes } from '../resourceRoutes.ts';
+import { type At, resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { CallbackBody, CallbackSchema } from '../schemas/callbackSchemas.ts';
 
@@ -18,11 +17,9 @@ const DELIVERIES_SHOWN = 50;
 export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
   const clientOf = ({ request }: At) => request.client?.clientId ?? '';
   const callbacks = resourceRoutes(api, {
-    tags,
     path: CALLBACKS_PATH,
-    name: 'callbacks',
     schema: CallbackSchema,
-    present: each((callback: Callback, request) => presentCallback(callback, request.hrefs)),
+    present: presentCallback,
   });
   callbacks.create({
     summary: 'Register a callback',
@@ -31,9 +28,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
   });
   callbacks.list({
     summary: "List the caller's callbacks",
-    paging: 'offset',
     load: (_filter, page, at) => service.listCallbacks(db, clientOf(at), page),
-    createRel: 'createCallback',
   });
   callbacks.get({ summary: 'One callback', load: (at) => service.getCallback(db, clientOf(at), at.id) });
   callbacks.remove({

@@ -9,26 +9,22 @@ import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { CLIENTS_PATH } from '../paths.ts';
 import { presentClient } from '../presenters/clientPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { ClientBody, ClientSchema } from '../schemas/clientSchemas.ts';
 
-const tags = ['clients'];
 const scope = 'admin';
 
 export function registerClients(api: Api, { db }: ServerDeps): void {
   const clients = resourceRoutes(api, {
-    tags,
     path: CLIENTS_PATH,
-    name: 'clients',
     schema: ClientSchema,
-    present: each((client: repository.OAuthClient, request) => presentClient(client, request.hrefs)),
+    // Its third parameter is the secret shown once on creation, not whether the caller may write.
+    present: (client: repository.OAuthClient, hrefs) => presentClient(client, hrefs),
   });
   clients.list({
     summary: 'List OAuth clients (never their secrets)',
     scope,
-    paging: 'offset',
     load: (_filter, page) => repository.listClientsPage(db, page),
-    createRel: 'createClient',
   });
   clients.get({
     summary: 'One OAuth client',

@@ -11,7 +11,7 @@ import type { ServerDeps } from '../deps.ts';
 import type { Resource } from '../hal.ts';
 import { ACTIVITIES_PATH, COMMANDS_PATH } from '../paths.ts';
 import { presentCommand } from '../presenters/commandPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import {
   ActivityBody,
@@ -42,11 +42,9 @@ export function registerCommands(api: Api, { db, clock = systemTime, commandRunn
   };
 
   const commands = resourceRoutes(api, {
-    tags,
     path: COMMANDS_PATH,
-    name: 'commands',
     schema: CommandSchema,
-    present: each((command: Command, request) => presentCommand(command, request.hrefs)),
+    present: presentCommand,
   });
   commands.get({
     summary: 'One command of the caller with its result',

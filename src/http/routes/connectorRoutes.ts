@@ -1,28 +1,21 @@
 import * as repository from '../../db/repositories/connectorRepository.ts';
-import type { Connector } from '../../domain/connectors.ts';
 import * as service from '../../services/connectorService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { CONNECTORS_PATH } from '../paths.ts';
 import { presentConnector } from '../presenters/connectorPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { ConnectorBody, ConnectorSchema, connectorInput } from '../schemas/connectorSchemas.ts';
-
-const tags = ['connectors'];
 
 export function registerConnectors(api: Api, { db, config }: ServerDeps): void {
   const connectors = resourceRoutes(api, {
-    tags,
     path: CONNECTORS_PATH,
-    name: 'connectors',
     schema: ConnectorSchema,
-    present: each((connector: Connector, request) => presentConnector(connector, request.hrefs)),
+    present: presentConnector,
   });
   connectors.list({
     summary: 'List connectors with their status',
-    paging: 'offset',
     load: (_filter, page) => repository.listConnectors(db, page),
-    createRel: 'createConnector',
   });
   connectors.get({ summary: 'One connector with its status', load: (at) => service.getConnector(db, at.id) });
   connectors.create({

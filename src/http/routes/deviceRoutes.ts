@@ -1,23 +1,21 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/deviceRepository.ts';
-import { type Device, MAX_SAMPLES_PER_CALL, type Sample } from '../../domain/devices.ts';
+import { MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
 import * as service from '../../services/deviceService.ts';
 import * as timeSeries from '../../services/timeSeriesService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { positionBy } from '../hal.ts';
 import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   DEVICE_EMBEDS,
-  type DeviceEmbed,
   presentDevice,
   presentRecordedBatch,
   presentSample,
   sampleElements,
 } from '../presenters/devicePresenter.ts';
-import { viewOf } from '../presenters/view.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf } from '../schemas/common.ts';
 import {
@@ -31,28 +29,19 @@ import {
   SampleSchema,
   SamplesBody,
 } from '../schemas/deviceSchemas.ts';
-import { embeddableWorkplaces } from './workplaceRoutes.ts';
+import { withWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['devices'];
 
 export function registerDevices(api: Api, { db, config }: ServerDeps): void {
-  /** Presents devices, loading each workplace to embed once. */
-  async function present(devices: Device[], request: FastifyRequest, embed: ReadonlySet<DeviceEmbed>) {
-    const asked = embed.has('workplace') ? devices.map((device) => device.workplaceId) : [];
-    const workplaces = await embeddableWorkplaces(db, request, asked);
-    return devices.map((device) =>
-      presentDevice(device, viewOf(request, embed), workplaces.get(device.workplaceId)),
-    );
-  }
-  const resource = { tags, name: 'devices', schema: DeviceSchema, embeds: DEVICE_EMBEDS, present };
+  const presentPage = withWorkplaces(db, presentDevice);
+  const resource = { tags, schema: DeviceSchema, embeds: DEVICE_EMBEDS, presentPage };
 
   const devices = resourceRoutes(api, { ...resource, path: DEVICES_PATH });
   devices.list({
     summary: 'List devices',
-    paging: 'offset',
     filters: DeviceFilters,
     load: (filter, page) => repository.listDevices(db, filter, page),
-    createRel: 'createDevice',
   });
   devices.get({ summary: 'One device', load: (at) => service.getDevice(db, at.id) });
   devices.create({
@@ -73,7 +62,6 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
 
   resourceRoutes(api, { ...resource, path: `${WORKPLACES_PATH}/:id/devices` }).list({
     summary: 'The devices at a workplace',
-    paging: 'offset',
     owner: async (at) => (await getWorkplace(db, at.id)).id,
     load: (_filter, page, at) => repository.listDevices(db, { workplaceId: at.owner }, page),
     createRel: 'createDevice',
@@ -81,20 +69,15 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   });
 
   const samples = resourceRoutes(api, {
-    tags,
     path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
-    name: 'recordedTimeSeries',
     schema: SampleSchema,
-    present: each((sample: Sample, request) => presentSample(sample, request.hrefs)),
+    present: presentSample,
   });
   samples.list({
     summary: 'Recorded process or sensor data, newest first (timestamp pagination)',
     description: 'startDate is inclusive, endDate exclusive.',
     paging: 'keyset',
-    position: (sample) => ({
-      paginationTimestamp: sample.timestamp.toISOString(),
-      paginationIdentifier: sample.id,
-    }),
+    position: positionBy('timestamp'),
     filters: SampleFilters,
     filter: ({ tag, startDate, endDate }) => ({
       tag,

@@ -1,5 +1,5 @@
 import * as repository from '../../db/repositories/documentRepository.ts';
-import { type Document, type DocumentVersion, EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
+import { EMPTY_CONTENT_TYPE } from '../../domain/documents.ts';
 import * as service from '../../services/documentService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
@@ -7,7 +7,7 @@ import type { ServerDeps } from '../deps.ts';
 import { fileDownloadRoute, fileUploadRoute } from '../fileTransfer.ts';
 import { DOCUMENTS_PATH } from '../paths.ts';
 import { presentDocument, presentDocumentVersion } from '../presenters/documentPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   CreateDocumentBody,
   DocumentFilters,
@@ -27,20 +27,14 @@ export const versionFile = (file: { name: string; version: number; contentType: 
 
 export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
   const documents = resourceRoutes(api, {
-    tags,
     path: DOCUMENTS_PATH,
-    name: 'documents',
     schema: DocumentSchema,
-    present: each((document: Document, request) =>
-      presentDocument(document, request.hrefs, canWrite(request)),
-    ),
+    present: presentDocument,
   });
   documents.list({
     summary: 'List documents, ordered by folder and name',
-    paging: 'offset',
     filters: DocumentFilters,
     load: (filter, page) => repository.listDocuments(db, filter, page),
-    createRel: 'createDocument',
   });
   documents.get({
     summary: 'One document (its current version)',
@@ -62,16 +56,13 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
   });
 
   const versions = resourceRoutes(api, {
-    tags,
     path: `${DOCUMENTS_PATH}/:id/versions`,
     itemParam: 'version',
-    name: 'versions',
     schema: VersionSchema,
-    present: each((version: DocumentVersion, request) => presentDocumentVersion(version, request.hrefs)),
+    present: presentDocumentVersion,
   });
   versions.list({
     summary: 'Versions of a document, newest first',
-    paging: 'offset',
     owner: async (at) => (await service.getDocument(db, at.id)).id,
     load: (_filter, page, at) => repository.listVersions(db, at.owner, page),
   });

@@ -1,34 +1,29 @@
 // The event log (docs/events.md): every emitted event, readable in timestamp mode so a client that
 // was down can catch up, and POST /events for an application's own EXTERNAL events.
-import { listEvents, type StoredEvent } from '../../db/repositories/eventRepository.ts';
+import { listEvents } from '../../db/repositories/eventRepository.ts';
 import { getEvent, publishExternalEvent } from '../../services/eventService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { positionBy } from '../hal.ts';
 import { EVENTS_PATH } from '../paths.ts';
 import { presentEvent } from '../presenters/eventPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { EventFilters, EventSchema, PublishEventBody } from '../schemas/eventSchemas.ts';
 
 export function registerEvents(api: Api, { db, config }: ServerDeps): void {
   const events = resourceRoutes(api, {
-    tags: ['events'],
     path: EVENTS_PATH,
-    name: 'events',
     schema: EventSchema,
-    present: each((event: StoredEvent, request) => presentEvent(event, request.hrefs)),
+    present: presentEvent,
   });
   events.list({
     summary: 'The event log, newest first (timestamp mode on recordedAt)',
     description:
       'Keep firstIdentifier and later ask paginationDirection=PREVIOUS from it to get every event recorded since.',
     paging: 'keyset',
-    position: (event) => ({
-      paginationTimestamp: event.recordedAt.toISOString(),
-      paginationIdentifier: event.id,
-    }),
+    position: positionBy('recordedAt'),
     filters: EventFilters,
     load: (filter, page) => listEvents(db, filter, { ...page, maxBytes: config.pageMaxBytes }),
-    createRel: 'createEvent',
   });
   events.get({ summary: 'One event', load: (at) => getEvent(db, at.id) });
   events.create({

@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.ts';
 import * as folderRepository from '../../db/repositories/documentFolderRepository.ts';
 import * as documentRepository from '../../db/repositories/documentRepository.ts';
 import { findMasterDataEntry } from '../../db/repositories/masterDataRepository.ts';
-import { checkName, type DocumentFolder, ROOT_FOLDER_ID } from '../../domain/documentFolders.ts';
+import { checkName, ROOT_FOLDER_ID } from '../../domain/documentFolders.ts';
 import {
   DOCUMENT_STATES,
   type Document,
@@ -20,14 +20,14 @@ import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { fileDownloadRoute, fileUploadRoute } from '../fileTransfer.ts';
-import type { KeysetPosition } from '../hal.ts';
+import { positionBy } from '../hal.ts';
 import { DOCUMENT_FOLDERS_PATH, FILE_REPOSITORY_PATH, REPOSITORY_DOCUMENTS_PATH } from '../paths.ts';
 import {
   presentFolder,
   presentRepository,
   presentRepositoryDocument,
 } from '../presenters/fileRepositoryPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import {
   CreateFolderBody,
@@ -45,10 +45,7 @@ import { versionFile } from './documentRoutes.ts';
 const tags = ['file repository'];
 
 /** The SDK pages the repository's lists by time of the last change, newest first. */
-const changePosition = (item: { id: string; updatedAt: Date }): KeysetPosition => ({
-  paginationTimestamp: item.updatedAt.toISOString(),
-  paginationIdentifier: item.id,
-});
+const changePosition = positionBy('updatedAt');
 
 /** Documents as the repository shows them, with their state and folder loaded once per page when embedded. */
 const presentDocuments =
@@ -120,12 +117,9 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
   const folders = resourceRoutes(api, {
     tags,
     path: DOCUMENT_FOLDERS_PATH,
-    name: 'folders',
     schema: FolderSchema,
     embeds: FOLDER_EMBEDS,
-    present: each((folder: DocumentFolder, request) =>
-      presentFolder(folder, request.hrefs, canWrite(request)),
-    ),
+    present: presentFolder,
   });
   folders.list({
     summary: 'List folders, newest change first; parentFolderId lists one folder of the tree',
@@ -133,7 +127,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     position: changePosition,
     filters: FolderFilters,
     load: (filter, page) => folderRepository.listFolders(db, filter, page),
-    createRel: 'createFolder',
   });
   folders.get({ summary: 'One folder', load: (at) => folderService.getFolder(db, at.id) });
   folders.create({
@@ -153,14 +146,13 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     run: (at) => folderService.deleteFolder(db, at.id),
   });
 
-  const present = presentDocuments(db);
+  const presentPage = presentDocuments(db);
   const folderDocuments = resourceRoutes(api, {
     tags,
     path: `${DOCUMENT_FOLDERS_PATH}/:id/documents`,
-    name: 'documents',
     schema: RepositoryDocumentSchema,
     embeds: DOCUMENT_EMBEDS,
-    present,
+    presentPage,
   });
   folderDocuments.list({
     summary: "A folder's documents, newest change first",
@@ -168,7 +160,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     position: changePosition,
     owner: async (at) => (await folderService.getFolder(db, at.id)).id,
     load: (_filter, page, at) => documentRepository.listRepositoryDocuments(db, at.owner, page),
-    createRel: 'createDocument',
   });
   folderDocuments.create({
     summary: 'Create a document in the folder: version 1, an empty file (emits DOCUMENT_CREATED)',
@@ -187,10 +178,9 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
   const documents = resourceRoutes(api, {
     tags,
     path: REPOSITORY_DOCUMENTS_PATH,
-    name: 'documents',
     schema: RepositoryDocumentSchema,
     embeds: DOCUMENT_EMBEDS,
-    present,
+    presentPage,
   });
   documents.list({
     summary: 'Every document of the repository, newest change first',
@@ -234,7 +224,7 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
       const query = request.query as { fileName?: string; editor?: string };
       const { content, name } = await uploadedFile(received, query.fileName);
       const document = await service.uploadFile(db, id, content, { name, editor: query.editor });
-      return (await present([document], request, new Set()))[0];
+      return (await presentPage([document], request, new Set()))[0];
     },
   });
 }

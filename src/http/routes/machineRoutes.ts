@@ -3,19 +3,19 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { listRecordedOperatingStates } from '../../db/repositories/workplaceRepository.ts';
-import type { Machine } from '../../domain/machines.ts';
 import type { RecordedOperatingState } from '../../domain/workplaces.ts';
 import * as service from '../../services/machineService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { parseEmbed } from '../embed.ts';
+import { startPosition } from '../hal.ts';
 import { MACHINES_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
   MACHINE_EMBEDS,
-  type MachineEmbed,
   presentMachine,
   presentRecordedMachineStateDetail,
 } from '../presenters/machinePresenter.ts';
+import { withTextEmbeds } from '../presenters/texts.ts';
 import { viewOf } from '../presenters/view.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
@@ -29,39 +29,26 @@ import {
   RecordedMachineStateDetailSchema,
   StrokesBody,
 } from '../schemas/machineSchemas.ts';
-import { embeddableWorkplaces } from './workplaceRoutes.ts';
+import { withWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['machines'];
 
 export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
-  /** The machines with their workplaces embedded when asked for (one query for the page). */
-  async function present(items: Machine[], request: FastifyRequest, embed: ReadonlySet<MachineEmbed>) {
-    const view = viewOf(request, embed);
-    const asked = embed.has('workplace') ? items.map((machine) => machine.workplaceId) : [];
-    const embedded = await embeddableWorkplaces(db, request, asked);
-    return items.map((machine) => presentMachine(machine, view, embedded.get(machine.workplaceId)));
-  }
+  const presentPage = withTextEmbeds(db, 'workplaces', withWorkplaces(db, presentMachine));
 
   const machines = resourceRoutes(api, {
-    tags,
     path: MACHINES_PATH,
-    name: 'machines',
     schema: MachineSchema,
     embeds: MACHINE_EMBEDS,
-    present,
+    presentPage,
   });
   machines.list({
     summary: 'List machines: one per machine workplace',
     operationId: 'getMachines',
-    paging: 'offset',
     filters: MachineFilters,
     load: (filter, page) => service.listMachines(db, filter, page),
   });
-  machines.get({
-    summary: 'One machine',
-    operationId: 'getMachine',
-    load: (at) => service.getMachine(db, at.id),
-  });
+  machines.get({ summary: 'One machine', load: (at) => service.getMachine(db, at.id) });
   const setState = (summary: string, operationId: string, path: string) =>
     ({
       path,
@@ -113,7 +100,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     name: 'machines',
     schema: MachineSchema,
     embeds: MACHINE_EMBEDS,
-    present,
+    presentPage,
   });
   workplaceMachine.command(
     setState("Set the workplace machine's state", 'updateWorkplaceState', 'machine/:machineStateId'),
@@ -130,16 +117,17 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     errors: [404],
     handler: async (request) => {
       const embed = parseEmbed(request.query.embed, MACHINE_EMBEDS);
-      return (await present([await service.getWorkplaceMachine(db, request.params.id)], request, embed))[0];
+      return (
+        await presentPage([await service.getWorkplaceMachine(db, request.params.id)], request, embed)
+      )[0];
     },
   });
 
   const details = resourceRoutes(api, {
     tags,
     path: `${WORKPLACES_PATH}/:id/machine/recordedMachineStateDetails`,
-    name: 'recordedMachineStateDetails',
     schema: RecordedMachineStateDetailSchema,
-    present: (items: RecordedOperatingState[], request: FastifyRequest) => {
+    presentPage: (items: RecordedOperatingState[], request: FastifyRequest) => {
       const now = clock?.now() ?? new Date();
       return items.map((record) => presentRecordedMachineStateDetail(record, viewOf(request), now));
     },
@@ -149,10 +137,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
       "The machine's states with their details: the workplace history, newest first (timestamp pagination)",
     operationId: 'getRecordedMachineStates',
     paging: 'keyset',
-    position: (record) => ({
-      paginationTimestamp: record.startDate.toISOString(),
-      paginationIdentifier: record.id,
-    }),
+    position: startPosition,
     owner: async (at) => (await service.getWorkplaceMachine(db, at.id)).workplaceId,
     load: (_filter, page, at) => listRecordedOperatingStates(db, at.owner, page),
   });

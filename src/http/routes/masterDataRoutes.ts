@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { OffsetPage, OffsetRequest } from '../../db/paging.ts';
 import * as repository from '../../db/repositories/masterDataRepository.ts';
@@ -6,7 +7,6 @@ import { type MasterDataEntry, OPERATING_STATES, WORKPLACE_STATES } from '../../
 import type { MasterDataEntry as StoredEntry } from '../../domain/masterDataEntries.ts';
 import { OPERATION_PHASES } from '../../domain/operationPhases.ts';
 import { TOOL_ASSEMBLY_ORDER_STATES } from '../../domain/toolAssemblyOrderStates.ts';
-import type { Locale } from '../../i18n/locales.ts';
 import * as service from '../../services/masterDataService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -23,13 +23,15 @@ import {
   WORKPLACE_STATES_PATH,
 } from '../paths.ts';
 import {
+  CODE_HELD_EMBEDS,
+  OPERATING_STATE_EMBEDS,
+  presentCodeHeldPage,
   presentLiteral,
-  presentMasterDataEntry,
   presentMaterial,
-  presentOperatingState,
+  presentOperatingStates,
   presentStoredEntry,
 } from '../presenters/masterDataPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { Nullable, Resource as ResourceSchema } from '../schemas/common.ts';
 import { LiteralSchema, MaterialSchema, StoredEntrySchema } from '../schemas/masterDataSchemas.ts';
@@ -59,29 +61,30 @@ const TAGS = ['master data'];
 
 /** Read-only, localized master data lists (docs/resources/masterData.md). */
 export function registerMasterData(api: Api, deps: ServerDeps): void {
-  registerCodeHeld(api);
+  registerCodeHeld(api, deps);
   for (const kind of MASTER_DATA_KINDS) registerStoredKind(api, deps, kind);
   registerMasterDataEntry(api);
   registerLiterals(api, deps);
   registerMaterials(api, deps);
 }
 
-function registerCodeHeld(api: Api): void {
-  const list = <E extends MasterDataEntry>(
+function registerCodeHeld(api: Api, { db }: ServerDeps): void {
+  const list = <E extends MasterDataEntry, Embed extends string>(
     [path, name, singular]: (typeof CODE_HELD)[number],
     entries: readonly E[],
-    present: (entry: E, hrefs: Hrefs, locale: Locale) => Resource,
+    embeds: readonly Embed[],
+    present: (entries: E[], request: FastifyRequest, embed: ReadonlySet<Embed>) => Promise<Resource[]>,
   ) => {
     const routes = resourceRoutes(api, {
       tags: TAGS,
       path,
       name,
       schema: Entry,
-      present: each((entry: E, request) => present(entry, request.hrefs, request.locale)),
+      embeds,
+      presentPage: present,
     });
     routes.list({
       summary: `List ${name}`,
-      paging: 'offset',
       load: async (_filter, { limit, offset }) => ({
         items: entries.slice(offset, offset + limit),
         total: entries.length,
@@ -97,13 +100,14 @@ function registerCodeHeld(api: Api): void {
     });
   };
   const [operatingStates, workplaceStates, operationPhases, assemblyOrderStates] = CODE_HELD;
-  list(operatingStates, OPERATING_STATES, presentOperatingState);
-  list(workplaceStates, WORKPLACE_STATES, presentMasterDataEntry(WORKPLACE_STATES_PATH));
-  list(operationPhases, OPERATION_PHASES, presentMasterDataEntry(OPERATION_PHASES_PATH));
+  list(operatingStates, OPERATING_STATES, OPERATING_STATE_EMBEDS, presentOperatingStates(db));
+  list(workplaceStates, WORKPLACE_STATES, CODE_HELD_EMBEDS, presentCodeHeldPage('workplaceStates'));
+  list(operationPhases, OPERATION_PHASES, CODE_HELD_EMBEDS, presentCodeHeldPage('operationPhases'));
   list(
     assemblyOrderStates,
     TOOL_ASSEMBLY_ORDER_STATES,
-    presentMasterDataEntry(TOOL_ASSEMBLY_ORDER_STATES_PATH),
+    CODE_HELD_EMBEDS,
+    presentCodeHeldPage('toolAssemblyOrderStates'),
   );
 }
 
@@ -118,7 +122,7 @@ function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKindRo
     name: kind.kind,
     schema: StoredEntrySchema(kind),
     embeds: [...Object.keys(kind.texts), ...(reference ? [reference.rel] : [])],
-    present: async (entries: StoredEntry[], { hrefs, locale }, embed) => {
+    presentPage: async (entries: StoredEntry[], { hrefs, locale }, embed) => {
       // What the page's references name, in one read, when they are to be embedded.
       const referenced = new Map<string, StoredEntry>();
       if (reference && embed.has(reference.rel)) {
@@ -132,7 +136,6 @@ function registerStoredKind(api: Api, { db }: ServerDeps, kind: MasterDataKindRo
   });
   routes.list({
     summary: `List ${kind.kind}`,
-    paging: 'offset',
     load: (_filter, page) => repository.listMasterDataEntries(db, kind.kind, page),
   });
   routes.get({
@@ -182,9 +185,9 @@ function readOnly<Item>(
     path,
     name,
     schema,
-    present: each((item: Item, { hrefs }) => present(item, hrefs)),
+    present,
   });
-  routes.list({ summary, paging: 'offset', load: (_filter, page) => list(page) });
+  routes.list({ summary, load: (_filter, page) => list(page) });
   routes.get({ summary: one, load: ({ id }) => get(id) });
 }
 

@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import * as repository from '../../db/repositories/operationRepository.ts';
 import { operatingStateById } from '../../domain/masterData.ts';
 import type { Operation, OperationFilter } from '../../domain/operations.ts';
-import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
 import * as corrections from '../../services/correctionService.ts';
 import { operatingStatesOfOperationIn } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/operationService.ts';
@@ -10,7 +9,7 @@ import * as outputQuantities from '../../services/outputQuantityService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
-import type { KeysetPosition, Resource } from '../hal.ts';
+import { positionBy, type Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { OPERATIONS_PATH } from '../paths.ts';
@@ -29,7 +28,7 @@ import {
 } from '../presenters/operationPresenter.ts';
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
 import { presentProductionOrder } from '../presenters/productionOrderPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   correctionOf,
@@ -51,14 +50,9 @@ import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['operations'];
 
-const positionOf = (operation: Operation): KeysetPosition => ({
-  paginationTimestamp: operation.updatedAt.toISOString(),
-  paginationIdentifier: operation.id,
-});
-
 export function registerOperations(api: Api, { db }: ServerDeps): void {
   /** Presents operations, loading what they embed once per distinct id. */
-  async function present(
+  async function presentPage(
     operations: Operation[],
     request: FastifyRequest,
     embed: ReadonlySet<OperationEmbed>,
@@ -86,19 +80,18 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   }
 
   const operations = resourceRoutes(api, {
-    tags,
     path: OPERATIONS_PATH,
-    name: 'operations',
     schema: OperationSchema,
     embeds: OPERATION_EMBEDS,
-    present,
+    presentPage,
+    texts: { db, table: 'operations' },
   });
   operations.list({
     summary: 'List operations, newest change first (timestamp pagination)',
     description:
       'startDate/endDate: operations planned to end before startDate or start after endDate are left out.',
     paging: 'keyset',
-    position: positionOf,
+    position: positionBy('updatedAt'),
     filters: OperationFilters,
     filter: ({
       productionOrderId,
@@ -116,7 +109,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       endDate: dateOf(endDate),
     }),
     load: (filter, page) => repository.listOperations(db, filter, page),
-    createRel: 'createOperation',
     search: {
       summary: 'Search operations (read scope; answer as GET /operations)',
       body: OperationSearchBody,
@@ -189,10 +181,8 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   });
 
   registerHistoryRoutes(api, db, {
-    tags,
     ownerPath: OPERATIONS_PATH,
     name: 'recordedOperationPhases',
-    singular: 'recordedOperationPhase',
     summary: 'History of operation phases, newest first (timestamp pagination)',
     schema: RecordedOperationPhaseSchema,
     ownerId: async (tx, id) => (await service.getOperation(tx, id)).id,
@@ -202,20 +192,15 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   });
 
   const quantities = resourceRoutes(api, {
-    tags,
     path: `${OPERATIONS_PATH}/:id/recordedOutputQuantities`,
     itemParam: 'recordedOutputQuantityId',
-    name: 'recordedOutputQuantities',
     schema: RecordedOutputQuantitySchema,
-    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+    present: presentOutputQuantity,
   });
   quantities.list({
     summary: 'Output quantities booked on an operation, newest first (timestamp pagination)',
     paging: 'keyset',
-    position: (record) => ({
-      paginationTimestamp: record.timestamp.toISOString(),
-      paginationIdentifier: record.id,
-    }),
+    position: positionBy('timestamp'),
     load: (_filter, page, at) => outputQuantities.listOutputQuantities(db, at.id, page),
     createRel: 'recordOutputQuantity',
     elements: outputQuantityElements,
@@ -237,11 +222,9 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
 
   // A quantity with a quality detail: an output quantity of the detail's quality type.
   const qualityDetails = resourceRoutes(api, {
-    tags,
     path: `${OPERATIONS_PATH}/:id/qualityDetails`,
-    name: 'qualityDetails',
     schema: RecordedOutputQuantitySchema,
-    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+    present: presentOutputQuantity,
   });
   qualityDetails.create({
     summary:

@@ -3,7 +3,7 @@
 
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/planningScenarioRepository.ts';
-import type { PlanningScenario, PredictedMalfunctionScenario, ScenarioKind } from '../../domain/planning.ts';
+import type { PredictedMalfunctionScenario, ScenarioKind } from '../../domain/planning.ts';
 import * as service from '../../services/planningScenarioService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -28,11 +28,9 @@ interface ScenarioRoutes {
   path: string;
   /** The embedded collection name and the rel of its create link. */
   name: string;
-  createRel: string;
   list: 'assignments' | 'elements';
   ownerField: 'operationId' | 'staffMemberId';
   event: string;
-  tags: string[];
 }
 
 const ROUTES: ScenarioRoutes[] = [
@@ -40,40 +38,31 @@ const ROUTES: ScenarioRoutes[] = [
     kind: 'OPERATION',
     path: OPERATION_PLANNING_SCENARIOS_PATH,
     name: 'operationPlanningScenarios',
-    createRel: 'createOperationPlanningScenario',
     list: 'assignments',
     ownerField: 'operationId',
     event: 'OPERATION_PLANNING_SCENARIO_CREATED',
-    tags: ['operations'],
   },
   {
     kind: 'STAFF_MEMBER',
     path: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
     name: 'staffMemberPlanningScenarios',
-    createRel: 'createStaffMemberPlanningScenario',
     list: 'elements',
     ownerField: 'staffMemberId',
     event: 'STAFF_MEMBER_PLANNING_SCENARIO_CREATED',
-    tags: ['staffMembers'],
   },
 ];
 
 export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
-  for (const { kind, path, name, createRel, list, ownerField, event, tags } of ROUTES) {
+  for (const { kind, path, name, list, ownerField, event } of ROUTES) {
     const scenarios = resourceRoutes(api, {
-      tags,
       path,
       name,
       schema: PlanningScenarioSchema(list, ownerField),
-      present: each((scenario: PlanningScenario, request) =>
-        presentPlanningScenario(scenario, request.hrefs),
-      ),
+      present: presentPlanningScenario,
     });
     scenarios.list({
       summary: `List ${name}, newest first`,
-      paging: 'offset',
       load: (_filter, page) => repository.listPlanningScenarios(db, kind, page),
-      createRel,
     });
     scenarios.get({
       summary: `One of the ${name}`,
@@ -95,20 +84,16 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
   }
 
   const malfunctions = resourceRoutes(api, {
-    tags: ['workplaces'],
     path: MALFUNCTION_SCENARIOS_PATH,
-    name: 'predictedMalfunctionScenarios',
     schema: MalfunctionSchema,
-    present: each((scenario: PredictedMalfunctionScenario, request) =>
+    presentPage: each((scenario: PredictedMalfunctionScenario, request) =>
       presentMalfunctionScenario(scenario, request.hrefs, request.locale),
     ),
   });
   malfunctions.list({
     summary: 'List predicted malfunction scenarios, newest first',
-    paging: 'offset',
     filters: { workplaceId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })) },
     load: (filter, page) => repository.listMalfunctionScenarios(db, filter, page),
-    createRel: 'createPredictedMalfunctionScenario',
   });
   malfunctions.get({
     summary: 'One predicted malfunction scenario',

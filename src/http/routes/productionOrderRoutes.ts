@@ -10,7 +10,7 @@ import * as service from '../../services/productionOrderService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
-import { link, type Resource, resource } from '../hal.ts';
+import { link, positionBy, type Resource, resource } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { PRODUCTION_ORDERS_PATH } from '../paths.ts';
 import { presentOperation, scheduledDatesProperties } from '../presenters/operationPresenter.ts';
@@ -49,7 +49,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
   };
 
   /** Presents orders, loading the embedded operations in one query. */
-  async function present(
+  async function presentPage(
     orders: ProductionOrder[],
     request: FastifyRequest,
     embed: ReadonlySet<ProductionOrderEmbed>,
@@ -75,12 +75,11 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
   }
 
   const orders = resourceRoutes(api, {
-    tags: ['productionOrders'],
     path: PRODUCTION_ORDERS_PATH,
-    name: 'productionOrders',
     schema: ProductionOrderSchema,
     embeds: PRODUCTION_ORDER_EMBEDS,
-    present,
+    presentPage,
+    texts: { db, table: 'production_orders' },
   });
   orders.list({
     summary: 'List production orders, newest change first (timestamp pagination)',
@@ -88,10 +87,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
       'startDate/endDate: orders ending (basicEndDate) before startDate or starting (basicStartDate) ' +
       'after endDate are left out.',
     paging: 'keyset',
-    position: (order) => ({
-      paginationTimestamp: order.updatedAt.toISOString(),
-      paginationIdentifier: order.id,
-    }),
+    position: positionBy('updatedAt'),
     filters: ProductionOrderFilters,
     filter: ({ startDate, endDate, productionOrderNumber, materialNumber }): ProductionOrderFilter => ({
       numbers: productionOrderNumber === undefined ? undefined : [productionOrderNumber],
@@ -100,7 +96,6 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
       endDate: dateOf(endDate),
     }),
     load: (filter, page) => repository.listProductionOrders(db, filter, page),
-    createRel: 'createProductionOrder',
     search: {
       summary: 'Search production orders (read scope; answer as GET /productionOrders)',
       body: ProductionOrderSearchBody,

@@ -1,12 +1,11 @@
 import * as repository from '../../db/repositories/scheduledMaintenanceRepository.ts';
-import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
 import * as service from '../../services/scheduledMaintenanceService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { scheduledMaintenancesPath } from '../paths.ts';
 import { presentScheduledMaintenance } from '../presenters/scheduledMaintenancePresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   CreateScheduledMaintenanceBody,
@@ -17,22 +16,18 @@ import {
 
 export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): void {
   const tasks = resourceRoutes(api, {
-    tags: ['workplaces'],
     path: scheduledMaintenancesPath(':id'),
     itemParam: 'scheduledMaintenanceId',
-    name: 'scheduledMaintenances',
     schema: ScheduledMaintenanceSchema,
-    present: each((task: ScheduledMaintenance, request) => presentScheduledMaintenance(task, request.hrefs)),
+    present: presentScheduledMaintenance,
   });
   tasks.list({
     summary: 'Scheduled maintenance of a workplace, by start date (offset pagination)',
     description: 'Tasks ending before startDate or starting after endDate are left out.',
-    paging: 'offset',
     filters: PeriodFilters,
     owner: async (at) => (await getWorkplace(db, at.id)).id,
     filter: periodOf,
     load: (filter, page, at) => repository.listScheduledMaintenances(db, at.owner, filter, page),
-    createRel: 'createScheduledMaintenance',
   });
   tasks.get({
     summary: 'One scheduled maintenance task',

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/shiftRepository.ts';
-import type { Shift } from '../../domain/shifts.ts';
 import * as service from '../../services/shiftService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
@@ -8,7 +7,7 @@ import type { ServerDeps } from '../deps.ts';
 import { link, startPosition } from '../hal.ts';
 import { shiftsPath } from '../paths.ts';
 import { presentShift } from '../presenters/shiftPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { LinkSchema, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
@@ -24,12 +23,10 @@ const tags = ['workplaces'];
 
 export function registerShifts(api: Api, { db }: ServerDeps): void {
   const shifts = resourceRoutes(api, {
-    tags,
     path: COLLECTION,
     itemParam: 'shiftId',
-    name: 'shifts',
     schema: ShiftSchema,
-    present: each((shift: Shift, request) => presentShift(shift, request.hrefs)),
+    present: presentShift,
   });
   shifts.list({
     summary: 'Shifts of a workplace, latest start first (timestamp pagination on startDate)',
@@ -40,7 +37,6 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
     owner: async (at) => (await getWorkplace(db, at.id)).id,
     filter: periodOf,
     load: (filter, page, at) => repository.listShifts(db, at.owner, filter, page),
-    createRel: 'createShift',
   });
 
   registerRoute(api, {

@@ -2,19 +2,21 @@ import { Type } from 'typebox';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
-import type { StaffMember } from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/staffMemberService.ts';
 import type { Api } from '../api.ts';
-import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
-import { presentRecordedActivity, presentStaffMember } from '../presenters/staffMemberPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import {
+  presentRecordedActivity,
+  presentStaffMember,
+  STAFF_MEMBER_EMBEDS,
+} from '../presenters/staffMemberPresenter.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
@@ -41,20 +43,16 @@ const tags = ['staffMembers'];
 
 export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   const members = resourceRoutes(api, {
-    tags,
     path: STAFF_MEMBERS_PATH,
-    name: 'staffMembers',
     schema: StaffMemberSchema,
-    present: each((member: StaffMember, request) =>
-      presentStaffMember(member, request.hrefs, canWrite(request)),
-    ),
+    embeds: STAFF_MEMBER_EMBEDS,
+    present: presentStaffMember,
+    texts: { db, table: null },
   });
   members.list({
     summary: 'List staff members, ordered by staff number',
-    paging: 'offset',
     filters: StaffMemberFilters,
     load: (filter, page) => repository.listStaffMembers(db, filter, page),
-    createRel: 'createStaffMember',
   });
   members.get({ summary: 'One staff member', load: (at) => service.getStaffMember(db, at.id) });
   members.create({
@@ -65,7 +63,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   members.replace({
     summary: 'Replace a staff member (emits STAFF_MEMBER_UPDATED when anything changes)',
     body: ReplaceStaffMemberBody,
-    run: ({ id: _checked, ...body }, at) => service.replaceStaffMember(db, at.id, staffMemberInput(body)),
+    run: (body, at) => service.replaceStaffMember(db, at.id, staffMemberInput(body)),
   });
   members.remove({
     summary: 'Delete a staff member with its activity history (emits STAFF_MEMBER_DELETED)',
@@ -73,14 +71,12 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   });
 
   resourceRoutes(api, {
-    tags,
     path: `${STAFF_MEMBERS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceItem,
-    present: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
+    presentPage: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
   }).list({
     summary: 'The workplaces the staff member is assigned to, in assignment order',
-    paging: 'offset',
     owner: async (at) => (await service.getStaffMember(db, at.id)).id,
     load: async (_filter, page, at) => {
       const ids = await repository.listAssignedWorkplaceIds(db, at.owner, page);
@@ -142,10 +138,8 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   });
 
   registerHistoryRoutes(api, db, {
-    tags,
     ownerPath: STAFF_MEMBERS_PATH,
     name: 'recordedActivities',
-    singular: 'recordedActivity',
     summary: 'History of activities, newest first by start (timestamp pagination)',
     schema: RecordedActivitySchema,
     ownerId: async (tx, id) => (await service.getStaffMember(tx, id)).id,

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AttachmentOwner } from '../../db/repositories/ticketAttachmentRepository.ts';
 import * as repository from '../../db/repositories/ticketAttachmentRepository.ts';
 import { AppError } from '../../domain/errors.ts';
-import type { AttachmentUpload, TicketAttachment } from '../../domain/tickets.ts';
+import type { AttachmentUpload } from '../../domain/tickets.ts';
 import * as service from '../../services/ticketAttachmentService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -14,9 +14,10 @@ import {
   registerUploads,
   uploadedBytes,
 } from '../fileTransfer.ts';
+import { positionBy } from '../hal.ts';
 import { TICKETS_PATH } from '../paths.ts';
 import { presentAttachment } from '../presenters/ticketPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { Bytes } from '../schemas/documentSchemas.ts';
 import {
@@ -116,25 +117,19 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
   ];
   for (const { path, ownerOf, what } of owners) {
     const routes = resourceRoutes(api, {
-      tags,
       path,
       itemParam: 'attachmentId',
-      name: 'attachments',
       schema: AttachmentSchema,
-      present: each((attachment: TicketAttachment, request) => presentAttachment(attachment, request.hrefs)),
+      present: presentAttachment,
     });
     routes.list({
       summary: 'Attachments, newest first (timestamp pagination)',
       paging: 'keyset',
-      position: (attachment) => ({
-        paginationTimestamp: attachment.createdAt.toISOString(),
-        paginationIdentifier: attachment.id,
-      }),
+      position: positionBy('createdAt'),
       filters: AttachmentFilters,
       filter: (query) => creationFilter(query),
       owner: async (at) => (await service.getAttachmentOwner(db, ownerOf(at.params))).ticketId,
       load: (filter, page, at) => repository.listAttachments(db, ownerOf(at.params), filter, page),
-      createRel: 'createAttachment',
     });
     routes.get({
       summary: 'One attachment (its metadata; the bytes are at .../data)',

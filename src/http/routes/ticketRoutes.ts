@@ -1,11 +1,11 @@
 import * as repository from '../../db/repositories/ticketRepository.ts';
-import type { Ticket, TicketActivity, TicketActivityRemark } from '../../domain/tickets.ts';
 import * as service from '../../services/ticketService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { positionBy } from '../hal.ts';
 import { TICKETS_PATH } from '../paths.ts';
 import { presentActivity, presentRemark, presentTicket } from '../presenters/ticketPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   ActivityFilters,
   ActivitySchema,
@@ -26,20 +26,14 @@ import {
 } from '../schemas/ticketSchemas.ts';
 import { registerTicketAttachments } from './ticketAttachmentRoutes.ts';
 
-const tags = ['tickets'];
-const created = (item: { id: string; createdAt: Date }) => ({
-  paginationTimestamp: item.createdAt.toISOString(),
-  paginationIdentifier: item.id,
-});
+const created = positionBy('createdAt');
 
 export function registerTickets(api: Api, deps: ServerDeps): void {
   const { db } = deps;
   const tickets = resourceRoutes(api, {
-    tags,
     path: TICKETS_PATH,
-    name: 'tickets',
     schema: TicketSchema,
-    present: each((ticket: Ticket, request) => presentTicket(ticket, request.hrefs)),
+    present: presentTicket,
   });
   tickets.list({
     summary: 'Tickets, newest first (timestamp pagination)',
@@ -49,7 +43,6 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     filters: TicketFilters,
     filter: ticketFilter,
     load: (filter, page) => repository.listTickets(db, filter, page),
-    createRel: 'createTicket',
   });
   tickets.get({ summary: 'One ticket', load: (at) => service.getTicket(db, at.id) });
   tickets.create({
@@ -76,12 +69,10 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   });
 
   const activities = resourceRoutes(api, {
-    tags,
     path: `${TICKETS_PATH}/:id/activities`,
     itemParam: 'activityId',
-    name: 'activities',
     schema: ActivitySchema,
-    present: each((activity: TicketActivity, request) => presentActivity(activity, request.hrefs)),
+    present: presentActivity,
   });
   activities.list({
     summary: 'Activities of a ticket, newest first (timestamp pagination)',
@@ -91,7 +82,6 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     filter: activityFilter,
     owner: async (at) => (await service.getTicket(db, at.id)).id,
     load: (filter, page, at) => repository.listActivities(db, at.owner, filter, page),
-    createRel: 'createActivity',
   });
   activities.get({
     summary: 'One activity of a ticket',
@@ -122,12 +112,10 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   });
 
   const remarks = resourceRoutes(api, {
-    tags,
     path: `${TICKETS_PATH}/:id/activities/:activityId/remarks`,
     itemParam: 'remarkId',
-    name: 'remarks',
     schema: RemarkSchema,
-    present: each((remark: TicketActivityRemark, request) => presentRemark(remark, request.hrefs)),
+    present: presentRemark,
   });
   const activityOf = (at: { id: string; params: Record<string, string> }) => at.params.activityId ?? '';
   remarks.list({
@@ -138,7 +126,6 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     filter: (query) => creationFilter(query),
     owner: async (at) => (await service.getActivity(db, at.id, activityOf(at))).ticketId,
     load: (filter, page, at) => repository.listRemarks(db, activityOf(at), filter, page),
-    createRel: 'createRemark',
   });
   remarks.get({
     summary: 'One remark on an activity',

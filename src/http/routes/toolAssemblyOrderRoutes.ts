@@ -1,12 +1,10 @@
 import * as repository from '../../db/repositories/toolAssemblyOrderRepository.ts';
-import type { ToolAssemblyOrder } from '../../domain/tools.ts';
 import * as service from '../../services/toolAssemblyOrderService.ts';
 import type { Api } from '../api.ts';
-import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { TOOL_ASSEMBLY_ORDERS_PATH } from '../paths.ts';
 import { presentToolAssemblyOrder } from '../presenters/toolPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   CreateToolAssemblyOrderBody,
   ToolAssemblyOrderFilters,
@@ -17,20 +15,15 @@ import {
 /** Tool assembly orders: `/tools/assemblyOrders` is a static path, so it wins over `/tools/:id`. */
 export function registerToolAssemblyOrders(api: Api, { db }: ServerDeps): void {
   const orders = resourceRoutes(api, {
-    tags: ['tools'],
     path: TOOL_ASSEMBLY_ORDERS_PATH,
     name: 'toolAssemblyOrders',
     schema: ToolAssemblyOrderSchema,
-    present: each((order: ToolAssemblyOrder, request) =>
-      presentToolAssemblyOrder(order, request.hrefs, canWrite(request)),
-    ),
+    present: presentToolAssemblyOrder,
   });
   orders.list({
     summary: 'List tool assembly orders',
-    paging: 'offset',
     filters: ToolAssemblyOrderFilters,
     load: (filter, page) => repository.listToolAssemblyOrders(db, filter, page),
-    createRel: 'createToolAssemblyOrder',
   });
   orders.get({ summary: 'One tool assembly order', load: (at) => service.getToolAssemblyOrder(db, at.id) });
   orders.create({

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/toolRepository.ts';
-import type { ToolEdge, ToolView } from '../../domain/tools.ts';
 import * as service from '../../services/toolService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -11,8 +10,9 @@ import {
   presentTool,
   presentToolEdge,
   presentToolLocation,
+  TOOL_EMBEDS,
 } from '../presenters/toolPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import { OffsetQuery, offsetPage } from '../schemas/common.ts';
 import {
@@ -46,18 +46,16 @@ const EdgeParams = Type.Object({
 export function registerTools(api: Api, deps: ServerDeps): void {
   const { db } = deps;
   const tools = resourceRoutes(api, {
-    tags,
     path: TOOLS_PATH,
-    name: 'tools',
     schema: ToolSchema,
-    present: each((tool: ToolView, request) => presentTool(tool, request.hrefs)),
+    embeds: TOOL_EMBEDS,
+    present: presentTool,
+    texts: { db, table: 'tools' },
   });
   tools.list({
     summary: 'List tools',
-    paging: 'offset',
     filters: ToolFilters,
     load: (filter, page) => repository.listTools(db, filter, page),
-    createRel: 'createTool',
     links: (request) => ({ toolAssemblyOrders: link(request.hrefs.api(TOOL_ASSEMBLY_ORDERS_PATH)) }),
   });
   tools.get({ summary: 'One tool', load: (at) => service.getTool(db, at.id) });
@@ -96,16 +94,13 @@ export function registerTools(api: Api, deps: ServerDeps): void {
 
 function registerToolEdges(api: Api, { db }: ServerDeps): void {
   const edges = resourceRoutes(api, {
-    tags,
     path: toolEdgesPath(':id'),
     itemParam: 'edgeId',
-    name: 'edges',
     schema: ToolEdgeSchema,
-    present: each((edge: ToolEdge, request) => presentToolEdge(edge, request.hrefs)),
+    present: presentToolEdge,
   });
   edges.list({
     summary: 'The cutting edges of a tool, oldest first',
-    paging: 'offset',
     filters: EdgeFilters,
     owner: async (at) => (await service.getTool(db, at.id)).id,
     filter: (filters, at) => ({ toolId: at.owner, identifier: filters.identifier }),

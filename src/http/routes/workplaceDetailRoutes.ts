@@ -7,20 +7,18 @@ import { listWorkplaceOperationPhases } from '../../db/repositories/operationRep
 import { listWorkplaceOutputQuantities } from '../../db/repositories/outputQuantityRepository.ts';
 import { listScheduledMaintenances } from '../../db/repositories/scheduledMaintenanceRepository.ts';
 import { listAllShifts, listShiftPeriods } from '../../db/repositories/shiftRepository.ts';
-import type { RecordedOperationPhase } from '../../domain/operations.ts';
-import type { RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
 import { getAnyShift } from '../../services/shiftService.ts';
 import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { registerElementsRoute } from '../elementRoutes.ts';
-import { startPosition } from '../hal.ts';
+import { positionBy, startPosition } from '../hal.ts';
 import { WORKPLACES_PATH } from '../paths.ts';
 import { outputQuantityElements, phaseElements } from '../presenters/historyPresenter.ts';
 import { presentRecordedOperationPhase } from '../presenters/operationPresenter.ts';
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
 import { presentWorkplaceShifts, WORKPLACE_SHIFT_EMBEDS } from '../presenters/shiftPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
 import { RecordedOperationPhaseSchema } from '../schemas/operationSchemas.ts';
 import { RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
@@ -40,13 +38,11 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   const ownerId = async (id: string) => (await getWorkplace(db, id)).id;
 
   const shifts = resourceRoutes(api, {
-    tags,
     path: `${WORKPLACES_PATH}/shifts`,
     itemParam: 'shiftId',
-    name: 'shifts',
     schema: WorkplaceShiftSchema,
     embeds: WORKPLACE_SHIFT_EMBEDS,
-    present: presentWorkplaceShifts(db, embeddableWorkplaces),
+    presentPage: presentWorkplaceShifts(db, embeddableWorkplaces),
   });
   shifts.list({
     summary: 'Shifts of all workplaces, latest start first (timestamp pagination on startDate)',
@@ -90,13 +86,9 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   });
 
   const phases = resourceRoutes(api, {
-    tags,
     path: `${WORKPLACES_PATH}/:id/recordedOperationPhases`,
-    name: 'recordedOperationPhases',
     schema: RecordedOperationPhaseSchema,
-    present: each((record: RecordedOperationPhase, request) =>
-      presentRecordedOperationPhase(record, request.hrefs),
-    ),
+    present: presentRecordedOperationPhase,
   });
   phases.list({
     summary: 'Operation phases recorded at the workplace, newest start first (timestamp pagination)',
@@ -110,19 +102,14 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   });
 
   const quantities = resourceRoutes(api, {
-    tags,
     path: `${WORKPLACES_PATH}/:id/recordedOutputQuantities`,
-    name: 'recordedOutputQuantities',
     schema: RecordedOutputQuantitySchema,
-    present: each((record: RecordedOutputQuantity, request) => presentOutputQuantity(record, request.hrefs)),
+    present: presentOutputQuantity,
   });
   quantities.list({
     summary: 'Output quantities booked at the workplace, newest first (timestamp pagination)',
     paging: 'keyset',
-    position: (record) => ({
-      paginationTimestamp: record.timestamp.toISOString(),
-      paginationIdentifier: record.id,
-    }),
+    position: positionBy('timestamp'),
     owner: (at) => ownerId(at.id),
     load: (_filter, page, at) => listWorkplaceOutputQuantities(db, at.owner, page),
     elements: outputQuantityElements,

@@ -1,13 +1,14 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import * as repository from '../../db/repositories/workplaceGroupRepository.ts';
 import { listWorkplaces } from '../../db/repositories/workplaceRepository.ts';
-import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
+import type { Workplace, WorkplaceGroupInput } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaceGroupService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
+import { TEXT_EMBEDS } from '../presenters/texts.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
-import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   GroupType,
   WorkplaceGroupBody,
@@ -16,45 +17,37 @@ import {
 } from '../schemas/workplaceSchemas.ts';
 import { presentWorkplaces } from './workplaceRoutes.ts';
 
+/** A group's body as the service takes it (create and replace): what is left out is null. */
+const groupInput = ({ id: _checked, ...body }: Static<typeof WorkplaceGroupBody>): WorkplaceGroupInput => ({
+  ...body,
+  description: body.description ?? null,
+  erpContextId: body.erpContextId ?? null,
+});
+
 export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
   const groups = resourceRoutes(api, {
     tags: ['workplace groups'],
     path: WORKPLACE_GROUPS_PATH,
-    name: 'workplaceGroups',
     schema: WorkplaceGroupSchema,
-    embeds: [],
-    present: each((group: WorkplaceGroup, { hrefs }) => presentWorkplaceGroup(group, hrefs)),
+    embeds: TEXT_EMBEDS,
+    present: presentWorkplaceGroup,
+    texts: { db, table: 'workplace_groups' },
   });
   groups.list({
     summary: 'List workplace groups',
-    paging: 'offset',
     filters: { type: Type.Optional(GroupType) },
     load: (filter, page) => repository.listWorkplaceGroups(db, filter, page),
-    createRel: 'createWorkplaceGroup',
   });
-  groups.get({
-    summary: 'One workplace group',
-    load: (at) => service.getWorkplaceGroup(db, at.id),
-  });
+  groups.get({ summary: 'One workplace group', load: (at) => service.getWorkplaceGroup(db, at.id) });
   groups.create({
     summary: 'Create a workplace group',
     body: WorkplaceGroupBody,
-    run: ({ id: _ignored, ...input }) =>
-      service.createWorkplaceGroup(db, {
-        ...input,
-        description: input.description ?? null,
-        erpContextId: input.erpContextId ?? null,
-      }),
+    run: (body) => service.createWorkplaceGroup(db, groupInput(body)),
   });
   groups.replace({
     summary: 'Replace a workplace group',
     body: WorkplaceGroupBody,
-    run: ({ id: _checked, ...input }, at) =>
-      service.replaceWorkplaceGroup(db, at.id, {
-        ...input,
-        description: input.description ?? null,
-        erpContextId: input.erpContextId ?? null,
-      }),
+    run: (body, at) => service.replaceWorkplaceGroup(db, at.id, groupInput(body)),
   });
   groups.remove({
     summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',
@@ -66,11 +59,10 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     path: `${WORKPLACE_GROUPS_PATH}/:id/assignedWorkplaces`,
     name: 'workplaces',
     schema: WorkplaceSchema,
-    present: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
+    presentPage: (workplaces: Workplace[], request) => presentWorkplaces(db, request, workplaces),
   }).list({
     summary: 'The workplaces whose capacity group or production line is the group, by number',
     operationId: 'getWorkplaceGroupAssignedWorkplaces',
-    paging: 'offset',
     owner: async (at) => (await service.getWorkplaceGroup(db, at.id)).id,
     load: (_filter, page, at) => listWorkplaces(db, { workplaceGroupId: at.owner }, page),
   });

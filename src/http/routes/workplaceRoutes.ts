@@ -20,7 +20,7 @@ import { operatingStateElements } from '../presenters/historyPresenter.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
 import { presentStaffMember } from '../presenters/staffMemberPresenter.ts';
-import { viewOf } from '../presenters/view.ts';
+import { type View, viewOf } from '../presenters/view.ts';
 import {
   presentRecordedOperatingState,
   presentWorkplace,
@@ -41,8 +41,6 @@ import {
   WorkplaceFilters,
   WorkplaceSchema,
 } from '../schemas/workplaceSchemas.ts';
-
-const tags = ['workplaces'];
 
 /** The workplace a POST or PUT body describes: what it leaves out is null (a PUT replaces it all). */
 const workplaceBody = (body: Static<typeof ReplaceWorkplaceBody>): service.WorkplaceBody => ({
@@ -108,6 +106,24 @@ export async function embeddableWorkplaces(
   return new Map(found.map((workplace, index) => [workplace.id, presented[index] as Resource]));
 }
 
+/**
+ * A page presenter for items at a workplace that may embed it (devices, machines): the page's
+ * workplaces are read in one query, and only when `embed` names `workplace`.
+ */
+export const withWorkplaces =
+  <Item extends { workplaceId: string }, Embed extends string>(
+    db: Queryable,
+    present: (item: Item, view: View<Embed>, workplace?: Resource) => Resource,
+  ) =>
+  async (items: Item[], request: FastifyRequest, embed: ReadonlySet<Embed>) => {
+    const asked = (embed as ReadonlySet<string>).has('workplace')
+      ? items.map((item) => item.workplaceId)
+      : [];
+    const workplaces = await embeddableWorkplaces(db, request, asked);
+    const view = viewOf(request, embed);
+    return items.map((item) => present(item, view, workplaces.get(item.workplaceId)));
+  };
+
 export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   /** The current operations and staff members to embed, one query each for the whole page. */
   async function currentOf(items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) {
@@ -132,14 +148,12 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   }
 
   const workplaces = resourceRoutes(api, {
-    tags,
     path: WORKPLACES_PATH,
-    name: 'workplaces',
     schema: WorkplaceSchema,
     embeds: WORKPLACE_EMBEDS,
     plainJson: true,
     /** Loads the groups the workplaces show (and may embed) in one query. */
-    present: (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
+    presentPage: (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
       const show = (groups: ReadonlyMap<string, WorkplaceGroup>, current?: WorkplaceView['current']) =>
         items.map((workplace) => presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }));
       // The usual read: the groups came with the workplaces and nothing else is embedded. Presented
@@ -149,13 +163,12 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
         return show(read.groups);
       return (async () => show(await workplaceGroupsOf(db, items), await currentOf(items, request, embed)))();
     },
+    texts: { db, table: 'workplaces' },
   });
   workplaces.list({
     summary: 'List workplaces',
-    paging: 'offset',
     filters: WorkplaceFilters,
     load: (filter, page) => repository.listWorkplaces(db, filter, page),
-    createRel: 'createWorkplace',
   });
   workplaces.get({ summary: 'One workplace', load: (at) => service.getWorkplace(db, at.id) });
   workplaces.create({
@@ -204,10 +217,8 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   });
 
   registerHistoryRoutes(api, db, {
-    tags,
     ownerPath: WORKPLACES_PATH,
     name: 'recordedOperatingStates',
-    singular: 'recordedOperatingState',
     summary: 'History of operating states, newest first (timestamp pagination)',
     schema: RecordedOperatingStateSchema,
     ownerId: async (tx, id) => (await service.getWorkplace(tx, id)).id,
