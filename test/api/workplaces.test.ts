@@ -97,7 +97,14 @@ function workplaceBody(
       operatingState: get(`/api/v2/masterData/operatingStates/${workplace.operatingState.id}`),
       currentOperations: get(`/api/v2/operations?isInProgress=true&workplaceId=${workplace.id}`, true),
       currentStaffMembers: get(`${self}?embed=currentStaffMembers`, true),
+      workplaces: get(BASE),
       recordedOperatingStates: get(`${self}/recordedOperatingStates`),
+      recordedOutputQuantities: get(`${self}/recordedOutputQuantities`),
+      recordedOperationPhases: get(`${self}/recordedOperationPhases`),
+      quantitySummary: get(`${self}/quantitySummary`),
+      operatingStateSummary: get(`${self}/operatingStateSummary`),
+      scheduledOperatingTimes: get(`${self}/scheduledOperatingTimes`),
+      scheduledMaintenanceTimes: get(`${self}/scheduledMaintenanceTimes`),
       devices: get(`${self}/devices`),
       shifts: get(`${self}/shifts`),
       scheduledMaintenances: get(`${self}/scheduledMaintenances`),
@@ -298,13 +305,28 @@ describeEachBackend('workplaces', (t) => {
       'currentStaffMembers',
       'devices',
       'operatingState',
+      'operatingStateSummary',
       'predictedMalfunctionScenarios',
       'productionLine',
+      'quantitySummary',
       'recordedOperatingStates',
+      'recordedOperationPhases',
+      'recordedOutputQuantities',
+      'scheduledMaintenanceTimes',
       'scheduledMaintenances',
+      'scheduledOperatingTimes',
       'self',
       'shifts',
+      'workplaces',
     ]);
+    // Every plain GET link leads to a route the service serves for this workplace.
+    for (const [rel, target] of Object.entries(
+      body._links as Record<string, { href: string; templated?: boolean }>,
+    )) {
+      if (target.templated) continue;
+      const answer = await t().request({ url: target.href });
+      assert.equal(answer.statusCode, 200, `${rel}: ${answer.body}`);
+    }
   });
 
   test('capacityGroupId must name a CAPACITY_GROUP, productionLineId a PRODUCTION_LINE', async () => {

@@ -73,7 +73,16 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
         { embeddable: true },
       ),
       currentStaffMembers: link(hrefs.api(self, { embed: 'currentStaffMembers' }), { embeddable: true }),
+      // The collection and the sub-resources the service serves, under the real API's names
+      // (docs/resources/workplaces.md, "Sub-resources"); it serves no workplace location.
+      workplaces: link(hrefs.api(WORKPLACES_PATH)),
       recordedOperatingStates: link(hrefs.api(`${self}/recordedOperatingStates`)),
+      recordedOutputQuantities: link(hrefs.api(`${self}/recordedOutputQuantities`)),
+      recordedOperationPhases: link(hrefs.api(`${self}/recordedOperationPhases`)),
+      quantitySummary: link(hrefs.api(`${self}/quantitySummary`)),
+      operatingStateSummary: link(hrefs.api(`${self}/operatingStateSummary`)),
+      scheduledOperatingTimes: link(hrefs.api(`${self}/scheduledOperatingTimes`)),
+      scheduledMaintenanceTimes: link(hrefs.api(`${self}/scheduledMaintenanceTimes`)),
       devices: link(hrefs.api(`${self}/devices`)),
       shifts: link(hrefs.api(`${self}/shifts`)),
       scheduledMaintenances: link(hrefs.api(`${self}/scheduledMaintenances`)),
