@@ -238,6 +238,7 @@ describeEachBackend(
         [one._embedded.shiftType.properties.id, one._embedded.shiftType.properties.isWorkingShift],
         [NON_WORKING, false],
       );
+      assert.equal(one._embedded.shiftType.properties.color, null);
 
       const page = json(await t().request({ url: `${v3}?workplaceId=${workplaceId}&embed=shiftType` }));
       const shown = page._embedded.shifts.map(

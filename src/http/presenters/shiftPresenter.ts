@@ -41,6 +41,21 @@ interface WorkplaceShiftView {
 }
 
 /**
+ * A shift type as a workplace shift embeds it: the master data entry with its `color`, which the
+ * SDK's recordings show there though /masterData/shiftTypes does not (docs/resources/workplaces.md).
+ */
+function presentEmbeddedShiftType(shiftType: MasterDataEntry, view: WorkplaceShiftView): Resource {
+  const entry = presentStoredEntry(
+    masterDataKind('shiftTypes'),
+    shiftType,
+    view.hrefs,
+    view.locale,
+    new Set(),
+  );
+  return { ...entry, properties: { ...entry.properties, color: shiftType.color } };
+}
+
+/**
  * A shift as /workplaces/shifts shows it (the SDK's workplace shift). The SDK's recordings show its
  * period both flat and below `shift`; both are given so readers of either form work.
  */
@@ -76,15 +91,7 @@ function presentWorkplaceShift(shift: Shift, view: WorkplaceShiftView): Resource
     {
       ...(workplace ? { workplace } : {}),
       ...(shiftType && embed.has('shiftType')
-        ? {
-            shiftType: presentStoredEntry(
-              masterDataKind('shiftTypes'),
-              shiftType,
-              hrefs,
-              view.locale,
-              new Set(),
-            ),
-          }
+        ? { shiftType: presentEmbeddedShiftType(shiftType, view) }
         : {}),
     },
   );
