@@ -15,6 +15,8 @@ export interface StaffMemberInput {
   lastName: string;
   email: string | null;
   erpContextId: string | null;
+  /** The badge or card number a terminal reads; null: none. */
+  identificationNumber: string | null;
   qualifications: string[];
   /** In the order the client gave them. */
   assignedWorkplaceIds: string[];
@@ -34,6 +36,7 @@ export const STAFF_MEMBER_CHARACTERISTICS = [
   'lastName',
   'email',
   'erpContextId',
+  'identificationNumber',
   'qualifications',
   'assignedWorkplaceIds',
   'shiftId',
@@ -88,6 +91,7 @@ export const comparable = (member: StaffMemberInput) => ({
   lastName: member.lastName,
   email: member.email,
   erpContextId: member.erpContextId,
+  identificationNumber: member.identificationNumber,
   qualifications: JSON.stringify(member.qualifications),
   assignedWorkplaceIds: JSON.stringify(member.assignedWorkplaceIds),
   shiftId: member.shiftId,

@@ -25,8 +25,10 @@ const lockStaffMember = locking('staffMember', staffMembers.findStaffMember);
 /** The event data of STAFF_MEMBER_CREATED/_UPDATED/_DELETED. */
 function eventData(member: StaffMember) {
   const data: Record<string, unknown> = { staffMemberId: member.id };
-  // The catalogue's properties (docs/events.md); an ERP context change is named in changedProperties.
-  for (const key of STAFF_MEMBER_CHARACTERISTICS) if (key !== 'erpContextId') data[key] = member[key];
+  // The catalogue's properties (docs/events.md); an ERP context or identification number change is
+  // named in changedProperties.
+  for (const key of STAFF_MEMBER_CHARACTERISTICS)
+    if (key !== 'erpContextId' && key !== 'identificationNumber') data[key] = member[key];
   data.absences = member.absences.map((absence) => ({
     startDate: absence.startDate.toISOString(),
     endDate: absence.endDate.toISOString(),

@@ -33,7 +33,7 @@ interface StaffMember {
 function memberBody(member: StaffMember, write = true) {
   const self = `${BASE}/${member.id}`;
   return {
-    properties: { erpContextId: null, ...member },
+    properties: { erpContextId: null, identificationNumber: null, ...member },
     _links: {
       self: get(self),
       assignedWorkplaces: get(`${self}/assignedWorkplaces`),
@@ -62,8 +62,13 @@ const lifecycle = (change: string, id: string, data: Record<string, unknown>): U
   { eventType: 'RESOURCES_UPDATED', objectType: 'STAFF_MEMBER', objectId: id, data: { changeType: change } },
 ];
 
-// The event data leaves out erpContextId (docs/events.md).
-const eventData = ({ id, erpContextId: _erp, ...member }: StaffMember & { erpContextId?: unknown }) => ({
+// The event data leaves out erpContextId and identificationNumber (docs/events.md).
+const eventData = ({
+  id,
+  erpContextId: _erp,
+  identificationNumber: _badge,
+  ...member
+}: StaffMember & { erpContextId?: unknown; identificationNumber?: unknown }) => ({
   staffMemberId: id,
   ...member,
 });
@@ -157,6 +162,43 @@ describeEachBackend('staff members', (t) => {
     assert.deepEqual(one._embedded, { erpContext: area });
     const bare = json(await post(t(), { staffNumber: 'ERP-2', firstName: 'Alan', lastName: 'Turing' }));
     assert.equal(bare._links.erpContext, undefined);
+  });
+
+  test('the identification number is optional, stored, replaced and named when it changes', async () => {
+    const created = json(
+      await post(t(), {
+        staffNumber: 'ID-1',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        identificationNumber: '5000001',
+      }),
+    );
+    assert.equal(created.properties.identificationNumber, '5000001');
+    const url = `${BASE}/${created.properties.id}`;
+    assert.equal(json(await t().request({ url })).properties.identificationNumber, '5000001');
+    const page = json(await t().request({ url: `${BASE}?staffNumber=ID-1` }));
+    assert.equal(page._embedded.staffMembers[0].properties.identificationNumber, '5000001');
+    const body = {
+      staffNumber: 'ID-1',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      identificationNumber: '5000002',
+    };
+    const replaced = await t().request({ method: 'PUT', url, body });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.equal(json(await t().request({ url })).properties.identificationNumber, '5000002');
+    const events = await eventsOf(t(), created.properties.id, 'STAFF_MEMBER_UPDATED');
+    assert.deepEqual(events.at(-1)?.data.changedProperties, ['identificationNumber']);
+    const { identificationNumber: _badge, ...withoutIt } = body;
+    await t().request({ method: 'PUT', url, body: withoutIt });
+    assert.equal(json(await t().request({ url })).properties.identificationNumber, null);
+    const tooLong = await post(t(), {
+      staffNumber: 'ID-2',
+      firstName: 'A',
+      lastName: 'B',
+      identificationNumber: 'x'.repeat(101),
+    });
+    assert.equal(tooLong.statusCode, 400, tooLong.body);
   });
 
   test('POST refusals name the field (and the index in lists)', async () => {

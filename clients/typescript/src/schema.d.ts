@@ -19552,6 +19552,7 @@ export interface operations {
                                     lastName: string;
                                     email: string | null;
                                     erpContextId: string | null;
+                                    identificationNumber: string | null;
                                     qualifications: string[];
                                     assignedWorkplaceIds: string[];
                                     shiftId: string | null;
@@ -19631,6 +19632,7 @@ export interface operations {
                     lastName: string;
                     email?: string | null;
                     erpContextId?: string | null;
+                    identificationNumber?: string | null;
                     /** @description Skills, e.g. qualification codes */
                     qualifications?: string[];
                     assignedWorkplaceIds?: string[];
@@ -19664,6 +19666,7 @@ export interface operations {
                             lastName: string;
                             email: string | null;
                             erpContextId: string | null;
+                            identificationNumber: string | null;
                             qualifications: string[];
                             assignedWorkplaceIds: string[];
                             shiftId: string | null;
@@ -19756,6 +19759,7 @@ export interface operations {
                             lastName: string;
                             email: string | null;
                             erpContextId: string | null;
+                            identificationNumber: string | null;
                             qualifications: string[];
                             assignedWorkplaceIds: string[];
                             shiftId: string | null;
@@ -19838,6 +19842,7 @@ export interface operations {
                     lastName: string;
                     email?: string | null;
                     erpContextId?: string | null;
+                    identificationNumber?: string | null;
                     /** @description Skills, e.g. qualification codes */
                     qualifications?: string[];
                     assignedWorkplaceIds?: string[];
@@ -19871,6 +19876,7 @@ export interface operations {
                             lastName: string;
                             email: string | null;
                             erpContextId: string | null;
+                            identificationNumber: string | null;
                             qualifications: string[];
                             assignedWorkplaceIds: string[];
                             shiftId: string | null;

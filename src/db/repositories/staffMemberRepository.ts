@@ -27,6 +27,7 @@ interface Row {
   last_name: string;
   email: string | null;
   erp_context_id: string | null;
+  identification_number: string | null;
   qualifications: string[];
   assigned_workplace_ids: string[];
   shift_id: string | null;
@@ -47,6 +48,7 @@ const toStaffMember = (row: Row): StaffMember => ({
   lastName: row.last_name,
   email: row.email,
   erpContextId: row.erp_context_id,
+  identificationNumber: row.identification_number,
   qualifications: row.qualifications,
   assignedWorkplaceIds: row.assigned_workplace_ids,
   shiftId: row.shift_id,
@@ -140,6 +142,7 @@ const values = (member: StaffMember) => ({
   created_at: member.createdAt,
   updated_at: member.updatedAt,
   erp_context_id: member.erpContextId,
+  identification_number: member.identificationNumber,
 });
 
 const rows = rowWrites('staff_members', values);

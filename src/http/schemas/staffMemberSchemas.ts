@@ -18,6 +18,7 @@ export const StaffMemberSchema = Resource(
     lastName: Type.String(),
     email: Nullable(Type.String()),
     erpContextId: Nullable(Type.String()),
+    identificationNumber: Nullable(Type.String()),
     qualifications: Type.Array(Type.String()),
     assignedWorkplaceIds: Type.Array(Uuid),
     shiftId: Nullable(Type.String()),
@@ -49,6 +50,9 @@ const writable = {
   email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
   erpContextId: Type.Optional(
     Nullable(Type.String({ maxLength: 200, description: 'Context of the ERP system' })),
+  ),
+  identificationNumber: Type.Optional(
+    Nullable(Type.String({ maxLength: 100, description: 'The badge or card number a terminal reads' })),
   ),
   qualifications: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
@@ -105,6 +109,7 @@ export const staffMemberInput = (body: Body): StaffMemberInput => ({
   lastName: body.lastName,
   email: body.email ?? null,
   erpContextId: body.erpContextId ?? null,
+  identificationNumber: body.identificationNumber ?? null,
   qualifications: body.qualifications ?? [],
   assignedWorkplaceIds: body.assignedWorkplaceIds ?? [],
   shiftId: body.shiftId ?? null,
