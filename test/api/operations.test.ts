@@ -78,6 +78,21 @@ const phaseActions = (id: string, phase: Phase) =>
     ]),
   );
 
+/** The result writes a writer is offered on every operation (docs/resources/production-orders.md). */
+const resultActions = (id: string) => ({
+  deletePlanningResult: {
+    href: absolute(`${BASE}/${id}/planningResult`),
+    method: 'DELETE',
+    embeddable: false,
+  },
+  updateForecastResult: { href: absolute(`${BASE}/${id}/forecastResult`), method: 'PUT', embeddable: false },
+  deleteForecastResult: {
+    href: absolute(`${BASE}/${id}/forecastResult`),
+    method: 'DELETE',
+    embeddable: false,
+  },
+});
+
 const NO_DATES = {
   earliestStartDate: null,
   latestStartDate: null,
@@ -89,6 +104,7 @@ const NO_DATES = {
 
 /** The links to an operation's sub-resources. */
 const subLinks = (id: string, orderId: string) => ({
+  recordedOperatingStates: get(`${BASE}/${id}/recordedOperatingStates`),
   recordedOutputQuantities: get(`${BASE}/${id}/recordedOutputQuantities`),
   specification: get(`${BASE}/${id}/specification`),
   productionOrderSpecification: get(`${ORDERS}/${orderId}/specification`),
@@ -161,11 +177,14 @@ describeEachBackend('operations', (t) => {
         recordedOperationPhases: get(`${BASE}/${id}/recordedOperationPhases`),
         ...subLinks(id, orderId),
         ...phaseActions(id, 'RELEASED'),
+        ...resultActions(id),
       },
     };
     assert.deepEqual(body, expected);
     const readerLinks = Object.fromEntries(
-      Object.entries(expected._links).filter(([rel]) => !rel.startsWith('changeOperationPhaseTo')),
+      Object.entries(expected._links).filter(
+        ([rel]) => !rel.startsWith('changeOperationPhaseTo') && !(rel in resultActions(id)),
+      ),
     );
     assert.deepEqual(await getOperation(t(), id, '', ['read']), { ...expected, _links: readerLinks });
     assert.deepEqual(withoutTime(await eventsOf(t(), id)), [

@@ -70,6 +70,11 @@ export function presentOperation(operation: Operation, view: OperationView): Res
     for (const phase of OPERATION_PHASE_TRANSITIONS[operation.operationPhaseId]) {
       actions[phaseActionRel(phase)] = link(hrefs.api(`${self}/${phase}`), { method: 'POST' });
     }
+    // The result writes the service serves per operation, under the real API's names; a planning
+    // result is written only in bulk (docs/resources/planning.md), so there is no updatePlanningResult.
+    actions.deletePlanningResult = link(hrefs.api(`${self}/planningResult`), { method: 'DELETE' });
+    actions.updateForecastResult = link(hrefs.api(`${self}/forecastResult`), { method: 'PUT' });
+    actions.deleteForecastResult = link(hrefs.api(`${self}/forecastResult`), { method: 'DELETE' });
   }
   const order = view.orders.get(operation.productionOrderId);
   const currentId = currentWorkplaceId(operation);
@@ -128,6 +133,7 @@ export function presentOperation(operation: Operation, view: OperationView): Res
         ? link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${operation.workplaceGroupId}`))
         : undefined,
       operationPhase: link(hrefs.api(`${OPERATION_PHASES_PATH}/${operation.operationPhaseId}`)),
+      recordedOperatingStates: sub('recordedOperatingStates'),
       recordedOperationPhases: sub('recordedOperationPhases'),
       recordedOutputQuantities: sub('recordedOutputQuantities'),
       specification: sub('specification'),
