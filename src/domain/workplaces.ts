@@ -58,8 +58,20 @@ export function resolveWorkplaceType(
   return { workplaceType: isManualWorkplace ? 'MANUAL_WORKPLACE' : 'MACHINE_WORKPLACE', isManualWorkplace };
 }
 
+/** A point on the earth (the SDK's GeoCoordinates): latitude -90..90, longitude -180..180, in degrees. */
+export interface GeoCoordinates {
+  latitude: number;
+  longitude: number;
+}
+
+/** Whether two locations (null: unknown) are the same. */
+export const sameLocation = (a: GeoCoordinates | null, b: GeoCoordinates | null): boolean =>
+  a === null || b === null ? a === b : a.latitude === b.latitude && a.longitude === b.longitude;
+
 export interface Workplace extends WorkplaceInput, Stored {
   operatingStateId: string;
+  /** Where it is; null when unknown (docs/resources/workplaces.md, "Location"). */
+  geoCoordinates: GeoCoordinates | null;
   /**
    * Its capacity group and production line as read in the same statement, when they were: what
    * shows a workplace then needs no query of its own for them. Only these ids count: after a

@@ -49,6 +49,8 @@ export const DOCUMENT_STATES_PATH = '/masterData/documentStates';
 export const MACHINE_STATES_PATH = '/masterData/machineStates';
 
 /** A workplace's shifts. */
+/** A workplace's location. */
+export const workplaceLocationPath = (workplaceId: string) => `${WORKPLACES_PATH}/${workplaceId}/location`;
 export const shiftsPath = (workplaceId: string) => `${WORKPLACES_PATH}/${workplaceId}/shifts`;
 /** A workplace's scheduled maintenance tasks. */
 export const scheduledMaintenancesPath = (workplaceId: string) =>

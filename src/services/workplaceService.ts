@@ -13,7 +13,9 @@ import {
 } from '../domain/masterData.ts';
 import {
   changedProperties,
+  type GeoCoordinates,
   resolveWorkplaceType,
+  sameLocation,
   WORKPLACE_CHARACTERISTICS,
   type Workplace,
   type WorkplaceGroupType,
@@ -104,7 +106,10 @@ export async function createWorkplace(
   const properties = withType(body);
   const state = referencedOperatingState(operatingStateId ?? INITIAL_OPERATING_STATE_CODE);
   const now = new Date();
-  const workplace: Workplace = newItem({ ...properties, operatingStateId: state.id }, now);
+  const workplace: Workplace = newItem(
+    { ...properties, operatingStateId: state.id, geoCoordinates: null },
+    now,
+  );
   await db.transaction(async (tx) => {
     await WORKPLACES.insert(tx, workplace);
     await workplaces.recordOperatingState(tx, {
@@ -125,6 +130,21 @@ export async function replaceWorkplace(db: Database, id: string, body: Workplace
     const after: Workplace = { ...before, ...withType(body, before.workplaceType) };
     return { after, changed: changedProperties(before, after, WORKPLACE_CHARACTERISTICS) };
   });
+}
+
+/**
+ * Sets where a workplace is, or clears it (null): WORKPLACE_UPDATED naming `location` when that
+ * changes, as a replace names a changed property; the same location again changes nothing.
+ */
+export async function putWorkplaceLocation(
+  db: Database,
+  id: string,
+  geoCoordinates: GeoCoordinates | null,
+): Promise<Workplace> {
+  return WORKPLACES.replace(db, lockWorkplace(id), (_tx, before) => ({
+    after: { ...before, geoCoordinates },
+    changed: sameLocation(before.geoCoordinates, geoCoordinates) ? [] : ['location'],
+  }));
 }
 
 /** Its operations, devices, tools, ... keep a workplace (400 RESOURCE_IN_USE). */

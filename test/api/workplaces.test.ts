@@ -98,6 +98,7 @@ function workplaceBody(
       currentOperations: get(`/api/v2/operations?isInProgress=true&workplaceId=${workplace.id}`, true),
       currentStaffMembers: get(`${self}?embed=currentStaffMembers`, true),
       workplaces: get(BASE),
+      location: get(`${self}/location`, true),
       recordedOperatingStates: get(`${self}/recordedOperatingStates`),
       recordedOutputQuantities: get(`${self}/recordedOutputQuantities`),
       recordedOperationPhases: get(`${self}/recordedOperationPhases`),

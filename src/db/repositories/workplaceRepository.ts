@@ -22,6 +22,8 @@ interface Row {
   workplace_type: WorkplaceType;
   erp_context_id: string | null;
   operating_state_id: string;
+  latitude: number | null;
+  longitude: number | null;
   capacity_group_id: string;
   production_line_id: string | null;
   created_at: Date;
@@ -39,6 +41,10 @@ const toWorkplace = (row: Row): Workplace => ({
   workplaceType: row.workplace_type,
   erpContextId: row.erp_context_id,
   operatingStateId: row.operating_state_id,
+  geoCoordinates:
+    row.latitude === null || row.longitude === null
+      ? null
+      : { latitude: row.latitude, longitude: row.longitude },
   capacityGroupId: row.capacity_group_id,
   productionLineId: row.production_line_id,
   createdAt: row.created_at,
@@ -117,6 +123,8 @@ const values = (workplace: Workplace) => ({
   updated_at: workplace.updatedAt,
   workplace_type: workplace.workplaceType,
   erp_context_id: workplace.erpContextId,
+  latitude: workplace.geoCoordinates?.latitude ?? null,
+  longitude: workplace.geoCoordinates?.longitude ?? null,
 });
 
 export const workplaceWrites = rowWrites('workplaces', values);

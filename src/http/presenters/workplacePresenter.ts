@@ -3,7 +3,13 @@ import type { RecordedOperatingState, Workplace, WorkplaceGroup } from '../../do
 import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { OPERATING_STATES_PATH, OPERATIONS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import {
+  OPERATING_STATES_PATH,
+  OPERATIONS_PATH,
+  WORKPLACE_GROUPS_PATH,
+  WORKPLACES_PATH,
+  workplaceLocationPath,
+} from '../paths.ts';
 import { operatingStateProperty } from './masterDataPresenter.ts';
 import { TEXT_EMBEDS, textLinks } from './texts.ts';
 import type { View } from './view.ts';
@@ -14,6 +20,7 @@ export const WORKPLACE_EMBEDS = [
   'productionLine',
   'currentOperations',
   'currentStaffMembers',
+  'location',
   ...TEXT_EMBEDS,
 ] as const;
 export type WorkplaceEmbed = (typeof WORKPLACE_EMBEDS)[number];
@@ -43,6 +50,8 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
     embedded.currentOperations = view.current?.operations.get(workplace.id) ?? [];
   if (view.embed.has('currentStaffMembers'))
     embedded.currentStaffMembers = view.current?.staffMembers.get(workplace.id) ?? [];
+  // The location is read with the workplace: embedding it reads nothing more.
+  if (view.embed.has('location')) embedded.location = presentWorkplaceLocation(workplace, hrefs);
   return resource(
     {
       id: workplace.id,
@@ -74,8 +83,9 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
       ),
       currentStaffMembers: link(hrefs.api(self, { embed: 'currentStaffMembers' }), { embeddable: true }),
       // The collection and the sub-resources the service serves, under the real API's names
-      // (docs/resources/workplaces.md, "Sub-resources"); it serves no workplace location.
+      // (docs/resources/workplaces.md, "Sub-resources").
       workplaces: link(hrefs.api(WORKPLACES_PATH)),
+      location: link(hrefs.api(workplaceLocationPath(workplace.id)), { embeddable: true }),
       recordedOperatingStates: link(hrefs.api(`${self}/recordedOperatingStates`)),
       recordedOutputQuantities: link(hrefs.api(`${self}/recordedOutputQuantities`)),
       recordedOperationPhases: link(hrefs.api(`${self}/recordedOperationPhases`)),
@@ -94,6 +104,18 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
         : undefined,
     },
     embedded,
+  );
+}
+
+/** A workplace's location: its coordinates, null when unknown (docs/resources/workplaces.md, "Location"). */
+export function presentWorkplaceLocation(workplace: Workplace, hrefs: Hrefs): Resource {
+  const geo = workplace.geoCoordinates;
+  return resource(
+    { geoCoordinates: geo === null ? null : { latitude: geo.latitude, longitude: geo.longitude } },
+    {
+      self: link(hrefs.api(workplaceLocationPath(workplace.id))),
+      workplace: link(hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`), { embeddable: true }),
+    },
   );
 }
 

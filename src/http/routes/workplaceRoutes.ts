@@ -15,7 +15,7 @@ import type { ServerDeps } from '../deps.ts';
 import type { Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
 import { operationViewOf } from '../operationViews.ts';
-import { WORKPLACES_PATH } from '../paths.ts';
+import { WORKPLACES_PATH, workplaceLocationPath } from '../paths.ts';
 import { operatingStateElements } from '../presenters/historyPresenter.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
@@ -24,6 +24,7 @@ import { type View, viewOf } from '../presenters/view.ts';
 import {
   presentRecordedOperatingState,
   presentWorkplace,
+  presentWorkplaceLocation,
   WORKPLACE_EMBEDS,
   type WorkplaceEmbed,
   type WorkplaceView,
@@ -39,8 +40,11 @@ import {
   RecordedOperatingStateSchema,
   ReplaceWorkplaceBody,
   WorkplaceFilters,
+  WorkplaceLocationBody,
+  WorkplaceLocationSchema,
   WorkplaceSchema,
 } from '../schemas/workplaceSchemas.ts';
+import { singletonRoutes } from '../singletonRoutes.ts';
 
 /** The workplace a POST or PUT body describes: what it leaves out is null (a PUT replaces it all). */
 const workplaceBody = (body: Static<typeof ReplaceWorkplaceBody>): service.WorkplaceBody => ({
@@ -216,6 +220,8 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     run: (body, at) => corrections.correctMachineStateDetails(db, at.id, correctionOf(body)),
   });
 
+  registerWorkplaceLocation(api, db);
+
   registerHistoryRoutes(api, db, {
     ownerPath: WORKPLACES_PATH,
     name: 'recordedOperatingStates',
@@ -227,5 +233,27 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     elements: operatingStateElements((record, request) =>
       operatingStateProperty(operatingStateById(record.operatingStateId), request.locale),
     ),
+  });
+}
+
+/** Where a workplace is: read with the workplace, set or cleared by a PUT (no DELETE, as the real API). */
+function registerWorkplaceLocation(api: Api, db: ServerDeps['db']): void {
+  const location = singletonRoutes(api, {
+    tags: ['workplaces'],
+    path: workplaceLocationPath(':id'),
+    schema: WorkplaceLocationSchema,
+    present: (workplace: Workplace, request) => presentWorkplaceLocation(workplace, request.hrefs),
+  });
+  location.get({
+    operationId: 'getWorkplaceLocation',
+    summary: 'Where a workplace is (geoCoordinates null when unknown)',
+    load: (id) => service.getWorkplace(db, id),
+  });
+  location.put({
+    operationId: 'replaceWorkplaceLocation',
+    summary: 'Set or clear where a workplace is (emits WORKPLACE_UPDATED naming location when it changes)',
+    body: WorkplaceLocationBody,
+    current: (id) => service.getWorkplace(db, id).catch(() => undefined),
+    run: (body, id) => service.putWorkplaceLocation(db, id, body.geoCoordinates),
   });
 }

@@ -73,6 +73,27 @@ export const RecordedOperatingStateSchema = Resource(
   'A period in one operating state',
 );
 
+const GeoCoordinatesProperty = Nullable(
+  Type.Object(
+    {
+      latitude: Type.Number({ minimum: -90, maximum: 90, description: 'Degrees north (negative: south)' }),
+      longitude: Type.Number({ minimum: -180, maximum: 180, description: 'Degrees east (negative: west)' }),
+    },
+    { additionalProperties: false, description: 'Null when the location is unknown' },
+  ),
+);
+
+export const WorkplaceLocationSchema = Resource(
+  Type.Object({ geoCoordinates: GeoCoordinatesProperty }),
+  'Where a workplace is (docs/resources/workplaces.md, "Location")',
+);
+
+/** PUT location: the coordinates, or null to clear them. */
+export const WorkplaceLocationBody = Type.Object(
+  { geoCoordinates: GeoCoordinatesProperty },
+  { additionalProperties: false },
+);
+
 const writable = {
   number: Type.String({ minLength: 1, maxLength: 100 }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
