@@ -305,6 +305,7 @@ describeEachBackend('workplaces', (t) => {
       'currentOperations',
       'currentStaffMembers',
       'devices',
+      'location',
       'operatingState',
       'operatingStateSummary',
       'predictedMalfunctionScenarios',
@@ -508,7 +509,7 @@ describeEachBackend('workplaces', (t) => {
             status: 400,
             code: 'UNKNOWN_EMBED',
             message:
-              'Cannot embed operations; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, description, erpContext.',
+              'Cannot embed operations; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, description, erpContext.',
           },
         ],
       );
@@ -828,7 +829,7 @@ describeEachBackend('workplaces', (t) => {
       [
         'embed=tools',
         'UNKNOWN_EMBED',
-        'Cannot embed tools; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, description, erpContext.',
+        'Cannot embed tools; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, description, erpContext.',
       ],
     ];
     for (const [query, code, message] of cases) {
