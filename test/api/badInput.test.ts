@@ -343,6 +343,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'PUT /tools/:id/characteristics': [{ name: 'Length', identifier: 'OAL', value: '80' }],
       'PUT /tools/:id/edges/:edgeId/characteristics': [{ name: 'Length', identifier: 'OAL', value: '9' }],
       'PUT /tools/:id/location': { workplaceId, magazinePlace: 2 },
+      'PUT /workplaces/:id/location': { geoCoordinates: { latitude: 1, longitude: 2 } },
       'POST /documents': { name: `bi-new${tag}.txt`, folder: '/bad-input' },
       'PUT /documents/:id': { name: `bi${tag}.txt`, folder: '/bad-input', description: 'changed' },
       'POST /fileRepository/folders': { name: `bi-new-folder${tag}`, parentFolderId: folder.id },

@@ -101,6 +101,7 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     '/tickets/:id/activities/:activityId': `/tickets/${ticketId}/activities/${activityId}`,
     '/workplaceGroups/:id': `/workplaceGroups/${workplace.capacityGroupId}`,
     '/workplaces/:id': `/workplaces/${workplaceId}`,
+    '/workplaces/:id/location': `/workplaces/${workplaceId}/location`,
     '/productionOrders/:id': `/productionOrders/${operation.productionOrderId}`,
     '/operations/:id': `/operations/${operationId}`,
     '/operations/:id/forecastResult': `/operations/${operationId}/forecastResult`,
