@@ -146,6 +146,8 @@ function changeWritable(properties: Record<string, unknown>, body: Schema): [str
   }
   if (fields.fixed) return ['fixed', !properties.fixed];
   if (fields.magazinePlace) return ['magazinePlace', Number(properties.magazinePlace ?? 0) + 1];
+  if (fields.geoCoordinates)
+    return ['geoCoordinates', properties.geoCoordinates ? null : { latitude: 1.5, longitude: 2.5 }];
   assert.fail(`no writable field to change among ${Object.keys(fields).join(', ')}`);
 }
 
