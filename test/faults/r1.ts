@@ -129,9 +129,13 @@ export async function runR1(backend: 'postgres' | 'pglite'): Promise<void> {
     const drainMs = Date.now() - secondRestart;
     let expected = total;
     if (database) {
+      // Every event may have arrived while rows the killed process claimed are still locked: the
+      // receiver got those sends, the process died before recording them. They are sent again
+      // once the claims expire (timeout + 15 s after the kill), and only then is the queue empty.
       await waitFor(
         'an empty queue',
         async () => (await countIn('SELECT count(*) AS n FROM notifications')) === 0,
+        { timeoutMs: 60_000 },
       );
     } else {
       // PGlite cannot be read while the service runs. Rounds of: wait until every row left is
