@@ -3,8 +3,12 @@
 import { createHmac } from 'node:crypto';
 import type { Notification } from '../db/repositories/notifications.ts';
 
-/** Events whose shared body part is kept (DeliveryBodies): a fan-out sends one event many times at once. */
+/**
+ * Events whose shared body part is kept (DeliveryBodies): a fan-out sends one event many times at
+ * once, so a short memory serves. Bounded in bytes too, as an event's data can be large.
+ */
 const EVENTS_KEPT = 1_000;
+const EVENT_BYTES_KEPT = 4 * 1024 * 1024;
 /** Callbacks whose own body parts are kept (DeliveryBodies). */
 const CALLBACKS_KEPT = 10_000;
 
@@ -26,6 +30,7 @@ interface CallbackParts {
  */
 export class DeliveryBodies {
   readonly #events = new Map<string, Buffer>();
+  #eventBytes = 0;
   readonly #callbacks = new Map<string, CallbackParts>();
 
   body(notification: Notification, callbackHref: string): Buffer {
@@ -46,8 +51,12 @@ export class DeliveryBodies {
           `"objectId":${JSON.stringify(event.objectId)},"objectType":${JSON.stringify(event.objectType)},` +
           `"eventType":${JSON.stringify(event.eventType)},`,
       );
-      if (this.#events.size >= EVENTS_KEPT) this.#events.clear();
+      if (this.#events.size >= EVENTS_KEPT || this.#eventBytes + part.length > EVENT_BYTES_KEPT) {
+        this.#events.clear();
+        this.#eventBytes = 0;
+      }
       this.#events.set(event.id, part);
+      this.#eventBytes += part.length;
     }
     return part;
   }
