@@ -37,6 +37,49 @@ export interface UserField {
   value: string | null;
 }
 
+/** A tool definition as the ERP names it (its own id, not a tool of /tools). */
+export interface ToolDefinition {
+  id: string;
+  name: string | null;
+  description: string | null;
+}
+
+/** How a manufacturing variant is expected to run, as the planning system sends it. */
+export interface ManufacturingVariantForecast {
+  delayFactor: number | null;
+  processAvailability: number | null;
+  performance: number | null;
+  qualityRate: number | null;
+  /** Milliseconds. */
+  processingTime: number | null;
+  additionalSetupTime: number | null;
+  intermediateSetupTime: number | null;
+  staffCapacityFactor: number | null;
+  skillFactor: number | null;
+}
+
+/** One way to make the operation: the workplaces and tools it takes, as given. */
+export interface ManufacturingVariant {
+  workplaceIds: string[];
+  tools: ToolDefinition[];
+  additionalConditions: string | null;
+  forecast: ManufacturingVariantForecast | null;
+}
+
+/** A skill an operation's setup or processing needs, and how much of it. */
+export interface RequiredSkill {
+  skillId: string;
+  minimumSkill: number | null;
+  capacity: number | null;
+}
+
+export interface RequiredSkills {
+  setup: RequiredSkill[];
+  processing: RequiredSkill[];
+}
+
+export const NO_REQUIRED_SKILLS: RequiredSkills = { setup: [], processing: [] };
+
 /** The results of lead-time scheduling, as the planning system sends them. */
 export interface ScheduledDates {
   earliestStartDate: Date | null;
@@ -97,6 +140,12 @@ export interface OperationInput {
   alternativeWorkplaceIds: string[];
   materialCharacteristics: MaterialCharacteristic[];
   userFields: UserField[];
+  /** Milliseconds per machine cycle, and the units one cycle makes. */
+  targetMachineCycleTime: number | null;
+  unitsPerMachineCycle: number | null;
+  manufacturingVariants: ManufacturingVariant[];
+  requiredTools: ToolDefinition[];
+  requiredSkills: RequiredSkills;
   /** Planned period. */
   startDate: Date | null;
   endDate: Date | null;
@@ -132,6 +181,11 @@ export const OPERATION_CHARACTERISTICS = [
   'alternativeWorkplaceIds',
   'materialCharacteristics',
   'userFields',
+  'targetMachineCycleTime',
+  'unitsPerMachineCycle',
+  'manufacturingVariants',
+  'requiredTools',
+  'requiredSkills',
   'startDate',
   'endDate',
 ] as const;

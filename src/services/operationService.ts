@@ -52,6 +52,12 @@ async function checkReferences(tx: Queryable, input: OperationInput, prefix: str
   for (const [index, workplaceId] of input.alternativeWorkplaceIds.entries()) {
     await checkReference(tx, `${prefix}alternativeWorkplaceIds[${index}]`, workplaceId, 'workplaces');
   }
+  for (const [index, variant] of input.manufacturingVariants.entries()) {
+    for (const [at, workplaceId] of variant.workplaceIds.entries()) {
+      const field = `${prefix}manufacturingVariants[${index}].workplaceIds[${at}]`;
+      await checkReference(tx, field, workplaceId, 'workplaces');
+    }
+  }
 }
 
 /**

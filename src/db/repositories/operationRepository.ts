@@ -1,13 +1,18 @@
 import { IN_PROGRESS_PHASES, type OperationPhaseId } from '../../domain/operationPhases.ts';
 import {
   type Component,
+  type ManufacturingVariant,
   type MaterialCharacteristic,
+  NO_REQUIRED_SKILLS,
   type Operation,
   type OperationFilter,
   type ProductionResourceOrTool,
   type RecordedOperationPhase,
+  type RequiredSkill,
+  type RequiredSkills,
   SCHEDULED_DATE_NAMES,
   type ScheduledDates,
+  type ToolDefinition,
   type UserField,
 } from '../../domain/operations.ts';
 import { Conditions } from '../conditions.ts';
@@ -54,6 +59,11 @@ interface Row {
   alternative_workplace_ids: string[] | string;
   material_characteristics: MaterialCharacteristic[] | string;
   user_fields: UserField[] | string;
+  target_machine_cycle_time: string | number | null;
+  units_per_machine_cycle: number | null;
+  manufacturing_variants: ManufacturingVariant[] | string;
+  required_tools: ToolDefinition[] | string;
+  required_skills: RequiredSkills | string;
   start_date: Date | null;
   end_date: Date | null;
   created_at: Date;
@@ -87,6 +97,36 @@ const toCharacteristic = (characteristic: MaterialCharacteristic): MaterialChara
   unit: characteristic.unit,
 });
 const toUserField = (field: UserField): UserField => ({ position: field.position, value: field.value });
+const toToolDefinition = (tool: ToolDefinition): ToolDefinition => ({
+  id: tool.id,
+  name: tool.name,
+  description: tool.description,
+});
+const toVariant = (variant: ManufacturingVariant): ManufacturingVariant => ({
+  workplaceIds: variant.workplaceIds,
+  tools: variant.tools.map(toToolDefinition),
+  additionalConditions: variant.additionalConditions,
+  forecast: variant.forecast && {
+    delayFactor: variant.forecast.delayFactor,
+    processAvailability: variant.forecast.processAvailability,
+    performance: variant.forecast.performance,
+    qualityRate: variant.forecast.qualityRate,
+    processingTime: variant.forecast.processingTime,
+    additionalSetupTime: variant.forecast.additionalSetupTime,
+    intermediateSetupTime: variant.forecast.intermediateSetupTime,
+    staffCapacityFactor: variant.forecast.staffCapacityFactor,
+    skillFactor: variant.forecast.skillFactor,
+  },
+});
+const toSkill = (skill: RequiredSkill): RequiredSkill => ({
+  skillId: skill.skillId,
+  minimumSkill: skill.minimumSkill,
+  capacity: skill.capacity,
+});
+const toSkills = (skills: RequiredSkills): RequiredSkills => ({
+  setup: (skills.setup ?? NO_REQUIRED_SKILLS.setup).map(toSkill),
+  processing: (skills.processing ?? NO_REQUIRED_SKILLS.processing).map(toSkill),
+});
 const toScheduledDates = (stored: Record<string, string | null>): ScheduledDates => {
   const dates = {} as Record<keyof ScheduledDates, Date | null>;
   for (const name of SCHEDULED_DATE_NAMES) {
@@ -123,6 +163,11 @@ const toOperation = (row: Row): Operation => ({
   alternativeWorkplaceIds: fromJsonb(row.alternative_workplace_ids),
   materialCharacteristics: fromJsonb(row.material_characteristics).map(toCharacteristic),
   userFields: fromJsonb(row.user_fields).map(toUserField),
+  targetMachineCycleTime: duration(row.target_machine_cycle_time),
+  unitsPerMachineCycle: row.units_per_machine_cycle,
+  manufacturingVariants: fromJsonb(row.manufacturing_variants).map(toVariant),
+  requiredTools: fromJsonb(row.required_tools).map(toToolDefinition),
+  requiredSkills: toSkills(fromJsonb(row.required_skills)),
   startDate: row.start_date,
   endDate: row.end_date,
   createdAt: row.created_at,
@@ -154,6 +199,11 @@ const values = (operation: Operation) => ({
   alternative_workplace_ids: typed(JSON.stringify(operation.alternativeWorkplaceIds), 'jsonb'),
   material_characteristics: typed(JSON.stringify(operation.materialCharacteristics), 'jsonb'),
   user_fields: typed(JSON.stringify(operation.userFields), 'jsonb'),
+  target_machine_cycle_time: operation.targetMachineCycleTime,
+  units_per_machine_cycle: operation.unitsPerMachineCycle,
+  manufacturing_variants: typed(JSON.stringify(operation.manufacturingVariants), 'jsonb'),
+  required_tools: typed(JSON.stringify(operation.requiredTools), 'jsonb'),
+  required_skills: typed(JSON.stringify(operation.requiredSkills), 'jsonb'),
   start_date: operation.startDate,
   end_date: operation.endDate,
   updated_at: operation.updatedAt,

@@ -16,7 +16,13 @@ import { OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { scheduledDatesProperties, workplaceReference } from '../presenters/operationPresenter.ts';
 import { registerRoute } from '../route.ts';
 import { Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
-import { ScheduledDatesProperties, WorkplaceReference } from '../schemas/operationSchemas.ts';
+import {
+  ForecastProperty,
+  RequiredSkillsProperty,
+  ScheduledDatesProperties,
+  ToolDefinitionProperty,
+  WorkplaceReference,
+} from '../schemas/operationSchemas.ts';
 
 const tags = ['operations'];
 const below = (name: string) => `${OPERATIONS_PATH}/:id/${name}`;
@@ -87,6 +93,68 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     },
     present: (field) => ({ value: field.value, position: field.position }),
     links: operationLink,
+  });
+
+  registerElementsRoute(api, {
+    tags,
+    path: below('manufacturingVariants'),
+    operationId: 'getOperationManufacturingVariants',
+    summary: 'The ways the operation can be made (workplaces, tools, forecast), as its create or replace stored them',
+    description: 'A workplace deleted since drops out of its variant.',
+    element: Type.Object({
+      workplaces: Type.Array(WorkplaceReference),
+      tools: Type.Array(ToolDefinitionProperty),
+      additionalConditions: Nullable(Type.String()),
+      forecast: ForecastProperty,
+    }),
+    load: async (id, _filters, page) => {
+      const { items, total } = pageOf((await getOperation(db, id)).manufacturingVariants, page);
+      const ids = [...new Set(items.flatMap((variant) => variant.workplaceIds))];
+      const found = new Map((await findWorkplaces(db, ids)).map((workplace) => [workplace.id, workplace]));
+      return {
+        total,
+        items: items.map((variant) => ({
+          ...variant,
+          workplaces: variant.workplaceIds.flatMap((workplaceId) => {
+            const workplace = found.get(workplaceId);
+            return workplace ? [workplaceReference(workplace)] : [];
+          }),
+        })),
+      };
+    },
+    present: (variant) => ({
+      workplaces: variant.workplaces,
+      tools: variant.tools,
+      additionalConditions: variant.additionalConditions,
+      forecast: variant.forecast,
+    }),
+    links: operationLink,
+  });
+
+  registerElementsRoute(api, {
+    tags,
+    path: below('requiredTools'),
+    operationId: 'getOperationRequiredTools',
+    summary: 'The tool definitions the operation requires, as its create or replace stored them',
+    element: ToolDefinitionProperty,
+    load: async (id, _filters, page) => pageOf((await getOperation(db, id)).requiredTools, page),
+    present: (tool) => tool,
+    links: operationLink,
+  });
+
+  registerObjectRoute(api, {
+    tags,
+    path: below('requiredSkills'),
+    operationId: 'getOperationRequiredSkills',
+    summary: 'The skills (and how much of each) the setup and the processing of the operation require, as stored',
+    properties: RequiredSkillsProperty,
+    load: async (id, _query, request) => {
+      const operation = await getOperation(db, id);
+      return {
+        properties: { ...operation.requiredSkills },
+        links: { operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}`)) },
+      };
+    },
   });
 
   const ToolProperties = Type.Object({

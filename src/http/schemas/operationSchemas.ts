@@ -6,7 +6,9 @@ import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
 import {
   checkScheduledDates,
   checkTargetProcessingTime,
+  type ManufacturingVariant,
   NO_SCHEDULED_DATES,
+  type RequiredSkills,
   SCHEDULED_DATE_NAMES,
   type ScheduledDates,
   type UserField,
@@ -79,6 +81,63 @@ const UserFieldSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+const ToolDefinitionSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 200, description: "The ERP's id of the tool definition" }),
+    name: optional(Type.String({ maxLength: 200 })),
+    description: optional(Description),
+  },
+  { additionalProperties: false },
+);
+const Factor = Type.Number({ minimum: 0, maximum: 1e6 });
+const ForecastSchema = Type.Object(
+  {
+    delayFactor: optional(Factor),
+    processAvailability: optional(Factor),
+    performance: optional(Factor),
+    qualityRate: optional(Factor),
+    processingTime: optional(Duration),
+    additionalSetupTime: optional(Duration),
+    intermediateSetupTime: optional(Duration),
+    staffCapacityFactor: optional(Factor),
+    skillFactor: optional(Factor),
+  },
+  { additionalProperties: false },
+);
+const VariantSchema = Type.Object(
+  {
+    workplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 100, uniqueItems: true })),
+    tools: Type.Optional(Type.Array(ToolDefinitionSchema, { maxItems: 100 })),
+    additionalConditions: optional(Type.String({ maxLength: 2000 })),
+    forecast: optional(ForecastSchema),
+  },
+  { additionalProperties: false },
+);
+const SkillSchema = Type.Object(
+  {
+    skillId: Type.String({ minLength: 1, maxLength: 200 }),
+    minimumSkill: optional(Factor),
+    capacity: optional(Factor),
+  },
+  { additionalProperties: false },
+);
+const RequiredSkillsSchema = Type.Object(
+  {
+    setup: Type.Optional(Type.Array(SkillSchema, { maxItems: 100 })),
+    processing: Type.Optional(Type.Array(SkillSchema, { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+const variantInput = (variant: Static<typeof VariantSchema>): ManufacturingVariant => ({
+  workplaceIds: variant.workplaceIds ?? [],
+  tools: (variant.tools ?? []).map((tool) => absentAsNull(ToolDefinitionSchema, tool)),
+  additionalConditions: variant.additionalConditions ?? null,
+  forecast: variant.forecast ? absentAsNull(ForecastSchema, variant.forecast) : null,
+});
+const skillsInput = (skills: Static<typeof RequiredSkillsSchema> | null | undefined): RequiredSkills => ({
+  setup: (skills?.setup ?? []).map((skill) => absentAsNull(SkillSchema, skill)),
+  processing: (skills?.processing ?? []).map((skill) => absentAsNull(SkillSchema, skill)),
+});
 const scheduledDateFields = {
   earliestStartDate: optional(DateTime),
   latestStartDate: optional(DateTime),
@@ -147,6 +206,11 @@ export const operationFields = {
   alternativeWorkplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 1000, uniqueItems: true })),
   materialCharacteristics: Type.Optional(Type.Array(CharacteristicSchema, { maxItems: 1000 })),
   userFields: Type.Optional(Type.Array(UserFieldSchema, { maxItems: 1000 })),
+  targetMachineCycleTime: optional(Duration),
+  unitsPerMachineCycle: optional(Quantity),
+  manufacturingVariants: Type.Optional(Type.Array(VariantSchema, { maxItems: 100 })),
+  requiredTools: Type.Optional(Type.Array(ToolDefinitionSchema, { maxItems: 1000 })),
+  requiredSkills: optional(RequiredSkillsSchema),
   startDate: optional(DateTime),
   endDate: optional(DateTime),
 };
@@ -187,6 +251,11 @@ export function operationInput(
       absentAsNull(CharacteristicSchema, characteristic),
     ),
     userFields: (body.userFields ?? []).map((field) => absentAsNull(UserFieldSchema, field)),
+    targetMachineCycleTime: body.targetMachineCycleTime ?? null,
+    unitsPerMachineCycle: body.unitsPerMachineCycle ?? null,
+    manufacturingVariants: (body.manufacturingVariants ?? []).map(variantInput),
+    requiredTools: (body.requiredTools ?? []).map((tool) => absentAsNull(ToolDefinitionSchema, tool)),
+    requiredSkills: skillsInput(body.requiredSkills),
     startDate: nullableDate(body.startDate),
     endDate: nullableDate(body.endDate),
   };
@@ -200,6 +269,41 @@ const MaterialProperty = Nullable(
   Type.Object({ number: Type.String(), description: Nullable(Type.String()), type: Nullable(Type.String()) }),
 );
 const DateProperty = Nullable(DateTime);
+const NullableNumber = Nullable(Type.Number());
+/** A tool definition as the ERP names it. */
+export const ToolDefinitionProperty = Type.Object({
+  id: Type.String(),
+  name: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+});
+export const ForecastProperty = Nullable(
+  Type.Object({
+    delayFactor: NullableNumber,
+    processAvailability: NullableNumber,
+    performance: NullableNumber,
+    qualityRate: NullableNumber,
+    processingTime: Nullable(Type.Integer()),
+    additionalSetupTime: Nullable(Type.Integer()),
+    intermediateSetupTime: Nullable(Type.Integer()),
+    staffCapacityFactor: NullableNumber,
+    skillFactor: NullableNumber,
+  }),
+);
+const ManufacturingVariantProperty = Type.Object({
+  workplaceIds: Type.Array(Uuid),
+  tools: Type.Array(ToolDefinitionProperty),
+  additionalConditions: Nullable(Type.String()),
+  forecast: ForecastProperty,
+});
+const RequiredSkillProperty = Type.Object({
+  skillId: Type.String(),
+  minimumSkill: NullableNumber,
+  capacity: NullableNumber,
+});
+export const RequiredSkillsProperty = Type.Object({
+  setup: Type.Array(RequiredSkillProperty),
+  processing: Type.Array(RequiredSkillProperty),
+});
 export const ScheduledDatesProperties = Type.Object({
   earliestStartDate: DateProperty,
   latestStartDate: DateProperty,
@@ -273,6 +377,11 @@ const Properties = Type.Object({
     }),
   ),
   userFields: Type.Array(Type.Object({ position: Type.Integer(), value: Nullable(Type.String()) })),
+  targetMachineCycleTime: Nullable(Type.Integer({ description: 'Milliseconds per machine cycle' })),
+  unitsPerMachineCycle: Nullable(Type.Number()),
+  manufacturingVariants: Type.Array(ManufacturingVariantProperty),
+  requiredTools: Type.Array(ToolDefinitionProperty),
+  requiredSkills: RequiredSkillsProperty,
   startDate: Nullable(DateTime),
   endDate: Nullable(DateTime),
 });
