@@ -6,10 +6,11 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import type { OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
+import { parseEmbed } from './embed.ts';
 import { type Link, link, offsetCollection } from './hal.ts';
 import type { QueryValues } from './hrefs.ts';
 import { registerRoute } from './route.ts';
-import { IdParams, LinkSchema, OffsetQuery, offsetPage, Resource } from './schemas/common.ts';
+import { EmbedQuery, IdParams, LinkSchema, OffsetQuery, offsetPage, Resource } from './schemas/common.ts';
 
 const Links = Type.Record(Type.String(), LinkSchema);
 
@@ -56,7 +57,31 @@ export interface ElementsRoute<Item, F extends TProperties> extends Doc {
   present: (item: Item, request: FastifyRequest) => unknown;
   /** Links beside self and the paging links, e.g. the owner's. */
   links?: (id: string, request: FastifyRequest) => Record<string, Link>;
+  /** What `embed` may name (other names are a 400), and the resources that go under `_embedded`. */
+  embeds?: ElementEmbeds;
 }
+
+export interface ElementEmbeds {
+  names: readonly string[];
+  load: (id: string, embed: ReadonlySet<string>, request: FastifyRequest) => Promise<Record<string, unknown>>;
+}
+
+/** The `_embedded` of an answer whose query may name embeds: absent when nothing is embedded. */
+async function embeddedOf(
+  embeds: ElementEmbeds | undefined,
+  id: string,
+  query: { embed?: string[] },
+  request: FastifyRequest,
+): Promise<{ _embedded?: Record<string, unknown> }> {
+  if (!embeds) return {};
+  const embed = parseEmbed(query.embed, embeds.names);
+  if (embed.size === 0) return {};
+  const embedded = await embeds.load(id, embed, request);
+  return Object.keys(embedded).length > 0 ? { _embedded: embedded } : {};
+}
+
+/** The query parameters of a route that takes embeds. */
+const embedParams = (embeds: ElementEmbeds | undefined) => (embeds ? { embed: EmbedQuery } : {});
 
 /** GET <path>: the owner's elements in offset pages, as `properties.elements`. */
 export function registerElementsRoute<Item, F extends TProperties = Record<never, TSchema>>(
@@ -67,12 +92,16 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
   registerRoute(api, {
     method: 'GET',
     ...doc(route),
-    querystring: Type.Object({ ...OffsetQuery, ...filters }, { additionalProperties: false }),
+    querystring: Type.Object(
+      { ...OffsetQuery, ...filters, ...embedParams(route.embeds) },
+      { additionalProperties: false },
+    ),
     response: {
       200: Type.Object({
         properties: Type.Object({ elements: Type.Array(route.element) }),
         pagination: OffsetPagination,
         _links: Links,
+        _embedded: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
       }),
     },
     errors: [404],
@@ -82,6 +111,8 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
       const kept: QueryValues = {};
       for (const key of Object.keys(filters)) kept[key] = query[key] as QueryValues[string];
       const asked = offsetPage(query as { limit?: number; offset?: number });
+      // Unknown embed names are refused before anything is read.
+      const embedded = await embeddedOf(route.embeds, id, query as { embed?: string[] }, request);
       const found = await route.load(id, kept as Static<TObject<F>>, asked);
       const path = route.path.replace(':id', id);
       const collection = offsetCollection(
@@ -100,6 +131,7 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
           lastIdentifier: null,
         },
         _links: { ...links, ...route.links?.(id, request) },
+        ...embedded,
       };
     },
   });

@@ -166,12 +166,23 @@ export async function updateResults(
   });
 }
 
-/** PUT /operations/{id}/forecastResult: full replacement; the operation must exist (404). */
-export async function replaceForecastResult(db: Database, operationId: string, input: ResultInput) {
+/**
+ * PUT /operations/{id}/forecastResult or /planningResult: full replacement; the operation must
+ * exist (404). A changed planning result makes the operation planning scenarios obsolete, as the
+ * bulk update does.
+ */
+export async function replaceOperationResult(
+  db: Database,
+  kind: ResultKind,
+  operationId: string,
+  input: ResultInput,
+) {
   const now = new Date();
   return db.transaction(async (tx) => {
-    await requireOwner(tx, FORECAST_RESULTS, operationId);
-    await results.lockOwners(tx, FORECAST_RESULTS, [operationId]);
-    return applyResult(tx, FORECAST_RESULTS, { ...input, ownerId: operationId }, '', now);
+    await requireOwner(tx, kind, operationId);
+    await results.lockOwners(tx, kind, [operationId]);
+    const applied = await applyResult(tx, kind, { ...input, ownerId: operationId }, '', now);
+    if (applied.change !== 'UNCHANGED') await obsoleteScenarios(tx, kind, now);
+    return applied;
   });
 }

@@ -70,8 +70,8 @@ export function presentOperation(operation: Operation, view: OperationView): Res
     for (const phase of OPERATION_PHASE_TRANSITIONS[operation.operationPhaseId]) {
       actions[phaseActionRel(phase)] = link(hrefs.api(`${self}/${phase}`), { method: 'POST' });
     }
-    // The result writes the service serves per operation, under the real API's names; a planning
-    // result is written only in bulk (docs/resources/planning.md), so there is no updatePlanningResult.
+    // The result writes the service serves per operation, under the real API's names.
+    actions.updatePlanningResult = link(hrefs.api(`${self}/planningResult`), { method: 'PUT' });
     actions.deletePlanningResult = link(hrefs.api(`${self}/planningResult`), { method: 'DELETE' });
     actions.updateForecastResult = link(hrefs.api(`${self}/forecastResult`), { method: 'PUT' });
     actions.deleteForecastResult = link(hrefs.api(`${self}/forecastResult`), { method: 'DELETE' });

@@ -10,10 +10,21 @@ import { type PhaseTimes, phaseTimes } from '../../domain/operations.ts';
 import { getOperation } from '../../services/operationService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
-import { OffsetPagination, pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
+import {
+  type ElementEmbeds,
+  OffsetPagination,
+  pageOf,
+  registerElementsRoute,
+  registerObjectRoute,
+} from '../elementRoutes.ts';
 import { link, offsetCollection, resource } from '../hal.ts';
+import { operationViewOf } from '../operationViews.ts';
 import { OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
-import { scheduledDatesProperties, workplaceReference } from '../presenters/operationPresenter.ts';
+import {
+  presentOperation,
+  scheduledDatesProperties,
+  workplaceReference,
+} from '../presenters/operationPresenter.ts';
 import { registerRoute } from '../route.ts';
 import { Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
 import {
@@ -41,6 +52,14 @@ const OPERATION_TIME_NAMES = Object.keys(OPERATION_TIMES) as OperationTimeName[]
 
 export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): void {
   const now = () => clock?.now() ?? new Date();
+  /** `embed=operation`: the operation the elements belong to, as GET /operations/{id} shows it. */
+  const withOperation: ElementEmbeds = {
+    names: ['operation'],
+    load: async (id, _embed, request) => {
+      const operation = await getOperation(db, id);
+      return { operation: presentOperation(operation, await operationViewOf(db, request, [operation])) };
+    },
+  };
 
   registerElementsRoute(api, {
     tags,
@@ -63,6 +82,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
       quantityUnit: component.quantityUnit,
     }),
     links: operationLink,
+    embeds: withOperation,
   });
 
   registerElementsRoute(api, {
@@ -79,6 +99,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     load: async (id, _filters, page) => pageOf((await getOperation(db, id)).materialCharacteristics, page),
     present: (characteristic) => characteristic,
     links: operationLink,
+    embeds: withOperation,
   });
 
   registerElementsRoute(api, {
@@ -93,13 +114,15 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     },
     present: (field) => ({ value: field.value, position: field.position }),
     links: operationLink,
+    embeds: withOperation,
   });
 
   registerElementsRoute(api, {
     tags,
     path: below('manufacturingVariants'),
     operationId: 'getOperationManufacturingVariants',
-    summary: 'The ways the operation can be made (workplaces, tools, forecast), as its create or replace stored them',
+    summary:
+      'The ways the operation can be made (workplaces, tools, forecast), as its create or replace stored them',
     description: 'A workplace deleted since drops out of its variant.',
     element: Type.Object({
       workplaces: Type.Array(WorkplaceReference),
@@ -129,6 +152,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
       forecast: variant.forecast,
     }),
     links: operationLink,
+    embeds: withOperation,
   });
 
   registerElementsRoute(api, {
@@ -140,13 +164,15 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     load: async (id, _filters, page) => pageOf((await getOperation(db, id)).requiredTools, page),
     present: (tool) => tool,
     links: operationLink,
+    embeds: withOperation,
   });
 
   registerObjectRoute(api, {
     tags,
     path: below('requiredSkills'),
     operationId: 'getOperationRequiredSkills',
-    summary: 'The skills (and how much of each) the setup and the processing of the operation require, as stored',
+    summary:
+      'The skills (and how much of each) the setup and the processing of the operation require, as stored',
     properties: RequiredSkillsProperty,
     load: async (id, _query, request) => {
       const operation = await getOperation(db, id);

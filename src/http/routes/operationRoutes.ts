@@ -178,6 +178,8 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       operatingState: operatingStateProperty(operatingStateById(period.operatingStateId), request.locale),
       timePeriod: timePeriod(period),
     }),
+    // The SDK asks for the operating states embedded; every element shows its state in full anyway.
+    embeds: { names: ['operatingState'], load: async () => ({}) },
   });
 
   registerHistoryRoutes(api, db, {

@@ -1,5 +1,5 @@
 // Forecast and planning results (docs/resources/planning.md): one per operation (forecast, planning) or staff
-// member (planning), read, deleted, replaced (forecast PUT) and bulk updated. The static bulk
+// member (planning), read, deleted, replaced (operation results: PUT) and bulk updated. The static bulk
 // paths (`/operations/forecastResults/update`) win over `/operations/:id/:operationPhaseId`.
 import { Type } from 'typebox';
 import {
@@ -105,32 +105,37 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
   }
 
   // The operationId a GET shows may come back unchanged (docs/api.md, "Errors").
-  const forecastBody = Type.Object(resultFields, { additionalProperties: false });
-  const forecastReadOnly = readOnlyNames(forecastBody, ResultProperties('operationId').properties);
-  registerRoute(api, {
-    method: 'PUT',
-    path: `${OPERATIONS_PATH}/:id/forecastResult`,
-    tags: ['operations'],
-    summary: `Create or replace the forecast result (emits ${FORECAST_RESULTS.eventPrefix}_CREATED/_UPDATED)`,
-    body: echoingBody(forecastBody, forecastReadOnly),
-    response: {
-      200: Resource(ResultProperties('operationId'), 'forecast result'),
-      201: Resource(ResultProperties('operationId'), 'forecast result'),
-    },
-    errors: [404, 415],
-    handler: async (request, reply) => {
-      await checkEchoed(request.body as Record<string, unknown>, forecastReadOnly, [], async () => ({
-        operationId: request.params.id,
-      }));
-      const { result, change } = await service.replaceForecastResult(
-        db,
-        request.params.id,
-        toResultInput(request.body),
-      );
-      const representation = presentResult(FORECAST_RESULTS, result, request.hrefs);
-      if (change !== 'CREATED') return representation;
-      const location = request.hrefs.api(resultPath(FORECAST_RESULTS, result.ownerId));
-      return reply.code(201).header('location', location).send(representation);
-    },
-  });
+  const resultBody = Type.Object(resultFields, { additionalProperties: false });
+  const resultReadOnly = readOnlyNames(resultBody, ResultProperties('operationId').properties);
+  for (const kind of [FORECAST_RESULTS, OPERATION_PLANNING_RESULTS]) {
+    const title = kind === FORECAST_RESULTS ? 'forecast result' : 'planning result';
+    const obsoletes = kind === FORECAST_RESULTS ? '' : ', OBSOLETE_OPERATION_PLANNING_SCENARIOS';
+    registerRoute(api, {
+      method: 'PUT',
+      path: `${OPERATIONS_PATH}/:id/${kind.resource}`,
+      tags: ['operations'],
+      summary: `Create or replace the ${title} (emits ${kind.eventPrefix}_CREATED/_UPDATED${obsoletes})`,
+      body: echoingBody(resultBody, resultReadOnly),
+      response: {
+        200: Resource(ResultProperties('operationId'), title),
+        201: Resource(ResultProperties('operationId'), title),
+      },
+      errors: [404, 415],
+      handler: async (request, reply) => {
+        await checkEchoed(request.body as Record<string, unknown>, resultReadOnly, [], async () => ({
+          operationId: request.params.id,
+        }));
+        const { result, change } = await service.replaceOperationResult(
+          db,
+          kind,
+          request.params.id,
+          toResultInput(request.body),
+        );
+        const representation = presentResult(kind, result, request.hrefs);
+        if (change !== 'CREATED') return representation;
+        const location = request.hrefs.api(resultPath(kind, result.ownerId));
+        return reply.code(201).header('location', location).send(representation);
+      },
+    });
+  }
 }

@@ -9,8 +9,8 @@ import type { ProductionOrder, ProductionOrderFilter } from '../../domain/produc
 import * as service from '../../services/productionOrderService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
-import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
-import { link, positionBy, type Resource, resource } from '../hal.ts';
+import { OffsetPagination, pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
+import { link, offsetCollection, positionBy, type Resource, resource } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { PRODUCTION_ORDERS_PATH } from '../paths.ts';
 import { presentOperation, scheduledDatesProperties } from '../presenters/operationPresenter.ts';
@@ -22,7 +22,14 @@ import {
 } from '../presenters/productionOrderPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { dateOf, Nullable, nullableDate, Resource as ResourceSchema } from '../schemas/common.ts';
+import {
+  dateOf,
+  Nullable,
+  nullableDate,
+  OffsetQuery,
+  offsetPage,
+  Resource as ResourceSchema,
+} from '../schemas/common.ts';
 import {
   operationInput,
   ScheduledDatesBody,
@@ -323,12 +330,35 @@ function registerOrderDetails(api: Api, db: ServerDeps['db']): void {
     path: below('scheduledDates'),
     tags,
     operationId: 'getProductionOrderSchedulingResults',
-    summary: 'The scheduled dates of the order and of each of its operations, as stored',
-    response: { 200: schedulingSchema },
+    summary: 'The scheduled dates of the order and of each of its operations, as stored (offset pages)',
+    description: "A page holds the order's dates and those of its operations in sequence order.",
+    querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
+    response: {
+      200: Type.Object({
+        properties: OrderScheduledDatesSchema,
+        pagination: OffsetPagination,
+        _links: Type.Record(Type.String(), Type.Unknown()),
+      }),
+    },
     errors: [404],
     handler: async (request) => {
       const order = await service.getProductionOrder(db, request.params.id);
-      return presentScheduling(order, await operationsOfOrders(db, [order.id]), request);
+      const asked = offsetPage(request.query);
+      const page = pageOf(await operationsOfOrders(db, [order.id]), asked);
+      const answer = presentScheduling(order, page.items, request);
+      const path = `${PRODUCTION_ORDERS_PATH}/${order.id}/scheduledDates`;
+      const collection = offsetCollection(
+        { hrefs: request.hrefs, path, name: 'elements', query: {} },
+        [],
+        page,
+        asked,
+      );
+      const { current: _same, ...links } = collection._links;
+      return {
+        properties: answer.properties,
+        pagination: { ...collection.pagination, count: page.items.length },
+        _links: { ...answer._links, ...links },
+      };
     },
   });
   registerRoute(api, {

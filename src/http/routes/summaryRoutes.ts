@@ -1,19 +1,20 @@
 // Summaries of operations and workplaces and the OEE report (docs/resources/reports.md): read
 // scope, one resource each (no collection), computed on every request on the app's clock.
 import type { FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { OperatingState } from '../../domain/masterData.ts';
 import { targetProcessingTime } from '../../domain/operations.ts';
 import type { OperatingStateSummary, QuantitySummary, Span } from '../../domain/summaries.ts';
 import * as service from '../../services/summaryService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { parseEmbed } from '../embed.ts';
 import { link, resource } from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
 import { OPERATIONS_PATH, REPORTS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { registerRoute } from '../route.ts';
-import { dateOf, periodOf } from '../schemas/common.ts';
+import { dateOf, EmbedQuery, periodOf } from '../schemas/common.ts';
 import {
   OeeQuery,
   OeeSchema,
@@ -24,6 +25,7 @@ import {
   WorkplaceQuantitySummarySchema,
   WorkplaceStateSummarySchema,
 } from '../schemas/summarySchemas.ts';
+import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 /** The period a summary is asked for, as the query sends it. */
 type PeriodValues = QueryValues & { startDate?: string; endDate?: string };
@@ -83,9 +85,15 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     method: 'GET',
     path: `${OPERATIONS_PATH}/:id/specification`,
     ...docOf(['operations'], "The operation's standard values", SpecificationSchema),
+    querystring: Type.Object({ embed: EmbedQuery }, { additionalProperties: false }),
     handler: async (request) => {
+      const embed = parseEmbed(request.query.embed, ['targetWorkplace']);
       const { operation, workplace, capacityGroup } = await service.getSpecification(db, request.params.id);
       const self = `${OPERATIONS_PATH}/${operation.id}`;
+      const embedded = embed.has('targetWorkplace')
+        ? await embeddableWorkplaces(db, request, workplace ? [workplace.id] : [])
+        : new Map();
+      const targetWorkplace = workplace ? embedded.get(workplace.id) : undefined;
       return resource(
         {
           operationId: operation.id,
@@ -97,6 +105,8 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
           targetTeardownTime: operation.targetTeardownTime,
           targetWaitTime: operation.targetWaitTime,
           targetMoveTime: operation.targetMoveTime,
+          targetMachineCycleTime: operation.targetMachineCycleTime,
+          unitsPerMachineCycle: operation.unitsPerMachineCycle,
           targetWorkplace: workplace && {
             id: workplace.id,
             number: workplace.number,
@@ -115,9 +125,10 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
           self: link(request.hrefs.api(`${self}/specification`)),
           operation: link(request.hrefs.api(self)),
           targetWorkplace: workplace
-            ? link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`))
+            ? link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`), { embeddable: true })
             : undefined,
         },
+        targetWorkplace ? { targetWorkplace } : undefined,
       );
     },
   });

@@ -37,6 +37,10 @@ export const SpecificationSchema = Resource(
     targetTeardownTime: NullableMs('Standard teardown time'),
     targetWaitTime: NullableMs('Standard wait time'),
     targetMoveTime: NullableMs('Standard move time'),
+    targetMachineCycleTime: NullableMs('Standard time of one machine cycle'),
+    unitsPerMachineCycle: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Units one machine cycle makes',
+    }),
     targetWorkplace: WorkplaceReference,
     targetCapacityGroup: GroupReference,
   }),
