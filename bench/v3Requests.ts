@@ -39,6 +39,8 @@ const PREFERRED_ITEMS: Record<string, { url: string; writeUrl?: string; property
     property: 'id',
   },
   workplaceId: { url: '/devices?limit=1', property: 'workplaceId' },
+  // The order of a completed operation: its operations ran at workplaces and have a history.
+  productionOrderId: { url: '/operations?operationPhaseId=COMPLETED&limit=1', property: 'productionOrderId' },
 };
 
 /** A property of the first item of a collection answer (HAL `_embedded` or `properties.elements`). */

@@ -1412,7 +1412,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The scheduled dates of the order and of each of its operations, as stored */
+        /**
+         * The scheduled dates of the order and of each of its operations, as stored (offset pages)
+         * @description A page holds the order's dates and those of its operations in sequence order.
+         */
         get: operations["getProductionOrderSchedulingResults"];
         /**
          * Store a scheduling result: the order’s dates and those of the operations named (emits PRODUCTION_ORDER_UPDATED and OPERATION_UPDATED for what changes)
@@ -1684,6 +1687,60 @@ export interface paths {
         };
         /** The user fields of the operation, by position, as stored */
         get: operations["getOperationUserFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/manufacturingVariants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ways the operation can be made (workplaces, tools, forecast), as its create or replace stored them
+         * @description A workplace deleted since drops out of its variant.
+         */
+        get: operations["getOperationManufacturingVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/requiredTools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tool definitions the operation requires, as its create or replace stored them */
+        get: operations["getOperationRequiredTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/{id}/requiredSkills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The skills (and how much of each) the setup and the processing of the operation require, as stored */
+        get: operations["getOperationRequiredSkills"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2671,7 +2728,8 @@ export interface paths {
         };
         /** The planning result */
         get: operations["getOperationsByIdPlanningResult"];
-        put?: never;
+        /** Create or replace the planning result (emits OPERATION_PLANNING_RESULT_CREATED/_UPDATED, OBSOLETE_OPERATION_PLANNING_SCENARIOS) */
+        put: operations["putOperationsByIdPlanningResult"];
         post?: never;
         /** Delete the planning result (emits OPERATION_PLANNING_RESULT_DELETED) */
         delete: operations["deleteOperationsByIdPlanningResult"];
@@ -10528,6 +10586,9 @@ export interface operations {
                                 templated?: boolean;
                             };
                         };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -10618,6 +10679,9 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -11144,6 +11208,47 @@ export interface operations {
                             position: number;
                             value?: string | null;
                         }[];
+                        targetMachineCycleTime?: number | null;
+                        unitsPerMachineCycle?: number | null;
+                        manufacturingVariants?: {
+                            workplaceIds?: string[];
+                            tools?: {
+                                /** @description The ERP's id of the tool definition */
+                                id: string;
+                                name?: string | null;
+                                description?: string | null;
+                            }[];
+                            additionalConditions?: string | null;
+                            forecast?: {
+                                delayFactor?: number | null;
+                                processAvailability?: number | null;
+                                performance?: number | null;
+                                qualityRate?: number | null;
+                                processingTime?: number | null;
+                                additionalSetupTime?: number | null;
+                                intermediateSetupTime?: number | null;
+                                staffCapacityFactor?: number | null;
+                                skillFactor?: number | null;
+                            } | null;
+                        }[];
+                        requiredTools?: {
+                            /** @description The ERP's id of the tool definition */
+                            id: string;
+                            name?: string | null;
+                            description?: string | null;
+                        }[];
+                        requiredSkills?: {
+                            setup?: {
+                                skillId: string;
+                                minimumSkill?: number | null;
+                                capacity?: number | null;
+                            }[];
+                            processing?: {
+                                skillId: string;
+                                minimumSkill?: number | null;
+                                capacity?: number | null;
+                            }[];
+                        } | null;
                         startDate?: string | null;
                         endDate?: string | null;
                     }[];
@@ -11774,6 +11879,9 @@ export interface operations {
                                 templated?: boolean;
                             };
                         };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -11817,7 +11925,12 @@ export interface operations {
     };
     getProductionOrderSchedulingResults: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11826,7 +11939,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The scheduling result of an order */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11848,15 +11961,15 @@ export interface operations {
                                 };
                             }[];
                         };
-                        _links: {
-                            [key: string]: {
-                                href: string;
-                                method: string;
-                                embeddable: boolean;
-                                templated?: boolean;
-                            };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
-                        _embedded?: {
+                        _links: {
                             [key: string]: unknown;
                         };
                     };
@@ -12154,6 +12267,45 @@ export interface operations {
                                         position: number;
                                         value: string | null;
                                     }[];
+                                    targetMachineCycleTime: number | null;
+                                    unitsPerMachineCycle: number | null;
+                                    manufacturingVariants: {
+                                        workplaceIds: string[];
+                                        tools: {
+                                            id: string;
+                                            name: string | null;
+                                            description: string | null;
+                                        }[];
+                                        additionalConditions: string | null;
+                                        forecast: {
+                                            delayFactor: number | null;
+                                            processAvailability: number | null;
+                                            performance: number | null;
+                                            qualityRate: number | null;
+                                            processingTime: number | null;
+                                            additionalSetupTime: number | null;
+                                            intermediateSetupTime: number | null;
+                                            staffCapacityFactor: number | null;
+                                            skillFactor: number | null;
+                                        } | null;
+                                    }[];
+                                    requiredTools: {
+                                        id: string;
+                                        name: string | null;
+                                        description: string | null;
+                                    }[];
+                                    requiredSkills: {
+                                        setup: {
+                                            skillId: string;
+                                            minimumSkill: number | null;
+                                            capacity: number | null;
+                                        }[];
+                                        processing: {
+                                            skillId: string;
+                                            minimumSkill: number | null;
+                                            capacity: number | null;
+                                        }[];
+                                    };
                                     startDate: string | null;
                                     endDate: string | null;
                                 };
@@ -12278,6 +12430,47 @@ export interface operations {
                         position: number;
                         value?: string | null;
                     }[];
+                    targetMachineCycleTime?: number | null;
+                    unitsPerMachineCycle?: number | null;
+                    manufacturingVariants?: {
+                        workplaceIds?: string[];
+                        tools?: {
+                            /** @description The ERP's id of the tool definition */
+                            id: string;
+                            name?: string | null;
+                            description?: string | null;
+                        }[];
+                        additionalConditions?: string | null;
+                        forecast?: {
+                            delayFactor?: number | null;
+                            processAvailability?: number | null;
+                            performance?: number | null;
+                            qualityRate?: number | null;
+                            processingTime?: number | null;
+                            additionalSetupTime?: number | null;
+                            intermediateSetupTime?: number | null;
+                            staffCapacityFactor?: number | null;
+                            skillFactor?: number | null;
+                        } | null;
+                    }[];
+                    requiredTools?: {
+                        /** @description The ERP's id of the tool definition */
+                        id: string;
+                        name?: string | null;
+                        description?: string | null;
+                    }[];
+                    requiredSkills?: {
+                        setup?: {
+                            skillId: string;
+                            minimumSkill?: number | null;
+                            capacity?: number | null;
+                        }[];
+                        processing?: {
+                            skillId: string;
+                            minimumSkill?: number | null;
+                            capacity?: number | null;
+                        }[];
+                    } | null;
                     startDate?: string | null;
                     endDate?: string | null;
                 };
@@ -12375,6 +12568,45 @@ export interface operations {
                                 position: number;
                                 value: string | null;
                             }[];
+                            targetMachineCycleTime: number | null;
+                            unitsPerMachineCycle: number | null;
+                            manufacturingVariants: {
+                                workplaceIds: string[];
+                                tools: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                }[];
+                                additionalConditions: string | null;
+                                forecast: {
+                                    delayFactor: number | null;
+                                    processAvailability: number | null;
+                                    performance: number | null;
+                                    qualityRate: number | null;
+                                    processingTime: number | null;
+                                    additionalSetupTime: number | null;
+                                    intermediateSetupTime: number | null;
+                                    staffCapacityFactor: number | null;
+                                    skillFactor: number | null;
+                                } | null;
+                            }[];
+                            requiredTools: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                            requiredSkills: {
+                                setup: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                                processing: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                            };
                             startDate: string | null;
                             endDate: string | null;
                         };
@@ -12579,6 +12811,45 @@ export interface operations {
                                         position: number;
                                         value: string | null;
                                     }[];
+                                    targetMachineCycleTime: number | null;
+                                    unitsPerMachineCycle: number | null;
+                                    manufacturingVariants: {
+                                        workplaceIds: string[];
+                                        tools: {
+                                            id: string;
+                                            name: string | null;
+                                            description: string | null;
+                                        }[];
+                                        additionalConditions: string | null;
+                                        forecast: {
+                                            delayFactor: number | null;
+                                            processAvailability: number | null;
+                                            performance: number | null;
+                                            qualityRate: number | null;
+                                            processingTime: number | null;
+                                            additionalSetupTime: number | null;
+                                            intermediateSetupTime: number | null;
+                                            staffCapacityFactor: number | null;
+                                            skillFactor: number | null;
+                                        } | null;
+                                    }[];
+                                    requiredTools: {
+                                        id: string;
+                                        name: string | null;
+                                        description: string | null;
+                                    }[];
+                                    requiredSkills: {
+                                        setup: {
+                                            skillId: string;
+                                            minimumSkill: number | null;
+                                            capacity: number | null;
+                                        }[];
+                                        processing: {
+                                            skillId: string;
+                                            minimumSkill: number | null;
+                                            capacity: number | null;
+                                        }[];
+                                    };
                                     startDate: string | null;
                                     endDate: string | null;
                                 };
@@ -12749,6 +13020,45 @@ export interface operations {
                                 position: number;
                                 value: string | null;
                             }[];
+                            targetMachineCycleTime: number | null;
+                            unitsPerMachineCycle: number | null;
+                            manufacturingVariants: {
+                                workplaceIds: string[];
+                                tools: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                }[];
+                                additionalConditions: string | null;
+                                forecast: {
+                                    delayFactor: number | null;
+                                    processAvailability: number | null;
+                                    performance: number | null;
+                                    qualityRate: number | null;
+                                    processingTime: number | null;
+                                    additionalSetupTime: number | null;
+                                    intermediateSetupTime: number | null;
+                                    staffCapacityFactor: number | null;
+                                    skillFactor: number | null;
+                                } | null;
+                            }[];
+                            requiredTools: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                            requiredSkills: {
+                                setup: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                                processing: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                            };
                             startDate: string | null;
                             endDate: string | null;
                         };
@@ -12876,6 +13186,47 @@ export interface operations {
                         position: number;
                         value?: string | null;
                     }[];
+                    targetMachineCycleTime?: number | null;
+                    unitsPerMachineCycle?: number | null;
+                    manufacturingVariants?: {
+                        workplaceIds?: string[];
+                        tools?: {
+                            /** @description The ERP's id of the tool definition */
+                            id: string;
+                            name?: string | null;
+                            description?: string | null;
+                        }[];
+                        additionalConditions?: string | null;
+                        forecast?: {
+                            delayFactor?: number | null;
+                            processAvailability?: number | null;
+                            performance?: number | null;
+                            qualityRate?: number | null;
+                            processingTime?: number | null;
+                            additionalSetupTime?: number | null;
+                            intermediateSetupTime?: number | null;
+                            staffCapacityFactor?: number | null;
+                            skillFactor?: number | null;
+                        } | null;
+                    }[];
+                    requiredTools?: {
+                        /** @description The ERP's id of the tool definition */
+                        id: string;
+                        name?: string | null;
+                        description?: string | null;
+                    }[];
+                    requiredSkills?: {
+                        setup?: {
+                            skillId: string;
+                            minimumSkill?: number | null;
+                            capacity?: number | null;
+                        }[];
+                        processing?: {
+                            skillId: string;
+                            minimumSkill?: number | null;
+                            capacity?: number | null;
+                        }[];
+                    } | null;
                     startDate?: string | null;
                     endDate?: string | null;
                     /** @description Read-only, changes on its own: taken back whatever its value and ignored */
@@ -12981,6 +13332,45 @@ export interface operations {
                                 position: number;
                                 value: string | null;
                             }[];
+                            targetMachineCycleTime: number | null;
+                            unitsPerMachineCycle: number | null;
+                            manufacturingVariants: {
+                                workplaceIds: string[];
+                                tools: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                }[];
+                                additionalConditions: string | null;
+                                forecast: {
+                                    delayFactor: number | null;
+                                    processAvailability: number | null;
+                                    performance: number | null;
+                                    qualityRate: number | null;
+                                    processingTime: number | null;
+                                    additionalSetupTime: number | null;
+                                    intermediateSetupTime: number | null;
+                                    staffCapacityFactor: number | null;
+                                    skillFactor: number | null;
+                                } | null;
+                            }[];
+                            requiredTools: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                            requiredSkills: {
+                                setup: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                                processing: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                            };
                             startDate: string | null;
                             endDate: string | null;
                         };
@@ -13213,6 +13603,45 @@ export interface operations {
                                 position: number;
                                 value: string | null;
                             }[];
+                            targetMachineCycleTime: number | null;
+                            unitsPerMachineCycle: number | null;
+                            manufacturingVariants: {
+                                workplaceIds: string[];
+                                tools: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                }[];
+                                additionalConditions: string | null;
+                                forecast: {
+                                    delayFactor: number | null;
+                                    processAvailability: number | null;
+                                    performance: number | null;
+                                    qualityRate: number | null;
+                                    processingTime: number | null;
+                                    additionalSetupTime: number | null;
+                                    intermediateSetupTime: number | null;
+                                    staffCapacityFactor: number | null;
+                                    skillFactor: number | null;
+                                } | null;
+                            }[];
+                            requiredTools: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                            requiredSkills: {
+                                setup: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                                processing: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                            };
                             startDate: string | null;
                             endDate: string | null;
                         };
@@ -13390,6 +13819,45 @@ export interface operations {
                                 position: number;
                                 value: string | null;
                             }[];
+                            targetMachineCycleTime: number | null;
+                            unitsPerMachineCycle: number | null;
+                            manufacturingVariants: {
+                                workplaceIds: string[];
+                                tools: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                }[];
+                                additionalConditions: string | null;
+                                forecast: {
+                                    delayFactor: number | null;
+                                    processAvailability: number | null;
+                                    performance: number | null;
+                                    qualityRate: number | null;
+                                    processingTime: number | null;
+                                    additionalSetupTime: number | null;
+                                    intermediateSetupTime: number | null;
+                                    staffCapacityFactor: number | null;
+                                    skillFactor: number | null;
+                                } | null;
+                            }[];
+                            requiredTools: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                            requiredSkills: {
+                                setup: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                                processing: {
+                                    skillId: string;
+                                    minimumSkill: number | null;
+                                    capacity: number | null;
+                                }[];
+                            };
                             startDate: string | null;
                             endDate: string | null;
                         };
@@ -13463,6 +13931,8 @@ export interface operations {
                 offset?: number;
                 startDate?: string;
                 endDate?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path: {
@@ -13511,6 +13981,9 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -14227,6 +14700,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path: {
@@ -14269,6 +14744,9 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -14318,6 +14796,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path: {
@@ -14357,6 +14837,9 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -14406,6 +14889,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path: {
@@ -14443,6 +14928,296 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationManufacturingVariants: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                workplaces: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    number: string;
+                                    description: string | null;
+                                    erpContextId: string | null;
+                                }[];
+                                tools: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                }[];
+                                additionalConditions: string | null;
+                                forecast: {
+                                    delayFactor: number | null;
+                                    processAvailability: number | null;
+                                    performance: number | null;
+                                    qualityRate: number | null;
+                                    processingTime: number | null;
+                                    additionalSetupTime: number | null;
+                                    intermediateSetupTime: number | null;
+                                    staffCapacityFactor: number | null;
+                                    skillFactor: number | null;
+                                } | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationRequiredTools: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationRequiredSkills: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skills (and how much of each) the setup and the processing of the operation require, as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            setup: {
+                                skillId: string;
+                                minimumSkill: number | null;
+                                capacity: number | null;
+                            }[];
+                            processing: {
+                                skillId: string;
+                                minimumSkill: number | null;
+                                capacity: number | null;
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -20494,6 +21269,9 @@ export interface operations {
                                 templated?: boolean;
                             };
                         };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -23302,6 +24080,158 @@ export interface operations {
             };
         };
     };
+    putOperationsByIdPlanningResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    workplaceId: string;
+                    /** Format: date-time */
+                    startDate: string;
+                    /** Format: date-time */
+                    endDate: string;
+                    setupStartDate?: string | null;
+                    setupEndDate?: string | null;
+                    processingStartDate?: string | null;
+                    processingEndDate?: string | null;
+                    /**
+                     * @description The planner must not move it
+                     * @default false
+                     */
+                    fixed?: boolean;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    operationId?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description planning result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            operationId: string;
+                            /** Format: uuid */
+                            workplaceId: string;
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            setupStartDate: string | null;
+                            setupEndDate: string | null;
+                            processingStartDate: string | null;
+                            processingEndDate: string | null;
+                            fixed: boolean;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description planning result */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            operationId: string;
+                            /** Format: uuid */
+                            workplaceId: string;
+                            /** Format: date-time */
+                            startDate: string;
+                            /** Format: date-time */
+                            endDate: string;
+                            setupStartDate: string | null;
+                            setupEndDate: string | null;
+                            processingStartDate: string | null;
+                            processingEndDate: string | null;
+                            fixed: boolean;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     deleteOperationsByIdPlanningResult: {
         parameters: {
             query?: never;
@@ -25268,7 +26198,10 @@ export interface operations {
     };
     getOperationsByIdSpecification: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -25294,6 +26227,9 @@ export interface operations {
                             targetTeardownTime: number | null;
                             targetWaitTime: number | null;
                             targetMoveTime: number | null;
+                            targetMachineCycleTime: number | null;
+                            /** @description Units one machine cycle makes */
+                            unitsPerMachineCycle: number | null;
                             targetWorkplace: {
                                 id: string;
                                 number: string;
