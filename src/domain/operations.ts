@@ -45,7 +45,7 @@ export interface ToolDefinition {
 }
 
 /** How a manufacturing variant is expected to run, as the planning system sends it. */
-export interface ManufacturingVariantForecast {
+interface ManufacturingVariantForecast {
   delayFactor: number | null;
   processAvailability: number | null;
   performance: number | null;

@@ -7,7 +7,7 @@ import { type Static, type TObject, type TProperties, type TSchema, Type } from 
 import type { OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
 import { parseEmbed } from './embed.ts';
-import { type Link, link, offsetCollection } from './hal.ts';
+import { type Resource as HalResource, type Link, link, offsetCollection } from './hal.ts';
 import type { QueryValues } from './hrefs.ts';
 import { registerRoute } from './route.ts';
 import { EmbedQuery, IdParams, LinkSchema, OffsetQuery, offsetPage, Resource } from './schemas/common.ts';
@@ -83,6 +83,36 @@ async function embeddedOf(
 /** The query parameters of a route that takes embeds. */
 const embedParams = (embeds: ElementEmbeds | undefined) => (embeds ? { embed: EmbedQuery } : {});
 
+/** A page of elements as GET <path> answers it: self, first, last and the neighbours it has. */
+export function elementsAnswer<Item>(
+  request: FastifyRequest,
+  path: string,
+  query: QueryValues,
+  found: OffsetPage<Item>,
+  asked: OffsetRequest,
+  present: (item: Item) => unknown,
+) {
+  // The elements are no HAL items; the placeholders only count, so `next` shows exactly when more follow.
+  const placeholders = new Array<HalResource>(found.items.length);
+  const collection = offsetCollection(
+    { hrefs: request.hrefs, path, name: 'elements', query },
+    placeholders,
+    found,
+    asked,
+  );
+  const { current: _same, ...links } = collection._links;
+  return {
+    properties: { elements: found.items.map(present) },
+    pagination: {
+      ...collection.pagination,
+      count: found.items.length,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    },
+    _links: links as Record<string, Link>,
+  };
+}
+
 /** GET <path>: the owner's elements in offset pages, as `properties.elements`. */
 export function registerElementsRoute<Item, F extends TProperties = Record<never, TSchema>>(
   api: Api,
@@ -114,23 +144,12 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
       // Unknown embed names are refused before anything is read.
       const embedded = await embeddedOf(route.embeds, id, query as { embed?: string[] }, request);
       const found = await route.load(id, kept as Static<TObject<F>>, asked);
-      const path = route.path.replace(':id', id);
-      const collection = offsetCollection(
-        { hrefs: request.hrefs, path, name: 'elements', query: kept },
-        [],
-        found,
-        asked,
+      const answer = elementsAnswer(request, route.path.replace(':id', id), kept, found, asked, (item) =>
+        route.present(item, request),
       );
-      const { current: _same, ...links } = collection._links;
       return {
-        properties: { elements: found.items.map((item) => route.present(item, request)) },
-        pagination: {
-          ...collection.pagination,
-          count: found.items.length,
-          firstIdentifier: null,
-          lastIdentifier: null,
-        },
-        _links: { ...links, ...route.links?.(id, request) },
+        ...answer,
+        _links: { ...answer._links, ...route.links?.(id, request) },
         ...embedded,
       };
     },

@@ -268,17 +268,15 @@ export function resourceRoutes<Item, Embed extends string = never>(
             keysetPosition(query) as PageRequest<P>,
             where,
           )) as KeysetPage<Item>;
-          return withElements(
-            keysetCollection(
-              context,
-              await presentPage(found.items, request, embed),
-              found,
-              pagingAsked(query),
-              route.position as (item: Item) => KeysetPosition,
-            ),
-            found.items,
-            request,
+          const collection = keysetCollection(
+            context,
+            await presentPage(found.items, request, embed),
+            found,
+            pagingAsked(query),
+            route.position as (item: Item) => KeysetPosition,
           );
+          if (route.links) Object.assign(collection._links, route.links(request));
+          return withElements(collection, found.items, request);
         }
         const asked = offsetPage(query);
         const found = (await route.load(filter, asked as PageRequest<P>, where)) as OffsetPage<Item>;

@@ -2,6 +2,7 @@
 // counter book them through recordOutputQuantity, each with OPERATION_OUTPUT_QUANTITY_RECORDED
 // in the same transaction.
 import { v7 as uuidv7 } from 'uuid';
+import type { PeriodFilter } from '../db/conditions.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
 import * as operations from '../db/repositories/operationRepository.ts';
@@ -96,10 +97,11 @@ export async function recordQualityDetail(
 export async function listOutputQuantities(
   db: Queryable,
   operationId: string,
+  period: PeriodFilter,
   request: KeysetRequest,
 ): Promise<KeysetPage<RecordedOutputQuantity>> {
   const operation = await getOperation(db, operationId);
-  return repository.listOutputQuantities(db, operation.id, request);
+  return repository.listOutputQuantities(db, { operationId: operation.id, ...period }, request);
 }
 
 export const getOutputQuantity = gettingBelow(

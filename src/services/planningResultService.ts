@@ -10,7 +10,6 @@ import { catalogueEvent } from '../domain/events.ts';
 import {
   checkResultDates,
   checkUniqueOwners,
-  FORECAST_RESULTS,
   OPERATION_PLANNING_RESULTS,
   RESULT_PROPERTIES,
   type Result,

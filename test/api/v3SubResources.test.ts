@@ -119,6 +119,187 @@ describeEachBackend('v3 sub-resources', (t) => {
     );
   });
 
+  test('machine cycle, manufacturing variants, required tools and skills: stored, shown, embedded', async () => {
+    const wp = await createWorkplace(t(), 'V3-WP-MV');
+    const gone = await createWorkplace(t(), 'V3-WP-MV-GONE');
+    const order = json(await t().request({ method: 'POST', url: ORDERS, body: { number: 'V3-PO-MV' } }));
+    const body = {
+      productionOrderId: order.properties.id,
+      number: '0010',
+      workplaceId: wp,
+      targetMachineCycleTime: 1500,
+      unitsPerMachineCycle: 4,
+      manufacturingVariants: [
+        {
+          workplaceIds: [wp, gone],
+          tools: [{ id: 'T-1', name: 'Collet', description: 'Collet 12 mm' }],
+          additionalConditions: 'only day shift',
+          forecast: { delayFactor: 1.2, processingTime: 60000 },
+        },
+      ],
+      requiredTools: [{ id: 'T-2', name: 'Gauge' }],
+      requiredSkills: { setup: [{ skillId: 'TURN-SETUP', minimumSkill: 2, capacity: 0.5 }] },
+    };
+    const created = await t().request({ method: 'POST', url: OPS, body });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = json(created).properties.id;
+    assert.equal((await t().request({ method: 'DELETE', url: `${WPS}/${gone}` })).statusCode, 204);
+    const operation = await ok(t(), `${OPS}/${id}`);
+    const forecast = {
+      delayFactor: 1.2,
+      processAvailability: null,
+      performance: null,
+      qualityRate: null,
+      processingTime: 60000,
+      additionalSetupTime: null,
+      intermediateSetupTime: null,
+      staffCapacityFactor: null,
+      skillFactor: null,
+    };
+    assert.deepEqual(operation.properties.manufacturingVariants, [
+      { ...body.manufacturingVariants[0], forecast },
+    ]);
+    assert.deepEqual(operation.properties.requiredTools, [{ id: 'T-2', name: 'Gauge', description: null }]);
+    for (const rel of ['manufacturingVariants', 'requiredTools', 'requiredSkills'])
+      assert.ok(operation._links[rel].href.endsWith(`/operations/${id}/${rel}`), rel);
+
+    // The deleted workplace drops out of its variant.
+    const variants = await ok(t(), `${OPS}/${id}/manufacturingVariants`);
+    assert.deepEqual(variants.properties.elements, [
+      {
+        workplaces: [{ id: wp, number: 'V3-WP-MV', description: null, erpContextId: null }],
+        tools: body.manufacturingVariants[0]?.tools,
+        additionalConditions: 'only day shift',
+        forecast,
+      },
+    ]);
+    assert.equal(variants.pagination.total, 1);
+    const tools = await ok(t(), `${OPS}/${id}/requiredTools?embed=operation`);
+    assert.deepEqual(tools.properties.elements, [{ id: 'T-2', name: 'Gauge', description: null }]);
+    assert.equal(tools._embedded.operation.properties.id, id);
+    const skills = await ok(t(), `${OPS}/${id}/requiredSkills`);
+    assert.deepEqual(skills.properties, {
+      setup: [{ skillId: 'TURN-SETUP', minimumSkill: 2, capacity: 0.5 }],
+      processing: [],
+    });
+    const components = await ok(t(), `${OPS}/${id}/components?embed=operation`);
+    assert.equal(components._embedded.operation.properties.number, '0010');
+    const refused = await t().request({ url: `${OPS}/${id}/components?embed=workplace` });
+    assert.equal(refused.statusCode, 400, refused.body);
+
+    const spec = await ok(t(), `${OPS}/${id}/specification?embed=targetWorkplace`);
+    assert.equal(spec.properties.targetMachineCycleTime, 1500);
+    assert.equal(spec.properties.unitsPerMachineCycle, 4);
+    assert.equal(spec._embedded.targetWorkplace.properties.id, wp);
+    assert.equal((await ok(t(), `${OPS}/${id}/specification`))._embedded, undefined);
+
+    // A workplace of a variant that does not exist is refused, naming it; nothing changes.
+    const bad = await t().request({
+      method: 'PUT',
+      url: `${OPS}/${id}`,
+      body: { ...body, manufacturingVariants: [{ workplaceIds: [gone] }] },
+    });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.ok(json(bad).message.includes('manufacturingVariants[0].workplaceIds[0]'), bad.body);
+    assert.deepEqual((await ok(t(), `${OPS}/${id}`)).properties, operation.properties);
+  });
+
+  test('histories by period, scheduling result pages, the planning result PUT', async () => {
+    const wp = await createWorkplace(t(), 'V3-WP-HP');
+    const order = json(
+      await t().request({
+        method: 'POST',
+        url: ORDERS,
+        body: { number: 'V3-PO-HP', operations: [{ number: '0010' }, { number: '0020' }] },
+      }),
+    );
+    const [first, second] = order._embedded.operations.map(
+      (operation: { properties: { id: string } }) => operation.properties.id,
+    ) as [string, string];
+    assert.equal(
+      (await t().request({ method: 'POST', url: `${OPS}/${first}/SETUP`, body: { workplaceId: wp } }))
+        .statusCode,
+      200,
+    );
+    const booked = await t().request({
+      method: 'POST',
+      url: `${OPS}/${first}/recordedOutputQuantities`,
+      body: { quantity: 3, quantityType: 'YIELD', timestamp: '2030-03-01T10:00:00.000Z' },
+    });
+    assert.equal(booked.statusCode, 201, booked.body);
+    const phasesOf = async (query: string) =>
+      (
+        await ok(t(), `${OPS}/${first}/recordedOperationPhases${query}`)
+      )._embedded.recordedOperationPhases.map(
+        (item: { properties: { operationPhaseId: string } }) => item.properties.operationPhaseId,
+      );
+    assert.deepEqual(await phasesOf(''), ['SETUP', 'RELEASED']);
+    // The open SETUP record overlaps every later period; RELEASED ended when SETUP began.
+    assert.deepEqual(await phasesOf('?startDate=2030-01-01T00:00:00.000Z'), ['SETUP']);
+    const records = (await ok(t(), `${OPS}/${first}/recordedOperationPhases`))._embedded
+      .recordedOperationPhases;
+    const released = records[1].properties;
+    assert.deepEqual(await phasesOf(`?endDate=${released.startDate}`), ['RELEASED']);
+    assert.deepEqual(await phasesOf(`?startDate=${released.startDate}&endDate=${released.endDate}`), [
+      'SETUP',
+      'RELEASED',
+    ]);
+    const quantitiesOf = async (query: string) =>
+      (await ok(t(), `${OPS}/${first}/recordedOutputQuantities${query}`)).pagination.total;
+    assert.equal(
+      await quantitiesOf('?startDate=2030-03-01T00:00:00.000Z&endDate=2030-03-02T00:00:00.000Z'),
+      1,
+    );
+    assert.equal(await quantitiesOf('?startDate=2030-03-02T00:00:00.000Z'), 0);
+    const wrong = await t().request({ url: `${OPS}/${first}/recordedOutputQuantities?startDate=yesterday` });
+    assert.equal(wrong.statusCode, 400);
+
+    const page = await ok(t(), `${ORDERS}/${order.properties.id}/scheduledDates?limit=1`);
+    assert.deepEqual(
+      page.properties.elements.map((element: { operationId: string }) => element.operationId),
+      [first],
+    );
+    assert.deepEqual(page.pagination, {
+      offset: 0,
+      limit: 1,
+      count: 1,
+      total: 2,
+      firstIdentifier: null,
+      lastIdentifier: null,
+    });
+    assert.ok(page._links.next.href.includes('offset=1'), page._links.next.href);
+    assert.ok(page._links.last.href.includes('offset=1'));
+    const last = await ok(t(), `${ORDERS}/${order.properties.id}/scheduledDates?limit=1&offset=1`);
+    assert.equal(last.properties.elements[0].operationId, second);
+    assert.equal(last._links.next, undefined);
+
+    const url = `${OPS}/${second}/planningResult`;
+    const result = {
+      workplaceId: wp,
+      startDate: '2030-04-01T06:00:00.000Z',
+      endDate: '2030-04-01T08:00:00.000Z',
+    };
+    const put = await t().request({ method: 'PUT', url, body: result });
+    assert.equal(put.statusCode, 201, put.body);
+    assert.equal(put.headers.location, `http://localhost:80${url}`);
+    const read = await ok(t(), url);
+    assert.equal(read.properties.workplaceId, wp);
+    assert.equal(read.properties.startDate, result.startDate);
+    const again = await t().request({ method: 'PUT', url, body: read.properties });
+    assert.equal(again.statusCode, 200, again.body);
+    const types = (await eventsOf(t(), second)).map((event: { eventType: string }) => event.eventType);
+    assert.deepEqual(
+      types.filter((type: string) => type.startsWith('OPERATION_PLANNING_RESULT')),
+      ['OPERATION_PLANNING_RESULT_CREATED'],
+    );
+    const missing = await t().request({
+      method: 'PUT',
+      url: `${OPS}/${order.properties.id}/planningResult`,
+      body: result,
+    });
+    assert.equal(missing.statusCode, 404, missing.body);
+  });
+
   test('bad input is 400 naming the field, nothing stored', async () => {
     const order = json(await t().request({ method: 'POST', url: ORDERS, body: { number: 'V3-PO-BAD' } }));
     const base = { productionOrderId: order.properties.id, number: '0010' };

@@ -15,7 +15,7 @@ import {
   type ToolDefinition,
   type UserField,
 } from '../../domain/operations.ts';
-import { Conditions } from '../conditions.ts';
+import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
@@ -323,7 +323,17 @@ const toRecord = (row: RecordRow): RecordedOperationPhase => ({
 });
 
 const operationPhases = history('recorded_operation_phases', 'operation_id', toRecord);
-export const listRecordedOperationPhases = operationPhases.list;
+/** The operation's phase records overlapping a period (either end may be open), newest start first. */
+export const listRecordedOperationPhases = timestampList(
+  { from: 'recorded_operation_phases', toItem: toRecord } satisfies Table<RecordRow, RecordedOperationPhase>,
+  byStartDate<RecordRow>(),
+  ({ operationId, startDate, endDate }: { operationId: string } & PeriodFilter) => {
+    const conditions = new Conditions(['operation_id = $1'], [operationId]);
+    if (startDate) conditions.add((at) => `(end_date IS NULL OR end_date >= ${at})`, startDate);
+    if (endDate) conditions.add((at) => `start_date <= ${at}`, endDate);
+    return conditions;
+  },
+);
 export const findRecordedOperationPhase = operationPhases.find;
 /** The operation's phase records overlapping a period, newest first. */
 export const listOperationPhasesOverlapping = operationPhases.overlapping;

@@ -1,4 +1,5 @@
 import type { QuantityType, RecordedOutputQuantity } from '../../domain/outputQuantities.ts';
+import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { BY_TIMESTAMP, insertRow, ownedBy, ownedFind, type Table, timestampList } from '../table.ts';
 
@@ -46,7 +47,17 @@ export async function insertOutputQuantity(db: Queryable, record: RecordedOutput
 }
 
 /** A timestamp-mode page of an operation's output quantities, newest first by (timestamp, id). */
-export const listOutputQuantities = timestampList(RECORDS, BY_TIMESTAMP, ownedBy('operation_id'));
+/** The quantities booked on an operation within a period (either end may be open), newest first. */
+export const listOutputQuantities = timestampList(
+  RECORDS,
+  BY_TIMESTAMP,
+  ({ operationId, startDate, endDate }: { operationId: string } & PeriodFilter) => {
+    const conditions = new Conditions(['operation_id = $1'], [operationId]);
+    if (startDate) conditions.add((at) => `"timestamp" >= ${at}`, startDate);
+    if (endDate) conditions.add((at) => `"timestamp" <= ${at}`, endDate);
+    return conditions;
+  },
+);
 
 /** The output quantities booked at a workplace, newest first by (timestamp, id). */
 export const listWorkplaceOutputQuantities = timestampList(RECORDS, BY_TIMESTAMP, ownedBy('workplace_id'));

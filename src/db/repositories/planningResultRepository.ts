@@ -2,7 +2,10 @@
 // one table each, all of the same shape, so one set of statements over the kind's table.
 import { isUuid } from '../../domain/ids.ts';
 import type { Result, ResultKind } from '../../domain/planning.ts';
+import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
+import type { OffsetPage, OffsetRequest } from '../paging.ts';
+import { offsetPageOf, type Table } from '../table.ts';
 
 interface Row {
   owner_id: string;
@@ -49,6 +52,27 @@ export async function findResult(
     [ownerId],
   );
   return rows[0] === undefined ? undefined : toResult(rows[0]);
+}
+
+/** The results of a kind that overlap a period (either end may be open), by start, in offset pages. */
+export function listResults(
+  db: Queryable,
+  kind: ResultKind,
+  filter: PeriodFilter,
+  page: OffsetRequest,
+): Promise<OffsetPage<Result>> {
+  const table: Table<Row, Result> = {
+    from: kind.table,
+    select: `${ownerColumn(kind)} AS owner_id, *`,
+    toItem: toResult,
+  };
+  return offsetPageOf(
+    db,
+    table,
+    new Conditions().overlapping(filter),
+    `start_date, ${ownerColumn(kind)}`,
+    page,
+  );
 }
 
 /**

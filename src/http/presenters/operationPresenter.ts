@@ -6,6 +6,7 @@ import {
 } from '../../domain/operations.ts';
 import type { ProductionOrder } from '../../domain/productionOrders.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
+import type { Specification } from '../../services/summaryService.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
@@ -21,7 +22,41 @@ import { orderReference } from './productionOrderPresenter.ts';
 import { iso, linkTo, propertiesOf } from './properties.ts';
 import { TEXT_EMBEDS, textLinks } from './texts.ts';
 
-export const OPERATION_EMBEDS = ['productionOrder', 'workplace', ...TEXT_EMBEDS] as const;
+/** The sub-resources `embed` may name on operations, embedded as their own GET answers them. */
+export const OPERATION_PART_EMBEDS = [
+  'components',
+  'materialCharacteristics',
+  'userFields',
+  'manufacturingVariants',
+  'requiredTools',
+  'requiredSkills',
+  'productionResourcesAndTools',
+  'scheduledDates',
+  'alternativeWorkplaces',
+] as const;
+
+/**
+ * What `embed` may name on operations: the SDK's names. The planned and the target workplace are
+ * the operation's workplace, the planned and the target capacity group its group (else its
+ * workplace's); `planningResults` and `forecastResults` are the collection links' names of the
+ * operation's one result of each.
+ */
+export const OPERATION_EMBEDS = [
+  'productionOrder',
+  'workplace',
+  ...TEXT_EMBEDS,
+  'operationPhase',
+  'plannedWorkplace',
+  'targetWorkplace',
+  'plannedCapacityGroup',
+  'targetCapacityGroup',
+  'specification',
+  'planningResult',
+  'forecastResult',
+  'planningResults',
+  'forecastResults',
+  ...OPERATION_PART_EMBEDS,
+] as const;
 export type OperationEmbed = (typeof OPERATION_EMBEDS)[number];
 
 /** Rel of the action that changes the phase to `phase`, e.g. `changeOperationPhaseToSETUP`. */
@@ -35,8 +70,8 @@ export interface OperationView {
   orders: ReadonlyMap<string, ProductionOrder>;
   /** The workplaces of the operations in progress, by id: their currentWorkplace. */
   workplaces: ReadonlyMap<string, Workplace>;
-  /** Related resources already presented for embedding. */
-  embedded?: { productionOrder?: Resource | undefined; workplace?: Resource | undefined };
+  /** Related resources already presented for embedding, by name; undefined ones are left out. */
+  embedded?: Record<string, unknown>;
 }
 
 /** A workplace as operations, specifications and alternatives name it. */
@@ -46,6 +81,12 @@ export const workplaceReference = (workplace: Workplace) => ({
   description: workplace.description,
   erpContextId: workplace.erpContextId,
 });
+
+const definedOnly = (values: Record<string, unknown>) => {
+  const defined: Record<string, unknown> = {};
+  for (const name in values) if (values[name] !== undefined) defined[name] = values[name];
+  return defined;
+};
 
 /** The workplace the operation runs at now: its workplace while in a running phase, else null. */
 export const currentWorkplaceId = (operation: Operation): string | null =>
@@ -161,10 +202,47 @@ export function presentOperation(operation: Operation, view: OperationView): Res
       forecastResult: sub('forecastResult'),
       ...actions,
     },
+    view.embedded && definedOnly(view.embedded),
+  );
+}
+
+/** An operation's standard values (GET /operations/{id}/specification), its target workplace embedded when given. */
+export function presentSpecification(
+  { operation, workplace, capacityGroup }: Specification,
+  hrefs: Hrefs,
+  targetWorkplace?: Resource,
+): Resource {
+  const self = `${OPERATIONS_PATH}/${operation.id}`;
+  return resource(
     {
-      ...(view.embedded?.productionOrder ? { productionOrder: view.embedded.productionOrder } : {}),
-      ...(view.embedded?.workplace ? { workplace: view.embedded.workplace } : {}),
+      operationId: operation.id,
+      targetQuantity: operation.targetQuantity,
+      quantityUnit: operation.quantityUnit,
+      targetTimePerUnit: operation.targetTimePerUnit,
+      targetSetupTime: operation.targetSetupTime,
+      targetProcessingTime: targetProcessingTime(operation),
+      targetTeardownTime: operation.targetTeardownTime,
+      targetWaitTime: operation.targetWaitTime,
+      targetMoveTime: operation.targetMoveTime,
+      targetMachineCycleTime: operation.targetMachineCycleTime,
+      unitsPerMachineCycle: operation.unitsPerMachineCycle,
+      targetWorkplace: workplace && workplaceReference(workplace),
+      targetCapacityGroup: capacityGroup && {
+        id: capacityGroup.id,
+        number: capacityGroup.number,
+        description: capacityGroup.description,
+        type: capacityGroup.type,
+        erpContextId: capacityGroup.erpContextId,
+      },
     },
+    {
+      self: link(hrefs.api(`${self}/specification`)),
+      operation: link(hrefs.api(self)),
+      targetWorkplace: workplace
+        ? link(hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`), { embeddable: true })
+        : undefined,
+    },
+    targetWorkplace ? { targetWorkplace } : undefined,
   );
 }
 

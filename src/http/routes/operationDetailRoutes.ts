@@ -2,16 +2,27 @@
 // production resources and tools, scheduled dates, alternative workplaces, material
 // characteristics, user fields) and what its phase history gives (current production data):
 // docs/resources/production-orders.md, "Sub-resources".
-import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import type { Queryable } from '../../db/database.ts';
+import type { OffsetRequest } from '../../db/paging.ts';
 import { phaseHistoryOfOperation } from '../../db/repositories/operationRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
-import { type PhaseTimes, phaseTimes } from '../../domain/operations.ts';
+import {
+  type Component,
+  type ManufacturingVariant,
+  type Operation,
+  type PhaseTimes,
+  phaseTimes,
+  type UserField,
+} from '../../domain/operations.ts';
 import { getOperation } from '../../services/operationService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import {
   type ElementEmbeds,
+  elementsAnswer,
   OffsetPagination,
   pageOf,
   registerElementsRoute,
@@ -21,6 +32,7 @@ import { link, offsetCollection, resource } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import {
+  type OPERATION_PART_EMBEDS,
   presentOperation,
   scheduledDatesProperties,
   workplaceReference,
@@ -50,20 +62,37 @@ const OPERATION_TIMES = {
 type OperationTimeName = keyof typeof OPERATION_TIMES;
 const OPERATION_TIME_NAMES = Object.keys(OPERATION_TIMES) as OperationTimeName[];
 
-export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): void {
-  const now = () => clock?.now() ?? new Date();
-  /** `embed=operation`: the operation the elements belong to, as GET /operations/{id} shows it. */
-  const withOperation: ElementEmbeds = {
-    names: ['operation'],
-    load: async (id, _embed, request) => {
-      const operation = await getOperation(db, id);
-      return { operation: presentOperation(operation, await operationViewOf(db, request, [operation])) };
-    },
-  };
+/** A sub-resource of an operation in the SDK's element form, read from the stored operation. */
+interface ElementPart<Item> {
+  name: (typeof OPERATION_PART_EMBEDS)[number];
+  operationId: string;
+  summary: string;
+  description?: string;
+  element: TSchema;
+  /** The operation's elements in page order. */
+  items: (db: Queryable, operation: Operation) => readonly Item[] | Promise<readonly Item[]>;
+  present: (item: Item) => unknown;
+}
+const elementPart = <Item>(part: ElementPart<Item>) => part as ElementPart<unknown>;
 
-  registerElementsRoute(api, {
-    tags,
-    path: below('components'),
+/** The variants with their workplaces as references; a workplace deleted since drops out. */
+async function variantsWithWorkplaces(db: Queryable, variants: readonly ManufacturingVariant[]) {
+  const ids = [...new Set(variants.flatMap((variant) => variant.workplaceIds))];
+  const found = new Map((await findWorkplaces(db, ids)).map((workplace) => [workplace.id, workplace]));
+  return variants.map((variant) => ({
+    workplaces: variant.workplaceIds.flatMap((workplaceId) => {
+      const workplace = found.get(workplaceId);
+      return workplace ? [workplaceReference(workplace)] : [];
+    }),
+    tools: variant.tools,
+    additionalConditions: variant.additionalConditions,
+    forecast: variant.forecast,
+  }));
+}
+
+const ELEMENT_PARTS = [
+  elementPart({
+    name: 'components',
     operationId: 'getOperationComponents',
     summary: 'The components (materials) the operation consumes, as its create or replace stored them',
     element: Type.Object({
@@ -75,19 +104,15 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
       quantity: Nullable(Type.Number()),
       quantityUnit: Nullable(Type.String()),
     }),
-    load: async (id, _filters, page) => pageOf((await getOperation(db, id)).components, page),
-    present: (component) => ({
+    items: (_db, operation) => operation.components,
+    present: (component: Component) => ({
       material: { number: component.materialNumber, description: component.description, type: null },
       quantity: component.quantity,
       quantityUnit: component.quantityUnit,
     }),
-    links: operationLink,
-    embeds: withOperation,
-  });
-
-  registerElementsRoute(api, {
-    tags,
-    path: below('materialCharacteristics'),
+  }),
+  elementPart({
+    name: 'materialCharacteristics',
     operationId: 'getOperationMaterialCharacteristics',
     summary: 'The characteristics of the material the operation makes, as stored',
     element: Type.Object({
@@ -96,30 +121,19 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
       value: Nullable(Type.String()),
       unit: Nullable(Type.String()),
     }),
-    load: async (id, _filters, page) => pageOf((await getOperation(db, id)).materialCharacteristics, page),
+    items: (_db, operation) => operation.materialCharacteristics,
     present: (characteristic) => characteristic,
-    links: operationLink,
-    embeds: withOperation,
-  });
-
-  registerElementsRoute(api, {
-    tags,
-    path: below('userFields'),
+  }),
+  elementPart({
+    name: 'userFields',
     operationId: 'getOperationUserFields',
     summary: 'The user fields of the operation, by position, as stored',
     element: Type.Object({ value: Nullable(Type.String()), position: Type.Integer() }),
-    load: async (id, _filters, page) => {
-      const fields = [...(await getOperation(db, id)).userFields].sort((a, b) => a.position - b.position);
-      return pageOf(fields, page);
-    },
-    present: (field) => ({ value: field.value, position: field.position }),
-    links: operationLink,
-    embeds: withOperation,
-  });
-
-  registerElementsRoute(api, {
-    tags,
-    path: below('manufacturingVariants'),
+    items: (_db, operation) => [...operation.userFields].sort((a, b) => a.position - b.position),
+    present: (field: UserField) => ({ value: field.value, position: field.position }),
+  }),
+  elementPart({
+    name: 'manufacturingVariants',
     operationId: 'getOperationManufacturingVariants',
     summary:
       'The ways the operation can be made (workplaces, tools, forecast), as its create or replace stored them',
@@ -130,42 +144,143 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
       additionalConditions: Nullable(Type.String()),
       forecast: ForecastProperty,
     }),
-    load: async (id, _filters, page) => {
-      const { items, total } = pageOf((await getOperation(db, id)).manufacturingVariants, page);
-      const ids = [...new Set(items.flatMap((variant) => variant.workplaceIds))];
-      const found = new Map((await findWorkplaces(db, ids)).map((workplace) => [workplace.id, workplace]));
-      return {
-        total,
-        items: items.map((variant) => ({
-          ...variant,
-          workplaces: variant.workplaceIds.flatMap((workplaceId) => {
-            const workplace = found.get(workplaceId);
-            return workplace ? [workplaceReference(workplace)] : [];
-          }),
-        })),
-      };
-    },
-    present: (variant) => ({
-      workplaces: variant.workplaces,
-      tools: variant.tools,
-      additionalConditions: variant.additionalConditions,
-      forecast: variant.forecast,
-    }),
-    links: operationLink,
-    embeds: withOperation,
-  });
-
-  registerElementsRoute(api, {
-    tags,
-    path: below('requiredTools'),
+    items: (db, operation) => variantsWithWorkplaces(db, operation.manufacturingVariants),
+    present: (variant) => variant,
+  }),
+  elementPart({
+    name: 'requiredTools',
     operationId: 'getOperationRequiredTools',
     summary: 'The tool definitions the operation requires, as its create or replace stored them',
     element: ToolDefinitionProperty,
-    load: async (id, _filters, page) => pageOf((await getOperation(db, id)).requiredTools, page),
+    items: (_db, operation) => operation.requiredTools,
     present: (tool) => tool,
-    links: operationLink,
-    embeds: withOperation,
-  });
+  }),
+];
+
+/** The production resources and tools of an operation, a page as its GET answers it. */
+function productionResourcesAnswer(operation: Operation, request: FastifyRequest, asked: OffsetRequest) {
+  const page = pageOf(operation.productionResourcesAndTools, asked);
+  const path = `${OPERATIONS_PATH}/${operation.id}/productionResourcesAndTools`;
+  const items = page.items.map((tool, index) =>
+    resource(
+      {
+        itemNumber: tool.itemNumber,
+        type: tool.type,
+        group: tool.group,
+        number: tool.identifier,
+        description: tool.description,
+        quantity: tool.quantity,
+        quantityUnit: tool.quantityUnit,
+      },
+      {
+        self: link(request.hrefs.api(path, { limit: 1, offset: asked.offset + index })),
+        tool: tool.toolId ? link(request.hrefs.api(`/tools/${tool.toolId}`)) : undefined,
+      },
+    ),
+  );
+  const collection = offsetCollection(
+    { hrefs: request.hrefs, path, name: 'productionResourcesAndTools', query: {} },
+    items,
+    page,
+    asked,
+  );
+  const { current: _same, ...links } = collection._links;
+  return {
+    ...collection,
+    pagination: { ...collection.pagination, firstIdentifier: null, lastIdentifier: null },
+    _links: links,
+  };
+}
+
+/** The alternative workplaces in the order stored; a workplace deleted since drops out. */
+async function alternativeWorkplacesAnswer(db: Queryable, operation: Operation, request: FastifyRequest) {
+  const found = new Map(
+    (await findWorkplaces(db, operation.alternativeWorkplaceIds)).map((workplace) => [
+      workplace.id,
+      workplace,
+    ]),
+  );
+  const workplaces = operation.alternativeWorkplaceIds.flatMap((id) => found.get(id) ?? []);
+  return {
+    _embedded: {
+      alternativeWorkplaces: workplaces.map((workplace) =>
+        resource(workplaceReference(workplace), {
+          self: link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)),
+        }),
+      ),
+    },
+    _links: {
+      self: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}/alternativeWorkplaces`)),
+      operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}`)),
+    },
+  };
+}
+
+const scheduledDatesOf = (operation: Operation) => scheduledDatesProperties(operation.scheduledDates);
+
+/**
+ * The sub-resources of an operation that `embed` names, each as its own GET answers it without a
+ * query (the first page of a paged one).
+ */
+export async function embeddedParts(
+  db: Queryable,
+  request: FastifyRequest,
+  operation: Operation,
+  embed: ReadonlySet<string>,
+): Promise<Record<string, unknown>> {
+  const embedded: Record<string, unknown> = {};
+  const asked = offsetPage({});
+  const path = (name: string) => `${OPERATIONS_PATH}/${operation.id}/${name}`;
+  for (const part of ELEMENT_PARTS) {
+    if (!embed.has(part.name)) continue;
+    const page = pageOf(await part.items(db, operation), asked);
+    const answer = elementsAnswer(request, path(part.name), {}, page, asked, part.present);
+    embedded[part.name] = {
+      ...answer,
+      _links: { ...answer._links, ...operationLink(operation.id, request) },
+    };
+  }
+  const self = (name: string) => link(request.hrefs.api(path(name)));
+  if (embed.has('requiredSkills')) {
+    embedded.requiredSkills = resource(
+      { ...operation.requiredSkills },
+      { self: self('requiredSkills'), ...operationLink(operation.id, request) },
+    );
+  }
+  if (embed.has('productionResourcesAndTools'))
+    embedded.productionResourcesAndTools = productionResourcesAnswer(operation, request, asked);
+  if (embed.has('scheduledDates'))
+    embedded.scheduledDates = resource(scheduledDatesOf(operation), { self: self('scheduledDates') });
+  if (embed.has('alternativeWorkplaces'))
+    embedded.alternativeWorkplaces = await alternativeWorkplacesAnswer(db, operation, request);
+  return embedded;
+}
+
+export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): void {
+  const now = () => clock?.now() ?? new Date();
+  /** `embed=operation`: the operation the elements belong to, as GET /operations/{id} shows it. */
+  const withOperation: ElementEmbeds = {
+    names: ['operation'],
+    load: async (id, _embed, request) => {
+      const operation = await getOperation(db, id);
+      return { operation: presentOperation(operation, await operationViewOf(db, request, [operation])) };
+    },
+  };
+
+  for (const part of ELEMENT_PARTS) {
+    registerElementsRoute(api, {
+      tags,
+      path: below(part.name),
+      operationId: part.operationId,
+      summary: part.summary,
+      description: part.description,
+      element: part.element,
+      load: async (id, _filters, page) => pageOf(await part.items(db, await getOperation(db, id)), page),
+      present: (item) => part.present(item),
+      links: operationLink,
+      embeds: withOperation,
+    });
+  }
 
   registerObjectRoute(api, {
     tags,
@@ -176,10 +291,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     properties: RequiredSkillsProperty,
     load: async (id, _query, request) => {
       const operation = await getOperation(db, id);
-      return {
-        properties: { ...operation.requiredSkills },
-        links: { operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}`)) },
-      };
+      return { properties: { ...operation.requiredSkills }, links: operationLink(operation.id, request) };
     },
   });
 
@@ -211,38 +323,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     errors: [404],
     handler: async (request) => {
       const operation = await getOperation(db, request.params.id);
-      const asked = offsetPage(request.query);
-      const page = pageOf(operation.productionResourcesAndTools, asked);
-      const path = `${OPERATIONS_PATH}/${operation.id}/productionResourcesAndTools`;
-      const items = page.items.map((tool, index) =>
-        resource(
-          {
-            itemNumber: tool.itemNumber,
-            type: tool.type,
-            group: tool.group,
-            number: tool.identifier,
-            description: tool.description,
-            quantity: tool.quantity,
-            quantityUnit: tool.quantityUnit,
-          },
-          {
-            self: link(request.hrefs.api(path, { limit: 1, offset: asked.offset + index })),
-            tool: tool.toolId ? link(request.hrefs.api(`/tools/${tool.toolId}`)) : undefined,
-          },
-        ),
-      );
-      const collection = offsetCollection(
-        { hrefs: request.hrefs, path, name: 'productionResourcesAndTools', query: {} },
-        items,
-        page,
-        asked,
-      );
-      const { current: _same, ...links } = collection._links;
-      return {
-        ...collection,
-        pagination: { ...collection.pagination, firstIdentifier: null, lastIdentifier: null },
-        _links: links,
-      };
+      return productionResourcesAnswer(operation, request, offsetPage(request.query));
     },
   });
 
@@ -252,9 +333,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     operationId: 'getOperationScheduledDates',
     summary: 'The dates of lead-time scheduling, as stored (null where none were sent)',
     properties: ScheduledDatesProperties,
-    load: async (id) => ({
-      properties: scheduledDatesProperties((await getOperation(db, id)).scheduledDates),
-    }),
+    load: async (id) => ({ properties: scheduledDatesOf(await getOperation(db, id)) }),
   });
 
   registerRoute(api, {
@@ -272,30 +351,8 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
       }),
     },
     errors: [404],
-    handler: async (request) => {
-      const operation = await getOperation(db, request.params.id);
-      const found = new Map(
-        (await findWorkplaces(db, operation.alternativeWorkplaceIds)).map((workplace) => [
-          workplace.id,
-          workplace,
-        ]),
-      );
-      // In the order stored; a workplace deleted since drops out.
-      const workplaces = operation.alternativeWorkplaceIds.flatMap((id) => found.get(id) ?? []);
-      return {
-        _embedded: {
-          alternativeWorkplaces: workplaces.map((workplace) =>
-            resource(workplaceReference(workplace), {
-              self: link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)),
-            }),
-          ),
-        },
-        _links: {
-          self: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}/alternativeWorkplaces`)),
-          operation: link(request.hrefs.api(`${OPERATIONS_PATH}/${operation.id}`)),
-        },
-      };
-    },
+    handler: async (request) =>
+      alternativeWorkplacesAnswer(db, await getOperation(db, request.params.id), request),
   });
 
   registerObjectRoute(api, {

@@ -1,34 +1,43 @@
 import type { FastifyRequest } from 'fastify';
 import * as repository from '../../db/repositories/operationRepository.ts';
+import { findResult } from '../../db/repositories/planningResultRepository.ts';
+import { findWorkplaceGroups } from '../../db/repositories/workplaceGroupRepository.ts';
+import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
+import { notFound } from '../../domain/errors.ts';
 import { operatingStateById } from '../../domain/masterData.ts';
-import type { Operation, OperationFilter } from '../../domain/operations.ts';
+import { OPERATION_PHASES } from '../../domain/operationPhases.ts';
+import type { Operation, OperationFilter, RecordedOperationPhase } from '../../domain/operations.ts';
+import { FORECAST_RESULTS, OPERATION_PLANNING_RESULTS } from '../../domain/planning.ts';
 import * as corrections from '../../services/correctionService.ts';
 import { operatingStatesOfOperationIn } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/operationService.ts';
 import * as outputQuantities from '../../services/outputQuantityService.ts';
+import * as summaries from '../../services/summaryService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
-import { positionBy, type Resource } from '../hal.ts';
-import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { link, positionBy, type Resource, startPosition } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
-import { OPERATIONS_PATH } from '../paths.ts';
+import { OPERATION_PLANNING_SCENARIOS_PATH, OPERATIONS_PATH } from '../paths.ts';
 import {
   OperatingStateElement,
   outputQuantityElements,
   phaseElements,
   timePeriod,
 } from '../presenters/historyPresenter.ts';
-import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
+import { operatingStateProperty, presentCodeHeldPage } from '../presenters/masterDataPresenter.ts';
 import {
   OPERATION_EMBEDS,
   type OperationEmbed,
   presentOperation,
   presentRecordedOperationPhase,
+  presentSpecification,
 } from '../presenters/operationPresenter.ts';
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
+import { presentResult } from '../presenters/planningPresenter.ts';
 import { presentProductionOrder } from '../presenters/productionOrderPresenter.ts';
-import { resourceRoutes } from '../resourceRoutes.ts';
+import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
+import { each, resourceRoutes } from '../resourceRoutes.ts';
 import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   correctionOf,
@@ -46,6 +55,7 @@ import {
   ReplaceOperationBody,
 } from '../schemas/operationSchemas.ts';
 import { OutputQuantityBody, RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
+import { embeddedParts } from './operationDetailRoutes.ts';
 import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['operations'];
@@ -64,20 +74,118 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       for (const order of view.orders.values())
         orders.set(order.id, presentProductionOrder(order, request.hrefs));
     }
-    const asked = embed.has('workplace')
+    const wantsWorkplace = ['workplace', 'plannedWorkplace', 'targetWorkplace'].some((name) =>
+      embed.has(name as OperationEmbed),
+    );
+    const asked = wantsWorkplace
       ? operations.flatMap((operation) => (operation.workplaceId ? [operation.workplaceId] : []))
       : [];
     const workplaces = await embeddableWorkplaces(db, request, asked);
-    return operations.map((operation) =>
-      presentOperation(operation, {
+    const groups = await capacityGroupsOf(operations, embed, request);
+    const more =
+      embed.size === 0
+        ? []
+        : await Promise.all(operations.map((operation) => moreOf(operation, embed, request)));
+    return operations.map((operation, index) => {
+      const workplace = operation.workplaceId ? workplaces.get(operation.workplaceId) : undefined;
+      const group = groups.get(operation.id);
+      return presentOperation(operation, {
         ...view,
         embedded: {
           productionOrder: orders.get(operation.productionOrderId),
-          workplace: operation.workplaceId ? workplaces.get(operation.workplaceId) : undefined,
+          ...(embed.has('workplace') ? { workplace } : {}),
+          ...(embed.has('plannedWorkplace') ? { plannedWorkplace: workplace } : {}),
+          ...(embed.has('targetWorkplace') ? { targetWorkplace: workplace } : {}),
+          ...(embed.has('plannedCapacityGroup') ? { plannedCapacityGroup: group } : {}),
+          ...(embed.has('targetCapacityGroup') ? { targetCapacityGroup: group } : {}),
+          ...more[index],
         },
-      }),
-    );
+      });
+    });
   }
+
+  /** The capacity group of each operation, by operation id, when embed asks for one. */
+  async function capacityGroupsOf(
+    operations: Operation[],
+    embed: ReadonlySet<OperationEmbed>,
+    request: FastifyRequest,
+  ): Promise<Map<string, Resource>> {
+    if (!embed.has('plannedCapacityGroup') && !embed.has('targetCapacityGroup')) return new Map();
+    // An operation without its own group is planned on its workplace's.
+    const workplaceIds = operations.flatMap((operation) =>
+      operation.workplaceGroupId === null && operation.workplaceId ? [operation.workplaceId] : [],
+    );
+    const workplaceGroup = new Map(
+      (await findWorkplaces(db, [...new Set(workplaceIds)])).map((workplace) => [
+        workplace.id,
+        workplace.capacityGroupId,
+      ]),
+    );
+    const groupIdOf = (operation: Operation) =>
+      operation.workplaceGroupId ?? workplaceGroup.get(operation.workplaceId ?? '') ?? null;
+    const ids = [...new Set(operations.flatMap((operation) => groupIdOf(operation) ?? []))];
+    const groups = new Map(
+      (await findWorkplaceGroups(db, ids)).map((group) => [
+        group.id,
+        presentWorkplaceGroup(group, request.hrefs),
+      ]),
+    );
+    const byOperation = new Map<string, Resource>();
+    for (const operation of operations) {
+      const group = groups.get(groupIdOf(operation) ?? '');
+      if (group) byOperation.set(operation.id, group);
+    }
+    return byOperation;
+  }
+
+  /** What one operation embeds beside its order, workplace and group: its phase, results and sub-resources. */
+  async function moreOf(
+    operation: Operation,
+    embed: ReadonlySet<OperationEmbed>,
+    request: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    const more: Record<string, unknown> = await embeddedParts(db, request, operation, embed);
+    if (embed.has('operationPhase')) {
+      const phase = OPERATION_PHASES.filter((entry) => entry.id === operation.operationPhaseId);
+      more.operationPhase = (await presentCodeHeldPage('operationPhases')(phase, request, new Set()))[0];
+    }
+    if (embed.has('specification')) {
+      more.specification = presentSpecification(
+        await summaries.getSpecification(db, operation.id),
+        request.hrefs,
+      );
+    }
+    for (const [names, kind] of [
+      [['planningResult', 'planningResults'], OPERATION_PLANNING_RESULTS],
+      [['forecastResult', 'forecastResults'], FORECAST_RESULTS],
+    ] as const) {
+      const asked = names.filter((name) => embed.has(name));
+      if (asked.length === 0) continue;
+      const result = await findResult(db, kind, operation.id);
+      for (const name of asked) more[name] = result && presentResult(kind, result, request.hrefs);
+    }
+    return more;
+  }
+
+  /** The links of the real API's operation collections: the plans, and this list with one embed each. */
+  const collectionLinks = (request: FastifyRequest) => {
+    const href = (path: string, query?: Record<string, string>) => request.hrefs.api(path, query);
+    const withEmbed = (embed: string, method = 'GET') =>
+      link(href(method === 'GET' ? OPERATIONS_PATH : `${OPERATIONS_PATH}/search`, { embed }), { method });
+    return {
+      planningScenarios: link(href(OPERATION_PLANNING_SCENARIOS_PATH)),
+      planningResults: link(href(`${OPERATIONS_PATH}/planningResults`)),
+      forecastResults: link(href(`${OPERATIONS_PATH}/forecastResults`)),
+      operationsWithSpecification: withEmbed('specification'),
+      searchOperationsWithSpecification: withEmbed('specification', 'POST'),
+      operationsWithManufacturingVariants: withEmbed('manufacturingVariants'),
+      operationsWithProductionResourcesAndTools: withEmbed('productionResourcesAndTools'),
+      operationsWithComponents: withEmbed('components'),
+      operationsWithScheduledDates: withEmbed('scheduledDates'),
+      operationsWithPlanningResults: withEmbed('planningResults'),
+      operationsWithForecastResults: withEmbed('forecastResults'),
+    };
+  };
 
   const operations = resourceRoutes(api, {
     path: OPERATIONS_PATH,
@@ -109,6 +217,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       endDate: dateOf(endDate),
     }),
     load: (filter, page) => repository.listOperations(db, filter, page),
+    links: collectionLinks,
     search: {
       summary: 'Search operations (read scope; answer as GET /operations)',
       body: OperationSearchBody,
@@ -182,15 +291,34 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     embeds: { names: ['operatingState'], load: async () => ({}) },
   });
 
-  registerHistoryRoutes(api, db, {
-    ownerPath: OPERATIONS_PATH,
-    name: 'recordedOperationPhases',
-    summary: 'History of operation phases, newest first (timestamp pagination)',
+  // The history routes' shape, with the period filter the SDK sends (records overlapping it).
+  const phases = resourceRoutes(api, {
+    path: `${OPERATIONS_PATH}/:id/recordedOperationPhases`,
+    itemParam: 'recordId',
     schema: RecordedOperationPhaseSchema,
-    ownerId: async (tx, id) => (await service.getOperation(tx, id)).id,
-    history: { list: repository.listRecordedOperationPhases, find: repository.findRecordedOperationPhase },
-    present: (record, request) => presentRecordedOperationPhase(record, request.hrefs),
+    presentPage: each((record: RecordedOperationPhase, request) =>
+      presentRecordedOperationPhase(record, request.hrefs),
+    ),
+  });
+  phases.list({
+    summary: 'History of operation phases, newest first (timestamp pagination)',
+    description: 'startDate/endDate: only the records overlapping the period.',
+    paging: 'keyset',
+    position: startPosition,
+    filters: PeriodFilters,
+    owner: async (at) => (await service.getOperation(db, at.id)).id,
+    load: (filter, page, at) =>
+      repository.listRecordedOperationPhases(db, { operationId: at.owner, ...periodOf(filter) }, page),
     elements: phaseElements('executionTime'),
+  });
+  phases.get({
+    summary: 'One recorded operation phase',
+    load: async (at) => {
+      const operation = await service.getOperation(db, at.id);
+      const record = await repository.findRecordedOperationPhase(db, operation.id, at.itemId);
+      if (!record) throw notFound('recordedOperationPhase', at.itemId);
+      return record;
+    },
   });
 
   const quantities = resourceRoutes(api, {
@@ -203,7 +331,9 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     summary: 'Output quantities booked on an operation, newest first (timestamp pagination)',
     paging: 'keyset',
     position: positionBy('timestamp'),
-    load: (_filter, page, at) => outputQuantities.listOutputQuantities(db, at.id, page),
+    description: 'startDate/endDate: only the quantities booked within the period.',
+    filters: PeriodFilters,
+    load: (filter, page, at) => outputQuantities.listOutputQuantities(db, at.id, periodOf(filter), page),
     createRel: 'recordOutputQuantity',
     elements: outputQuantityElements,
   });

@@ -2,6 +2,7 @@
 // member (planning), read, deleted, replaced (operation results: PUT) and bulk updated. The static bulk
 // paths (`/operations/forecastResults/update`) win over `/operations/:id/:operationPhaseId`.
 import { Type } from 'typebox';
+import * as resultRepository from '../../db/repositories/planningResultRepository.ts';
 import {
   FORECAST_RESULTS,
   OPERATION_PLANNING_RESULTS,
@@ -12,11 +13,13 @@ import {
 import * as service from '../../services/planningResultService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { link } from '../hal.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
 import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planningPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames } from '../readOnly.ts';
+import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { Resource } from '../schemas/common.ts';
+import { PeriodFilters, periodOf, Resource } from '../schemas/common.ts';
 import {
   BulkOutcomeSchema,
   ElementBody,
@@ -101,6 +104,31 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
         const outcome = await service.updateResults(db, kind, list, elements);
         return presentBulkOutcome(kind, bulkPath, outcome, request.hrefs);
       },
+    });
+  }
+
+  // Every operation's result of a kind, for planning boards that read the whole plan.
+  for (const kind of [FORECAST_RESULTS, OPERATION_PLANNING_RESULTS]) {
+    const title = kind === FORECAST_RESULTS ? 'forecast result' : 'planning result';
+    const Action = kind === FORECAST_RESULTS ? 'ForecastResult' : 'PlanningResult';
+    const results = resourceRoutes(api, {
+      path: `${OPERATIONS_PATH}/${kind.resource}s`,
+      schema: Resource(ResultProperties(kind.ownerField), title),
+      present: (item: Result, hrefs, writable) => {
+        const presented = presentResult(kind, item, hrefs);
+        if (!writable) return presented;
+        const href = hrefs.api(resultPath(kind, item.ownerId));
+        presented._links[`update${Action}`] = link(href, { method: 'PUT' });
+        presented._links[`delete${Action}`] = link(href, { method: 'DELETE' });
+        return presented;
+      },
+    });
+    results.list({
+      summary: `The ${title}s of all operations, by start (offset pages)`,
+      description: 'startDate/endDate: only the results overlapping the period.',
+      operationId: `getOperations${Action}s`,
+      filters: PeriodFilters,
+      load: (filter, page) => resultRepository.listResults(db, kind, periodOf(filter), page),
     });
   }
 

@@ -9,8 +9,14 @@ import type { ProductionOrder, ProductionOrderFilter } from '../../domain/produc
 import * as service from '../../services/productionOrderService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
-import { OffsetPagination, pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
-import { link, offsetCollection, positionBy, type Resource, resource } from '../hal.ts';
+import {
+  elementsAnswer,
+  OffsetPagination,
+  pageOf,
+  registerElementsRoute,
+  registerObjectRoute,
+} from '../elementRoutes.ts';
+import { link, positionBy, type Resource, resource } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { PRODUCTION_ORDERS_PATH } from '../paths.ts';
 import { presentOperation, scheduledDatesProperties } from '../presenters/operationPresenter.ts';
@@ -347,17 +353,11 @@ function registerOrderDetails(api: Api, db: ServerDeps['db']): void {
       const page = pageOf(await operationsOfOrders(db, [order.id]), asked);
       const answer = presentScheduling(order, page.items, request);
       const path = `${PRODUCTION_ORDERS_PATH}/${order.id}/scheduledDates`;
-      const collection = offsetCollection(
-        { hrefs: request.hrefs, path, name: 'elements', query: {} },
-        [],
-        page,
-        asked,
-      );
-      const { current: _same, ...links } = collection._links;
+      const paged = elementsAnswer(request, path, {}, page, asked, () => null);
       return {
         properties: answer.properties,
-        pagination: { ...collection.pagination, count: page.items.length },
-        _links: { ...answer._links, ...links },
+        pagination: paged.pagination,
+        _links: { ...answer._links, ...paged._links },
       };
     },
   });

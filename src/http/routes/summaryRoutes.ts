@@ -3,7 +3,6 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { OperatingState } from '../../domain/masterData.ts';
-import { targetProcessingTime } from '../../domain/operations.ts';
 import type { OperatingStateSummary, QuantitySummary, Span } from '../../domain/summaries.ts';
 import * as service from '../../services/summaryService.ts';
 import type { Api } from '../api.ts';
@@ -13,6 +12,7 @@ import { link, resource } from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
 import { OPERATIONS_PATH, REPORTS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
+import { presentSpecification } from '../presenters/operationPresenter.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf, EmbedQuery, periodOf } from '../schemas/common.ts';
 import {
@@ -89,47 +89,11 @@ export function registerSummaries(api: Api, { db, clock }: ServerDeps): void {
     handler: async (request) => {
       const embed = parseEmbed(request.query.embed, ['targetWorkplace']);
       const { operation, workplace, capacityGroup } = await service.getSpecification(db, request.params.id);
-      const self = `${OPERATIONS_PATH}/${operation.id}`;
       const embedded = embed.has('targetWorkplace')
         ? await embeddableWorkplaces(db, request, workplace ? [workplace.id] : [])
         : new Map();
       const targetWorkplace = workplace ? embedded.get(workplace.id) : undefined;
-      return resource(
-        {
-          operationId: operation.id,
-          targetQuantity: operation.targetQuantity,
-          quantityUnit: operation.quantityUnit,
-          targetTimePerUnit: operation.targetTimePerUnit,
-          targetSetupTime: operation.targetSetupTime,
-          targetProcessingTime: targetProcessingTime(operation),
-          targetTeardownTime: operation.targetTeardownTime,
-          targetWaitTime: operation.targetWaitTime,
-          targetMoveTime: operation.targetMoveTime,
-          targetMachineCycleTime: operation.targetMachineCycleTime,
-          unitsPerMachineCycle: operation.unitsPerMachineCycle,
-          targetWorkplace: workplace && {
-            id: workplace.id,
-            number: workplace.number,
-            description: workplace.description,
-            erpContextId: workplace.erpContextId,
-          },
-          targetCapacityGroup: capacityGroup && {
-            id: capacityGroup.id,
-            number: capacityGroup.number,
-            description: capacityGroup.description,
-            type: capacityGroup.type,
-            erpContextId: capacityGroup.erpContextId,
-          },
-        },
-        {
-          self: link(request.hrefs.api(`${self}/specification`)),
-          operation: link(request.hrefs.api(self)),
-          targetWorkplace: workplace
-            ? link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`), { embeddable: true })
-            : undefined,
-        },
-        targetWorkplace ? { targetWorkplace } : undefined,
-      );
+      return presentSpecification({ operation, workplace, capacityGroup }, request.hrefs, targetWorkplace);
     },
   });
 
