@@ -89,6 +89,11 @@ const OPERATION = [
   'alternativeWorkplaceIds',
   'materialCharacteristics',
   'userFields',
+  'targetMachineCycleTime',
+  'unitsPerMachineCycle',
+  'manufacturingVariants',
+  'requiredTools',
+  'requiredSkills',
   'startDate',
   'endDate',
 ];
