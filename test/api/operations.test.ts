@@ -336,6 +336,115 @@ describeEachBackend('operations', (t) => {
     assert.equal(json(bad).code, 'UNKNOWN_EMBED');
   });
 
+  test('the SDK embeds: workplaces, capacity groups, phase, specification, results, sub-resources', async () => {
+    const workplaceId = await createWorkplace(t(), 'SDK-WP');
+    const id = await createOperation(t(), 'SDK-10', {
+      workplaceId,
+      targetQuantity: 10,
+      components: [{ materialNumber: 'C-1' }],
+      userFields: [{ position: 1, value: 'one' }],
+      alternativeWorkplaceIds: [workplaceId],
+      productionResourcesAndTools: [{ identifier: 'T-1' }, { identifier: 'T-2' }],
+      requiredSkills: { processing: [{ skillId: 'S-1' }] },
+    });
+    const group = json(await t().request({ url: `/api/v2/workplaces/${workplaceId}` })).properties
+      .capacityGroupId;
+    const names = [
+      'plannedWorkplace',
+      'targetWorkplace',
+      'plannedCapacityGroup',
+      'targetCapacityGroup',
+      'operationPhase',
+      'specification',
+      'planningResult',
+      'forecastResults',
+      'components',
+      'userFields',
+      'alternativeWorkplaces',
+      'productionResourcesAndTools',
+      'scheduledDates',
+      'requiredSkills',
+      'manufacturingVariants',
+    ];
+    // No forecast result yet: that embed is left out.
+    const put = await t().request({
+      method: 'PUT',
+      url: `${BASE}/${id}/planningResult`,
+      body: { workplaceId, startDate: '2030-01-01T06:00:00.000Z', endDate: '2030-01-01T07:00:00.000Z' },
+    });
+    assert.equal(put.statusCode, 201, put.body);
+    const body = await getOperation(t(), id, `?embed=${names.join(',')}`);
+    const embedded = body._embedded;
+    assert.deepEqual(Object.keys(embedded).sort(), names.filter((name) => name !== 'forecastResults').sort());
+    assert.equal(embedded.plannedWorkplace.properties.id, workplaceId);
+    assert.equal(embedded.targetWorkplace.properties.id, workplaceId);
+    assert.equal(embedded.plannedCapacityGroup.properties.id, group);
+    assert.equal(embedded.targetCapacityGroup.properties.id, group);
+    assert.equal(embedded.operationPhase.properties.id, 'RELEASED');
+    assert.equal(embedded.specification.properties.targetQuantity, 10);
+    assert.equal(embedded.specification.properties.targetCapacityGroup.id, group);
+    assert.equal(embedded.planningResult.properties.workplaceId, workplaceId);
+    assert.deepEqual(embedded.components.properties.elements, [
+      { material: { number: 'C-1', description: null, type: null }, quantity: null, quantityUnit: null },
+    ]);
+    assert.deepEqual(embedded.userFields.properties.elements, [{ value: 'one', position: 1 }]);
+    assert.equal(
+      embedded.alternativeWorkplaces._embedded.alternativeWorkplaces[0].properties.id,
+      workplaceId,
+    );
+    // Each embedded sub-resource is what its own GET answers.
+    for (const name of [
+      'productionResourcesAndTools',
+      'scheduledDates',
+      'requiredSkills',
+      'manufacturingVariants',
+    ])
+      assert.deepEqual(embedded[name], json(await t().request({ url: `${BASE}/${id}/${name}` })), name);
+    assert.equal(embedded.productionResourcesAndTools.pagination.total, 2);
+
+    // A page embeds them per operation, and links the plans and the list with one embed each.
+    const page = json(
+      await t().request({ url: `${BASE}?workplaceId=${workplaceId}&embed=components,planningResults` }),
+    );
+    assert.deepEqual(page._embedded.operations[0]._embedded.components, embedded.components);
+    assert.deepEqual(page._embedded.operations[0]._embedded.planningResults, embedded.planningResult);
+    assert.deepEqual(page._links.planningResults, get('/api/v2/operations/planningResults'));
+    assert.deepEqual(page._links.planningScenarios, get('/api/v2/operations/planningScenarios'));
+    assert.deepEqual(page._links.operationsWithComponents, get('/api/v2/operations?embed=components'));
+    assert.deepEqual(page._links.searchOperationsWithSpecification, {
+      href: absolute('/api/v2/operations/search?embed=specification'),
+      method: 'POST',
+      embeddable: false,
+    });
+    for (const [rel, link] of Object.entries(page._links) as [string, { href: string; method: string }][]) {
+      const url = link.href.replace('http://localhost:80', '');
+      const answer = await t().request({
+        method: link.method,
+        url,
+        body: link.method === 'POST' ? {} : undefined,
+      });
+      assert.equal(answer.statusCode, rel === 'createOperation' ? 400 : 200, `${rel}: ${answer.body}`);
+    }
+    const results = json(
+      await t().request({ url: '/api/v2/operations/planningResults?startDate=2030-01-01T00:00:00Z' }),
+    );
+    assert.deepEqual(
+      results._embedded.planningResults.map(
+        (item: { properties: { operationId: string } }) => item.properties.operationId,
+      ),
+      [id],
+    );
+    assert.deepEqual(results._embedded.planningResults[0]._links.updatePlanningResult, {
+      href: absolute(`${BASE}/${id}/planningResult`),
+      method: 'PUT',
+      embeddable: false,
+    });
+    const none = json(
+      await t().request({ url: '/api/v2/operations/planningResults?endDate=2029-01-01T00:00:00Z' }),
+    );
+    assert.equal(none.pagination.total, 0);
+  });
+
   test('400s on create and replace; 404s for unknown and malformed ids', async () => {
     const id = await createOperation(t(), 'ERR-10');
     const { productionOrderId } = (await getOperation(t(), id)).properties;

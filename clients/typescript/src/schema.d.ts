@@ -1559,7 +1559,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** History of operation phases, newest first (timestamp pagination) */
+        /**
+         * History of operation phases, newest first (timestamp pagination)
+         * @description startDate/endDate: only the records overlapping the period.
+         */
         get: operations["listOperationRecordedOperationPhases"];
         put?: never;
         post?: never;
@@ -1576,7 +1579,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One recordedOperationPhase */
+        /** One recorded operation phase */
         get: operations["getOperationRecordedOperationPhase"];
         put?: never;
         post?: never;
@@ -1593,7 +1596,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Output quantities booked on an operation, newest first (timestamp pagination) */
+        /**
+         * Output quantities booked on an operation, newest first (timestamp pagination)
+         * @description startDate/endDate: only the quantities booked within the period.
+         */
         get: operations["listOperationRecordedOutputQuantities"];
         put?: never;
         /**
@@ -2790,6 +2796,46 @@ export interface paths {
          * @description All or nothing: one invalid element is a 400 naming its index and nothing is applied. Each element is applied exactly as a single replacement would be.
          */
         post: operations["postStaffMembersPlanningResultsUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/forecastResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The forecast results of all operations, by start (offset pages)
+         * @description startDate/endDate: only the results overlapping the period.
+         */
+        get: operations["getOperationsForecastResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/operations/planningResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The planning results of all operations, by start (offset pages)
+         * @description startDate/endDate: only the results overlapping the period.
+         */
+        get: operations["getOperationsPlanningResults"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -14036,6 +14082,8 @@ export interface operations {
                 paginationTimestamp?: string;
                 /** @description Id of the item at the position */
                 paginationIdentifier?: string;
+                startDate?: string;
+                endDate?: string;
             };
             header?: never;
             path: {
@@ -14261,6 +14309,8 @@ export interface operations {
                 paginationTimestamp?: string;
                 /** @description Id of the item at the position */
                 paginationIdentifier?: string;
+                startDate?: string;
+                endDate?: string;
             };
             header?: never;
             path: {
@@ -24620,6 +24670,208 @@ export interface operations {
             };
             /** @description Error body of every 4xx and 5xx answer */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationsForecastResults: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _embedded: {
+                            forecastResults: {
+                                properties: {
+                                    /** Format: uuid */
+                                    operationId: string;
+                                    /** Format: uuid */
+                                    workplaceId: string;
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    setupStartDate: string | null;
+                                    setupEndDate: string | null;
+                                    processingStartDate: string | null;
+                                    processingEndDate: string | null;
+                                    fixed: boolean;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getOperationsPlanningResults: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _embedded: {
+                            planningResults: {
+                                properties: {
+                                    /** Format: uuid */
+                                    operationId: string;
+                                    /** Format: uuid */
+                                    workplaceId: string;
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    setupStartDate: string | null;
+                                    setupEndDate: string | null;
+                                    processingStartDate: string | null;
+                                    processingEndDate: string | null;
+                                    fixed: boolean;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -208,8 +208,9 @@ export const periodOf = (query: { startDate?: string | undefined; endDate?: stri
   endDate: dateOf(query.endDate),
 });
 
+// One comma list may name every embed of a resource (operations take over twenty names).
 export const EmbedQuery = Type.Optional(
-  Type.Array(Type.String({ maxLength: 200 }), {
+  Type.Array(Type.String({ maxLength: 1000 }), {
     maxItems: 20,
     description: 'Sub-resources to embed: a comma list or repeated parameters',
   }),
