@@ -416,7 +416,10 @@ describeEachBackend('operations', (t) => {
       method: 'POST',
       embeddable: false,
     });
-    for (const [rel, link] of Object.entries(page._links) as [string, { href: string; method: string }][]) {
+    for (const [rel, link] of Object.entries(page._links) as [
+      string,
+      { href: string; method: 'GET' | 'POST' },
+    ][]) {
       const url = link.href.replace('http://localhost:80', '');
       const answer = await t().request({
         method: link.method,
