@@ -384,6 +384,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
         ...period,
       },
       'PUT /operations/:id/forecastResult': result,
+      'PUT /operations/:id/planningResult': result,
       'POST /operations/forecastResults/update': {
         forecastResults: [{ operationId: operation.id, ...result }],
       },

@@ -80,6 +80,12 @@ const phaseActions = (id: string, phase: Phase) =>
 
 /** The result writes a writer is offered on every operation (docs/resources/production-orders.md). */
 const resultActions = (id: string) => ({
+  setOperationPhase: {
+    href: absolute(`${BASE}/${id}/{operationPhaseId}`),
+    method: 'POST',
+    embeddable: false,
+    templated: true,
+  },
   updatePlanningResult: { href: absolute(`${BASE}/${id}/planningResult`), method: 'PUT', embeddable: false },
   deletePlanningResult: {
     href: absolute(`${BASE}/${id}/planningResult`),

@@ -40,6 +40,12 @@ const fullResult = (fields: Record<string, unknown>) => ({
   ...fields,
 });
 
+/** The writes a writer is offered on an operation's result (docs/resources/planning.md). */
+const writeLinks = (url: string, name: string) => ({
+  [`update${name}`]: { href: absolute(url), method: 'PUT', embeddable: false },
+  [`delete${name}`]: { href: absolute(url), method: 'DELETE', embeddable: false },
+});
+
 const validation = (field: string, detail: string) => ({
   status: 400,
   code: 'VALIDATION_FAILED',
@@ -75,6 +81,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         self: get(url),
         operation: get(`${API}/operations/${operationId}`),
         workplace: get(`${API}/workplaces/${workplaceId}`),
+        ...writeLinks(url, 'ForecastResult'),
       },
     };
     assert.deepEqual([created.statusCode, json(created)], [201, expected], created.body);
@@ -355,6 +362,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         self: get(url),
         operation: get(`${API}/operations/${operationId}`),
         workplace: get(`${API}/workplaces/${workplaceId}`),
+        ...writeLinks(url, 'PlanningResult'),
       },
     });
 

@@ -81,6 +81,12 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     body: { workplaceId, startDate: '2030-01-03T06:00:00.000Z', endDate: '2030-01-03T08:00:00.000Z' },
   });
   assert.ok([200, 201].includes(forecast.statusCode), forecast.body);
+  const planned = await t.request({
+    method: 'PUT',
+    url: `${V}/operations/${operationId}/planningResult`,
+    body: { workplaceId, startDate: '2030-01-04T06:00:00.000Z', endDate: '2030-01-04T08:00:00.000Z' },
+  });
+  assert.ok([200, 201].includes(planned.statusCode), planned.body);
   // Disabled: no instance connects to its broker while the round trip runs.
   const connectorId = await created(t, '/connectors', {
     name: 'Echo press',
@@ -105,6 +111,7 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     '/productionOrders/:id': `/productionOrders/${operation.productionOrderId}`,
     '/operations/:id': `/operations/${operationId}`,
     '/operations/:id/forecastResult': `/operations/${operationId}/forecastResult`,
+    '/operations/:id/planningResult': `/operations/${operationId}/planningResult`,
     '/staffMembers/:id': `/staffMembers/${staffMemberId}`,
     '/tools/:id': `/tools/${toolId}`,
     '/tools/:id/edges/:edgeId': `/tools/${toolId}/edges/${edgeId}`,
@@ -124,6 +131,7 @@ const ECHOED_BY_CLIENTS: Record<string, string[]> = {
   '/tools/:id': ['toolStateId'],
   '/documents/:id': ['contentType', 'size', 'version'],
   '/operations/:id/forecastResult': ['operationId'],
+  '/operations/:id/planningResult': ['operationId'],
 };
 
 type Schema = { properties?: Record<string, Schema>; description?: string; type?: string | string[] };

@@ -111,6 +111,11 @@ export function presentOperation(operation: Operation, view: OperationView): Res
     for (const phase of OPERATION_PHASE_TRANSITIONS[operation.operationPhaseId]) {
       actions[phaseActionRel(phase)] = link(hrefs.api(`${self}/${phase}`), { method: 'POST' });
     }
+    // The phase command for any phase, as the real API offers it beside the per-phase actions.
+    actions.setOperationPhase = link(hrefs.api(`${self}/{operationPhaseId}`), {
+      method: 'POST',
+      templated: true,
+    });
     // The result writes the service serves per operation, under the real API's names.
     actions.updatePlanningResult = link(hrefs.api(`${self}/planningResult`), { method: 'PUT' });
     actions.deletePlanningResult = link(hrefs.api(`${self}/planningResult`), { method: 'DELETE' });

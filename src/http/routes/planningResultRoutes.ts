@@ -12,8 +12,9 @@ import {
 } from '../../domain/planning.ts';
 import * as service from '../../services/planningResultService.ts';
 import type { Api } from '../api.ts';
+import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import { link } from '../hal.ts';
+import { type Resource as HalResource, link } from '../hal.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
 import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planningPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames } from '../readOnly.ts';
@@ -66,6 +67,20 @@ const ROUTES: ResultRoutes[] = [
   },
 ];
 
+/**
+ * An operation's result with the writes a writer may make on it, under the real API's names:
+ * replaced (PUT) and deleted.
+ */
+function withWriteLinks(kind: ResultKind, presented: HalResource): HalResource {
+  // A staff member's result is written in bulk only, and the SDK names no links on it.
+  if (kind.ownerField !== 'operationId') return presented;
+  const href = presented._links.self?.href as string;
+  const name = kind.resource.charAt(0).toUpperCase() + kind.resource.slice(1);
+  presented._links[`update${name}`] = link(href, { method: 'PUT' });
+  presented._links[`delete${name}`] = link(href, { method: 'DELETE' });
+  return presented;
+}
+
 export function registerPlanning(api: Api, { db }: ServerDeps): void {
   for (const { kind, owners, list, title, tags } of ROUTES) {
     const schema = Resource(ResultProperties(kind.ownerField), title);
@@ -76,7 +91,10 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
       tags,
       path: `${owners}/:id/${kind.resource}`,
       schema,
-      present: (item: Result, request) => presentResult(kind, item, request.hrefs),
+      present: (item: Result, request) => {
+        const presented = presentResult(kind, item, request.hrefs);
+        return canWrite(request) ? withWriteLinks(kind, presented) : presented;
+      },
     });
     result.get({ summary: `The ${title}`, load: (id) => service.getResult(db, kind, id) });
     result.remove({
@@ -110,23 +128,19 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
   // Every operation's result of a kind, for planning boards that read the whole plan.
   for (const kind of [FORECAST_RESULTS, OPERATION_PLANNING_RESULTS]) {
     const title = kind === FORECAST_RESULTS ? 'forecast result' : 'planning result';
-    const Action = kind === FORECAST_RESULTS ? 'ForecastResult' : 'PlanningResult';
     const results = resourceRoutes(api, {
       path: `${OPERATIONS_PATH}/${kind.resource}s`,
       schema: Resource(ResultProperties(kind.ownerField), title),
       present: (item: Result, hrefs, writable) => {
         const presented = presentResult(kind, item, hrefs);
-        if (!writable) return presented;
-        const href = hrefs.api(resultPath(kind, item.ownerId));
-        presented._links[`update${Action}`] = link(href, { method: 'PUT' });
-        presented._links[`delete${Action}`] = link(href, { method: 'DELETE' });
-        return presented;
+        return writable ? withWriteLinks(kind, presented) : presented;
       },
     });
     results.list({
       summary: `The ${title}s of all operations, by start (offset pages)`,
       description: 'startDate/endDate: only the results overlapping the period.',
-      operationId: `getOperations${Action}s`,
+      operationId:
+        kind === FORECAST_RESULTS ? 'getOperationsForecastResults' : 'getOperationsPlanningResults',
       filters: PeriodFilters,
       load: (filter, page) => resultRepository.listResults(db, kind, periodOf(filter), page),
     });
@@ -159,7 +173,7 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
           request.params.id,
           toResultInput(request.body),
         );
-        const representation = presentResult(kind, result, request.hrefs);
+        const representation = withWriteLinks(kind, presentResult(kind, result, request.hrefs));
         if (change !== 'CREATED') return representation;
         const location = request.hrefs.api(resultPath(kind, result.ownerId));
         return reply.code(201).header('location', location).send(representation);
