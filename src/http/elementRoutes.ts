@@ -144,7 +144,10 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
       // Unknown embed names are refused before anything is read.
       const embedded = await embeddedOf(route.embeds, id, query as { embed?: string[] }, request);
       const found = await route.load(id, kept as Static<TObject<F>>, asked);
-      const answer = elementsAnswer(request, route.path.replace(':id', id), kept, found, asked, (item) =>
+      // The paging links ask for the same embeds.
+      const embed = (query as { embed?: string[] }).embed?.join(',');
+      const linked: QueryValues = embed ? { ...kept, embed } : kept;
+      const answer = elementsAnswer(request, route.path.replace(':id', id), linked, found, asked, (item) =>
         route.present(item, request),
       );
       return {

@@ -177,6 +177,7 @@ describeEachBackend('v3 sub-resources', (t) => {
     const tools = await ok(t(), `${OPS}/${id}/requiredTools?embed=operation`);
     assert.deepEqual(tools.properties.elements, [{ id: 'T-2', name: 'Gauge', description: null }]);
     assert.equal(tools._embedded.operation.properties.id, id);
+    assert.ok(tools._links.first.href.includes('embed=operation'), tools._links.first.href);
     const skills = await ok(t(), `${OPS}/${id}/requiredSkills`);
     assert.deepEqual(skills.properties, {
       setup: [{ skillId: 'TURN-SETUP', minimumSkill: 2, capacity: 0.5 }],
