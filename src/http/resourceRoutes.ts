@@ -4,7 +4,7 @@
 // A route family says only what is special about its resource; each call registers one route.
 import type { FastifyRequest } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import type { KeysetPage, KeysetRequest, OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
 import { canWrite } from './auth.ts';
@@ -163,6 +163,20 @@ export interface CommandRoute<Item, B extends TSchema> extends Doc {
   run: (body: Static<B>, at: At) => Promise<Item>;
 }
 
+/**
+ * The item routes of a family whose service has the one signature of each use case (get, create,
+ * replace and delete by the path's `:id`); `input` makes a body the service's input.
+ */
+export interface ItemRoutes<Item, Input, CB extends TSchema, RB extends TSchema> {
+  input: (body: Static<CB> | Static<RB>) => Input;
+  get: Doc & { run: (db: Database, id: string) => Promise<Item> };
+  create: Doc & { body: CB; run: (db: Database, input: Input) => Promise<Item> };
+  replace: Omit<ReplaceRoute<Item, RB>, 'run'> & {
+    run: (db: Database, id: string, input: Input) => Promise<Item>;
+  };
+  remove: Doc & { run: (db: Database, id: string) => Promise<unknown> };
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const hasParams = (path: string) => path.includes(':');
@@ -215,7 +229,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
     operationId: doc.operationId ?? operationId,
   });
 
-  return {
+  const routes = {
     list<
       P extends Paging = 'offset',
       F extends TProperties = NoProperties,
@@ -424,6 +438,21 @@ export function resourceRoutes<Item, Embed extends string = never>(
         handler: async (request) =>
           presentOne(await route.run(request.body as Static<B>, at(request)), request),
       });
+    },
+  };
+
+  return {
+    ...routes,
+    /** get, create, replace and remove of a family through its service (`ItemRoutes`). */
+    items<Input, CB extends TSchema, RB extends TSchema>(
+      db: Database,
+      family: ItemRoutes<Item, Input, CB, RB>,
+    ): void {
+      const { input, get, create, replace, remove } = family;
+      routes.get({ ...get, load: (at) => get.run(db, at.id) });
+      routes.create({ ...create, run: (body) => create.run(db, input(body)) });
+      routes.replace({ ...replace, run: (body, at) => replace.run(db, at.id, input(body)) });
+      routes.remove({ ...remove, run: (at) => remove.run(db, at.id) });
     },
   };
 }

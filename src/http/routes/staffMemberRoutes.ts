@@ -54,20 +54,23 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     filters: StaffMemberFilters,
     load: (filter, page) => repository.listStaffMembers(db, filter, page),
   });
-  members.get({ summary: 'One staff member', load: (at) => service.getStaffMember(db, at.id) });
-  members.create({
-    summary: 'Create a staff member (emits STAFF_MEMBER_CREATED)',
-    body: CreateStaffMemberBody,
-    run: (body) => service.createStaffMember(db, staffMemberInput(body)),
-  });
-  members.replace({
-    summary: 'Replace a staff member (emits STAFF_MEMBER_UPDATED when anything changes)',
-    body: ReplaceStaffMemberBody,
-    run: (body, at) => service.replaceStaffMember(db, at.id, staffMemberInput(body)),
-  });
-  members.remove({
-    summary: 'Delete a staff member with its activity history (emits STAFF_MEMBER_DELETED)',
-    run: (at) => service.deleteStaffMember(db, at.id),
+  members.items(db, {
+    input: staffMemberInput,
+    get: { summary: 'One staff member', run: service.getStaffMember },
+    create: {
+      summary: 'Create a staff member (emits STAFF_MEMBER_CREATED)',
+      body: CreateStaffMemberBody,
+      run: service.createStaffMember,
+    },
+    replace: {
+      summary: 'Replace a staff member (emits STAFF_MEMBER_UPDATED when anything changes)',
+      body: ReplaceStaffMemberBody,
+      run: service.replaceStaffMember,
+    },
+    remove: {
+      summary: 'Delete a staff member with its activity history (emits STAFF_MEMBER_DELETED)',
+      run: service.deleteStaffMember,
+    },
   });
 
   resourceRoutes(api, {

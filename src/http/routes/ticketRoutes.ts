@@ -44,21 +44,24 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     filter: ticketFilter,
     load: (filter, page) => repository.listTickets(db, filter, page),
   });
-  tickets.get({ summary: 'One ticket', load: (at) => service.getTicket(db, at.id) });
-  tickets.create({
-    summary: 'Raise a ticket (emits TICKET_CREATED)',
-    body: CreateTicketBody,
-    run: (body) => service.createTicket(db, ticketInput(body)),
-  });
-  tickets.replace({
-    summary: 'Replace a ticket (emits TICKET_UPDATED, and TICKET_STATE_CHANGED for a new state)',
-    body: ReplaceTicketBody,
-    run: (body, at) => service.replaceTicket(db, at.id, ticketInput(body)),
-  });
-  tickets.remove({
-    summary:
-      'Delete a ticket with its activities, remarks and attachments (emits TICKET_DELETED and the DELETED event of each)',
-    run: (at) => service.deleteTicket(db, at.id),
+  tickets.items(db, {
+    input: ticketInput,
+    get: { summary: 'One ticket', run: service.getTicket },
+    create: {
+      summary: 'Raise a ticket (emits TICKET_CREATED)',
+      body: CreateTicketBody,
+      run: service.createTicket,
+    },
+    replace: {
+      summary: 'Replace a ticket (emits TICKET_UPDATED, and TICKET_STATE_CHANGED for a new state)',
+      body: ReplaceTicketBody,
+      run: service.replaceTicket,
+    },
+    remove: {
+      summary:
+        'Delete a ticket with its activities, remarks and attachments (emits TICKET_DELETED and the DELETED event of each)',
+      run: service.deleteTicket,
+    },
   });
   tickets.command({
     path: ':ticketStateId',

@@ -38,20 +38,23 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     filters: { type: Type.Optional(GroupType) },
     load: (filter, page) => repository.listWorkplaceGroups(db, filter, page),
   });
-  groups.get({ summary: 'One workplace group', load: (at) => service.getWorkplaceGroup(db, at.id) });
-  groups.create({
-    summary: 'Create a workplace group',
-    body: WorkplaceGroupBody,
-    run: (body) => service.createWorkplaceGroup(db, groupInput(body)),
-  });
-  groups.replace({
-    summary: 'Replace a workplace group',
-    body: WorkplaceGroupBody,
-    run: (body, at) => service.replaceWorkplaceGroup(db, at.id, groupInput(body)),
-  });
-  groups.remove({
-    summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',
-    run: (at) => service.deleteWorkplaceGroup(db, at.id),
+  groups.items(db, {
+    input: groupInput,
+    get: { summary: 'One workplace group', run: service.getWorkplaceGroup },
+    create: {
+      summary: 'Create a workplace group',
+      body: WorkplaceGroupBody,
+      run: service.createWorkplaceGroup,
+    },
+    replace: {
+      summary: 'Replace a workplace group',
+      body: WorkplaceGroupBody,
+      run: service.replaceWorkplaceGroup,
+    },
+    remove: {
+      summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',
+      run: service.deleteWorkplaceGroup,
+    },
   });
 
   resourceRoutes(api, {
