@@ -163,18 +163,23 @@ export interface CommandRoute<Item, B extends TSchema> extends Doc {
   run: (body: Static<B>, at: At) => Promise<Item>;
 }
 
+/** An item's ids in its path: its own, or below an owner the owner's and its own. */
+type ItemIds = [id: string] | [ownerId: string, id: string];
+/** The ids a new item is created at: none, or below an owner the owner's. */
+type OwnerIds<Ids extends ItemIds> = Ids extends [string, string] ? [ownerId: string] : [];
+
 /**
  * The item routes of a family whose service has the one signature of each use case (get, create,
- * replace and delete by the path's `:id`); `input` makes a body the service's input.
+ * replace and delete, by the ids in the path: `Ids`); `input` makes a body the service's input.
  */
-export interface ItemRoutes<Item, Input, CB extends TSchema, RB extends TSchema> {
+export interface ItemRoutes<Item, Input, CB extends TSchema, RB extends TSchema, Ids extends ItemIds> {
   input: (body: Static<CB> | Static<RB>) => Input;
-  get: Doc & { run: (db: Database, id: string) => Promise<Item> };
-  create: Doc & { body: CB; run: (db: Database, input: Input) => Promise<Item> };
+  get: Doc & { run: (db: Database, ...ids: Ids) => Promise<Item> };
+  create: Doc & { body: CB; run: (db: Database, ...at: [...OwnerIds<Ids>, Input]) => Promise<Item> };
   replace: Omit<ReplaceRoute<Item, RB>, 'run'> & {
-    run: (db: Database, id: string, input: Input) => Promise<Item>;
+    run: (db: Database, ...at: [...Ids, Input]) => Promise<Item>;
   };
-  remove: Doc & { run: (db: Database, id: string) => Promise<unknown> };
+  remove: Doc & { run: (db: Database, ...ids: Ids) => Promise<unknown> };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -443,16 +448,25 @@ export function resourceRoutes<Item, Embed extends string = never>(
 
   return {
     ...routes,
-    /** get, create, replace and remove of a family through its service (`ItemRoutes`). */
-    items<Input, CB extends TSchema, RB extends TSchema>(
+    /**
+     * get, create, replace and remove of a family through its service (`ItemRoutes`): by the
+     * item's id, below an owner (an `itemParam` of its own) by the owner's and the item's.
+     */
+    items<Input, CB extends TSchema, RB extends TSchema, Ids extends ItemIds>(
       db: Database,
-      family: ItemRoutes<Item, Input, CB, RB>,
+      family: ItemRoutes<Item, Input, CB, RB, Ids>,
     ): void {
       const { input, get, create, replace, remove } = family;
-      routes.get({ ...get, load: (at) => get.run(db, at.id) });
-      routes.create({ ...create, run: (body) => create.run(db, input(body)) });
-      routes.replace({ ...replace, run: (body, at) => replace.run(db, at.id, input(body)) });
-      routes.remove({ ...remove, run: (at) => remove.run(db, at.id) });
+      const below = itemParam !== 'id';
+      // The types cannot see the path: a service of the other arity is a programming error.
+      if (get.run.length !== (below ? 3 : 2))
+        throw new Error(`${path}: get takes ${below ? 'two ids' : 'one id'}`);
+      const idsOf = (at: At) => (below ? [at.id, at.itemId] : [at.id]) as Ids;
+      const ownerOf = (at: At) => (below ? [at.id] : []) as OwnerIds<Ids>;
+      routes.get({ ...get, load: (at) => get.run(db, ...idsOf(at)) });
+      routes.create({ ...create, run: (body, at) => create.run(db, ...ownerOf(at), input(body)) });
+      routes.replace({ ...replace, run: (body, at) => replace.run(db, ...idsOf(at), input(body)) });
+      routes.remove({ ...remove, run: (at) => remove.run(db, ...idsOf(at)) });
     },
   };
 }

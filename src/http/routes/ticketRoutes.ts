@@ -86,24 +86,25 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     owner: async (at) => (await service.getTicket(db, at.id)).id,
     load: (filter, page, at) => repository.listActivities(db, at.owner, filter, page),
   });
-  activities.get({
-    summary: 'One activity of a ticket',
-    load: (at) => service.getActivity(db, at.id, at.itemId),
-  });
-  activities.create({
-    summary: 'Add an activity to an open ticket (emits TICKET_ACTIVITY_CREATED)',
-    body: CreateActivityBody,
-    run: (body, at) => service.createActivity(db, at.id, activityInput(body)),
-  });
-  activities.replace({
-    summary:
-      'Replace an activity (emits TICKET_ACTIVITY_UPDATED, and TICKET_ACTIVITY_STATE_CHANGED for a new state)',
-    body: ReplaceActivityBody,
-    run: (body, at) => service.replaceActivity(db, at.id, at.itemId, activityInput(body)),
-  });
-  activities.remove({
-    summary: 'Delete an activity with its remarks and attachments (emits TICKET_ACTIVITY_DELETED and theirs)',
-    run: (at) => service.deleteActivity(db, at.id, at.itemId),
+  activities.items(db, {
+    input: activityInput,
+    get: { summary: 'One activity of a ticket', run: service.getActivity },
+    create: {
+      summary: 'Add an activity to an open ticket (emits TICKET_ACTIVITY_CREATED)',
+      body: CreateActivityBody,
+      run: service.createActivity,
+    },
+    replace: {
+      summary:
+        'Replace an activity (emits TICKET_ACTIVITY_UPDATED, and TICKET_ACTIVITY_STATE_CHANGED for a new state)',
+      body: ReplaceActivityBody,
+      run: service.replaceActivity,
+    },
+    remove: {
+      summary:
+        'Delete an activity with its remarks and attachments (emits TICKET_ACTIVITY_DELETED and theirs)',
+      run: service.deleteActivity,
+    },
   });
   activities.command({
     path: ':ticketActivityStateId',
