@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { OperatingState } from '../../domain/masterData.ts';
 import { targetProcessingTime } from '../../domain/operations.ts';
-import type { OperatingStateSummary, QuantitySummary, Span } from '../../domain/summaries.ts';
+import type { OperatingStateSummary, QuantitySummary } from '../../domain/summaries.ts';
 import * as service from '../../services/summaryService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -12,6 +12,7 @@ import { link, resource } from '../hal.ts';
 import type { QueryValues } from '../hrefs.ts';
 import { OPERATIONS_PATH, REPORTS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
+import { windowProperties } from '../presenters/properties.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf, periodOf } from '../schemas/common.ts';
 import {
@@ -27,9 +28,6 @@ import {
 
 /** The period a summary is asked for, as the query sends it. */
 type PeriodValues = QueryValues & { startDate?: string; endDate?: string };
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const windowProperties = (window: Span) => ({ startDate: iso(window.start), endDate: iso(window.end) });
 
 const quantityProperties = (summary: QuantitySummary) => ({
   targetQuantity: summary.targetQuantity,
