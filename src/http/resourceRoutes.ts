@@ -170,16 +170,17 @@ type OwnerIds<Ids extends ItemIds> = Ids extends [string, string] ? [ownerId: st
 
 /**
  * The item routes of a family whose service has the one signature of each use case (get, create,
- * replace and delete, by the ids in the path: `Ids`); `input` makes a body the service's input.
+ * and where the family has them replace and delete, by the ids in the path: `Ids`); `input` makes
+ * a body the service's input.
  */
 export interface ItemRoutes<Item, Input, CB extends TSchema, RB extends TSchema, Ids extends ItemIds> {
   input: (body: Static<CB> | Static<RB>) => Input;
   get: Doc & { run: (db: Database, ...ids: Ids) => Promise<Item> };
   create: Doc & { body: CB; run: (db: Database, ...at: [...OwnerIds<Ids>, Input]) => Promise<Item> };
-  replace: Omit<ReplaceRoute<Item, RB>, 'run'> & {
+  replace?: Omit<ReplaceRoute<Item, RB>, 'run'> & {
     run: (db: Database, ...at: [...Ids, Input]) => Promise<Item>;
   };
-  remove: Doc & { run: (db: Database, ...ids: Ids) => Promise<unknown> };
+  remove?: Doc & { run: (db: Database, ...ids: Ids) => Promise<unknown> };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -449,10 +450,11 @@ export function resourceRoutes<Item, Embed extends string = never>(
   return {
     ...routes,
     /**
-     * get, create, replace and remove of a family through its service (`ItemRoutes`): by the
-     * item's id, below an owner (an `itemParam` of its own) by the owner's and the item's.
+     * get, create, replace and remove (the last two where the family has them) through its
+     * service (`ItemRoutes`): by the item's id, below an owner (an `itemParam` of its own) by the
+     * owner's and the item's.
      */
-    items<Input, CB extends TSchema, RB extends TSchema, Ids extends ItemIds>(
+    items<Input, CB extends TSchema, Ids extends ItemIds, RB extends TSchema = CB>(
       db: Database,
       family: ItemRoutes<Item, Input, CB, RB, Ids>,
     ): void {
@@ -465,8 +467,9 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const ownerOf = (at: At) => (below ? [at.id] : []) as OwnerIds<Ids>;
       routes.get({ ...get, load: (at) => get.run(db, ...idsOf(at)) });
       routes.create({ ...create, run: (body, at) => create.run(db, ...ownerOf(at), input(body)) });
-      routes.replace({ ...replace, run: (body, at) => replace.run(db, ...idsOf(at), input(body)) });
-      routes.remove({ ...remove, run: (at) => remove.run(db, ...idsOf(at)) });
+      if (replace)
+        routes.replace({ ...replace, run: (body, at) => replace.run(db, ...idsOf(at), input(body)) });
+      if (remove) routes.remove({ ...remove, run: (at) => remove.run(db, ...idsOf(at)) });
     },
   };
 }

@@ -34,7 +34,7 @@ function capture() {
     assert.ok(route, key);
     return route;
   };
-  return { api: app as unknown as Api, routeAt };
+  return { api: app as unknown as Api, routes, routeAt };
 }
 
 /** Calls a route's handler with these path parameters and body; the status code it answered with. */
@@ -136,6 +136,21 @@ describe('items', () => {
       ['replace', 'O1', 'T1', 'b'],
       ['delete', 'O1', 'T1'],
     ]);
+  });
+
+  test('a family without replace or delete gets neither route', () => {
+    const { api, routes } = capture();
+    const thing = async (): Promise<Thing> => ({ id: 'T1' });
+    const get = async (_db: Database, id: string): Promise<Thing> => ({ id });
+    resourceRoutes(api, { path: '/things', schema: Item, presentPage }).items(db, {
+      input: (body) => body.name,
+      get: { summary: 'One', run: get },
+      create: { summary: 'Create', body: Body, run: thing },
+    });
+    assert.deepEqual(
+      [...routes.keys()].filter((key) => !key.startsWith('HEAD')),
+      ['GET /things/:id', 'POST /things'],
+    );
   });
 
   test('a service of the other arity stops the server at start', () => {
