@@ -3,7 +3,7 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
-  findByIds,
+  batchFind,
   fromJsonb,
   insertRow,
   lockableFind,
@@ -105,9 +105,7 @@ export const listWorkplaces = offsetList(WORKPLACES, 'w.number, w.id', (filter: 
 });
 
 /** The workplaces with these ids, in no particular order; unknown ids are left out. */
-export async function findWorkplaces(db: Queryable, ids: readonly string[]): Promise<Workplace[]> {
-  return findByIds(db, WORKPLACES, ids);
-}
+export const findWorkplaces = batchFind(WORKPLACES);
 
 export const findWorkplace = lockableFind(WORKPLACES);
 
