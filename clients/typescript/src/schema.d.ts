@@ -3640,6 +3640,8 @@ export interface operations {
                         properties: {
                             version: number;
                             title: string;
+                            /** @description The licence of the service, as its package.json states it */
+                            license: string;
                         };
                         _links: {
                             [key: string]: {
