@@ -27962,12 +27962,14 @@ export interface operations {
                                     ticketStateId: string;
                                     ticketClassId: string | null;
                                     operationId: string | null;
+                                    materialNumber: string | null;
                                     material: {
                                         number: string;
                                         description: string | null;
                                         /** @description Not recorded by the plant */
                                         type: null;
                                     } | null;
+                                    workplaceId: string | null;
                                     workplace: {
                                         /** Format: uuid */
                                         id: string;
@@ -28081,12 +28083,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -28183,12 +28187,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -28313,12 +28319,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -28481,12 +28489,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
