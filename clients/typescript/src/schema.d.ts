@@ -7226,6 +7226,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -7312,7 +7314,10 @@ export interface operations {
     };
     getMaterial: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
