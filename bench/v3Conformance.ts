@@ -31,6 +31,7 @@ import {
   PathFiller,
   type Plant,
   plantOf,
+  SDK_EMBEDS,
   V3,
   WriteBodies,
 } from './v3Requests.ts';
@@ -103,7 +104,7 @@ const REPORT_SUBJECTS: Record<string, (plant: Plant) => [string, string]> = {
  */
 function queryFor(recorded: RecordedResponse, plant: Plant): URLSearchParams {
   const query = new URLSearchParams();
-  const embed = recorded.query?.embed;
+  const embed = recorded.query?.embed ?? SDK_EMBEDS[recorded.recording];
   if (embed?.length) query.set('embed', embed.join(','));
   for (const value of recorded.query?.additionalOperationTime ?? [])
     query.append('additionalOperationTime', value);

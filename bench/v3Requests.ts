@@ -29,23 +29,44 @@ const ACTION_VALUES: Record<string, string> = {
   toolAssemblyOrderStateId: 'INITIATED',
 };
 
-// Where the most telling item for a parameter is found (one with history or devices; one that
-// may still change, for writes), tried before the collection itself: a URL and the property of
-// its first item that holds the id.
-const PREFERRED_ITEMS: Record<string, { url: string; writeUrl?: string; property: string }> = {
-  operationId: {
-    url: '/operations?operationPhaseId=COMPLETED&limit=1',
-    writeUrl: '/operations?operationPhaseId=RELEASED&limit=1',
-    property: 'id',
-  },
-  workplaceId: { url: '/devices?limit=1', property: 'workplaceId' },
+/**
+ * The embeds the SDK's tests send for recordings whose fixture has no `query` (their recorded
+ * collection's self link leaves the embeds out, but the items show them embedded), so that the
+ * service is asked what the recorded server was asked.
+ */
+export const SDK_EMBEDS: Readonly<Record<string, readonly string[]>> = {
+  // MasterDataClientIntegrationTest.testGetOperatingStates
+  'getOperatingStates.json': ['operatingStateClass', 'workplaceState', 'description', 'shortDescription'],
+  // MasterDataClientIntegrationTest.testGetTicketClasses
+  'getTicketClasses.json': ['description', 'shortDescription'],
 };
 
-/** A property of the first item of a collection answer (HAL `_embedded` or `properties.elements`). */
-function firstItem(body: unknown, property: string): string | undefined {
+// Where the most telling item for a parameter is found (one with history or devices; one that
+// may still change, for writes), tried before the collection itself: a URL, the property of its
+// first item that holds the id, and a link that item must have.
+const PREFERRED_ITEMS: Record<string, { url: string; writeUrl?: string; property: string; having?: string }> =
+  {
+    operationId: {
+      url: '/operations?operationPhaseId=COMPLETED&limit=1',
+      writeUrl: '/operations?operationPhaseId=RELEASED&limit=1',
+      property: 'id',
+    },
+    workplaceId: { url: '/devices?limit=1', property: 'workplaceId' },
+    // The recorded document state has texts; the first one (NEW) has none, as on a real server.
+    documentStateId: { url: '/masterData/documentStates', property: 'id', having: 'description' },
+  };
+
+/**
+ * A property of the first item of a collection answer (HAL `_embedded` or `properties.elements`);
+ * `having`: of the first item with that link.
+ */
+function firstItem(body: unknown, property: string, having?: string): string | undefined {
   const embedded = (body as { _embedded?: Record<string, unknown> } | undefined)?._embedded;
   for (const items of Object.values(embedded ?? {})) {
-    const value = Array.isArray(items) ? items[0]?.properties?.[property] : undefined;
+    if (!Array.isArray(items)) continue;
+    const item =
+      having === undefined ? items[0] : items.find((candidate) => having in (candidate?._links ?? {}));
+    const value = item?.properties?.[property];
     if (typeof value === 'string') return value;
   }
   const elements = (body as { properties?: { elements?: Record<string, unknown>[] } } | undefined)?.properties
@@ -101,8 +122,13 @@ export class PathFiller {
     const key = `${collection} ${parameter} ${preferredUrl}`;
     if (this.ids.has(key)) return this.ids.get(key);
     let id: string | undefined;
-    if (preferred && preferredUrl && `/${collection.split('/')[1]}` === collection) {
-      id = firstItem(bodyOf(await this.t.request({ url: `${V3}${preferredUrl}` })), preferred.property);
+    const topLevel = `/${collection.split('/')[1]}` === collection;
+    if (preferred && preferredUrl && (topLevel || preferredUrl.split('?')[0] === collection)) {
+      id = firstItem(
+        bodyOf(await this.t.request({ url: `${V3}${preferredUrl}` })),
+        preferred.property,
+        preferred.having,
+      );
     }
     id ??= firstItem(bodyOf(await this.t.request({ url: `${V3}${collection}` })), 'id');
     if (id !== undefined) this.ids.set(key, id);

@@ -203,10 +203,10 @@ describeEachBackend('errors: 400, 404, 405, 415', (t) => {
       'Cannot embed shifts; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, description, erpContext.',
     );
     assertError(
-      await t().request({ url: `${GROUPS}?embed=workplaces` }),
+      await t().request({ url: `${GROUPS}?embed=shifts` }),
       400,
       'UNKNOWN_EMBED',
-      'Cannot embed workplaces; embeddable here: description, erpContext.',
+      'Cannot embed shifts; embeddable here: description, erpContext, workplaces.',
     );
   });
 

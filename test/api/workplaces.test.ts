@@ -69,7 +69,7 @@ const groupBody = (group: Group) => ({
     self: get(`${GROUPS}/${group.id}`),
     ...literalLink('workplace_groups', group),
     assignedWorkplaces: get(`${GROUPS}/${group.id}/assignedWorkplaces`),
-    workplaces: get(`${BASE}?workplaceGroupNumber=${encodeURIComponent(group.number)}`),
+    workplaces: get(`${BASE}?workplaceGroupNumber=${encodeURIComponent(group.number)}`, true),
   },
 });
 

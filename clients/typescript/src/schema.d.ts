@@ -3640,6 +3640,8 @@ export interface operations {
                         properties: {
                             version: number;
                             title: string;
+                            /** @description The licence of the service, as its package.json states it */
+                            license: string;
                         };
                         _links: {
                             [key: string]: {
@@ -7224,6 +7226,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -7310,7 +7314,10 @@ export interface operations {
     };
     getMaterial: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -27960,12 +27967,14 @@ export interface operations {
                                     ticketStateId: string;
                                     ticketClassId: string | null;
                                     operationId: string | null;
+                                    materialNumber: string | null;
                                     material: {
                                         number: string;
                                         description: string | null;
                                         /** @description Not recorded by the plant */
                                         type: null;
                                     } | null;
+                                    workplaceId: string | null;
                                     workplace: {
                                         /** Format: uuid */
                                         id: string;
@@ -28079,12 +28088,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -28181,12 +28192,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -28311,12 +28324,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -28479,12 +28494,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;

@@ -1,10 +1,11 @@
 import { type Static, Type } from 'typebox';
 import * as repository from '../../db/repositories/workplaceGroupRepository.ts';
-import { listWorkplaces } from '../../db/repositories/workplaceRepository.ts';
-import type { Workplace, WorkplaceGroupInput } from '../../domain/workplaces.ts';
+import { listWorkplaces, workplacesOfGroups } from '../../db/repositories/workplaceRepository.ts';
+import type { Workplace, WorkplaceGroup, WorkplaceGroupInput } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaceGroupService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import type { Resource } from '../hal.ts';
 import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
 import { TEXT_EMBEDS } from '../presenters/texts.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
@@ -29,8 +30,22 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     tags: ['workplace groups'],
     path: WORKPLACE_GROUPS_PATH,
     schema: WorkplaceGroupSchema,
-    embeds: TEXT_EMBEDS,
-    present: presentWorkplaceGroup,
+    embeds: [...TEXT_EMBEDS, 'workplaces'],
+    presentPage: async (items: WorkplaceGroup[], request, embed) => {
+      if (!embed.has('workplaces')) return items.map((group) => presentWorkplaceGroup(group, request.hrefs));
+      // Every group's workplaces in one read, each presented as GET /workplaces shows it.
+      const members = await workplacesOfGroups(
+        db,
+        items.map((group) => group.id),
+      );
+      const presented = await presentWorkplaces(db, request, members);
+      const byGroup = new Map<string, Resource[]>(items.map((group) => [group.id, []]));
+      members.forEach((member, index) => {
+        for (const groupId of new Set([member.capacityGroupId, member.productionLineId]))
+          if (groupId !== null) byGroup.get(groupId)?.push(presented[index] as Resource);
+      });
+      return items.map((group) => presentWorkplaceGroup(group, request.hrefs, byGroup.get(group.id)));
+    },
     texts: { db, table: 'workplace_groups' },
   });
   groups.list({
