@@ -97,3 +97,36 @@ export const comparable = (member: StaffMemberInput) => ({
   shiftId: member.shiftId,
   absences: JSON.stringify(member.absences),
 });
+
+interface Period {
+  startDate: Date;
+  endDate: Date;
+}
+
+/**
+ * A staff member's scheduled working time: the periods of their shifts (at several workplaces the
+ * same shift may repeat) joined where they overlap or touch, less their absences; newest first.
+ */
+export function scheduledWorkingTimes(shifts: readonly Period[], absences: readonly Period[]): Period[] {
+  const merged: Period[] = [];
+  for (const shift of [...shifts].sort((a, b) => a.startDate.getTime() - b.startDate.getTime())) {
+    const last = merged.at(-1);
+    if (last && shift.startDate.getTime() <= last.endDate.getTime()) {
+      if (shift.endDate > last.endDate) last.endDate = shift.endDate;
+    } else merged.push({ startDate: shift.startDate, endDate: shift.endDate });
+  }
+  let periods = merged;
+  for (const absence of absences) {
+    periods = periods.flatMap((period) => {
+      if (absence.endDate <= period.startDate || absence.startDate >= period.endDate) return [period];
+      const left =
+        absence.startDate > period.startDate
+          ? [{ startDate: period.startDate, endDate: absence.startDate }]
+          : [];
+      const right =
+        absence.endDate < period.endDate ? [{ startDate: absence.endDate, endDate: period.endDate }] : [];
+      return [...left, ...right];
+    });
+  }
+  return periods.reverse();
+}

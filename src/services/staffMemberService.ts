@@ -1,6 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
+import type { PeriodFilter } from '../db/conditions.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { listShiftModelPeriods } from '../db/repositories/shiftRepository.ts';
 import * as staffMembers from '../db/repositories/staffMemberRepository.ts';
+import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
@@ -13,8 +16,9 @@ import {
   type StaffActivity,
   type StaffMember,
   type StaffMemberInput,
+  scheduledWorkingTimes,
 } from '../domain/staffMembers.ts';
-import { changedProperties } from '../domain/workplaces.ts';
+import { changedProperties, type Workplace } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
@@ -39,6 +43,32 @@ function eventData(member: StaffMember) {
 
 export async function getStaffMember(db: Queryable, id: string): Promise<StaffMember> {
   return found(staffMembers.findStaffMember(db, id), 'staffMember', id);
+}
+
+/**
+ * The staff member's scheduled working time overlapping a period: the shifts of their shift model
+ * (`shiftId`) at their assigned workplaces, less their absences, newest first; none without either.
+ */
+export async function getScheduledWorkingTimes(db: Queryable, id: string, period: PeriodFilter) {
+  const member = await getStaffMember(db, id);
+  if (member.shiftId === null) return [];
+  const shifts = await listShiftModelPeriods(db, member.assignedWorkplaceIds, member.shiftId, period);
+  return scheduledWorkingTimes(shifts, member.absences);
+}
+
+/**
+ * Where the staff member is: the workplace of their latest open activity, null while they are
+ * signed on nowhere (or that workplace is gone).
+ */
+export async function getStaffMemberLocation(
+  db: Queryable,
+  id: string,
+): Promise<{ member: StaffMember; workplace: Workplace | null }> {
+  const member = await getStaffMember(db, id);
+  const open = await staffMembers.findOpenActivities(db, [member.id]);
+  const workplaceId = open.find((record) => record.workplaceId !== null)?.workplaceId;
+  const workplace = workplaceId ? await findWorkplace(db, workplaceId) : undefined;
+  return { member, workplace: workplace ?? null };
 }
 
 /** Absences in order, and every assigned workplace existing (kept so until commit). */

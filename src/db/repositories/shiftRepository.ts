@@ -150,3 +150,25 @@ export async function claimDueEnds(db: Queryable, now: Date, limit: number): Pro
   );
   return rows.map(toShift);
 }
+
+/**
+ * The periods of the shifts of one shift model at these workplaces that overlap a period, by start
+ * (a staff member's scheduled working time).
+ */
+export async function listShiftModelPeriods(
+  db: Queryable,
+  workplaceIds: readonly string[],
+  shiftModelId: string,
+  filter: PeriodFilter,
+): Promise<{ startDate: Date; endDate: Date }[]> {
+  if (workplaceIds.length === 0) return [];
+  const conditions = new Conditions(
+    ['workplace_id = ANY($1::uuid[])', 'shift_model_id = $2'],
+    [workplaceIds, shiftModelId],
+  ).overlapping(filter);
+  const rows = await db.query<{ start_date: Date; end_date: Date }>(
+    `SELECT start_date, end_date FROM shifts WHERE ${conditions.where.join(' AND ')} ORDER BY start_date, id`,
+    conditions.params,
+  );
+  return rows.map((row) => ({ startDate: row.start_date, endDate: row.end_date }));
+}

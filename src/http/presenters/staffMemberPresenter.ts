@@ -1,5 +1,7 @@
+import type { Queryable } from '../../db/database.ts';
+import { findOpenActivities } from '../../db/repositories/staffMemberRepository.ts';
 import { activityOf, type RecordedActivity, type StaffMember } from '../../domain/staffMembers.ts';
-import { link, type Resource, resource } from '../hal.ts';
+import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { RecordedActivitySchema, StaffMemberSchema } from '../schemas/staffMemberSchemas.ts';
@@ -9,10 +11,18 @@ import { textLinks } from './texts.ts';
 /** A staff member embeds its ERP context. */
 export const STAFF_MEMBER_EMBEDS = ['erpContext'] as const;
 
-/** `canWrite`: whether the caller may change things; the addActivity action is offered only then. */
-export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: boolean): Resource {
+/**
+ * `canWrite`: whether the caller may change things; the addActivity action is offered only then.
+ * `open`: the staff member's open activity records, whose operations are the ones they execute now.
+ */
+export function presentStaffMember(
+  member: StaffMember,
+  hrefs: Hrefs,
+  canWrite: boolean,
+  open: readonly RecordedActivity[],
+): Resource {
   const self = `${STAFF_MEMBERS_PATH}/${member.id}`;
-  return resource(
+  const presented = resource(
     {
       ...propertiesOf(StaffMemberSchema, member),
       absences: member.absences.map((absence) => ({
@@ -25,10 +35,33 @@ export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: 
       self: link(hrefs.api(self)),
       erpContext: textLinks(hrefs, null, member).erpContext,
       assignedWorkplaces: link(hrefs.api(`${self}/assignedWorkplaces`)),
+      skills: link(hrefs.api(`${self}/skills`)),
+      scheduledWorkingTimes: link(hrefs.api(`${self}/scheduledWorkingTimes`)),
+      location: link(hrefs.api(`${self}/location`)),
       recordedActivities: link(hrefs.api(`${self}/recordedActivities`)),
       addActivity: canWrite ? link(hrefs.api(`${self}/activities`), { method: 'POST' }) : undefined,
     },
   );
+  // A list of links, as the SDK reads it: one per operation the staff member is signed on to.
+  const operationIds = new Set(open.flatMap((record) => record.operationId ?? []));
+  (presented._links as Record<string, Link | Link[]>).currentlyExecutedOperations = [...operationIds].map(
+    (id) => link(hrefs.api(`${OPERATIONS_PATH}/${id}`), { embeddable: true }),
+  );
+  return presented;
+}
+
+/** The open activity records of each of these staff members, by staff member id (one query). */
+export async function openActivitiesOf(
+  db: Queryable,
+  members: readonly StaffMember[],
+): Promise<Map<string, RecordedActivity[]>> {
+  const byMember = new Map<string, RecordedActivity[]>();
+  for (const record of await findOpenActivities(
+    db,
+    members.map((member) => member.id),
+  ))
+    byMember.set(record.staffMemberId, [...(byMember.get(record.staffMemberId) ?? []), record]);
+  return byMember;
 }
 
 export function presentRecordedActivity(record: RecordedActivity, hrefs: Hrefs): Resource {

@@ -2,16 +2,20 @@ import { Type } from 'typebox';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
+import type { StaffMember } from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/staffMemberService.ts';
 import type { Api } from '../api.ts';
+import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
+import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
+import { link } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
-import { STAFF_MEMBERS_PATH } from '../paths.ts';
+import { STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
 import {
+  openActivitiesOf,
   presentRecordedActivity,
   presentStaffMember,
   STAFF_MEMBER_EMBEDS,
@@ -39,6 +43,26 @@ const LoginPeriodElement = Type.Object({
   proportion: Type.Number(),
 });
 
+const SkillElement = Type.Object({
+  skillId: Type.String(),
+  description: Type.Null(),
+  shortDescription: Type.Null(),
+  code: Type.String(),
+  skillLevel: Type.Null(),
+  startDate: Type.Null(),
+  endDate: Type.Null(),
+});
+
+const PeriodElement = Type.Object({
+  startDate: Type.String({ format: 'date-time' }),
+  endDate: Type.String({ format: 'date-time' }),
+  duration: Type.Integer(),
+});
+
+const LocationProperties = Type.Object({
+  geoCoordinates: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number() })),
+});
+
 const tags = ['staffMembers'];
 
 export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
@@ -46,7 +70,14 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: STAFF_MEMBERS_PATH,
     schema: StaffMemberSchema,
     embeds: STAFF_MEMBER_EMBEDS,
-    present: presentStaffMember,
+    /** Reads the open activities of the page's staff members in one query. */
+    presentPage: async (items: StaffMember[], request) => {
+      const open = await openActivitiesOf(db, items);
+      const writable = canWrite(request);
+      return items.map((member) =>
+        presentStaffMember(member, request.hrefs, writable, open.get(member.id) ?? []),
+      );
+    },
     texts: { db, table: null },
   });
   members.list({
@@ -135,6 +166,70 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
       timePeriod: timePeriod(period),
       proportion: period.proportion,
     }),
+  });
+
+  registerElementsRoute(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/:id/skills`,
+    operationId: 'getStaffMemberSkills',
+    summary: "The staff member's skills: their qualifications as stored, in the stored order",
+    description:
+      'skillId and code are the qualification; description, shortDescription, skillLevel, startDate and ' +
+      'endDate are null (the bridge stores none of them).',
+    element: SkillElement,
+    load: async (id, _filters, page) => pageOf((await service.getStaffMember(db, id)).qualifications, page),
+    present: (qualification) => ({
+      skillId: qualification,
+      description: null,
+      shortDescription: null,
+      code: qualification,
+      skillLevel: null,
+      startDate: null,
+      endDate: null,
+    }),
+  });
+
+  registerElementsRoute(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/:id/scheduledWorkingTimes`,
+    operationId: 'getStaffMemberScheduledWorkingTimes',
+    summary: "The staff member's scheduled working time, newest first",
+    description:
+      'The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, ' +
+      'less their absences; periods ending before startDate or starting after endDate are left out.',
+    filters: PeriodFilters,
+    element: PeriodElement,
+    load: async (id, filters, page) =>
+      pageOf(await service.getScheduledWorkingTimes(db, id, periodOf(filters)), page),
+    present: (period) => ({
+      startDate: period.startDate.toISOString(),
+      endDate: period.endDate.toISOString(),
+      duration: period.endDate.getTime() - period.startDate.getTime(),
+    }),
+  });
+
+  registerObjectRoute(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/:id/location`,
+    operationId: 'getStaffMemberLocation',
+    summary: 'Where the staff member is: the location of the workplace they are signed on to',
+    description:
+      'The workplace of their latest open activity; geoCoordinates null while they are signed on nowhere ' +
+      'or that workplace has none.',
+    properties: LocationProperties,
+    load: async (id, _query, request) => {
+      const { member, workplace } = await service.getStaffMemberLocation(db, id);
+      const geo = workplace?.geoCoordinates ?? null;
+      return {
+        properties: {
+          geoCoordinates: geo === null ? null : { latitude: geo.latitude, longitude: geo.longitude },
+        },
+        links: {
+          staffMember: link(request.hrefs.api(`${STAFF_MEMBERS_PATH}/${member.id}`)),
+          workplace: workplace ? link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)) : undefined,
+        },
+      };
+    },
   });
 
   registerHistoryRoutes(api, db, {

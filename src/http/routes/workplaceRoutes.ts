@@ -5,10 +5,10 @@ import { findCurrentOperations } from '../../db/repositories/operationRepository
 import { findCurrentStaffMembers } from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaceGroups } from '../../db/repositories/workplaceGroupRepository.ts';
 import * as repository from '../../db/repositories/workplaceRepository.ts';
-import { operatingStateById } from '../../domain/masterData.ts';
 import { notFound } from '../../domain/errors.ts';
-import type { RecordedOperatingState, Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
 import { hasMachine } from '../../domain/machines.ts';
+import { operatingStateById } from '../../domain/masterData.ts';
+import type { RecordedOperatingState, Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
 import * as corrections from '../../services/correctionService.ts';
 import { machinesOf } from '../../services/machineService.ts';
 import * as service from '../../services/workplaceService.ts';
@@ -19,10 +19,10 @@ import { link, type Resource, startPosition } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { WORKPLACES_PATH, workplaceLocationPath } from '../paths.ts';
 import { operatingStateElements } from '../presenters/historyPresenter.ts';
-import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentMachine } from '../presenters/machinePresenter.ts';
+import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
-import { presentStaffMember } from '../presenters/staffMemberPresenter.ts';
+import { openActivitiesOf, presentStaffMember } from '../presenters/staffMemberPresenter.ts';
 import { type View, viewOf } from '../presenters/view.ts';
 import {
   presentRecordedOperatingState,
@@ -34,6 +34,7 @@ import {
   type WorkplaceView,
 } from '../presenters/workplacePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
+import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   correctionOf,
   MachineStateDetailCorrectionBody,
@@ -48,7 +49,6 @@ import {
   WorkplaceLocationSchema,
   WorkplaceSchema,
 } from '../schemas/workplaceSchemas.ts';
-import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import { singletonRoutes } from '../singletonRoutes.ts';
 
 /** The workplace a POST or PUT body describes: what it leaves out is null (a PUT replaces it all). */
@@ -148,8 +148,18 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       }
     }
     if (embed.has('currentStaffMembers')) {
-      for (const { workplaceId, member } of await findCurrentStaffMembers(db, ids)) {
-        const presented = presentStaffMember(member, request.hrefs, canWrite(request));
+      const current = await findCurrentStaffMembers(db, ids);
+      const open = await openActivitiesOf(
+        db,
+        current.map(({ member }) => member),
+      );
+      for (const { workplaceId, member } of current) {
+        const presented = presentStaffMember(
+          member,
+          request.hrefs,
+          canWrite(request),
+          open.get(member.id) ?? [],
+        );
         staffMembers.set(workplaceId, [...(staffMembers.get(workplaceId) ?? []), presented]);
       }
     }
@@ -157,7 +167,11 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
   }
 
   /** The machines to embed, presented, by workplace id: one read of the machine states for the page. */
-  async function machinesFor(items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) {
+  async function machinesFor(
+    items: Workplace[],
+    request: FastifyRequest,
+    embed: ReadonlySet<WorkplaceEmbed>,
+  ) {
     const presented = new Map<string, Resource>();
     if (!embed.has('machine')) return presented;
     const view = viewOf(request);
@@ -270,7 +284,8 @@ function registerOperatingStateHistory(api: Api, db: ServerDeps['db']): void {
   });
   history.list({
     summary: 'History of operating states, newest first (timestamp pagination)',
-    description: 'Records ending before startDate or starting after endDate are left out; an open record lasts on.',
+    description:
+      'Records ending before startDate or starting after endDate are left out; an open record lasts on.',
     paging: 'keyset',
     position: startPosition,
     filters: PeriodFilters,

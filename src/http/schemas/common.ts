@@ -26,11 +26,12 @@ const Links = Type.Record(Type.String(), LinkSchema);
 /** Links where some relations are lists of links, as the SDK reads them (`_links.devices`). */
 export const LinksWithLists = Type.Record(Type.String(), Type.Union([LinkSchema, Type.Array(LinkSchema)]));
 
-export const Resource = <P extends Type.TSchema>(properties: P, description: string) =>
+/** `linkLists`: some relations are lists of links (`_links.currentlyExecutedOperations`). */
+export const Resource = <P extends Type.TSchema>(properties: P, description: string, linkLists = false) =>
   Type.Object(
     {
       properties,
-      _links: Links,
+      _links: linkLists ? LinksWithLists : Links,
       _embedded: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     },
     { description },
