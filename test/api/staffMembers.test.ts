@@ -29,15 +29,22 @@ interface StaffMember {
   absences: { startDate: string; endDate: string; reason: string | null }[];
 }
 
-/** The representation of a staff member; `write`: the caller holds the write scope. */
-function memberBody(member: StaffMember, write = true) {
+/**
+ * The representation of a staff member; `write`: the caller holds the write scope; `operations`:
+ * those of the member's open activities.
+ */
+function memberBody(member: StaffMember, write = true, operations: string[] = []) {
   const self = `${BASE}/${member.id}`;
   return {
     properties: { erpContextId: null, identificationNumber: null, ...member },
     _links: {
       self: get(self),
       assignedWorkplaces: get(`${self}/assignedWorkplaces`),
+      skills: get(`${self}/skills`),
+      scheduledWorkingTimes: get(`${self}/scheduledWorkingTimes`),
+      location: get(`${self}/location`),
       recordedActivities: get(`${self}/recordedActivities`),
+      currentlyExecutedOperations: operations.map((id) => get(`/api/v2/operations/${id}`, true)),
       ...(write
         ? { addActivity: { href: absolute(`${self}/activities`), method: 'POST', embeddable: false } }
         : {}),
@@ -536,7 +543,108 @@ describeEachBackend('staff members', (t) => {
     assert.equal(newer._embedded.recordedActivities[0].properties.id, json(restarted).properties.id);
 
     const member = json(await t().request({ url: `${BASE}/${id}` }));
-    assert.deepEqual(member, memberBody(minimal(id, 'ACT-1')));
+    assert.deepEqual(member, memberBody(minimal(id, 'ACT-1'), true, [operationId]));
+  });
+
+  test('skills, scheduled working time, location and current operations come from stored data', async () => {
+    const early = await createWorkplace(t(), 'SUB-WP1');
+    const late = await createWorkplace(t(), 'SUB-WP2');
+    const elsewhere = await createWorkplace(t(), 'SUB-WP3');
+    const at = (hour: number) => new Date(Date.UTC(2030, 0, 7, hour)).toISOString();
+    const shift = async (workplaceId: string, shiftModelId: string, start: number, end: number) => {
+      const response = await t().request({
+        method: 'POST',
+        url: `/api/v2/workplaces/${workplaceId}/shifts`,
+        body: { shiftModelId, startDate: at(start), endDate: at(end) },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+    };
+    // The EARLY shift at both assigned workplaces (overlapping there), another model, and a
+    // workplace the member is not assigned to.
+    await shift(early, 'EARLY', 6, 10);
+    await shift(early, 'EARLY', 10, 14);
+    await shift(late, 'EARLY', 8, 12);
+    await shift(early, 'LATE', 14, 22);
+    await shift(elsewhere, 'EARLY', 30, 34);
+    await shift(early, 'EARLY', 30, 34);
+    const id = await createStaffMember(t(), 'SUB-1', {
+      qualifications: ['TURNING', 'MILLING'],
+      assignedWorkplaceIds: [early, late],
+      shiftId: 'EARLY',
+      absences: [{ startDate: at(31), endDate: at(32), reason: 'doctor' }],
+    });
+    const self = `${BASE}/${id}`;
+    const read = async (url: string) => {
+      const response = await t().request({ url });
+      assert.equal(response.statusCode, 200, response.body);
+      return json(response);
+    };
+
+    const skills = await read(`${self}/skills`);
+    const skill = (code: string) => ({
+      skillId: code,
+      description: null,
+      shortDescription: null,
+      code,
+      skillLevel: null,
+      startDate: null,
+      endDate: null,
+    });
+    assert.deepEqual(skills.properties, { elements: [skill('TURNING'), skill('MILLING')] });
+    assert.equal(skills.pagination.total, 2);
+
+    const period = (start: number, end: number) => ({
+      startDate: at(start),
+      endDate: at(end),
+      duration: (end - start) * 3_600_000,
+    });
+    const times = await read(`${self}/scheduledWorkingTimes`);
+    assert.deepEqual(times.properties.elements, [period(32, 34), period(30, 31), period(6, 14)]);
+    const window = await read(`${self}/scheduledWorkingTimes?startDate=${at(20)}&endDate=${at(40)}&limit=1`);
+    assert.deepEqual(window.properties.elements, [period(32, 34)]);
+    assert.equal(window.pagination.total, 2);
+    assert.ok(window._links.next);
+    // Without a shift model nothing is scheduled.
+    const unscheduled = await createStaffMember(t(), 'SUB-2', { assignedWorkplaceIds: [early] });
+    assert.deepEqual((await read(`${BASE}/${unscheduled}/scheduledWorkingTimes`)).properties.elements, []);
+
+    // Signed on nowhere: no location, no current operations.
+    const nowhere = await read(`${self}/location`);
+    assert.deepEqual(nowhere.properties, { geoCoordinates: null });
+    assert.deepEqual(nowhere._links.staffMember, get(self));
+    assert.equal(nowhere._links.workplace, undefined);
+    assert.deepEqual((await read(self))._links.currentlyExecutedOperations, []);
+
+    const geoCoordinates = { latitude: 48.1, longitude: 11.5 };
+    const located = await t().request({
+      method: 'PUT',
+      url: `/api/v2/workplaces/${late}/location`,
+      body: { geoCoordinates },
+    });
+    assert.equal(located.statusCode, 200, located.body);
+    const operationId = await createOperation(t(), 'SUB-OP');
+    const started = await activity(t(), id, { operationId, workplaceId: late, activity: 'STARTED' });
+    assert.equal(started.statusCode, 201, started.body);
+    const there = await read(`${self}/location`);
+    assert.deepEqual(there.properties, { geoCoordinates });
+    assert.deepEqual(there._links.workplace, get(`/api/v2/workplaces/${late}`));
+    const current = [get(`/api/v2/operations/${operationId}`, true)];
+    assert.deepEqual((await read(self))._links.currentlyExecutedOperations, current);
+    const page = await read(`${BASE}?staffNumber=SUB-1`);
+    assert.deepEqual(page._embedded.staffMembers[0]._links.currentlyExecutedOperations, current);
+    // Every link of the staff member leads to an answer.
+    for (const [rel, target] of Object.entries((await read(self))._links)) {
+      for (const one of [target].flat() as { href: string; method: string }[]) {
+        if (one.method !== 'GET') continue;
+        assert.equal((await t().request({ url: one.href })).statusCode, 200, rel);
+      }
+    }
+
+    const missing = '0190b7a4-0000-7000-8000-000000000009';
+    for (const sub of ['skills', 'scheduledWorkingTimes', 'location'])
+      assert.equal((await t().request({ url: `${BASE}/${missing}/${sub}` })).statusCode, 404, sub);
+    const bad = await t().request({ url: `${self}/scheduledWorkingTimes?startDate=yesterday` });
+    assert.equal(bad.statusCode, 400);
   });
 
   test('activities: refusals', async () => {
