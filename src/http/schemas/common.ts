@@ -24,7 +24,7 @@ export const LinkSchema = Type.Object({
 
 const Links = Type.Record(Type.String(), LinkSchema);
 /** Links where some relations are lists of links, as the SDK reads them (`_links.devices`). */
-export const LinksWithLists = Type.Record(Type.String(), Type.Union([LinkSchema, Type.Array(LinkSchema)]));
+const LinksWithLists = Type.Record(Type.String(), Type.Union([LinkSchema, Type.Array(LinkSchema)]));
 
 /** `linkLists`: some relations are lists of links (`_links.currentlyExecutedOperations`). */
 export const Resource = <P extends Type.TSchema>(properties: P, description: string, linkLists = false) =>
