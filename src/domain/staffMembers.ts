@@ -130,3 +130,30 @@ export function scheduledWorkingTimes(shifts: readonly Period[], absences: reado
   }
   return periods.reverse();
 }
+
+/**
+ * One timestamp-mode page of periods held newest first: NEXT walks to older periods (those
+ * starting before the position), PREVIOUS to newer ones (the page nearest the position); without
+ * a position NEXT is the newest page and PREVIOUS the oldest. The page is newest first.
+ */
+export function periodPage(
+  periods: readonly Period[],
+  asked: { limit: number; direction: 'NEXT' | 'PREVIOUS'; timestamp: Date | undefined },
+): { items: Period[]; hasOlder: boolean; hasNewer: boolean } {
+  const { limit, direction, timestamp } = asked;
+  if (direction === 'NEXT') {
+    const older =
+      timestamp === undefined ? periods : periods.filter((period) => period.startDate < timestamp);
+    return {
+      items: older.slice(0, limit),
+      hasOlder: older.length > limit,
+      hasNewer: older.length < periods.length,
+    };
+  }
+  const newer = timestamp === undefined ? periods : periods.filter((period) => period.startDate > timestamp);
+  return {
+    items: newer.slice(Math.max(0, newer.length - limit)),
+    hasOlder: newer.length < periods.length,
+    hasNewer: newer.length > limit,
+  };
+}

@@ -600,10 +600,26 @@ describeEachBackend('staff members', (t) => {
     });
     const times = await read(`${self}/scheduledWorkingTimes`);
     assert.deepEqual(times.properties.elements, [period(32, 34), period(30, 31), period(6, 14)]);
+    assert.equal(times.pagination.offset, null);
+    // Timestamp mode: a period is placed by its start; next walks to older periods and back.
     const window = await read(`${self}/scheduledWorkingTimes?startDate=${at(20)}&endDate=${at(40)}&limit=1`);
     assert.deepEqual(window.properties.elements, [period(32, 34)]);
-    assert.equal(window.pagination.total, 2);
-    assert.ok(window._links.next);
+    assert.deepEqual(window.pagination, {
+      offset: null,
+      total: 2,
+      count: 1,
+      limit: 1,
+      firstIdentifier: { timestamp: at(32), paginationTimestamp: at(32) },
+      lastIdentifier: { timestamp: at(32), paginationTimestamp: at(32) },
+    });
+    assert.equal(window._links.previous, undefined);
+    const older = await read(window._links.next.href);
+    assert.deepEqual(older.properties.elements, [period(30, 31)]);
+    assert.equal(older._links.next, undefined);
+    assert.ok(older._links.previous.href.includes('startDate='), 'paging keeps the period');
+    assert.deepEqual((await read(older._links.previous.href)).properties.elements, [period(32, 34)]);
+    const oldest = await read(`${self}/scheduledWorkingTimes?paginationDirection=PREVIOUS&limit=2`);
+    assert.deepEqual(oldest.properties.elements, [period(30, 31), period(6, 14)]);
     // Without a shift model nothing is scheduled.
     const unscheduled = await createStaffMember(t(), 'SUB-2', { assignedWorkplaceIds: [early] });
     assert.deepEqual((await read(`${BASE}/${unscheduled}/scheduledWorkingTimes`)).properties.elements, []);
@@ -643,8 +659,10 @@ describeEachBackend('staff members', (t) => {
     const missing = '0190b7a4-0000-7000-8000-000000000009';
     for (const sub of ['skills', 'scheduledWorkingTimes', 'location'])
       assert.equal((await t().request({ url: `${BASE}/${missing}/${sub}` })).statusCode, 404, sub);
-    const bad = await t().request({ url: `${self}/scheduledWorkingTimes?startDate=yesterday` });
-    assert.equal(bad.statusCode, 400);
+    for (const query of ['startDate=yesterday', 'offset=0', 'paginationDirection=UP']) {
+      const bad = await t().request({ url: `${self}/scheduledWorkingTimes?${query}` });
+      assert.equal(bad.statusCode, 400, query);
+    }
   });
 
   test('activities: refusals', async () => {

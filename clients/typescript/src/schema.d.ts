@@ -2384,7 +2384,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The staff member's scheduled working time, newest first
+         * The staff member's scheduled working time, newest first (timestamp pagination)
          * @description The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, less their absences; periods ending before startDate or starting after endDate are left out.
          */
         get: operations["getStaffMemberScheduledWorkingTimes"];
@@ -20729,12 +20729,13 @@ export interface operations {
     getStaffMemberScheduledWorkingTimes: {
         parameters: {
             query?: {
-                /** @description Page size (1..100) */
-                limit?: number;
-                /** @description Index of the first element */
-                offset?: number;
                 startDate?: string;
                 endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
             };
             header?: never;
             path: {
@@ -20761,12 +20762,22 @@ export interface operations {
                             }[];
                         };
                         pagination: {
-                            offset: number;
-                            limit: number;
-                            count: number;
+                            offset: null;
                             total: number;
-                            firstIdentifier: null;
-                            lastIdentifier: null;
+                            count: number;
+                            limit: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
                         };
                         _links: {
                             [key: string]: {

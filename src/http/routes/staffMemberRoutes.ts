@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
-import type { StaffMember } from '../../domain/staffMembers.ts';
+import { periodPage, type StaffMember } from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/staffMemberService.ts';
@@ -22,7 +22,15 @@ import {
 } from '../presenters/staffMemberPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
+import {
+  DateTime,
+  dateOf,
+  KeysetQuery,
+  LinkSchema,
+  Nullable,
+  PeriodFilters,
+  periodOf,
+} from '../schemas/common.ts';
 import {
   ActivityBody,
   CreateStaffMemberBody,
@@ -189,24 +197,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     }),
   });
 
-  registerElementsRoute(api, {
-    tags,
-    path: `${STAFF_MEMBERS_PATH}/:id/scheduledWorkingTimes`,
-    operationId: 'getStaffMemberScheduledWorkingTimes',
-    summary: "The staff member's scheduled working time, newest first",
-    description:
-      'The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, ' +
-      'less their absences; periods ending before startDate or starting after endDate are left out.',
-    filters: PeriodFilters,
-    element: PeriodElement,
-    load: async (id, filters, page) =>
-      pageOf(await service.getScheduledWorkingTimes(db, id, periodOf(filters)), page),
-    present: (period) => ({
-      startDate: period.startDate.toISOString(),
-      endDate: period.endDate.toISOString(),
-      duration: period.endDate.getTime() - period.startDate.getTime(),
-    }),
-  });
+  registerWorkingTimes(api, db);
 
   registerObjectRoute(api, {
     tags,
@@ -240,5 +231,98 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     ownerId: async (tx, id) => (await service.getStaffMember(tx, id)).id,
     history: { list: repository.listActivities, find: repository.findActivity },
     present: (record, request) => presentRecordedActivity(record, request.hrefs),
+  });
+}
+
+/** The paging parameters of a timestamp-mode page without identifiers (limit and its default as everywhere). */
+const { limit: Limit, paginationDirection: Direction, paginationTimestamp: Timestamp } = KeysetQuery;
+
+const Position = Nullable(Type.Object({ timestamp: DateTime, paginationTimestamp: DateTime }));
+
+/**
+ * GET /staffMembers/{id}/scheduledWorkingTimes: the periods newest first in timestamp mode, as the
+ * SDK asks for them (limit, paginationDirection, paginationTimestamp); a period is placed by its
+ * start, which is unique among a member's periods, so positions carry no identifier.
+ */
+function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${STAFF_MEMBERS_PATH}/:id/scheduledWorkingTimes`,
+    tags,
+    operationId: 'getStaffMemberScheduledWorkingTimes',
+    summary: "The staff member's scheduled working time, newest first (timestamp pagination)",
+    description:
+      'The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, ' +
+      'less their absences; periods ending before startDate or starting after endDate are left out.',
+    querystring: Type.Object(
+      { ...PeriodFilters, limit: Limit, paginationDirection: Direction, paginationTimestamp: Timestamp },
+      { additionalProperties: false },
+    ),
+    response: {
+      200: Type.Object({
+        properties: Type.Object({ elements: Type.Array(PeriodElement) }),
+        pagination: Type.Object({
+          offset: Type.Null(),
+          total: Type.Integer(),
+          count: Type.Integer(),
+          limit: Type.Integer(),
+          firstIdentifier: Position,
+          lastIdentifier: Position,
+        }),
+        _links: Type.Record(Type.String(), LinkSchema),
+      }),
+    },
+    errors: [404],
+    handler: async (request) => {
+      const { id } = request.params;
+      const { startDate, endDate, limit = 100, paginationDirection, paginationTimestamp } = request.query;
+      const periods = await service.getScheduledWorkingTimes(db, id, periodOf({ startDate, endDate }));
+      const asked = {
+        limit,
+        direction: paginationDirection ?? 'NEXT',
+        timestamp: dateOf(paginationTimestamp),
+      };
+      const page = periodPage(periods, asked);
+      const path = `${STAFF_MEMBERS_PATH}/${id}/scheduledWorkingTimes`;
+      const at = (query: Record<string, string | number | undefined>) =>
+        link(request.hrefs.api(path, { startDate, endDate, limit, ...query }));
+      const position = (date: Date | undefined) =>
+        date === undefined
+          ? null
+          : { timestamp: date.toISOString(), paginationTimestamp: date.toISOString() };
+      const first = page.items[0]?.startDate;
+      const last = page.items.at(-1)?.startDate;
+      return {
+        properties: {
+          elements: page.items.map((period) => ({
+            startDate: period.startDate.toISOString(),
+            endDate: period.endDate.toISOString(),
+            duration: period.endDate.getTime() - period.startDate.getTime(),
+          })),
+        },
+        pagination: {
+          offset: null,
+          total: periods.length,
+          count: page.items.length,
+          limit,
+          firstIdentifier: position(first),
+          lastIdentifier: position(last),
+        },
+        _links: {
+          self: at({ paginationDirection, paginationTimestamp }),
+          first: at({ paginationDirection: 'NEXT' }),
+          last: at({ paginationDirection: 'PREVIOUS' }),
+          ...(page.hasOlder && last
+            ? { next: at({ paginationDirection: 'NEXT', paginationTimestamp: last.toISOString() }) }
+            : {}),
+          ...(page.hasNewer && first
+            ? {
+                previous: at({ paginationDirection: 'PREVIOUS', paginationTimestamp: first.toISOString() }),
+                prev: at({ paginationDirection: 'PREVIOUS', paginationTimestamp: first.toISOString() }),
+              }
+            : {}),
+        },
+      };
+    },
   });
 }
