@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { PeriodFilter } from '../db/conditions.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import type { OffsetRequest } from '../db/paging.ts';
 import { listShiftModelPeriods } from '../db/repositories/shiftRepository.ts';
 import * as staffMembers from '../db/repositories/staffMemberRepository.ts';
 import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
@@ -46,14 +47,44 @@ export async function getStaffMember(db: Queryable, id: string): Promise<StaffMe
 }
 
 /**
- * The staff member's scheduled working time overlapping a period: the shifts of their shift model
- * (`shiftId`) at their assigned workplaces, less their absences, newest first; none without either.
+ * The scheduled working time of these staff members overlapping a period, by staff member id:
+ * the shifts of each one's shift model (`shiftId`) at their assigned workplaces, less their
+ * absences, newest first; none without either. One read of the shifts for all of them.
  */
+async function scheduledWorkingTimesOf(
+  db: Queryable,
+  members: readonly StaffMember[],
+  period: PeriodFilter,
+): Promise<Map<string, { startDate: Date; endDate: Date }[]>> {
+  const scheduled = members.filter((member) => member.shiftId !== null);
+  const workplaceIds = [...new Set(scheduled.flatMap((member) => member.assignedWorkplaceIds))];
+  const models = [...new Set(scheduled.map((member) => member.shiftId as string))];
+  const shifts = await listShiftModelPeriods(db, workplaceIds, models, period);
+  return new Map(
+    members.map((member) => {
+      const assigned = new Set(member.assignedWorkplaceIds);
+      const own = shifts.filter(
+        (shift) => shift.shiftModelId === member.shiftId && assigned.has(shift.workplaceId),
+      );
+      return [member.id, scheduledWorkingTimes(own, member.absences)];
+    }),
+  );
+}
+
+/** One staff member's scheduled working time overlapping a period (see `scheduledWorkingTimesOf`). */
 export async function getScheduledWorkingTimes(db: Queryable, id: string, period: PeriodFilter) {
   const member = await getStaffMember(db, id);
-  if (member.shiftId === null) return [];
-  const shifts = await listShiftModelPeriods(db, member.assignedWorkplaceIds, member.shiftId, period);
-  return scheduledWorkingTimes(shifts, member.absences);
+  return (await scheduledWorkingTimesOf(db, [member], period)).get(member.id) ?? [];
+}
+
+/** A page of staff members (by staff number) with their scheduled working time overlapping a period. */
+export async function listScheduledWorkingTimes(db: Queryable, page: OffsetRequest, period: PeriodFilter) {
+  const members = await staffMembers.listStaffMembers(db, {}, page);
+  const times = await scheduledWorkingTimesOf(db, members.items, period);
+  return {
+    items: members.items.map((member) => ({ staffMemberId: member.id, periods: times.get(member.id) ?? [] })),
+    total: members.total,
+  };
 }
 
 /**

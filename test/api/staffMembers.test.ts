@@ -623,6 +623,16 @@ describeEachBackend('staff members', (t) => {
     // Without a shift model nothing is scheduled.
     const unscheduled = await createStaffMember(t(), 'SUB-2', { assignedWorkplaceIds: [early] });
     assert.deepEqual((await read(`${BASE}/${unscheduled}/scheduledWorkingTimes`)).properties.elements, []);
+    // Every staff member's, by staff number, in one page of elements.
+    const all = await read(`${BASE}/scheduledWorkingTimes?startDate=${at(20)}&limit=100`);
+    const of = (memberId: string) =>
+      all.properties.elements.find(
+        (element: { staffMemberId: string }) => element.staffMemberId === memberId,
+      );
+    assert.deepEqual(of(id), { staffMemberId: id, scheduledWorkingTimes: [period(32, 34), period(30, 31)] });
+    assert.deepEqual(of(unscheduled), { staffMemberId: unscheduled, scheduledWorkingTimes: [] });
+    assert.equal(all.pagination.total, all.properties.elements.length);
+    assert.ok(all._links.self.href.includes('startDate='));
 
     // Signed on nowhere: no location, no current operations.
     const nowhere = await read(`${self}/location`);

@@ -2396,6 +2396,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staffMembers/scheduledWorkingTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scheduled working time of every staff member, by staff number
+         * @description One element per staff member: scheduledWorkingTimes as /staffMembers/{id}/scheduledWorkingTimes gives them (all of them, newest first) for startDate/endDate.
+         */
+        get: operations["getStaffMembersScheduledWorkingTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/staffMembers/{id}/location": {
         parameters: {
             query?: never;
@@ -20778,6 +20798,98 @@ export interface operations {
                                 /** Format: date-time */
                                 paginationTimestamp: string;
                             } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMembersScheduledWorkingTimes: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                staffMemberId: string;
+                                scheduledWorkingTimes: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    duration: number;
+                                }[];
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _links: {
                             [key: string]: {

@@ -67,6 +67,12 @@ const PeriodElement = Type.Object({
   duration: Type.Integer(),
 });
 
+const periodElement = (period: { startDate: Date; endDate: Date }) => ({
+  startDate: period.startDate.toISOString(),
+  endDate: period.endDate.toISOString(),
+  duration: period.endDate.getTime() - period.startDate.getTime(),
+});
+
 const LocationProperties = Type.Object({
   geoCoordinates: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number() })),
 });
@@ -199,6 +205,23 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
 
   registerWorkingTimes(api, db);
 
+  registerElementsRoute(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/scheduledWorkingTimes`,
+    operationId: 'getStaffMembersScheduledWorkingTimes',
+    summary: 'The scheduled working time of every staff member, by staff number',
+    description:
+      'One element per staff member: scheduledWorkingTimes as /staffMembers/{id}/scheduledWorkingTimes ' +
+      'gives them (all of them, newest first) for startDate/endDate.',
+    filters: PeriodFilters,
+    element: Type.Object({ staffMemberId: Type.String(), scheduledWorkingTimes: Type.Array(PeriodElement) }),
+    load: (_id, filters, page) => service.listScheduledWorkingTimes(db, page, periodOf(filters)),
+    present: (element) => ({
+      staffMemberId: element.staffMemberId,
+      scheduledWorkingTimes: element.periods.map(periodElement),
+    }),
+  });
+
   registerObjectRoute(api, {
     tags,
     path: `${STAFF_MEMBERS_PATH}/:id/location`,
@@ -294,11 +317,7 @@ function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
       const last = page.items.at(-1)?.startDate;
       return {
         properties: {
-          elements: page.items.map((period) => ({
-            startDate: period.startDate.toISOString(),
-            endDate: period.endDate.toISOString(),
-            duration: period.endDate.getTime() - period.startDate.getTime(),
-          })),
+          elements: page.items.map(periodElement),
         },
         pagination: {
           offset: null,
