@@ -7,6 +7,8 @@
 // service with the Node flags of `bridge start`, docs/operations.md "Memory"), and
 // drives P1 (one workplace) and P2 (page of 100 + total) with autocannon from this process:
 // warm-up, then a measured run. Medians of the rounds are quoted; ratio = service / baseline req/s.
+// Before the first load the two servers' bodies are compared key for key (hosts aside): a baseline
+// that no longer gives the service's representation stops the run.
 //
 // Settings (environment):
 //   BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_REPEATS (3), BENCH_CONNECTIONS (10)
@@ -43,7 +45,7 @@ interface Scenario {
 }
 const SCENARIOS: Scenario[] = [
   { id: 'P1', what: 'GET one workplace', target: 0.7, path: (id) => `/api/v2/workplaces/${id}` },
-  { id: 'P2', what: 'GET page of 100 + total', target: 0.5, path: () => '/api/v2/workplaces?limit=100' },
+  { id: 'P2', what: 'GET page of 100 + total', target: 0.7, path: () => '/api/v2/workplaces?limit=100' },
 ];
 const ACTIVE = SCENARIOS.filter((s) => (env.BENCH_SCENARIOS ?? 'P1,P2').split(',').includes(s.id));
 const KINDS: ServerKind[] = ['baseline', 'service'];
@@ -87,11 +89,35 @@ async function startServer(kind: ServerKind, backend: Backend, target: string) {
   };
 }
 
-async function bodyBytes(url: string, headers: Record<string, string>): Promise<number> {
+/** One answer's body, with the server's own origin replaced so that both servers' bodies compare. */
+async function bodyOf(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ text: string; bytes: number }> {
   const response = await fetch(url, { headers });
-  const body = await response.arrayBuffer();
+  const body = await response.text();
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  return body.byteLength;
+  return { text: body.replaceAll(new URL(url).origin, 'http://origin'), bytes: Buffer.byteLength(body) };
+}
+
+/**
+ * The first key path where two JSON values differ (undefined when equal), so that a baseline
+ * that no longer gives the service's representation stops the run instead of flattering it.
+ */
+function firstDifference(a: unknown, b: unknown, path = ''): string | undefined {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
+    return Object.is(a, b) ? undefined : `${path || '(root)'}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = [...Object.keys(left), ...Object.keys(right).filter((key) => !(key in left))];
+  for (const key of keys) {
+    if (!(key in left) || !(key in right))
+      return `${path}.${key}: only in the ${key in left ? 'baseline' : 'service'}`;
+    const difference = firstDifference(left[key], right[key], `${path}.${key}`);
+    if (difference !== undefined) return difference;
+  }
+  return undefined;
 }
 
 async function load(url: string, headers: Record<string, string>): Promise<Sample> {
@@ -110,6 +136,7 @@ async function benchBackend(backend: Backend): Promise<Series[]> {
   // Both servers get the same request, Authorization header included; the baseline ignores it.
   const headers = { authorization: `Bearer ${seeded.token}` };
   const series = new Map<string, Series>();
+  const bodies = new Map<string, string>();
   try {
     for (let round = 0; round < REPEATS; round += 1) {
       const order = round % 2 === 0 ? KINDS : [...KINDS].reverse(); // alternate who goes first
@@ -125,9 +152,19 @@ async function benchBackend(backend: Backend): Promise<Series[]> {
               server: kind,
               runs: [],
               median: { rps: 0, p50: 0, p99: 0 },
-              bodyBytes: await bodyBytes(url, headers),
+              bodyBytes: 0,
             };
             series.set(key, entry);
+            const body = await bodyOf(url, headers);
+            entry.bodyBytes = body.bytes;
+            bodies.set(key, body.text);
+            const baselineBody = bodies.get(`${scenario.id}:baseline`);
+            const serviceBody = bodies.get(`${scenario.id}:service`);
+            if (baselineBody !== undefined && serviceBody !== undefined) {
+              const difference = firstDifference(JSON.parse(baselineBody), JSON.parse(serviceBody));
+              if (difference !== undefined)
+                throw new Error(`${scenario.id}: the baseline's body is not the service's (${difference})`);
+            }
             const sample = await load(url, headers);
             entry.runs.push(sample);
             console.log(

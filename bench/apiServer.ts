@@ -10,6 +10,7 @@ import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { GROUPS_OF_WORKPLACE } from '../src/db/repositories/workplaceRepository.ts';
 import { operatingStateById } from '../src/domain/masterData.ts';
+import { descriptionLiteralId } from '../src/http/presenters/texts.ts';
 import type { Backend } from './support.ts';
 
 export type ServerKind = 'service' | 'baseline';
@@ -124,11 +125,24 @@ function workplaceHal(row: Row, origin: string) {
     },
     _links: {
       self: link(self),
+      ...(row.description === null
+        ? {}
+        : {
+            description: link(`${api}/literals/${descriptionLiteralId('workplaces', row.id)}`, 'GET', true),
+          }),
       capacityGroup: link(`${api}/workplaceGroups/${row.capacity_group_id}`, 'GET', true),
       operatingState: link(`${api}/masterData/operatingStates/${row.operating_state_id}`),
       currentOperations: link(`${api}/operations?isInProgress=true&workplaceId=${row.id}`, 'GET', true),
       currentStaffMembers: link(`${self}?embed=currentStaffMembers`, 'GET', true),
+      workplaces: link(`${api}/workplaces`),
+      location: link(`${self}/location`, 'GET', true),
       recordedOperatingStates: link(`${self}/recordedOperatingStates`),
+      recordedOutputQuantities: link(`${self}/recordedOutputQuantities`),
+      recordedOperationPhases: link(`${self}/recordedOperationPhases`),
+      quantitySummary: link(`${self}/quantitySummary`),
+      operatingStateSummary: link(`${self}/operatingStateSummary`),
+      scheduledOperatingTimes: link(`${self}/scheduledOperatingTimes`),
+      scheduledMaintenanceTimes: link(`${self}/scheduledMaintenanceTimes`),
       devices: link(`${self}/devices`),
       shifts: link(`${self}/shifts`),
       scheduledMaintenances: link(`${self}/scheduledMaintenances`),
@@ -159,7 +173,7 @@ function baseline(queries: Queries): Running {
     const origin = `http://${request.headers.host}`;
     const at = (value: number) => link(`${origin}${API}/workplaces?limit=${limit}&offset=${value}`);
     return {
-      pagination: { limit, count: rows.length, offset, total },
+      pagination: { limit, count: rows.length, offset, total, firstIdentifier: null, lastIdentifier: null },
       _embedded: { workplaces: rows.map((row) => workplaceHal(row, origin)) },
       _links: {
         self: at(offset),

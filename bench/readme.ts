@@ -165,6 +165,18 @@ function greedyReaders(result: Json): string[] {
   ];
 }
 
+function eventStreams(result: Json): string[] {
+  const s = result.summary;
+  const rounds = (s.p99MsRounds as number[]).map((value) => fixed(value, 1)).join(' / ');
+  const received = (s.received as number[]).map((value) => `${value}`).join(' / ');
+  return [
+    `**Event streams, P10** (\`npm run bench:event-streams\`; ${stamp(result)}), ${result.backend}: ${result.settings.streams} open streams on one instance, ${result.settings.events} events published at ${result.settings.rate}/s; time from the publish request to each stream's receipt.`,
+    '',
+    `- p99 ${fixed(s.p99Ms, 1)} ms (rounds ${rounds}; goal < ${s.p99MsTarget} ms: ${s.met ? 'met' : 'NOT MET'}), p50 ${fixed(s.p50Ms, 1)} ms; received ${received} of ${s.expected} per round`,
+    `- a bare node:http SSE fan-out to as many streams, same receivers: p99 ${fixed(s.bareP99Ms, 1)} ms`,
+  ];
+}
+
 function connectors(result: Json): string[] {
   const { mqtt, opcua } = result;
   return [
@@ -193,6 +205,7 @@ const SECTIONS: [files: string[], render: (results: Json[]) => string[]][] = [
   [['token-flood-latest.json'], one(tokenFlood)],
   [['slowloris-latest.json'], one(slowloris)],
   [['greedy-readers-latest.json'], one(greedyReaders)],
+  [['event-streams-latest.json'], one(eventStreams)],
   [['connectors-latest.json'], one(connectors)],
 ];
 

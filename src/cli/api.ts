@@ -6,7 +6,7 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { BridgeClient } from '../../clients/typescript/src/index.ts';
 import type { Config } from '../config.ts';
 import { EVENT_OBJECT_TYPES, EXTERNAL_EVENT_TYPE, OBJECT_TYPES } from '../domain/events.ts';
-import { eventStreamParser } from '../net/eventStreamParser.ts';
+import { sseParser } from '../web/sse.js';
 import { CALLBACKS_LIST_HELP, CONNECTORS_LIST_HELP, EVENTS_TAIL_HELP } from './help.ts';
 import { apiClient, CliUsageError, connectionOf, reaching } from './service.ts';
 
@@ -190,7 +190,7 @@ async function follow(
   if (!response.ok || !data) throw new RefusedError(describeError(response.status, error));
   onOpen();
   const decoder = new TextDecoder();
-  const parser = eventStreamParser();
+  const parser = sseParser();
   let last = position;
   for await (const chunk of data as unknown as AsyncIterable<Uint8Array>) {
     for (const message of parser.feed(decoder.decode(chunk, { stream: true }))) {

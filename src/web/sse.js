@@ -1,11 +1,16 @@
 // @ts-check
-// A Server-Sent Events parser (the WHATWG "event stream" format) for text arriving in chunks of
-// any size: feed() takes the next chunk and returns the messages it completed. Pure: no I/O, so
-// it is tested on its own (test/api/dashboard.test.ts).
+// The one Server-Sent Events parser (the WHATWG "event stream" format) for text arriving in
+// chunks of any size: feed() takes the next chunk and returns the messages it completed. Pure: no
+// I/O and no browser API, so the dashboard, the CLI (`bridge events tail`) and the tests of
+// GET /events/stream share it; it lives here because the browser loads only src/web.
 
 /** @typedef {{id?: string, event?: string, data: string}} SseMessage */
 
-export function sseParser() {
+/**
+ * @param {(text: string) => void} [onComment] sees the text of each comment line (`: ...`, e.g.
+ *   heartbeats), without the colon
+ */
+export function sseParser(onComment) {
   let buffer = '';
   /** @type {string[]} */
   let data = [];
@@ -34,7 +39,10 @@ export function sseParser() {
           event = undefined;
           continue;
         }
-        if (line.startsWith(':')) continue;
+        if (line.startsWith(':')) {
+          onComment?.(line.slice(1));
+          continue;
+        }
         const colon = line.indexOf(':');
         const field = colon < 0 ? line : line.slice(0, colon);
         const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');

@@ -116,31 +116,6 @@ describe('dashboard files', () => {
   });
 });
 
-describe('dashboard event stream parser (src/web/sse.js)', () => {
-  test('messages split across chunks at any point come out whole, with their ids', async () => {
-    const { sseParser } = (await import(new URL('../../src/web/sse.js', import.meta.url).href)) as {
-      sseParser: () => {
-        feed(chunk: string): { id?: string; event?: string; data: string }[];
-        lastId(): string | undefined;
-      };
-    };
-    const text =
-      ': keep-alive\n\nid: 41\ndata: {"eventType":"A"}\n\nid: 42\r\nevent: event\r\ndata: {"a":\r\ndata: 1}\r\n\r\nretry: 5\nid: 43\n\n';
-    const expected = [
-      { id: '41', event: undefined, data: '{"eventType":"A"}' },
-      { id: '42', event: 'event', data: '{"a":\n1}' },
-    ];
-    // Every split point, including inside \r\n.
-    for (let cut = 0; cut <= text.length; cut += 1) {
-      const parser = sseParser();
-      const messages = [...parser.feed(text.slice(0, cut)), ...parser.feed(text.slice(cut))];
-      assert.deepEqual(messages, expected, `cut at ${cut}`);
-      // An id without data moves the position on (nothing to dispatch).
-      assert.equal(parser.lastId(), '43');
-    }
-  });
-});
-
 describe('dashboard setting', () => {
   test('BRIDGE_DASHBOARD takes on or off, nothing else', () => {
     assert.equal(loadConfig({}).dashboard, true);

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { addClient } from '../../src/auth/clients.ts';
 import { ManualClock } from '../../src/background/clock.ts';
 import { deleteClient } from '../../src/db/repositories/clientRepository.ts';
-import { eventStreamParser } from '../../src/net/eventStreamParser.ts';
+import { sseParser } from '../../src/web/sse.js';
 import { createWorkplace, describeEachBackend, json } from '../support/app.ts';
 import { waitFor } from '../support/faults.ts';
 
@@ -34,7 +34,7 @@ class Stream {
 
   async #read(response: Response): Promise<void> {
     const decoder = new TextDecoder();
-    const parser = eventStreamParser((comment) => this.comments.push(comment.trim()));
+    const parser = sseParser((comment) => this.comments.push(comment.trim()));
     try {
       for await (const chunk of response.body as ReadableStream<Uint8Array>) {
         for (const { id, data } of parser.feed(decoder.decode(chunk, { stream: true }))) {

@@ -42,8 +42,9 @@ const ALLOWED: Record<string, string[] | 'anything'> = {
   http: ['auth', 'config', 'db', 'domain', 'i18n', 'metrics', 'net', 'services'],
   // The simulator and the CLI are clients of the API; see HTTP_ONLY for what they must leave.
   simulator: ['auth', 'background', 'config', 'db', 'root'],
-  // bridge seed and simulate run the simulator on a polling loop of their own.
-  cli: ['auth', 'background', 'config', 'db', 'domain', 'net', 'root', 'simulator'],
+  // bridge seed and simulate run the simulator on a polling loop of their own; `events tail`
+  // reads the stream with the dashboard's parser (web/sse.js, pure).
+  cli: ['auth', 'background', 'config', 'db', 'domain', 'net', 'root', 'simulator', 'web'],
   // The dashboard's browser modules: served as they are, they import only each other.
   web: [],
 };
