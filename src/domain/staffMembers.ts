@@ -64,6 +64,13 @@ export interface RecordedActivity {
 /** The activity a record stands for now: STARTED while open, then how it ended. */
 export const activityOf = (record: RecordedActivity): StaffActivity => record.endActivity ?? 'STARTED';
 
+/**
+ * Where a staff member works now: the workplace of their latest open activity that names one
+ * (`open` newest first), undefined while they are signed on nowhere.
+ */
+export const currentWorkplaceId = (open: readonly RecordedActivity[]): string | undefined =>
+  open.find((record) => record.workplaceId !== null)?.workplaceId ?? undefined;
+
 /** The activities that may follow the record (none: only STARTED). */
 export const allowedAfter = (record: RecordedActivity | undefined): StaffActivity[] =>
   record && record.endActivity === null ? ['INTERRUPTED', 'FINISHED'] : ['STARTED'];

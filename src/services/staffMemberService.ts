@@ -12,6 +12,7 @@ import {
   allowedAfter,
   checkAbsences,
   comparable,
+  currentWorkplaceId,
   type RecordedActivity,
   STAFF_MEMBER_CHARACTERISTICS,
   type StaffActivity,
@@ -97,7 +98,7 @@ export async function getStaffMemberLocation(
 ): Promise<{ member: StaffMember; workplace: Workplace | null }> {
   const member = await getStaffMember(db, id);
   const open = await staffMembers.findOpenActivities(db, [member.id]);
-  const workplaceId = open.find((record) => record.workplaceId !== null)?.workplaceId;
+  const workplaceId = currentWorkplaceId(open);
   const workplace = workplaceId ? await findWorkplace(db, workplaceId) : undefined;
   return { member, workplace: workplace ?? null };
 }

@@ -39,10 +39,10 @@ function memberBody(member: StaffMember, write = true, operations: string[] = []
     properties: { erpContextId: null, identificationNumber: null, ...member },
     _links: {
       self: get(self),
-      assignedWorkplaces: get(`${self}/assignedWorkplaces`),
+      assignedWorkplaces: get(`${self}/assignedWorkplaces`, true),
       skills: get(`${self}/skills`),
       scheduledWorkingTimes: get(`${self}/scheduledWorkingTimes`),
-      location: get(`${self}/location`),
+      location: get(`${self}/location`, true),
       recordedActivities: get(`${self}/recordedActivities`),
       currentlyExecutedOperations: operations.map((id) => get(`/api/v2/operations/${id}`, true)),
       ...(write
@@ -665,6 +665,28 @@ describeEachBackend('staff members', (t) => {
         assert.equal((await t().request({ url: one.href })).statusCode, 200, rel);
       }
     }
+
+    // The SDK's embeds: the operations, the assigned workplaces in assignment order, the location;
+    // each as its own route answers it.
+    const embedded = (await read(`${self}?embed=currentlyExecutedOperations,assignedWorkplaces,location`))
+      ._embedded;
+    assert.deepEqual(Object.keys(embedded).sort(), [
+      'assignedWorkplaces',
+      'currentlyExecutedOperations',
+      'location',
+    ]);
+    assert.deepEqual(embedded.currentlyExecutedOperations, [await read(`/api/v2/operations/${operationId}`)]);
+    assert.deepEqual(embedded.assignedWorkplaces, [
+      await read(`/api/v2/workplaces/${early}`),
+      await read(`/api/v2/workplaces/${late}`),
+    ]);
+    assert.deepEqual(embedded.location, there);
+    const listed = await read(`${BASE}?staffNumber=SUB-2&embed=location,assignedWorkplaces`);
+    assert.deepEqual(listed._embedded.staffMembers[0]._embedded, {
+      location: await read(`${BASE}/${unscheduled}/location`),
+      assignedWorkplaces: [await read(`/api/v2/workplaces/${early}`)],
+    });
+    assert.equal((await t().request({ url: `${self}?embed=skills` })).statusCode, 400);
 
     const missing = '0190b7a4-0000-7000-8000-000000000009';
     for (const sub of ['skills', 'scheduledWorkingTimes', 'location'])

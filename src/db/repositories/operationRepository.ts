@@ -15,6 +15,7 @@ import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
   byStartDate,
+  findByIds,
   forUpdate,
   fromJsonb,
   lockableFind,
@@ -220,6 +221,11 @@ export async function findCurrentOperations(
 }
 
 export const findOperation = lockableFind(OPERATIONS);
+
+/** The operations of these ids that exist, in no particular order (what staff members work on). */
+export async function findOperations(db: Queryable, ids: readonly string[]): Promise<Operation[]> {
+  return findByIds(db, OPERATIONS, ids);
+}
 
 /** The operations of these production orders, each order's in sequence order. */
 export async function operationsOfOrders(

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database.ts';
 import { findOpenActivities } from '../../db/repositories/staffMemberRepository.ts';
 import { activityOf, type RecordedActivity, type StaffMember } from '../../domain/staffMembers.ts';
+import type { Workplace } from '../../domain/workplaces.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
@@ -8,8 +9,14 @@ import { RecordedActivitySchema, StaffMemberSchema } from '../schemas/staffMembe
 import { iso, linkTo, propertiesOf } from './properties.ts';
 import { textLinks } from './texts.ts';
 
-/** A staff member embeds its ERP context. */
-export const STAFF_MEMBER_EMBEDS = ['erpContext'] as const;
+/** What a staff member embeds on request: the SDK's names (its StaffMemberEmbed). */
+export const STAFF_MEMBER_EMBEDS = [
+  'erpContext',
+  'currentlyExecutedOperations',
+  'assignedWorkplaces',
+  'location',
+] as const;
+export type StaffMemberEmbed = (typeof STAFF_MEMBER_EMBEDS)[number];
 
 /**
  * `canWrite`: whether the caller may change things; the addActivity action is offered only then.
@@ -20,6 +27,8 @@ export function presentStaffMember(
   hrefs: Hrefs,
   canWrite: boolean,
   open: readonly RecordedActivity[],
+  /** The sub-resources asked for with `embed`, presented. */
+  embedded: Record<string, unknown> = {},
 ): Resource {
   const self = `${STAFF_MEMBERS_PATH}/${member.id}`;
   const presented = resource(
@@ -34,13 +43,14 @@ export function presentStaffMember(
     {
       self: link(hrefs.api(self)),
       erpContext: textLinks(hrefs, null, member).erpContext,
-      assignedWorkplaces: link(hrefs.api(`${self}/assignedWorkplaces`)),
+      assignedWorkplaces: link(hrefs.api(`${self}/assignedWorkplaces`), { embeddable: true }),
       skills: link(hrefs.api(`${self}/skills`)),
       scheduledWorkingTimes: link(hrefs.api(`${self}/scheduledWorkingTimes`)),
-      location: link(hrefs.api(`${self}/location`)),
+      location: link(hrefs.api(`${self}/location`), { embeddable: true }),
       recordedActivities: link(hrefs.api(`${self}/recordedActivities`)),
       addActivity: canWrite ? link(hrefs.api(`${self}/activities`), { method: 'POST' }) : undefined,
     },
+    embedded,
   );
   // A list of links, as the SDK reads it: one per operation the staff member is signed on to.
   const operationIds = new Set(open.flatMap((record) => record.operationId ?? []));
@@ -72,4 +82,25 @@ export function presentRecordedActivity(record: RecordedActivity, hrefs: Hrefs):
     operation: linkTo(hrefs, OPERATIONS_PATH, record.operationId),
     workplace: linkTo(hrefs, WORKPLACES_PATH, record.workplaceId),
   });
+}
+
+/**
+ * Where a staff member is: the location of the workplace of their latest open activity, null
+ * while they are signed on nowhere (docs/resources/staff-members.md).
+ */
+export function presentStaffMemberLocation(
+  memberId: string,
+  workplace: Workplace | null,
+  hrefs: Hrefs,
+): Resource {
+  const geo = workplace?.geoCoordinates ?? null;
+  const self = `${STAFF_MEMBERS_PATH}/${memberId}`;
+  return resource(
+    { geoCoordinates: geo === null ? null : { latitude: geo.latitude, longitude: geo.longitude } },
+    {
+      self: link(hrefs.api(`${self}/location`)),
+      staffMember: link(hrefs.api(self)),
+      workplace: workplace ? link(hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)) : undefined,
+    },
+  );
 }

@@ -1,8 +1,15 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { findOperations } from '../../db/repositories/operationRepository.ts';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
-import { periodPage, type StaffMember } from '../../domain/staffMembers.ts';
+import {
+  currentWorkplaceId,
+  periodPage,
+  type RecordedActivity,
+  type StaffMember,
+} from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/staffMemberService.ts';
@@ -10,15 +17,19 @@ import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
-import { link } from '../hal.ts';
+import { link, type Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
-import { STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { operationViewOf } from '../operationViews.ts';
+import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
+import { presentOperation } from '../presenters/operationPresenter.ts';
 import {
   openActivitiesOf,
   presentRecordedActivity,
   presentStaffMember,
+  presentStaffMemberLocation,
   STAFF_MEMBER_EMBEDS,
+  type StaffMemberEmbed,
 } from '../presenters/staffMemberPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
@@ -41,7 +52,7 @@ import {
   staffMemberInput,
   WorkplaceItem,
 } from '../schemas/staffMemberSchemas.ts';
-import { presentWorkplaces } from './workplaceRoutes.ts';
+import { embeddableWorkplaces, presentWorkplaces } from './workplaceRoutes.ts';
 
 const LoginPeriodElement = Type.Object({
   workplaceId: Nullable(Type.String()),
@@ -84,12 +95,13 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: STAFF_MEMBERS_PATH,
     schema: StaffMemberSchema,
     embeds: STAFF_MEMBER_EMBEDS,
-    /** Reads the open activities of the page's staff members in one query. */
-    presentPage: async (items: StaffMember[], request) => {
+    /** Reads the open activities of the page's staff members, and each embed, in one query each. */
+    presentPage: async (items: StaffMember[], request, embed) => {
       const open = await openActivitiesOf(db, items);
+      const embedded = await embedsOf(db, request, items, open, embed);
       const writable = canWrite(request);
       return items.map((member) =>
-        presentStaffMember(member, request.hrefs, writable, open.get(member.id) ?? []),
+        presentStaffMember(member, request.hrefs, writable, open.get(member.id) ?? [], embedded(member)),
       );
     },
     texts: { db, table: null },
@@ -233,16 +245,8 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     properties: LocationProperties,
     load: async (id, _query, request) => {
       const { member, workplace } = await service.getStaffMemberLocation(db, id);
-      const geo = workplace?.geoCoordinates ?? null;
-      return {
-        properties: {
-          geoCoordinates: geo === null ? null : { latitude: geo.latitude, longitude: geo.longitude },
-        },
-        links: {
-          staffMember: link(request.hrefs.api(`${STAFF_MEMBERS_PATH}/${member.id}`)),
-          workplace: workplace ? link(request.hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)) : undefined,
-        },
-      };
+      const location = presentStaffMemberLocation(member.id, workplace, request.hrefs);
+      return { properties: location.properties, links: location._links };
     },
   });
 
@@ -344,4 +348,52 @@ function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
       };
     },
   });
+}
+
+/**
+ * The embeds a page of staff members asks for, read in one query each, as a function giving a
+ * member's `_embedded`: the operations of their open activities, their assigned workplaces (in
+ * assignment order) and their location.
+ */
+async function embedsOf(
+  db: ServerDeps['db'],
+  request: FastifyRequest,
+  members: readonly StaffMember[],
+  open: ReadonlyMap<string, readonly RecordedActivity[]>,
+  embed: ReadonlySet<StaffMemberEmbed>,
+): Promise<(member: StaffMember) => Record<string, unknown>> {
+  const openOf = (member: StaffMember) => open.get(member.id) ?? [];
+  const operations = new Map<string, Resource>();
+  if (embed.has('currentlyExecutedOperations')) {
+    const ids = members.flatMap((member) => openOf(member).flatMap((record) => record.operationId ?? []));
+    const found = await findOperations(db, [...new Set(ids)]);
+    const view = await operationViewOf(db, request, found);
+    for (const operation of found) operations.set(operation.id, presentOperation(operation, view));
+  }
+  const assigned = embed.has('assignedWorkplaces')
+    ? await embeddableWorkplaces(
+        db,
+        request,
+        members.flatMap((member) => member.assignedWorkplaceIds),
+      )
+    : new Map<string, Resource>();
+  const current = new Map<string, Workplace>();
+  if (embed.has('location')) {
+    const ids = members.flatMap((member) => currentWorkplaceId(openOf(member)) ?? []);
+    for (const workplace of await findWorkplaces(db, [...new Set(ids)])) current.set(workplace.id, workplace);
+  }
+  return (member) => {
+    const embedded: Record<string, unknown> = {};
+    if (embed.has('currentlyExecutedOperations')) {
+      const ids = new Set(openOf(member).flatMap((record) => record.operationId ?? []));
+      embedded.currentlyExecutedOperations = [...ids].flatMap((id) => operations.get(id) ?? []);
+    }
+    if (embed.has('assignedWorkplaces'))
+      embedded.assignedWorkplaces = member.assignedWorkplaceIds.flatMap((id) => assigned.get(id) ?? []);
+    if (embed.has('location')) {
+      const workplace = current.get(currentWorkplaceId(openOf(member)) ?? '') ?? null;
+      embedded.location = presentStaffMemberLocation(member.id, workplace, request.hrefs);
+    }
+    return embedded;
+  };
 }
