@@ -333,7 +333,8 @@ export async function plantOf(t: TestApp, filler: PathFiller): Promise<Plant> {
 
 /**
  * What the demo plant does not seed, created through the API so that every recorded read finds
- * an item: a callback; a ticket with an activity, a remark, and an uploaded attachment on both; a
+ * an item (two where the recording shows another page): two callbacks; two scheduled maintenance
+ * tasks and two output quantities at the workplace; a ticket with an activity, a remark, and an uploaded attachment on both; a
  * tool with a location, characteristics and an edge; a forecast and a planning result of the
  * operation the reads ask about; a planning scenario of operations and of staff members; a
  * predicted malfunction. The paths then name the ticket and the tool made here.
@@ -344,7 +345,7 @@ export async function createMissingItems(
   plant: Plant,
   bodies: WriteBodies,
 ): Promise<void> {
-  await send(t, 'POST', '/callbacks', bodies.for('POST', '/callbacks'));
+  for (let n = 0; n < 2; n++) await send(t, 'POST', '/callbacks', bodies.for('POST', '/callbacks'));
   const ticketId = idOf(await send(t, 'POST', '/tickets', bodies.ticket()), 'ticket');
   const activityId = idOf(
     await send(t, 'POST', `/tickets/${ticketId}/activities`, bodies.activity()),
@@ -390,6 +391,24 @@ export async function createMissingItems(
     description: 'What-if plan',
     elements: [{ staffMemberId: plant.staffMemberId, ...result }],
   });
+  for (const [start, end] of [
+    [5, 7],
+    [29, 31],
+  ] as const) {
+    await send(t, 'POST', `/workplaces/${plant.workplaceId}/scheduledMaintenances`, {
+      description: 'Spindle lubrication',
+      maintenanceType: 'PREVENTIVE',
+      startDate: at(start),
+      endDate: at(end),
+    });
+  }
+  for (const quantity of [3, 5]) {
+    await send(t, 'POST', `/operations/${plant.operationId}/recordedOutputQuantities`, {
+      quantity,
+      quantityType: 'YIELD',
+      workplaceId: plant.workplaceId,
+    });
+  }
   await send(t, 'POST', '/workplaces/predictedMalfunctionScenarios', {
     workplaceId: plant.workplaceId,
     startDate: at(3),

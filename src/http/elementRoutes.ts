@@ -31,7 +31,7 @@ export const pageOf = <T>(items: readonly T[], page: OffsetRequest): OffsetPage<
 
 interface Doc {
   tags: string[];
-  /** Below an owner: `:id` is its id. */
+  /** Below an owner: `:id` is its id; a path without `:id` lists elements of no owner (id ''). */
   path: string;
   summary: string;
   description?: string;
@@ -42,7 +42,7 @@ interface Doc {
 const doc = ({ tags, path, summary, description, operationId }: Doc) => ({
   tags,
   path,
-  params: IdParams,
+  ...(path.includes(':id') ? { params: IdParams } : {}),
   summary,
   description,
   operationId,
@@ -77,7 +77,7 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
     },
     errors: [404],
     handler: async (request) => {
-      const id = request.params.id as string;
+      const id = (request.params as { id?: string }).id ?? '';
       const query = request.query as Record<string, unknown>;
       const kept: QueryValues = {};
       for (const key of Object.keys(filters)) kept[key] = query[key] as QueryValues[string];

@@ -120,6 +120,11 @@ export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter
   createPath?: string;
   /** Links beside the paging links. */
   links?: (request: FastifyRequest) => Record<string, Link>;
+  /**
+   * Offset paging: the rel under which the page also lists the self links of its items, as the
+   * real API lists its devices (`_links.devices`).
+   */
+  itemLinks?: string;
   /** A POST twin at `<path>/search` with the read scope, its filter in the body, paging links POSTs. */
   search?: SearchRoute<S, Filter>;
   /** The page's records also as `properties` (history collections in the SDK's form). */
@@ -249,7 +254,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const paging = keyset ? KeysetQuery : OffsetQuery;
       const Collection = keyset
         ? KeysetCollection(name, schema, route.elements?.schema)
-        : OffsetCollection(name, schema, route.elements?.schema);
+        : OffsetCollection(name, schema, route.elements?.schema, route.itemLinks !== undefined);
       const withElements = <C extends object>(collection: C, items: Item[], request: FastifyRequest) =>
         route.elements ? { properties: route.elements.of(items, request), ...collection } : collection;
       const embedParam: TProperties = embedded ? { embed: EmbedQuery } : {};
@@ -302,13 +307,13 @@ export function resourceRoutes<Item, Embed extends string = never>(
         }
         const asked = offsetPage(query);
         const found = (await route.load(filter, asked as PageRequest<P>, where)) as OffsetPage<Item>;
-        const collection = offsetCollection(
-          context,
-          await presentPage(found.items, request, embed),
-          found,
-          asked,
-        );
+        const presented = await presentPage(found.items, request, embed);
+        const collection = offsetCollection(context, presented, found, asked);
         if (route.links) Object.assign(collection._links, route.links(request));
+        if (route.itemLinks !== undefined)
+          (collection._links as Record<string, Link | Link[]>)[route.itemLinks] = presented.flatMap(
+            (item) => item._links.self ?? [],
+          );
         return withElements(collection, found.items, request);
       };
 

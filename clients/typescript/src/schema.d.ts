@@ -993,7 +993,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** History of operating states, newest first (timestamp pagination) */
+        /**
+         * History of operating states, newest first (timestamp pagination)
+         * @description Records ending before startDate or starting after endDate are left out; an open record lasts on.
+         */
         get: operations["listWorkplaceRecordedOperatingStates"];
         put?: never;
         post?: never;
@@ -1010,7 +1013,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One recordedOperatingState */
+        /** One recorded operating state */
         get: operations["getWorkplaceRecordedOperatingState"];
         put?: never;
         post?: never;
@@ -2345,6 +2348,86 @@ export interface paths {
          * @description One period per recorded activity, from STARTED to INTERRUPTED or FINISHED (endDate null while open); proportion 1/n, n the periods open when it started. Periods overlapping startDate/endDate.
          */
         get: operations["getStaffMemberRecordedLoginPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/{id}/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff member's skills: their qualifications as stored, in the stored order
+         * @description skillId and code are the qualification; description, shortDescription, skillLevel, startDate and endDate are null (the bridge stores none of them).
+         */
+        get: operations["getStaffMemberSkills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/{id}/scheduledWorkingTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff member's scheduled working time, newest first (timestamp pagination)
+         * @description The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, less their absences; periods ending before startDate or starting after endDate are left out.
+         */
+        get: operations["getStaffMemberScheduledWorkingTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/scheduledWorkingTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scheduled working time of every staff member, by staff number
+         * @description One element per staff member: scheduledWorkingTimes as /staffMembers/{id}/scheduledWorkingTimes gives them (all of them, newest first) for startDate/endDate.
+         */
+        get: operations["getStaffMembersScheduledWorkingTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/{id}/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the staff member is: the location of the workplace they are signed on to
+         * @description The workplace of their latest open activity; geoCoordinates null while they are signed on nowhere or that workplace has none.
+         */
+        get: operations["getStaffMemberLocation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9088,6 +9171,10 @@ export interface operations {
                 paginationTimestamp?: string;
                 /** @description Id of the item at the position */
                 paginationIdentifier?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path: {
@@ -9225,7 +9312,10 @@ export interface operations {
     };
     getWorkplaceRecordedOperatingState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -18879,7 +18969,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                     };
                 };
@@ -19347,7 +19442,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                     };
                 };
@@ -19771,7 +19871,12 @@ export interface operations {
                                         method: string;
                                         embeddable: boolean;
                                         templated?: boolean;
-                                    };
+                                    } | {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -19885,7 +19990,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -19978,7 +20088,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -20095,7 +20210,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -20500,6 +20620,367 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberSkills: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                skillId: string;
+                                description: null;
+                                shortDescription: null;
+                                code: string;
+                                skillLevel: null;
+                                startDate: null;
+                                endDate: null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberScheduledWorkingTimes: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                duration: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: null;
+                            total: number;
+                            count: number;
+                            limit: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMembersScheduledWorkingTimes: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                staffMemberId: string;
+                                scheduledWorkingTimes: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    duration: number;
+                                }[];
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the staff member is: the location of the workplace they are signed on to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            geoCoordinates: {
+                                latitude: number;
+                                longitude: number;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };

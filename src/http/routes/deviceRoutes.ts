@@ -42,6 +42,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     summary: 'List devices',
     filters: DeviceFilters,
     load: (filter, page) => repository.listDevices(db, filter, page),
+    itemLinks: 'devices',
   });
   devices.items(db, {
     input: deviceInput,
@@ -67,6 +68,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     summary: 'The devices at a workplace',
     owner: async (at) => (await getWorkplace(db, at.id)).id,
     load: (_filter, page, at) => repository.listDevices(db, { workplaceId: at.owner }, page),
+    itemLinks: 'devices',
     createRel: 'createDevice',
     createPath: DEVICES_PATH,
   });
