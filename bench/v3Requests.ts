@@ -337,7 +337,8 @@ export async function plantOf(t: TestApp, filler: PathFiller): Promise<Plant> {
  * tasks and two output quantities at the workplace; a ticket with an activity, a remark, and an uploaded attachment on both; a
  * tool with a location, characteristics and an edge; a forecast and a planning result of the
  * operation the reads ask about; a planning scenario of operations and of staff members; a
- * predicted malfunction. The paths then name the ticket and the tool made here.
+ * predicted malfunction; setup transition rules. The paths then name the ticket, the tool and the
+ * workplace group made or used here.
  */
 export async function createMissingItems(
   t: TestApp,
@@ -409,6 +410,21 @@ export async function createMissingItems(
       workplaceId: plant.workplaceId,
     });
   }
+  // Setup transition rules at the group of the read operation's workplace: its material to itself
+  // (an entry of the setup matrix) and on to a material the plant may make later.
+  const operation = await send(t, 'GET', `/operations/${plant.readOperation.id}`);
+  const workplace = await send(t, 'GET', `/workplaces/${String(operation?.properties?.workplaceId)}`);
+  const groupId = String(workplace?.properties?.capacityGroupId);
+  for (const successor of [plant.readOperation.materialNumber, 'M-NEXT']) {
+    await send(t, 'POST', `/workplaceGroups/${groupId}/setupTransitionRules`, {
+      origin: 'MANUAL_DATA_MAINTENANCE',
+      criterion: 'MATERIAL_NUMBER',
+      predecessorConditions: plant.readOperation.materialNumber,
+      successorConditions: successor,
+      setupTime: 900_000,
+    });
+  }
+  filler.use('workplaceGroupId', groupId);
   await send(t, 'POST', '/workplaces/predictedMalfunctionScenarios', {
     workplaceId: plant.workplaceId,
     startDate: at(3),

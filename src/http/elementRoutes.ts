@@ -51,8 +51,14 @@ const doc = ({ tags, path, summary, description, operationId }: Doc) => ({
 export interface ElementsRoute<Item, F extends TProperties> extends Doc {
   element: TSchema;
   filters?: F;
-  /** The owner's page; 404 when there is no owner. */
-  load: (id: string, filters: Static<TObject<F>>, page: OffsetRequest) => Promise<OffsetPage<Item>>;
+  /** Properties of the answer beside `elements` (a setup matrix's creationDate). */
+  beside?: TProperties;
+  /** The owner's page, and the properties beside it when `beside` names some; 404 when there is no owner. */
+  load: (
+    id: string,
+    filters: Static<TObject<F>>,
+    page: OffsetRequest,
+  ) => Promise<OffsetPage<Item> & { beside?: Record<string, unknown> }>;
   present: (item: Item, request: FastifyRequest) => unknown;
   /** Links beside self and the paging links, e.g. the owner's. */
   links?: (id: string, request: FastifyRequest) => Record<string, Link>;
@@ -70,7 +76,7 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
     querystring: Type.Object({ ...OffsetQuery, ...filters }, { additionalProperties: false }),
     response: {
       200: Type.Object({
-        properties: Type.Object({ elements: Type.Array(route.element) }),
+        properties: Type.Object({ ...route.beside, elements: Type.Array(route.element) }),
         pagination: OffsetPagination,
         _links: Links,
       }),
@@ -92,7 +98,7 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
       );
       const { current: _same, ...links } = collection._links;
       return {
-        properties: { elements: found.items.map((item) => route.present(item, request)) },
+        properties: { ...found.beside, elements: found.items.map((item) => route.present(item, request)) },
         pagination: {
           ...collection.pagination,
           count: found.items.length,

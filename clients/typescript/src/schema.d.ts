@@ -871,6 +871,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workplaceGroups/{id}/setupTransitionRules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The setup transition rules of a workplace group, oldest first (offset pagination) */
+        get: operations["listWorkplaceGroupSetupTransitionRules"];
+        put?: never;
+        /**
+         * Create a setup transition rule (emits SETUP_TRANSITION_RULE_CREATED)
+         * @description MATERIAL_NUMBER rules give setupTime, MATERIAL_CHARACTERISTICS rules setupTimeIncrement and conditions such as color==black;width=lt=40 (docs/resources/setup-transitions.md).
+         */
+        post: operations["createWorkplaceGroupSetupTransitionRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaceGroups/{id}/setupTransitionRules/{setupTransitionRuleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One setup transition rule */
+        get: operations["getWorkplaceGroupSetupTransitionRule"];
+        /** Replace a setup transition rule (emits SETUP_TRANSITION_RULE_UPDATED when something changes) */
+        put: operations["replaceWorkplaceGroupSetupTransitionRule"];
+        post?: never;
+        /** Delete a setup transition rule (emits SETUP_TRANSITION_RULE_DELETED) */
+        delete: operations["deleteWorkplaceGroupSetupTransitionRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaceGroups/{id}/setupTransitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The setup matrix of a workplace group: the setup time between the materials made there
+         * @description Computed from the group’s rules for the materials of the operations planned at the group or its workplaces (at most 500, the most recent); see docs/resources/setup-transitions.md.
+         */
+        get: operations["getWorkplaceGroupSetupTransitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/workplaces": {
         parameters: {
             query?: never;
@@ -7999,6 +8059,597 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listWorkplaceGroupSetupTransitionRules: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _embedded: {
+                            setupTransitionRules: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /**
+                                     * @description Who made the rule: manual data maintenance or an evaluation system
+                                     * @enum {unknown}
+                                     */
+                                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                                    /**
+                                     * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                                     * @enum {unknown}
+                                     */
+                                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                                    predecessorConditions: string;
+                                    successorConditions: string;
+                                    setupTimeIncrement: number | null;
+                                    setupTime: number | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createWorkplaceGroupSetupTransitionRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Who made the rule: manual data maintenance or an evaluation system
+                     * @enum {unknown}
+                     */
+                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                    /**
+                     * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                     * @enum {unknown}
+                     */
+                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                    /** @description MATERIAL_NUMBER: the predecessor material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    predecessorConditions: string;
+                    /** @description MATERIAL_NUMBER: the successor material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    successorConditions: string;
+                    setupTimeIncrement?: number | null;
+                    setupTime?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A rule for the setup time between two materials at a workplace group */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            predecessorConditions: string;
+                            successorConditions: string;
+                            setupTimeIncrement: number | null;
+                            setupTime: number | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getWorkplaceGroupSetupTransitionRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                setupTransitionRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A rule for the setup time between two materials at a workplace group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            predecessorConditions: string;
+                            successorConditions: string;
+                            setupTimeIncrement: number | null;
+                            setupTime: number | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceWorkplaceGroupSetupTransitionRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                setupTransitionRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Must equal the path id when sent */
+                    id?: string;
+                    /**
+                     * @description Who made the rule: manual data maintenance or an evaluation system
+                     * @enum {unknown}
+                     */
+                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                    /**
+                     * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                     * @enum {unknown}
+                     */
+                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                    /** @description MATERIAL_NUMBER: the predecessor material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    predecessorConditions: string;
+                    /** @description MATERIAL_NUMBER: the successor material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    successorConditions: string;
+                    setupTimeIncrement?: number | null;
+                    setupTime?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A rule for the setup time between two materials at a workplace group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            predecessorConditions: string;
+                            successorConditions: string;
+                            setupTimeIncrement: number | null;
+                            setupTime: number | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteWorkplaceGroupSetupTransitionRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                setupTransitionRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getWorkplaceGroupSetupTransitions: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            creationDate: string | null;
+                            elements: {
+                                predecessorMaterial: {
+                                    number: string;
+                                };
+                                successorMaterial: {
+                                    number: string;
+                                };
+                                /** @description ms */
+                                setupTime: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
                         };
                         _links: {
                             [key: string]: {
