@@ -35,27 +35,26 @@ export function registerSetupTransitions(api: Api, { db }: ServerDeps): void {
     owner: async (at) => (await getWorkplaceGroup(db, at.id)).id,
     load: (_filter, page, at) => listSetupTransitionRules(db, at.owner, page),
   });
-  rules.get({
-    summary: 'One setup transition rule',
-    load: (at) => service.getSetupTransitionRule(db, at.id, at.itemId),
-  });
-  rules.create({
-    summary: 'Create a setup transition rule (emits SETUP_TRANSITION_RULE_CREATED)',
-    description:
-      'MATERIAL_NUMBER rules give setupTime, MATERIAL_CHARACTERISTICS rules setupTimeIncrement and ' +
-      'conditions such as color==black;width=lt=40 (docs/resources/setup-transitions.md).',
-    body: CreateSetupTransitionRuleBody,
-    run: (body, at) => service.createSetupTransitionRule(db, at.id, setupTransitionRuleInput(body)),
-  });
-  rules.replace({
-    summary: 'Replace a setup transition rule (emits SETUP_TRANSITION_RULE_UPDATED when something changes)',
-    body: ReplaceSetupTransitionRuleBody,
-    run: (body, at) =>
-      service.replaceSetupTransitionRule(db, at.id, at.itemId, setupTransitionRuleInput(body)),
-  });
-  rules.remove({
-    summary: 'Delete a setup transition rule (emits SETUP_TRANSITION_RULE_DELETED)',
-    run: (at) => service.deleteSetupTransitionRule(db, at.id, at.itemId),
+  rules.items(db, {
+    input: setupTransitionRuleInput,
+    get: { summary: 'One setup transition rule', run: service.getSetupTransitionRule },
+    create: {
+      summary: 'Create a setup transition rule (emits SETUP_TRANSITION_RULE_CREATED)',
+      description:
+        'MATERIAL_NUMBER rules give setupTime, MATERIAL_CHARACTERISTICS rules setupTimeIncrement and ' +
+        'conditions such as color==black;width=lt=40 (docs/resources/setup-transitions.md).',
+      body: CreateSetupTransitionRuleBody,
+      run: service.createSetupTransitionRule,
+    },
+    replace: {
+      summary: 'Replace a setup transition rule (emits SETUP_TRANSITION_RULE_UPDATED when something changes)',
+      body: ReplaceSetupTransitionRuleBody,
+      run: service.replaceSetupTransitionRule,
+    },
+    remove: {
+      summary: 'Delete a setup transition rule (emits SETUP_TRANSITION_RULE_DELETED)',
+      run: service.deleteSetupTransitionRule,
+    },
   });
 
   registerElementsRoute(api, {
