@@ -31,6 +31,7 @@ import {
   PathFiller,
   type Plant,
   plantOf,
+  SDK_EMBEDS,
   V3,
   WriteBodies,
 } from './v3Requests.ts';
@@ -98,12 +99,13 @@ const REPORT_SUBJECTS: Record<string, (plant: Plant) => [string, string]> = {
 
 /**
  * The query of a recorded request: its embeds and options, a window around the seeded history,
- * pages of one item where the recording shows a next page (so the seeded plant has one too; where
- * it shows a previous page as well, the second page is compared), and for reports what they are about.
+ * pages of one item where the recording shows a next or a previous page (so the seeded plant has
+ * one too; where it shows a previous page, the second page is compared), and for reports what
+ * they are about.
  */
 function queryFor(recorded: RecordedResponse, plant: Plant): URLSearchParams {
   const query = new URLSearchParams();
-  const embed = recorded.query?.embed;
+  const embed = recorded.query?.embed ?? SDK_EMBEDS[recorded.recording];
   if (embed?.length) query.set('embed', embed.join(','));
   for (const value of recorded.query?.additionalOperationTime ?? [])
     query.append('additionalOperationTime', value);
@@ -116,7 +118,8 @@ function queryFor(recorded: RecordedResponse, plant: Plant): URLSearchParams {
   const subject = REPORT_SUBJECTS[recorded.operation.path]?.(plant);
   if (subject) query.set(...subject);
   const links = (recorded.shape as { _links?: Record<string, unknown> } | null)?._links;
-  if (links && 'next' in links) query.set('limit', '1');
+  // A recorded next or previous page: the plant's pages hold one item so that it has them too.
+  if (links && ['next', 'prev', 'previous'].some((rel) => rel in links)) query.set('limit', '1');
   return query;
 }
 

@@ -29,25 +29,49 @@ const ACTION_VALUES: Record<string, string> = {
   toolAssemblyOrderStateId: 'INITIATED',
 };
 
-// Where the most telling item for a parameter is found (one with history or devices; one that
-// may still change, for writes), tried before the collection itself: a URL and the property of
-// its first item that holds the id.
-const PREFERRED_ITEMS: Record<string, { url: string; writeUrl?: string; property: string }> = {
-  operationId: {
-    url: '/operations?operationPhaseId=COMPLETED&limit=1',
-    writeUrl: '/operations?operationPhaseId=RELEASED&limit=1',
-    property: 'id',
-  },
-  workplaceId: { url: '/devices?limit=1', property: 'workplaceId' },
-  // The order of a completed operation: its operations ran at workplaces and have a history.
-  productionOrderId: { url: '/operations?operationPhaseId=COMPLETED&limit=1', property: 'productionOrderId' },
+/**
+ * The embeds the SDK's tests send for recordings whose fixture has no `query` (their recorded
+ * collection's self link leaves the embeds out, but the items show them embedded), so that the
+ * service is asked what the recorded server was asked.
+ */
+export const SDK_EMBEDS: Readonly<Record<string, readonly string[]>> = {
+  // MasterDataClientIntegrationTest.testGetOperatingStates
+  'getOperatingStates.json': ['operatingStateClass', 'workplaceState', 'description', 'shortDescription'],
+  // MasterDataClientIntegrationTest.testGetTicketClasses
+  'getTicketClasses.json': ['description', 'shortDescription'],
 };
 
-/** A property of the first item of a collection answer (HAL `_embedded` or `properties.elements`). */
-function firstItem(body: unknown, property: string): string | undefined {
+// Where the most telling item for a parameter is found (one with history or devices; one that
+// may still change, for writes), tried before the collection itself: a URL, the property of its
+// first item that holds the id, and a link that item must have.
+const PREFERRED_ITEMS: Record<string, { url: string; writeUrl?: string; property: string; having?: string }> =
+  {
+    operationId: {
+      url: '/operations?operationPhaseId=COMPLETED&limit=1',
+      writeUrl: '/operations?operationPhaseId=RELEASED&limit=1',
+      property: 'id',
+    },
+    workplaceId: { url: '/devices?limit=1', property: 'workplaceId' },
+    // The recorded document state has texts; the first one (NEW) has none, as on a real server.
+    documentStateId: { url: '/masterData/documentStates', property: 'id', having: 'description' },
+    // The order of a completed operation: its operations ran at workplaces and have a history.
+    productionOrderId: {
+      url: '/operations?operationPhaseId=COMPLETED&limit=1',
+      property: 'productionOrderId',
+    },
+  };
+
+/**
+ * A property of the first item of a collection answer (HAL `_embedded` or `properties.elements`);
+ * `having`: of the first item with that link.
+ */
+function firstItem(body: unknown, property: string, having?: string): string | undefined {
   const embedded = (body as { _embedded?: Record<string, unknown> } | undefined)?._embedded;
   for (const items of Object.values(embedded ?? {})) {
-    const value = Array.isArray(items) ? items[0]?.properties?.[property] : undefined;
+    if (!Array.isArray(items)) continue;
+    const item =
+      having === undefined ? items[0] : items.find((candidate) => having in (candidate?._links ?? {}));
+    const value = item?.properties?.[property];
     if (typeof value === 'string') return value;
   }
   const elements = (body as { properties?: { elements?: Record<string, unknown>[] } } | undefined)?.properties
@@ -103,8 +127,13 @@ export class PathFiller {
     const key = `${collection} ${parameter} ${preferredUrl}`;
     if (this.ids.has(key)) return this.ids.get(key);
     let id: string | undefined;
-    if (preferred && preferredUrl && `/${collection.split('/')[1]}` === collection) {
-      id = firstItem(bodyOf(await this.t.request({ url: `${V3}${preferredUrl}` })), preferred.property);
+    const topLevel = `/${collection.split('/')[1]}` === collection;
+    if (preferred && preferredUrl && (topLevel || preferredUrl.split('?')[0] === collection)) {
+      id = firstItem(
+        bodyOf(await this.t.request({ url: `${V3}${preferredUrl}` })),
+        preferred.property,
+        preferred.having,
+      );
     }
     id ??= firstItem(bodyOf(await this.t.request({ url: `${V3}${collection}` })), 'id');
     if (id !== undefined) this.ids.set(key, id);
@@ -309,10 +338,12 @@ export async function plantOf(t: TestApp, filler: PathFiller): Promise<Plant> {
 
 /**
  * What the demo plant does not seed, created through the API so that every recorded read finds
- * an item: a callback; a ticket with an activity, a remark, and an uploaded attachment on both; a
+ * an item (two where the recording shows another page): two callbacks; two scheduled maintenance
+ * tasks and two output quantities at the workplace; a ticket with an activity, a remark, and an uploaded attachment on both; a
  * tool with a location, characteristics and an edge; a forecast and a planning result of the
  * operation the reads ask about; a planning scenario of operations and of staff members; a
- * predicted malfunction. The paths then name the ticket and the tool made here.
+ * predicted malfunction; setup transition rules. The paths then name the ticket, the tool and the
+ * workplace group made or used here.
  */
 export async function createMissingItems(
   t: TestApp,
@@ -320,7 +351,7 @@ export async function createMissingItems(
   plant: Plant,
   bodies: WriteBodies,
 ): Promise<void> {
-  await send(t, 'POST', '/callbacks', bodies.for('POST', '/callbacks'));
+  for (let n = 0; n < 2; n++) await send(t, 'POST', '/callbacks', bodies.for('POST', '/callbacks'));
   const ticketId = idOf(await send(t, 'POST', '/tickets', bodies.ticket()), 'ticket');
   const activityId = idOf(
     await send(t, 'POST', `/tickets/${ticketId}/activities`, bodies.activity()),
@@ -366,6 +397,39 @@ export async function createMissingItems(
     description: 'What-if plan',
     elements: [{ staffMemberId: plant.staffMemberId, ...result }],
   });
+  for (const [start, end] of [
+    [5, 7],
+    [29, 31],
+  ] as const) {
+    await send(t, 'POST', `/workplaces/${plant.workplaceId}/scheduledMaintenances`, {
+      description: 'Spindle lubrication',
+      maintenanceType: 'PREVENTIVE',
+      startDate: at(start),
+      endDate: at(end),
+    });
+  }
+  for (const quantity of [3, 5]) {
+    await send(t, 'POST', `/operations/${plant.operationId}/recordedOutputQuantities`, {
+      quantity,
+      quantityType: 'YIELD',
+      workplaceId: plant.workplaceId,
+    });
+  }
+  // Setup transition rules at the group of the read operation's workplace: its material to itself
+  // (an entry of the setup matrix) and on to a material the plant may make later.
+  const operation = await send(t, 'GET', `/operations/${plant.readOperation.id}`);
+  const workplace = await send(t, 'GET', `/workplaces/${String(operation?.properties?.workplaceId)}`);
+  const groupId = String(workplace?.properties?.capacityGroupId);
+  for (const successor of [plant.readOperation.materialNumber, 'M-NEXT']) {
+    await send(t, 'POST', `/workplaceGroups/${groupId}/setupTransitionRules`, {
+      origin: 'MANUAL_DATA_MAINTENANCE',
+      criterion: 'MATERIAL_NUMBER',
+      predecessorConditions: plant.readOperation.materialNumber,
+      successorConditions: successor,
+      setupTime: 900_000,
+    });
+  }
+  filler.use('workplaceGroupId', groupId);
   await send(t, 'POST', '/workplaces/predictedMalfunctionScenarios', {
     workplaceId: plant.workplaceId,
     startDate: at(3),

@@ -198,16 +198,16 @@ export const ownedFind =
   (db: Queryable, ownerId: string, id: string, lock = false): Promise<Item | undefined> =>
     findById(db, table, id, { owner: [ownerColumn, ownerId], lock: forUpdate(lock) });
 
-/** The rows with these ids, in no particular order; unknown ids are left out. */
-export async function findByIds<Row, Item>(
-  db: Queryable,
-  table: Table<Row, Item>,
-  ids: readonly string[],
-): Promise<Item[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.query<Row>(`${selectFrom(table)} WHERE ${table.id ?? 'id'} = ANY($1::uuid[])`, [ids]);
-  return rows.map(table.toItem);
-}
+/** The find of the rows with these ids, in no particular order; unknown ids are left out. */
+export const batchFind =
+  <Row, Item>(table: Table<Row, Item>) =>
+  async (db: Queryable, ids: readonly string[]): Promise<Item[]> => {
+    if (ids.length === 0) return [];
+    const rows = await db.query<Row>(`${selectFrom(table)} WHERE ${table.id ?? 'id'} = ANY($1::uuid[])`, [
+      ids,
+    ]);
+    return rows.map(table.toItem);
+  };
 
 const CAST = Symbol('cast');
 

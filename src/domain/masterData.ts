@@ -56,6 +56,12 @@ export const entriesById = <const Id extends string>(
 export const idsOf = <Id extends string>(entries: readonly { id: Id }[]): readonly Id[] =>
   entries.map((entry) => entry.id);
 
+/** Whether a value sent is one of these ids: a guard for their type. */
+export const isOneOf =
+  <Id extends string>(ids: readonly Id[]) =>
+  (value: string): value is Id =>
+    (ids as readonly string[]).includes(value);
+
 export const WORKPLACE_STATES = entriesById([
   ['PRODUCTION', '#2E7D32', ['Production', 'Produktion', '生产'], ['Prod.', 'Prod.', '生产']],
   ['DOWNTIME', '#C62828', ['Downtime', 'Stillstand', '停机'], ['Down', 'Still.', '停机']],

@@ -1,6 +1,6 @@
 // Operation phases as localized master data, and their transitions (docs/api.md, "States and
 // transitions"). The phase value is the id, as with workplace states.
-import { entriesById, idsOf } from './masterData.ts';
+import { entriesById, idsOf, isOneOf } from './masterData.ts';
 
 export const OPERATION_PHASES = entriesById([
   ['RELEASED', '#90A4AE', ['Released', 'Freigegeben', '已下达'], ['Rel.', 'Freig.', '下达']],
@@ -41,8 +41,7 @@ export const IN_PROGRESS_PHASES: readonly OperationPhaseId[] = [
 
 export const PHASES_NEEDING_WORKPLACE: readonly OperationPhaseId[] = ['SETUP', 'TRAINING', 'PROCESSING'];
 
-export const isOperationPhaseId = (value: string): value is OperationPhaseId =>
-  (OPERATION_PHASE_IDS as readonly string[]).includes(value);
+export const isOperationPhaseId = isOneOf(OPERATION_PHASE_IDS);
 
 export const canChangeOperationPhase = (from: OperationPhaseId, to: OperationPhaseId): boolean =>
   OPERATION_PHASE_TRANSITIONS[from].includes(to);

@@ -64,6 +64,13 @@ export interface RecordedActivity {
 /** The activity a record stands for now: STARTED while open, then how it ended. */
 export const activityOf = (record: RecordedActivity): StaffActivity => record.endActivity ?? 'STARTED';
 
+/**
+ * Where a staff member works now: the workplace of their latest open activity that names one
+ * (`open` newest first), undefined while they are signed on nowhere.
+ */
+export const currentWorkplaceId = (open: readonly RecordedActivity[]): string | undefined =>
+  open.find((record) => record.workplaceId !== null)?.workplaceId ?? undefined;
+
 /** The activities that may follow the record (none: only STARTED). */
 export const allowedAfter = (record: RecordedActivity | undefined): StaffActivity[] =>
   record && record.endActivity === null ? ['INTERRUPTED', 'FINISHED'] : ['STARTED'];
@@ -97,3 +104,63 @@ export const comparable = (member: StaffMemberInput) => ({
   shiftId: member.shiftId,
   absences: JSON.stringify(member.absences),
 });
+
+interface Period {
+  startDate: Date;
+  endDate: Date;
+}
+
+/**
+ * A staff member's scheduled working time: the periods of their shifts (at several workplaces the
+ * same shift may repeat) joined where they overlap or touch, less their absences; newest first.
+ */
+export function scheduledWorkingTimes(shifts: readonly Period[], absences: readonly Period[]): Period[] {
+  const merged: Period[] = [];
+  for (const shift of [...shifts].sort((a, b) => a.startDate.getTime() - b.startDate.getTime())) {
+    const last = merged.at(-1);
+    if (last && shift.startDate.getTime() <= last.endDate.getTime()) {
+      if (shift.endDate > last.endDate) last.endDate = shift.endDate;
+    } else merged.push({ startDate: shift.startDate, endDate: shift.endDate });
+  }
+  let periods = merged;
+  for (const absence of absences) {
+    periods = periods.flatMap((period) => {
+      if (absence.endDate <= period.startDate || absence.startDate >= period.endDate) return [period];
+      const left =
+        absence.startDate > period.startDate
+          ? [{ startDate: period.startDate, endDate: absence.startDate }]
+          : [];
+      const right =
+        absence.endDate < period.endDate ? [{ startDate: absence.endDate, endDate: period.endDate }] : [];
+      return [...left, ...right];
+    });
+  }
+  return periods.reverse();
+}
+
+/**
+ * One timestamp-mode page of periods held newest first: NEXT walks to older periods (those
+ * starting before the position), PREVIOUS to newer ones (the page nearest the position); without
+ * a position NEXT is the newest page and PREVIOUS the oldest. The page is newest first.
+ */
+export function periodPage(
+  periods: readonly Period[],
+  asked: { limit: number; direction: 'NEXT' | 'PREVIOUS'; timestamp: Date | undefined },
+): { items: Period[]; hasOlder: boolean; hasNewer: boolean } {
+  const { limit, direction, timestamp } = asked;
+  if (direction === 'NEXT') {
+    const older =
+      timestamp === undefined ? periods : periods.filter((period) => period.startDate < timestamp);
+    return {
+      items: older.slice(0, limit),
+      hasOlder: older.length > limit,
+      hasNewer: older.length < periods.length,
+    };
+  }
+  const newer = timestamp === undefined ? periods : periods.filter((period) => period.startDate > timestamp);
+  return {
+    items: newer.slice(Math.max(0, newer.length - limit)),
+    hasOlder: newer.length < periods.length,
+    hasNewer: newer.length > limit,
+  };
+}

@@ -33,26 +33,6 @@ export const TICKET_ACTIVITY_TRANSITIONS: Readonly<Record<string, readonly strin
   DONE: ['IN_PROGRESS'],
 };
 
-/** Refuses a change of state the table does not allow; the same state is no change. */
-export function checkTransition(
-  transitions: Readonly<Record<string, readonly string[]>>,
-  resource: string,
-  id: string,
-  current: string,
-  requested: string,
-): void {
-  if (current === requested) return;
-  const allowed = transitions[current] ?? [];
-  if (allowed.includes(requested)) return;
-  throw new AppError('INVALID_TRANSITION', {
-    resource,
-    id,
-    current,
-    requested,
-    allowed: allowed.length === 0 ? 'none' : allowed.join(', '),
-  });
-}
-
 /** Refuses a change below a closed ticket (an activity, remark or attachment). */
 export function checkTicketOpen(ticket: Ticket, change: string): void {
   if (!CLOSED_TICKET_STATES.includes(ticket.ticketStateId)) return;

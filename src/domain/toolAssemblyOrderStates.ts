@@ -1,7 +1,7 @@
 // Tool assembly order states as localized master data, and their lifecycle (docs/api.md, "States and transitions"):
 // REQUESTED -> INITIATED -> ASSEMBLED -> PRESETTING -> AVAILABLE, UNAVAILABLE from any
 // non-final state; AVAILABLE and UNAVAILABLE are final. The state value is the id.
-import { entriesById, idsOf } from './masterData.ts';
+import { entriesById, idsOf, isOneOf } from './masterData.ts';
 
 export const TOOL_ASSEMBLY_ORDER_STATES = entriesById([
   ['REQUESTED', '#90A4AE', ['Requested', 'Angefordert', '已申请'], ['Req.', 'Angef.', '申请']],
@@ -32,8 +32,7 @@ export const TOOL_ASSEMBLY_ORDER_TRANSITIONS: Readonly<
   UNAVAILABLE: [],
 };
 
-export const isToolAssemblyOrderStateId = (value: string): value is ToolAssemblyOrderStateId =>
-  (TOOL_ASSEMBLY_ORDER_STATE_IDS as readonly string[]).includes(value);
+export const isToolAssemblyOrderStateId = isOneOf(TOOL_ASSEMBLY_ORDER_STATE_IDS);
 
 export const canChangeToolAssemblyOrderState = (
   from: ToolAssemblyOrderStateId,

@@ -2,6 +2,7 @@
 // created directly or together with its assembly order; while that order is in progress the
 // order gives the tool its state, afterwards the tool state command does.
 
+import { isOneOf } from './masterData.ts';
 import type { Stored } from './stored.ts';
 import {
   TOOL_ASSEMBLY_ORDER_STATE_IDS,
@@ -16,8 +17,7 @@ export type ToolStateId = (typeof TOOL_STATE_IDS)[number];
 /** The states the tool state command sets; IN_ASSEMBLY comes only from an unfinished order. */
 const SETTABLE_TOOL_STATE_IDS = ['AVAILABLE', 'UNAVAILABLE'] as const;
 
-export const isSettableToolState = (value: string): value is ToolStateId =>
-  (SETTABLE_TOOL_STATE_IDS as readonly string[]).includes(value);
+export const isSettableToolState = isOneOf(SETTABLE_TOOL_STATE_IDS);
 
 /** AVAILABLE and UNAVAILABLE orders make the tool so; any earlier state means it is being assembled. */
 const toolStateOf = (orderState: ToolAssemblyOrderStateId): ToolStateId =>

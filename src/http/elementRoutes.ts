@@ -32,7 +32,7 @@ export const pageOf = <T>(items: readonly T[], page: OffsetRequest): OffsetPage<
 
 interface Doc {
   tags: string[];
-  /** Below an owner: `:id` is its id. */
+  /** Below an owner: `:id` is its id; a path without `:id` lists elements of no owner (id ''). */
   path: string;
   summary: string;
   description?: string;
@@ -43,7 +43,7 @@ interface Doc {
 const doc = ({ tags, path, summary, description, operationId }: Doc) => ({
   tags,
   path,
-  params: IdParams,
+  ...(path.includes(':id') ? { params: IdParams } : {}),
   summary,
   description,
   operationId,
@@ -52,8 +52,14 @@ const doc = ({ tags, path, summary, description, operationId }: Doc) => ({
 export interface ElementsRoute<Item, F extends TProperties> extends Doc {
   element: TSchema;
   filters?: F;
-  /** The owner's page; 404 when there is no owner. */
-  load: (id: string, filters: Static<TObject<F>>, page: OffsetRequest) => Promise<OffsetPage<Item>>;
+  /** Properties of the answer beside `elements` (a setup matrix's creationDate). */
+  beside?: TProperties;
+  /** The owner's page, and the properties beside it when `beside` names some; 404 when there is no owner. */
+  load: (
+    id: string,
+    filters: Static<TObject<F>>,
+    page: OffsetRequest,
+  ) => Promise<OffsetPage<Item> & { beside?: Record<string, unknown> }>;
   present: (item: Item, request: FastifyRequest) => unknown;
   /** Links beside self and the paging links, e.g. the owner's. */
   links?: (id: string, request: FastifyRequest) => Record<string, Link>;
@@ -128,7 +134,7 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
     ),
     response: {
       200: Type.Object({
-        properties: Type.Object({ elements: Type.Array(route.element) }),
+        properties: Type.Object({ ...route.beside, elements: Type.Array(route.element) }),
         pagination: OffsetPagination,
         _links: Links,
         _embedded: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
@@ -136,7 +142,7 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
     },
     errors: [404],
     handler: async (request) => {
-      const id = request.params.id as string;
+      const id = (request.params as { id?: string }).id ?? '';
       const query = request.query as Record<string, unknown>;
       const kept: QueryValues = {};
       for (const key of Object.keys(filters)) kept[key] = query[key] as QueryValues[string];
@@ -152,6 +158,7 @@ export function registerElementsRoute<Item, F extends TProperties = Record<never
       );
       return {
         ...answer,
+        properties: { ...found.beside, ...answer.properties },
         _links: { ...answer._links, ...route.links?.(id, request) },
         ...embedded,
       };

@@ -69,3 +69,6 @@ export const ticketActivityRemarksPath = (ticketId: string, activityId: string) 
 export const toolEdgesPath = (toolId: string) => `${TOOLS_PATH}/${toolId}/edges`;
 /** A tool's location. */
 export const toolLocationPath = (toolId: string) => `${TOOLS_PATH}/${toolId}/location`;
+/** A workplace group's setup transition rules. */
+export const setupTransitionRulesPath = (groupId: string) =>
+  `${WORKPLACE_GROUPS_PATH}/${groupId}/setupTransitionRules`;

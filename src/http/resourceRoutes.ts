@@ -4,7 +4,7 @@
 // A route family says only what is special about its resource; each call registers one route.
 import type { FastifyRequest } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import type { KeysetPage, KeysetRequest, OffsetPage, OffsetRequest } from '../db/paging.ts';
 import type { Api } from './api.ts';
 import { canWrite } from './auth.ts';
@@ -120,6 +120,11 @@ export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter
   createPath?: string;
   /** Links beside the paging links. */
   links?: (request: FastifyRequest) => Record<string, Link>;
+  /**
+   * Offset paging: the rel under which the page also lists the self links of its items, as the
+   * real API lists its devices (`_links.devices`).
+   */
+  itemLinks?: string;
   /** A POST twin at `<path>/search` with the read scope, its filter in the body, paging links POSTs. */
   search?: SearchRoute<S, Filter>;
   /** The page's records also as `properties` (history collections in the SDK's form). */
@@ -161,6 +166,26 @@ export interface CommandRoute<Item, B extends TSchema> extends Doc {
   body?: B;
   /** Without a body the route takes none; with one, a missing body means `{}`. */
   run: (body: Static<B>, at: At) => Promise<Item>;
+}
+
+/** An item's ids in its path: its own, or below an owner the owner's and its own. */
+type ItemIds = [id: string] | [ownerId: string, id: string];
+/** The ids a new item is created at: none, or below an owner the owner's. */
+type OwnerIds<Ids extends ItemIds> = Ids extends [string, string] ? [ownerId: string] : [];
+
+/**
+ * The item routes of a family whose service has the one signature of each use case (get, create,
+ * and where the family has them replace and delete, by the ids in the path: `Ids`); `input` makes
+ * a body the service's input.
+ */
+export interface ItemRoutes<Item, Input, CB extends TSchema, RB extends TSchema, Ids extends ItemIds> {
+  input: (body: Static<CB> | Static<RB>) => Input;
+  get: Doc & { run: (db: Database, ...ids: Ids) => Promise<Item> };
+  create: Doc & { body: CB; run: (db: Database, ...at: [...OwnerIds<Ids>, Input]) => Promise<Item> };
+  replace?: Omit<ReplaceRoute<Item, RB>, 'run'> & {
+    run: (db: Database, ...at: [...Ids, Input]) => Promise<Item>;
+  };
+  remove?: Doc & { run: (db: Database, ...ids: Ids) => Promise<unknown> };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -215,7 +240,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
     operationId: doc.operationId ?? operationId,
   });
 
-  return {
+  const routes = {
     list<
       P extends Paging = 'offset',
       F extends TProperties = NoProperties,
@@ -229,7 +254,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const paging = keyset ? KeysetQuery : OffsetQuery;
       const Collection = keyset
         ? KeysetCollection(name, schema, route.elements?.schema)
-        : OffsetCollection(name, schema, route.elements?.schema);
+        : OffsetCollection(name, schema, route.elements?.schema, route.itemLinks !== undefined);
       const withElements = <C extends object>(collection: C, items: Item[], request: FastifyRequest) =>
         route.elements ? { properties: route.elements.of(items, request), ...collection } : collection;
       const embedParam: TProperties = embedded ? { embed: EmbedQuery } : {};
@@ -280,13 +305,13 @@ export function resourceRoutes<Item, Embed extends string = never>(
         }
         const asked = offsetPage(query);
         const found = (await route.load(filter, asked as PageRequest<P>, where)) as OffsetPage<Item>;
-        const collection = offsetCollection(
-          context,
-          await presentPage(found.items, request, embed),
-          found,
-          asked,
-        );
+        const presented = await presentPage(found.items, request, embed);
+        const collection = offsetCollection(context, presented, found, asked);
         if (route.links) Object.assign(collection._links, route.links(request));
+        if (route.itemLinks !== undefined)
+          (collection._links as Record<string, Link | Link[]>)[route.itemLinks] = presented.flatMap(
+            (item) => item._links.self ?? [],
+          );
         return withElements(collection, found.items, request);
       };
 
@@ -422,6 +447,32 @@ export function resourceRoutes<Item, Embed extends string = never>(
         handler: async (request) =>
           presentOne(await route.run(request.body as Static<B>, at(request)), request),
       });
+    },
+  };
+
+  return {
+    ...routes,
+    /**
+     * get, create, replace and remove (the last two where the family has them) through its
+     * service (`ItemRoutes`): by the item's id, below an owner (an `itemParam` of its own) by the
+     * owner's and the item's.
+     */
+    items<Input, CB extends TSchema, Ids extends ItemIds, RB extends TSchema = CB>(
+      db: Database,
+      family: ItemRoutes<Item, Input, CB, RB, Ids>,
+    ): void {
+      const { input, get, create, replace, remove } = family;
+      const below = itemParam !== 'id';
+      // The types cannot see the path: a service of the other arity is a programming error.
+      if (get.run.length !== (below ? 3 : 2))
+        throw new Error(`${path}: get takes ${below ? 'two ids' : 'one id'}`);
+      const idsOf = (at: At) => (below ? [at.id, at.itemId] : [at.id]) as Ids;
+      const ownerOf = (at: At) => (below ? [at.id] : []) as OwnerIds<Ids>;
+      routes.get({ ...get, load: (at) => get.run(db, ...idsOf(at)) });
+      routes.create({ ...create, run: (body, at) => create.run(db, ...ownerOf(at), input(body)) });
+      if (replace)
+        routes.replace({ ...replace, run: (body, at) => replace.run(db, ...idsOf(at), input(body)) });
+      if (remove) routes.remove({ ...remove, run: (at) => remove.run(db, ...idsOf(at)) });
     },
   };
 }

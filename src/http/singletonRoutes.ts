@@ -20,15 +20,14 @@ export interface SingletonDefinition<Item> {
 export function singletonRoutes<Item>(api: Api, singleton: SingletonDefinition<Item>) {
   const { tags, path, schema, present } = singleton;
   const ownerOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  /** What every route of the object shares: its path and tags, with the route's words. */
+  const at = (method: 'GET' | 'PUT' | 'DELETE', doc: RouteDoc) => ({ method, path, tags, ...doc });
   return {
     /** The object; 404 when the owner or the object is not there. */
     get(route: RouteDoc & { load: (id: string) => Promise<Item> }): void {
       const { load, ...doc } = route;
       registerRoute(api, {
-        method: 'GET',
-        path,
-        tags,
-        ...doc,
+        ...at('GET', doc),
         response: { 200: schema },
         errors: [404],
         handler: async (request) => present(await load(ownerOf(request)), request),
@@ -46,10 +45,7 @@ export function singletonRoutes<Item>(api: Api, singleton: SingletonDefinition<I
       const { body, current, run, ...doc } = route;
       const readOnly = readOnlyNames(body, representedProperties(schema));
       registerRoute(api, {
-        method: 'PUT',
-        path,
-        tags,
-        ...doc,
+        ...at('PUT', doc),
         body: echoingBody(body, readOnly),
         response: { 200: schema },
         errors: [404, 415],
@@ -67,10 +63,7 @@ export function singletonRoutes<Item>(api: Api, singleton: SingletonDefinition<I
     remove(route: RouteDoc & { run: (id: string) => Promise<unknown> }): void {
       const { run, ...doc } = route;
       registerRoute(api, {
-        method: 'DELETE',
-        path,
-        tags,
-        ...doc,
+        ...at('DELETE', doc),
         response: { 204: Type.Null() },
         errors: [404],
         handler: async (request, reply) => {

@@ -30,7 +30,8 @@ import { writeOnFound } from './writes.ts';
 /** Every machine state there is: a handful, read whole. */
 const ALL: OffsetRequest = { offset: 0, limit: 1000 };
 
-async function machinesOf(db: Queryable, found: readonly Workplace[]): Promise<Machine[]> {
+/** The machines of these workplaces, in their order (a manual workplace's too: callers pick by `hasMachine`). */
+export async function machinesOf(db: Queryable, found: readonly Workplace[]): Promise<Machine[]> {
   const states = (await listMasterDataEntries(db, MACHINE_STATES, ALL)).items;
   return found.map((workplace) =>
     machineOf(workplace, operatingStateById(workplace.operatingStateId), states),

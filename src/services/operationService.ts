@@ -5,7 +5,6 @@ import { findProductionOrder } from '../db/repositories/productionOrderRepositor
 import { AppError, notFound } from '../domain/errors.ts';
 import { catalogueEvent, type NewEvent } from '../domain/events.ts';
 import {
-  canChangeOperationPhase,
   INITIAL_OPERATION_PHASE,
   isOperationPhaseId,
   OPERATION_PHASE_TRANSITIONS,
@@ -20,6 +19,7 @@ import {
   targetProcessingTime,
 } from '../domain/operations.ts';
 import { changedValues, jsonValues } from '../domain/productionOrders.ts';
+import { checkTransition } from '../domain/transitions.ts';
 import { recordEvents } from './eventService.ts';
 import { lifecycle, primaryEvents } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
@@ -167,16 +167,10 @@ export async function changeOperationPhase(
 ): Promise<Operation> {
   return writeOnFound(db, lockOperation(id), async (tx, before) => {
     if (!isOperationPhaseId(phaseId)) throw notFound('operationPhase', phaseId);
-    if (!canChangeOperationPhase(before.operationPhaseId, phaseId)) {
-      const allowed = OPERATION_PHASE_TRANSITIONS[before.operationPhaseId];
-      throw new AppError('INVALID_TRANSITION', {
-        resource: 'operation',
-        id,
-        current: before.operationPhaseId,
-        requested: phaseId,
-        allowed: allowed.length === 0 ? '-' : allowed.join(', '),
-      });
-    }
+    checkTransition(OPERATION_PHASE_TRANSITIONS, 'operation', id, before.operationPhaseId, phaseId, {
+      sameChecked: true,
+      none: '-',
+    });
     await checkReference(tx, 'workplaceId', change.workplaceId, 'workplaces');
     await checkReference(tx, 'staffMemberId', change.staffMemberId, 'staff_members');
     const workplaceId = change.workplaceId ?? before.workplaceId;

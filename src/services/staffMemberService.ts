@@ -1,6 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
+import type { PeriodFilter } from '../db/conditions.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import type { OffsetRequest } from '../db/paging.ts';
+import { listShiftModelPeriods } from '../db/repositories/shiftRepository.ts';
 import * as staffMembers from '../db/repositories/staffMemberRepository.ts';
+import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
@@ -8,13 +12,15 @@ import {
   allowedAfter,
   checkAbsences,
   comparable,
+  currentWorkplaceId,
   type RecordedActivity,
   STAFF_MEMBER_CHARACTERISTICS,
   type StaffActivity,
   type StaffMember,
   type StaffMemberInput,
+  scheduledWorkingTimes,
 } from '../domain/staffMembers.ts';
-import { changedProperties } from '../domain/workplaces.ts';
+import { changedProperties, type Workplace } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
@@ -39,6 +45,62 @@ function eventData(member: StaffMember) {
 
 export async function getStaffMember(db: Queryable, id: string): Promise<StaffMember> {
   return found(staffMembers.findStaffMember(db, id), 'staffMember', id);
+}
+
+/**
+ * The scheduled working time of these staff members overlapping a period, by staff member id:
+ * the shifts of each one's shift model (`shiftId`) at their assigned workplaces, less their
+ * absences, newest first; none without either. One read of the shifts for all of them.
+ */
+async function scheduledWorkingTimesOf(
+  db: Queryable,
+  members: readonly StaffMember[],
+  period: PeriodFilter,
+): Promise<Map<string, { startDate: Date; endDate: Date }[]>> {
+  const scheduled = members.filter((member) => member.shiftId !== null);
+  const workplaceIds = [...new Set(scheduled.flatMap((member) => member.assignedWorkplaceIds))];
+  const models = [...new Set(scheduled.map((member) => member.shiftId as string))];
+  const shifts = await listShiftModelPeriods(db, workplaceIds, models, period);
+  return new Map(
+    members.map((member) => {
+      const assigned = new Set(member.assignedWorkplaceIds);
+      const own = shifts.filter(
+        (shift) => shift.shiftModelId === member.shiftId && assigned.has(shift.workplaceId),
+      );
+      return [member.id, scheduledWorkingTimes(own, member.absences)];
+    }),
+  );
+}
+
+/** One staff member's scheduled working time overlapping a period (see `scheduledWorkingTimesOf`). */
+export async function getScheduledWorkingTimes(db: Queryable, id: string, period: PeriodFilter) {
+  const member = await getStaffMember(db, id);
+  return (await scheduledWorkingTimesOf(db, [member], period)).get(member.id) ?? [];
+}
+
+/** A page of staff members (by staff number) with their scheduled working time overlapping a period. */
+export async function listScheduledWorkingTimes(db: Queryable, page: OffsetRequest, period: PeriodFilter) {
+  const members = await staffMembers.listStaffMembers(db, {}, page);
+  const times = await scheduledWorkingTimesOf(db, members.items, period);
+  return {
+    items: members.items.map((member) => ({ staffMemberId: member.id, periods: times.get(member.id) ?? [] })),
+    total: members.total,
+  };
+}
+
+/**
+ * Where the staff member is: the workplace of their latest open activity, null while they are
+ * signed on nowhere (or that workplace is gone).
+ */
+export async function getStaffMemberLocation(
+  db: Queryable,
+  id: string,
+): Promise<{ member: StaffMember; workplace: Workplace | null }> {
+  const member = await getStaffMember(db, id);
+  const open = await staffMembers.findOpenActivities(db, [member.id]);
+  const workplaceId = currentWorkplaceId(open);
+  const workplace = workplaceId ? await findWorkplace(db, workplaceId) : undefined;
+  return { member, workplace: workplace ?? null };
 }
 
 /** Absences in order, and every assigned workplace existing (kept so until commit). */

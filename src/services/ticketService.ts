@@ -9,7 +9,6 @@ import { catalogueEvent, type NewEvent } from '../domain/events.ts';
 import {
   ACTIVITY_CHARACTERISTICS,
   checkTicketOpen,
-  checkTransition,
   INITIAL_STATE,
   type Material,
   TICKET_ACTIVITY_STATES_KIND,
@@ -25,6 +24,7 @@ import {
   type TicketAttachment,
   type TicketInput,
 } from '../domain/tickets.ts';
+import { checkTransition } from '../domain/transitions.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { newItem } from './lifecycle.ts';

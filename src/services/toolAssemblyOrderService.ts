@@ -1,15 +1,15 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as orders from '../db/repositories/toolAssemblyOrderRepository.ts';
-import { AppError, notFound } from '../domain/errors.ts';
+import { notFound } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
-  canChangeToolAssemblyOrderState,
   INITIAL_TOOL_ASSEMBLY_ORDER_STATE,
   isToolAssemblyOrderStateId,
   TOOL_ASSEMBLY_ORDER_TRANSITIONS,
 } from '../domain/toolAssemblyOrderStates.ts';
 import { type Lifespan, NO_LIFE_TIME, NO_PLACE, type Tool, type ToolAssemblyOrder } from '../domain/tools.ts';
+import { checkTransition } from '../domain/transitions.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
 import { checkLifespan, TOOLS } from './toolService.ts';
@@ -91,16 +91,9 @@ export async function changeToolAssemblyOrderState(
   return writeOnFound(db, lockToolAssemblyOrder(id), async (tx, before) => {
     if (!isToolAssemblyOrderStateId(requested)) throw notFound('toolAssemblyOrderState', requested);
     const current = before.toolAssemblyOrderStateId;
-    if (!canChangeToolAssemblyOrderState(current, requested)) {
-      const allowed = TOOL_ASSEMBLY_ORDER_TRANSITIONS[current];
-      throw new AppError('INVALID_TRANSITION', {
-        resource: 'toolAssemblyOrder',
-        id,
-        current,
-        requested,
-        allowed: allowed.length === 0 ? 'none' : allowed.join(', '),
-      });
-    }
+    checkTransition(TOOL_ASSEMBLY_ORDER_TRANSITIONS, 'toolAssemblyOrder', id, current, requested, {
+      sameChecked: true,
+    });
     const after: ToolAssemblyOrder = {
       ...before,
       toolAssemblyOrderStateId: requested,

@@ -234,6 +234,16 @@ export async function seedPlant(bridge: BridgeClient, options: SeedOptions): Pro
         }),
       );
     }
+    // An available tool was assembled for its target workplace and sits in that machine's magazine.
+    const toolId = created.properties.toolId;
+    if (advance === orderStates.length && toolId) {
+      dataOf(
+        await bridge.PUT('/api/v2/tools/{id}/location', {
+          params: { path: { id: toolId } },
+          body: { workplaceId: target.id, magazineNumber: 1, magazinePlace: index + 1 },
+        }),
+      );
+    }
   }
   step(5);
 

@@ -218,6 +218,13 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     description: 'BI',
     ...period,
   });
+  const setupRule = await created(`/api/v2/workplaceGroups/${group.id}/setupTransitionRules`, {
+    origin: 'MANUAL_DATA_MAINTENANCE',
+    criterion: 'MATERIAL_NUMBER',
+    predecessorConditions: 'BI-M1',
+    successorConditions: 'BI-M2',
+    setupTime: 1000,
+  });
   const scenario = await created('/api/v2/operations/planningScenarios', { name: 'BI', assignments: [] });
   const prediction = await created('/api/v2/workplaces/predictedMalfunctionScenarios', {
     workplaceId,
@@ -286,6 +293,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       recordedTimeSeries: String(samples._embedded.recordedTimeSeries[0].properties.id),
       shifts: String(shift.id),
       scheduledMaintenances: String(maintenance.id),
+      setupTransitionRules: String(setupRule.id),
       planningScenarios: String(scenario.id),
       predictedMalfunctionScenarios: String(prediction.id),
       events: String(events._embedded.events[0].properties.id),
@@ -382,6 +390,20 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'PUT /workplaces/:id/scheduledMaintenances/:scheduledMaintenanceId': {
         description: 'changed',
         ...period,
+      },
+      'POST /workplaceGroups/:id/setupTransitionRules': {
+        origin: 'AUTOMATIC_EVALUATION_SYSTEM',
+        criterion: 'MATERIAL_CHARACTERISTICS',
+        predecessorConditions: 'color==black',
+        successorConditions: 'width=lt=40',
+        setupTimeIncrement: 5,
+      },
+      'PUT /workplaceGroups/:id/setupTransitionRules/:setupTransitionRuleId': {
+        origin: 'MANUAL_DATA_MAINTENANCE',
+        criterion: 'MATERIAL_NUMBER',
+        predecessorConditions: 'BI-M1',
+        successorConditions: 'BI-M3',
+        setupTime: 2000,
       },
       'PUT /operations/:id/forecastResult': result,
       'PUT /operations/:id/planningResult': result,

@@ -368,6 +368,8 @@ describeEachBackend('devices', (t) => {
           previous: at(0),
           last: at(1),
           createDevice: { href: absolute(BASE), method: 'POST', embeddable: false },
+          // The devices of the page, as the real API lists them.
+          devices: [get(`${BASE}/${b.id}`)],
         },
       }),
     );
@@ -413,6 +415,7 @@ describeEachBackend('devices', (t) => {
             first: get(`${path}?limit=100&offset=0`),
             last: get(`${path}?limit=100&offset=0`),
             createDevice: { href: absolute(BASE), method: 'POST', embeddable: false },
+            devices: [1, 0].map((n) => get(`${BASE}/${(devices[n] as Device).id}`)),
           },
         }),
       ],

@@ -194,19 +194,19 @@ describeEachBackend('errors: 400, 404, 405, 415', (t) => {
       await t().request({ url: `${WORKPLACES}?embed=operations,capacityGroup,devices` }),
       400,
       'UNKNOWN_EMBED',
-      'Cannot embed operations, devices; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, description, erpContext.',
+      'Cannot embed operations, devices; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, machine, description, erpContext.',
     );
     assertError(
       await t().request({ url: `${WORKPLACES}/${setup.workplaceId}?embed=capacityGroup&embed=shifts` }),
       400,
       'UNKNOWN_EMBED',
-      'Cannot embed shifts; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, description, erpContext.',
+      'Cannot embed shifts; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, machine, description, erpContext.',
     );
     assertError(
-      await t().request({ url: `${GROUPS}?embed=workplaces` }),
+      await t().request({ url: `${GROUPS}?embed=shifts` }),
       400,
       'UNKNOWN_EMBED',
-      'Cannot embed workplaces; embeddable here: description, erpContext.',
+      'Cannot embed shifts; embeddable here: description, erpContext, workplaces.',
     );
   });
 

@@ -111,6 +111,12 @@ const MAINTENANCE = ['scheduledMaintenanceId', 'workplaceId', 'description', 'ma
   'startDate',
   'endDate',
 ]);
+const SETUP_RULE = ['setupTransitionRuleId', 'workplaceGroupId', 'origin', 'criterion'].concat([
+  'predecessorConditions',
+  'successorConditions',
+  'setupTimeIncrement',
+  'setupTime',
+]);
 const changed = (keys: string[]) => [...keys, 'changedProperties'];
 const TICKET = ['ticketId', 'number', 'title', 'priority', 'ticketStateId', 'ticketClassId'].concat([
   'workplaceId',
@@ -692,6 +698,31 @@ const ROWS: Row[] = [
           await ok(t, { method: 'PUT', url: `${collection}/${made.maintenance}`, body });
         else await ok(t, { method: 'DELETE', url: `${collection}/${made.maintenance}` });
         return workplaceId;
+      },
+    }),
+  ),
+  ...(['CREATED', 'UPDATED', 'DELETED'] as const).map(
+    (change): Row => ({
+      eventType: `SETUP_TRANSITION_RULE_${change}`,
+      action: `${{ CREATED: 'POST', UPDATED: 'PUT', DELETED: 'DELETE' }[change]} /workplaceGroups/{id}/setupTransitionRules`,
+      data: change === 'UPDATED' ? changed(SETUP_RULE) : SETUP_RULE,
+      run: async (t, { workplaceId, made }) => {
+        const workplace = await ok(t, { url: `${API}/workplaces/${workplaceId}` });
+        const groupId = String(workplace.capacityGroupId);
+        const collection = `${API}/workplaceGroups/${groupId}/setupTransitionRules`;
+        const body = {
+          origin: 'MANUAL_DATA_MAINTENANCE',
+          criterion: 'MATERIAL_NUMBER',
+          predecessorConditions: 'EC-M1',
+          successorConditions: 'EC-M2',
+          setupTime: change === 'UPDATED' ? 2 : 1,
+        };
+        if (change === 'CREATED')
+          made.setupRule = (await ok(t, { method: 'POST', url: collection, body })).id;
+        else if (change === 'UPDATED')
+          await ok(t, { method: 'PUT', url: `${collection}/${made.setupRule}`, body });
+        else await ok(t, { method: 'DELETE', url: `${collection}/${made.setupRule}` });
+        return groupId;
       },
     }),
   ),

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { compareShapes, loadRecorded, type RecordedResponse } from '../../bench/v3Contract.ts';
 import { MASTER_DATA_KINDS } from '../../src/http/masterDataKinds.ts';
+import { materialLiteralId } from '../../src/http/presenters/masterDataPresenter.ts';
 import { describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { absolute, get } from '../support/hal.ts';
 
@@ -342,9 +343,10 @@ describeEachBackend('master data in the database', (t) => {
         material,
       ]),
     );
+    const gearLiteral = `${API}/literals/${materialLiteralId('MD-M1')}`;
     const gear = {
       properties: { id: materialId('MD-M1'), number: 'MD-M1', description: 'Gear shaft', type: null },
-      _links: { self: get(`${API}/materials/${materialId('MD-M1')}`) },
+      _links: { self: get(`${API}/materials/${materialId('MD-M1')}`), description: get(gearLiteral, true) },
     };
     assert.deepEqual(byNumber.get('MD-M1'), gear);
     assert.equal(
@@ -364,5 +366,84 @@ describeEachBackend('master data in the database', (t) => {
     const later = json(await t().request({ url: `${API}/materials?limit=100` }));
     assert.equal(later.pagination.total, after.pagination.total);
     assert.deepEqual(json(await t().request({ url: `${API}/materials/${materialId('MD-M1')}` })), gear);
+  });
+
+  test("a material's description is a literal, kept as orders and operations naming it change", async () => {
+    const materialUrl = (number: string) => `${API}/materials/${materialId(number)}`;
+    const literalUrl = (number: string) => `${API}/literals/${materialLiteralId(number)}`;
+    const material = async (number: string) => json(await t().request({ url: materialUrl(number) }));
+    const literal = async (number: string) => json(await t().request({ url: literalUrl(number) })).properties;
+    const status = async (url: string) => (await t().request({ url })).statusCode;
+    const text = (translation: string) => [{ language: 'en-GB', translation }];
+    const order = async (number: string, materialNumber: string, description?: string) => {
+      const response = await t().request({
+        method: 'POST',
+        url: `${API}/productionOrders`,
+        body: { number, material: { number: materialNumber, ...(description ? { description } : {}) } },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      return json(response).properties.id as string;
+    };
+    const first = await order('LIT-PO1', 'LIT-M1', 'Housing');
+    assert.deepEqual(await literal('LIT-M1'), {
+      id: materialLiteralId('LIT-M1'),
+      translations: text('Housing'),
+    });
+    const shown = await material('LIT-M1');
+    assert.deepEqual(json(await t().request({ url: shown._links.description.href })).properties, {
+      id: materialLiteralId('LIT-M1'),
+      translations: text('Housing'),
+    });
+
+    const embedded = json(await t().request({ url: `${materialUrl('LIT-M1')}?embed=description` }));
+    assert.deepEqual(embedded._embedded, {
+      description: json(await t().request({ url: shown._links.description.href })),
+    });
+    const page = json(await t().request({ url: `${API}/materials?embed=description&limit=100` }));
+    const listed = page._embedded.materials.find(
+      (item: { properties: { number: string } }) => item.properties.number === 'LIT-M1',
+    );
+    assert.deepEqual(listed, embedded);
+
+    // An operation's text does not replace an order's; the most recently changed order's does.
+    const operation = await t().request({
+      method: 'POST',
+      url: `${API}/operations`,
+      body: {
+        productionOrderId: first,
+        number: 'LIT-OP1',
+        material: { number: 'LIT-M1', description: 'Hsg.' },
+      },
+    });
+    assert.equal(operation.statusCode, 201, operation.body);
+    assert.deepEqual(await literal('LIT-M1'), {
+      id: materialLiteralId('LIT-M1'),
+      translations: text('Housing'),
+    });
+    const second = await order('LIT-PO2', 'LIT-M1', 'Housing, cast');
+    assert.equal((await material('LIT-M1')).properties.description, 'Housing, cast');
+    assert.deepEqual((await literal('LIT-M1')).translations, text('Housing, cast'));
+    const replaced = await t().request({
+      method: 'PUT',
+      url: `${API}/productionOrders/${second}`,
+      body: { number: 'LIT-PO2', material: { number: 'LIT-M2', description: 'Cover' } },
+    });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.deepEqual((await literal('LIT-M1')).translations, text('Housing'));
+    assert.deepEqual((await literal('LIT-M2')).translations, text('Cover'));
+
+    // No text, no literal and no link; nothing naming the number any longer, no literal either.
+    await order('LIT-PO3', 'LIT-M3');
+    const untexted = await material('LIT-M3');
+    assert.equal(untexted.properties.description, null);
+    assert.equal(untexted._links.description, undefined);
+    assert.equal(await status(literalUrl('LIT-M3')), 404);
+    for (const id of [first, second]) {
+      const deleted = await t().request({ method: 'DELETE', url: `${API}/productionOrders/${id}` });
+      assert.equal(deleted.statusCode, 204, deleted.body);
+    }
+    for (const number of ['LIT-M1', 'LIT-M2']) {
+      assert.deepEqual([await status(materialUrl(number)), await status(literalUrl(number))], [404, 404]);
+    }
   });
 });

@@ -333,7 +333,11 @@ describeEachBackend('operating states', (t) => {
         startDate: row.start_date.toISOString(),
         endDate: row.end_date?.toISOString() ?? null,
       },
-      _links: { self: get(`${base}/${row.id}`), workplace: get(`${API}/workplaces/${id}`) },
+      _links: {
+        self: get(`${base}/${row.id}`),
+        workplace: get(`${API}/workplaces/${id}`),
+        operatingState: get(`${API}/masterData/operatingStates/${asProperty(code).id}`, true),
+      },
     });
     const [r0, r1, r2] = rows;
     assert.ok(r0 && r1 && r2 && rows.length === 3);
@@ -397,6 +401,49 @@ describeEachBackend('operating states', (t) => {
         },
       ],
     );
+  });
+
+  test('history: startDate/endDate keep the records overlapping the period; embed=operatingState', async () => {
+    const id = await createWorkplace(t(), 'HIST-3');
+    for (const code of ['110', '000']) {
+      const changed = await t().request({
+        method: 'POST',
+        url: `${API}/workplaces/${id}/operatingState/${code}`,
+      });
+      assert.equal(changed.statusCode, 200);
+    }
+    const rows = await historyOf(t(), id);
+    const [open, middle, oldest] = rows;
+    assert.ok(open && middle && oldest && rows.length === 3);
+    const base = `${API}/workplaces/${id}/recordedOperatingStates`;
+    const idsIn = async (query: string) => {
+      const response = await t().request({ url: `${base}?${query}` });
+      assert.equal(response.statusCode, 200, response.body);
+      return json(response)._embedded.recordedOperatingStates.map((record: Body) => record.properties.id);
+    };
+    const iso = (date: Date) => encodeURIComponent(date.toISOString());
+    // A window after every start keeps only the open record, which lasts on.
+    const later = new Date(open.start_date.getTime() + 3_600_000);
+    assert.deepEqual(await idsIn(`startDate=${iso(later)}`), [open.id]);
+    // A window ending at the open record's start leaves it out (the end is exclusive).
+    assert.deepEqual(await idsIn(`endDate=${iso(open.start_date)}`), [middle.id, oldest.id]);
+    assert.deepEqual(await idsIn(`startDate=${iso(middle.start_date)}&endDate=${iso(later)}`), [
+      open.id,
+      middle.id,
+    ]);
+    const paged = json(await t().request({ url: `${base}?startDate=${iso(oldest.start_date)}&limit=1` }));
+    assert.ok(paged._links.next.href.includes('startDate='), 'paging keeps the period');
+
+    const embedded = json(await t().request({ url: `${base}?embed=operatingState&limit=1` }));
+    const [first] = embedded._embedded.recordedOperatingStates;
+    assert.equal(first.properties.id, open.id);
+    assert.equal(first._embedded.operatingState.properties.id, asProperty('000').id);
+    assert.equal(first._embedded.operatingState.properties.code, '000');
+    const bad = await t().request({ url: `${base}?embed=workplace` });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(json(bad).code, 'UNKNOWN_EMBED');
+    const badDate = await t().request({ url: `${base}?startDate=yesterday` });
+    assert.equal(badDate.statusCode, 400);
   });
 
   test('history rejects offset and malformed positions with 400', async () => {

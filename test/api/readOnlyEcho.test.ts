@@ -75,6 +75,13 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     startDate: '2030-01-02T06:00:00.000Z',
     endDate: '2030-01-02T08:00:00.000Z',
   });
+  const setupRuleId = await created(t, `/workplaceGroups/${workplace.capacityGroupId}/setupTransitionRules`, {
+    origin: 'MANUAL_DATA_MAINTENANCE',
+    criterion: 'MATERIAL_NUMBER',
+    predecessorConditions: 'M-1',
+    successorConditions: 'M-2',
+    setupTime: 60_000,
+  });
   const forecast = await t.request({
     method: 'PUT',
     url: `${V}/operations/${operationId}/forecastResult`,
@@ -121,6 +128,7 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     '/connectors/:id': `/connectors/${connectorId}`,
     '/workplaces/:id/shifts/:shiftId': `/workplaces/${workplaceId}/shifts/${shiftId}`,
     '/workplaces/:id/scheduledMaintenances/:scheduledMaintenanceId': `/workplaces/${workplaceId}/scheduledMaintenances/${maintenanceId}`,
+    '/workplaceGroups/:id/setupTransitionRules/:setupTransitionRuleId': `/workplaceGroups/${workplace.capacityGroupId}/setupTransitionRules/${setupRuleId}`,
   };
 }
 
@@ -154,6 +162,8 @@ function changeWritable(properties: Record<string, unknown>, body: Schema): [str
   }
   if (fields.fixed) return ['fixed', !properties.fixed];
   if (fields.magazinePlace) return ['magazinePlace', Number(properties.magazinePlace ?? 0) + 1];
+  if (fields.successorConditions)
+    return ['successorConditions', `${String(properties.successorConditions)}-B`];
   if (fields.geoCoordinates)
     return ['geoCoordinates', properties.geoCoordinates ? null : { latitude: 1.5, longitude: 2.5 }];
   assert.fail(`no writable field to change among ${Object.keys(fields).join(', ')}`);

@@ -243,7 +243,12 @@ describeEachBackend('reports', (t) => {
       type: null,
     });
     const response = await t().request({ url: embedded._links.self.href, scopes: ['read'] });
-    assert.deepEqual(json(response).properties, embedded.properties);
+    assert.deepEqual(json(response), embedded);
+    // The description links its literal, as the recorded material does.
+    const literal = await t().request({ url: embedded._links.description.href, scopes: ['read'] });
+    assert.deepEqual(json(literal).properties.translations, [
+      { language: 'en-GB', translation: 'Gear wheel' },
+    ]);
   });
 
   test('total quantity: per workplace and operation, in the scheduled time', async () => {

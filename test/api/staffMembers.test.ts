@@ -29,15 +29,22 @@ interface StaffMember {
   absences: { startDate: string; endDate: string; reason: string | null }[];
 }
 
-/** The representation of a staff member; `write`: the caller holds the write scope. */
-function memberBody(member: StaffMember, write = true) {
+/**
+ * The representation of a staff member; `write`: the caller holds the write scope; `operations`:
+ * those of the member's open activities.
+ */
+function memberBody(member: StaffMember, write = true, operations: string[] = []) {
   const self = `${BASE}/${member.id}`;
   return {
     properties: { erpContextId: null, identificationNumber: null, ...member },
     _links: {
       self: get(self),
-      assignedWorkplaces: get(`${self}/assignedWorkplaces`),
+      assignedWorkplaces: get(`${self}/assignedWorkplaces`, true),
+      skills: get(`${self}/skills`),
+      scheduledWorkingTimes: get(`${self}/scheduledWorkingTimes`),
+      location: get(`${self}/location`, true),
       recordedActivities: get(`${self}/recordedActivities`),
+      currentlyExecutedOperations: operations.map((id) => get(`/api/v2/operations/${id}`, true)),
       ...(write
         ? { addActivity: { href: absolute(`${self}/activities`), method: 'POST', embeddable: false } }
         : {}),
@@ -536,7 +543,158 @@ describeEachBackend('staff members', (t) => {
     assert.equal(newer._embedded.recordedActivities[0].properties.id, json(restarted).properties.id);
 
     const member = json(await t().request({ url: `${BASE}/${id}` }));
-    assert.deepEqual(member, memberBody(minimal(id, 'ACT-1')));
+    assert.deepEqual(member, memberBody(minimal(id, 'ACT-1'), true, [operationId]));
+  });
+
+  test('skills, scheduled working time, location and current operations come from stored data', async () => {
+    const early = await createWorkplace(t(), 'SUB-WP1');
+    const late = await createWorkplace(t(), 'SUB-WP2');
+    const elsewhere = await createWorkplace(t(), 'SUB-WP3');
+    const at = (hour: number) => new Date(Date.UTC(2030, 0, 7, hour)).toISOString();
+    const shift = async (workplaceId: string, shiftModelId: string, start: number, end: number) => {
+      const response = await t().request({
+        method: 'POST',
+        url: `/api/v2/workplaces/${workplaceId}/shifts`,
+        body: { shiftModelId, startDate: at(start), endDate: at(end) },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+    };
+    // The EARLY shift at both assigned workplaces (overlapping there), another model, and a
+    // workplace the member is not assigned to.
+    await shift(early, 'EARLY', 6, 10);
+    await shift(early, 'EARLY', 10, 14);
+    await shift(late, 'EARLY', 8, 12);
+    await shift(early, 'LATE', 14, 22);
+    await shift(elsewhere, 'EARLY', 30, 34);
+    await shift(early, 'EARLY', 30, 34);
+    const id = await createStaffMember(t(), 'SUB-1', {
+      qualifications: ['TURNING', 'MILLING'],
+      assignedWorkplaceIds: [early, late],
+      shiftId: 'EARLY',
+      absences: [{ startDate: at(31), endDate: at(32), reason: 'doctor' }],
+    });
+    const self = `${BASE}/${id}`;
+    const read = async (url: string) => {
+      const response = await t().request({ url });
+      assert.equal(response.statusCode, 200, response.body);
+      return json(response);
+    };
+
+    const skills = await read(`${self}/skills`);
+    const skill = (code: string) => ({
+      skillId: code,
+      description: null,
+      shortDescription: null,
+      code,
+      skillLevel: null,
+      startDate: null,
+      endDate: null,
+    });
+    assert.deepEqual(skills.properties, { elements: [skill('TURNING'), skill('MILLING')] });
+    assert.equal(skills.pagination.total, 2);
+
+    const period = (start: number, end: number) => ({
+      startDate: at(start),
+      endDate: at(end),
+      duration: (end - start) * 3_600_000,
+    });
+    const times = await read(`${self}/scheduledWorkingTimes`);
+    assert.deepEqual(times.properties.elements, [period(32, 34), period(30, 31), period(6, 14)]);
+    assert.equal(times.pagination.offset, null);
+    // Timestamp mode: a period is placed by its start; next walks to older periods and back.
+    const window = await read(`${self}/scheduledWorkingTimes?startDate=${at(20)}&endDate=${at(40)}&limit=1`);
+    assert.deepEqual(window.properties.elements, [period(32, 34)]);
+    assert.deepEqual(window.pagination, {
+      offset: null,
+      total: 2,
+      count: 1,
+      limit: 1,
+      firstIdentifier: { timestamp: at(32), paginationTimestamp: at(32) },
+      lastIdentifier: { timestamp: at(32), paginationTimestamp: at(32) },
+    });
+    assert.equal(window._links.previous, undefined);
+    const older = await read(window._links.next.href);
+    assert.deepEqual(older.properties.elements, [period(30, 31)]);
+    assert.equal(older._links.next, undefined);
+    assert.ok(older._links.previous.href.includes('startDate='), 'paging keeps the period');
+    assert.deepEqual((await read(older._links.previous.href)).properties.elements, [period(32, 34)]);
+    const oldest = await read(`${self}/scheduledWorkingTimes?paginationDirection=PREVIOUS&limit=2`);
+    assert.deepEqual(oldest.properties.elements, [period(30, 31), period(6, 14)]);
+    // Without a shift model nothing is scheduled.
+    const unscheduled = await createStaffMember(t(), 'SUB-2', { assignedWorkplaceIds: [early] });
+    assert.deepEqual((await read(`${BASE}/${unscheduled}/scheduledWorkingTimes`)).properties.elements, []);
+    // Every staff member's, by staff number, in one page of elements.
+    const all = await read(`${BASE}/scheduledWorkingTimes?startDate=${at(20)}&limit=100`);
+    const of = (memberId: string) =>
+      all.properties.elements.find(
+        (element: { staffMemberId: string }) => element.staffMemberId === memberId,
+      );
+    assert.deepEqual(of(id), { staffMemberId: id, scheduledWorkingTimes: [period(32, 34), period(30, 31)] });
+    assert.deepEqual(of(unscheduled), { staffMemberId: unscheduled, scheduledWorkingTimes: [] });
+    assert.equal(all.pagination.total, all.properties.elements.length);
+    assert.ok(all._links.self.href.includes('startDate='));
+
+    // Signed on nowhere: no location, no current operations.
+    const nowhere = await read(`${self}/location`);
+    assert.deepEqual(nowhere.properties, { geoCoordinates: null });
+    assert.deepEqual(nowhere._links.staffMember, get(self));
+    assert.equal(nowhere._links.workplace, undefined);
+    assert.deepEqual((await read(self))._links.currentlyExecutedOperations, []);
+
+    const geoCoordinates = { latitude: 48.1, longitude: 11.5 };
+    const located = await t().request({
+      method: 'PUT',
+      url: `/api/v2/workplaces/${late}/location`,
+      body: { geoCoordinates },
+    });
+    assert.equal(located.statusCode, 200, located.body);
+    const operationId = await createOperation(t(), 'SUB-OP');
+    const started = await activity(t(), id, { operationId, workplaceId: late, activity: 'STARTED' });
+    assert.equal(started.statusCode, 201, started.body);
+    const there = await read(`${self}/location`);
+    assert.deepEqual(there.properties, { geoCoordinates });
+    assert.deepEqual(there._links.workplace, get(`/api/v2/workplaces/${late}`));
+    const current = [get(`/api/v2/operations/${operationId}`, true)];
+    assert.deepEqual((await read(self))._links.currentlyExecutedOperations, current);
+    const page = await read(`${BASE}?staffNumber=SUB-1`);
+    assert.deepEqual(page._embedded.staffMembers[0]._links.currentlyExecutedOperations, current);
+    // Every link of the staff member leads to an answer.
+    for (const [rel, target] of Object.entries((await read(self))._links)) {
+      for (const one of [target].flat() as { href: string; method: string }[]) {
+        if (one.method !== 'GET') continue;
+        assert.equal((await t().request({ url: one.href })).statusCode, 200, rel);
+      }
+    }
+
+    // The SDK's embeds: the operations, the assigned workplaces in assignment order, the location;
+    // each as its own route answers it.
+    const embedded = (await read(`${self}?embed=currentlyExecutedOperations,assignedWorkplaces,location`))
+      ._embedded;
+    assert.deepEqual(Object.keys(embedded).sort(), [
+      'assignedWorkplaces',
+      'currentlyExecutedOperations',
+      'location',
+    ]);
+    assert.deepEqual(embedded.currentlyExecutedOperations, [await read(`/api/v2/operations/${operationId}`)]);
+    assert.deepEqual(embedded.assignedWorkplaces, [
+      await read(`/api/v2/workplaces/${early}`),
+      await read(`/api/v2/workplaces/${late}`),
+    ]);
+    assert.deepEqual(embedded.location, there);
+    const listed = await read(`${BASE}?staffNumber=SUB-2&embed=location,assignedWorkplaces`);
+    assert.deepEqual(listed._embedded.staffMembers[0]._embedded, {
+      location: await read(`${BASE}/${unscheduled}/location`),
+      assignedWorkplaces: [await read(`/api/v2/workplaces/${early}`)],
+    });
+    assert.equal((await t().request({ url: `${self}?embed=skills` })).statusCode, 400);
+
+    const missing = '0190b7a4-0000-7000-8000-000000000009';
+    for (const sub of ['skills', 'scheduledWorkingTimes', 'location'])
+      assert.equal((await t().request({ url: `${BASE}/${missing}/${sub}` })).statusCode, 404, sub);
+    for (const query of ['startDate=yesterday', 'offset=0', 'paginationDirection=UP']) {
+      const bad = await t().request({ url: `${self}/scheduledWorkingTimes?${query}` });
+      assert.equal(bad.statusCode, 400, query);
+    }
   });
 
   test('activities: refusals', async () => {

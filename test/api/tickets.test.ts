@@ -100,7 +100,9 @@ describeEachBackend(
           ticketStateId: 'NEW',
           ticketClassId: '29EC6B9804B744ABAAAF3E13D86E1E63',
           operationId,
+          materialNumber: 'M-15223675',
           material: { number: 'M-15223675', description: 'Vertical chain conveyor', type: null },
+          workplaceId,
           workplace: { id: workplaceId, number: 'T-90270', description: null, erpContextId: null },
           shiftId: null,
         },
@@ -130,6 +132,8 @@ describeEachBackend(
       assert.equal(replaced.properties.priority, 'VERY_HIGH');
       assert.equal(replaced.properties.operationId, null);
       assert.equal(replaced.properties.material, null);
+      assert.equal(replaced.properties.materialNumber, null, 'the write name follows the stored material');
+      assert.equal(replaced.properties.workplaceId, workplaceId);
       assert.equal(replaced.properties.ticketStateId, 'NEW', 'a PUT without a state keeps it');
       // The same body again changes nothing.
       await ok(t(), 'PUT', `${BASE}/${id}`, { title: 'Conveyor jams', priority: 'VERY_HIGH', workplaceId });

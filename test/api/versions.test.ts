@@ -3,9 +3,15 @@
 // from the request's Host (forwarded headers only behind a trusted proxy), following
 // BRIDGE_BASE_PATH and BRIDGE_PUBLIC_URL.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { describeEachBackend, json, TEST_CLIENT, type TestApp } from '../support/app.ts';
 import { absolute, get } from '../support/hal.ts';
+
+// The entry point states the licence of package.json, whatever it is.
+const { license } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  license: string;
+};
 
 /** Every href anywhere in a body. */
 function hrefsIn(value: unknown): string[] {
@@ -80,7 +86,7 @@ describeEachBackend('versions', (t) => {
     const response = await t().request({ url: '/api/v2' });
     assert.equal(response.statusCode, 200);
     const body = json(response);
-    assert.deepEqual(body.properties, { version: 2, title: 'Bridge API' });
+    assert.deepEqual(body.properties, { version: 2, title: 'Bridge API', license });
     const expected = {
       self: get('/api/v2'),
       workplaces: get('/api/v2/workplaces'),

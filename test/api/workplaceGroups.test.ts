@@ -30,7 +30,7 @@ const groupBody = (group: Group) => ({
       ? {}
       : { description: get(`/api/v2/literals/${descriptionLiteralId('workplace_groups', group.id)}`, true) }),
     assignedWorkplaces: get(`${BASE}/${group.id}/assignedWorkplaces`),
-    workplaces: get(`/api/v2/workplaces?workplaceGroupNumber=${encodeURIComponent(group.number)}`),
+    workplaces: get(`/api/v2/workplaces?workplaceGroupNumber=${encodeURIComponent(group.number)}`, true),
   },
 });
 
@@ -240,9 +240,9 @@ describeEachBackend('workplace groups: collection paging', (t) => {
       ['type=MACHINE', 'VALIDATION_FAILED', "Field 'type' must be one of: CAPACITY_GROUP, PRODUCTION_LINE."],
       ['colour=red', 'UNKNOWN_QUERY_PARAMETER', "Query parameter 'colour' is not supported here."],
       [
-        'embed=workplaces',
+        'embed=machines',
         'UNKNOWN_EMBED',
-        'Cannot embed workplaces; embeddable here: description, erpContext.',
+        'Cannot embed machines; embeddable here: description, erpContext, workplaces.',
       ],
     ];
     for (const [query, code, message] of cases) {
@@ -322,6 +322,48 @@ describeEachBackend('workplace groups', (t) => {
     assert.equal((await put('Again')).statusCode, 200);
     assert.equal((await t().request({ method: 'DELETE', url: `${BASE}/${id}` })).statusCode, 204);
     assert.equal(await literalStatus(), 404);
+  });
+
+  test('embed=workplaces: each group embeds the workplaces its workplaces link lists', async () => {
+    const group = async (number: string, type: Group['type']) =>
+      json(await t().request({ method: 'POST', url: BASE, body: { number, type } })).properties.id as string;
+    const capacity = await group('EMB-CG', 'CAPACITY_GROUP');
+    const line = await group('EMB-PL', 'PRODUCTION_LINE');
+    const empty = await group('EMB-EMPTY', 'CAPACITY_GROUP');
+    for (const [number, productionLineId] of [
+      ['EMB-2', line],
+      ['EMB-1', null],
+    ]) {
+      const response = await t().request({
+        method: 'POST',
+        url: '/api/v2/workplaces',
+        body: { number, capacityGroupId: capacity, productionLineId },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+    }
+    const linked = async (id: string) => {
+      const { _links } = json(await t().request({ url: `${BASE}/${id}` }));
+      return json(await t().request({ url: _links.workplaces.href }))._embedded.workplaces;
+    };
+    const embedded = async (id: string) =>
+      json(await t().request({ url: `${BASE}/${id}?embed=workplaces,description` }))._embedded.workplaces;
+    const numbers = (workplaces: { properties: { number: string } }[]) =>
+      workplaces.map((workplace) => workplace.properties.number);
+    assert.deepEqual(numbers(await embedded(capacity)), ['EMB-1', 'EMB-2']);
+    assert.deepEqual(await embedded(capacity), await linked(capacity));
+    assert.deepEqual(numbers(await embedded(line)), ['EMB-2']);
+    assert.deepEqual(await embedded(line), await linked(line));
+    assert.deepEqual(await embedded(empty), []);
+    // A page embeds each group's own, read at once.
+    const page = json(await t().request({ url: `${BASE}?embed=workplaces&limit=100` }));
+    for (const id of [capacity, line, empty]) {
+      const listed = page._embedded.workplaceGroups.find(
+        (item: { properties: { id: string } }) => item.properties.id === id,
+      );
+      assert.deepEqual(listed._embedded.workplaces, await embedded(id), id);
+    }
+    // Without the embed nothing is read or shown.
+    assert.equal(json(await t().request({ url: `${BASE}/${capacity}` }))._embedded, undefined);
   });
 
   test('POST: an id in the body is 400 READ_ONLY_PROPERTY, a null id is taken; a missing description becomes null', async () => {

@@ -69,7 +69,7 @@ const groupBody = (group: Group) => ({
     self: get(`${GROUPS}/${group.id}`),
     ...literalLink('workplace_groups', group),
     assignedWorkplaces: get(`${GROUPS}/${group.id}/assignedWorkplaces`),
-    workplaces: get(`${BASE}?workplaceGroupNumber=${encodeURIComponent(group.number)}`),
+    workplaces: get(`${BASE}?workplaceGroupNumber=${encodeURIComponent(group.number)}`, true),
   },
 });
 
@@ -95,6 +95,7 @@ function workplaceBody(
         ? { productionLine: get(`${GROUPS}/${workplace.productionLineId}`, true) }
         : {}),
       operatingState: get(`/api/v2/masterData/operatingStates/${workplace.operatingState.id}`),
+      ...(workplace.isManualWorkplace ? {} : { machine: get(`/api/v2/machines/${workplace.id}`, true) }),
       currentOperations: get(`/api/v2/operations?isInProgress=true&workplaceId=${workplace.id}`, true),
       currentStaffMembers: get(`${self}?embed=currentStaffMembers`, true),
       workplaces: get(BASE),
@@ -306,6 +307,7 @@ describeEachBackend('workplaces', (t) => {
       'currentStaffMembers',
       'devices',
       'location',
+      'machine',
       'operatingState',
       'operatingStateSummary',
       'predictedMalfunctionScenarios',
@@ -440,6 +442,7 @@ describeEachBackend('workplaces', (t) => {
           next: at(2),
           last: at(2),
           createWorkplace: { href: absolute(BASE), method: 'POST', embeddable: false },
+          shifts: get(`${BASE}/shifts`),
         },
       }),
     );
@@ -457,6 +460,7 @@ describeEachBackend('workplaces', (t) => {
           previous: at(0),
           last: at(2),
           createWorkplace: { href: absolute(BASE), method: 'POST', embeddable: false },
+          shifts: get(`${BASE}/shifts`),
         },
       }),
     );
@@ -509,7 +513,7 @@ describeEachBackend('workplaces', (t) => {
             status: 400,
             code: 'UNKNOWN_EMBED',
             message:
-              'Cannot embed operations; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, description, erpContext.',
+              'Cannot embed operations; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, machine, description, erpContext.',
           },
         ],
       );
@@ -538,6 +542,34 @@ describeEachBackend('workplaces', (t) => {
     assert.deepEqual(page._embedded.workplaces[0]._embedded, { erpContext: plant });
   });
 
+  test('a machine workplace links its machine and embeds it on embed=machine; a manual one has none', async () => {
+    const group = await createGroup(t(), 'MACH-CG');
+    const machine = await createWorkplace(t(), { number: 'MACH-1', capacityGroupId: group.id });
+    const response = await t().request({
+      method: 'POST',
+      url: BASE,
+      body: { number: 'MACH-2', capacityGroupId: group.id, isManualWorkplace: true },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const manual = json(response).properties;
+
+    const one = json(await t().request({ url: `${BASE}/${machine.id}?embed=machine` }));
+    const machineBody = json(await t().request({ url: `/api/v2/machines/${machine.id}` }));
+    assert.deepEqual(one._links.machine, get(`/api/v2/machines/${machine.id}`, true));
+    assert.deepEqual(one._embedded, { machine: machineBody });
+    assert.equal(machineBody.properties.workplaceId, machine.id);
+    // Not asked for, not embedded.
+    assert.equal(json(await t().request({ url: `${BASE}/${machine.id}` }))._embedded, undefined);
+
+    const page = json(await t().request({ url: `${BASE}?workplaceGroupNumber=MACH-CG&embed=machine` }));
+    const [first, second] = page._embedded.workplaces;
+    assert.deepEqual([first.properties.id, second.properties.id], [machine.id, manual.id]);
+    assert.deepEqual(first._embedded.machine, machineBody);
+    assert.equal(second._links.machine, undefined);
+    assert.equal(second._embedded, undefined);
+    assert.deepEqual(page._links.shifts, get(`${BASE}/shifts`));
+  });
+
   test('one workplace is written as its schema serializes it (GET answers skip the serializer)', async () => {
     const serialize = buildSerializer()({ schema: WorkplaceSchema });
     const capacity = await createGroup(t(), 'PLAIN-CG');
@@ -551,7 +583,7 @@ describeEachBackend('workplaces', (t) => {
       erpContextId: PLANT,
     });
     const embedAll =
-      '?embed=capacityGroup,productionLine,currentOperations,currentStaffMembers,description,erpContext';
+      '?embed=capacityGroup,productionLine,currentOperations,currentStaffMembers,machine,description,erpContext';
     for (const id of [bare.id, full.id]) {
       for (const query of ['', embedAll]) {
         for (const scopes of [['read'], ['read', 'write']]) {
@@ -829,7 +861,7 @@ describeEachBackend('workplaces', (t) => {
       [
         'embed=tools',
         'UNKNOWN_EMBED',
-        'Cannot embed tools; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, description, erpContext.',
+        'Cannot embed tools; embeddable here: capacityGroup, productionLine, currentOperations, currentStaffMembers, location, machine, description, erpContext.',
       ],
     ];
     for (const [query, code, message] of cases) {

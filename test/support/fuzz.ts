@@ -748,6 +748,13 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
   const period = { startDate: '2099-03-01T06:00:00.000Z', endDate: '2099-03-01T14:00:00.000Z' };
   await created(`/workplaces/${workplace.id}/shifts`, { name: 'FZ', ...period });
   await created(`/workplaces/${workplace.id}/scheduledMaintenances`, { description: 'FZ', ...period });
+  await created(`/workplaceGroups/${group.id}/setupTransitionRules`, {
+    origin: 'MANUAL_DATA_MAINTENANCE',
+    criterion: 'MATERIAL_NUMBER',
+    predecessorConditions: 'FZ-M1',
+    successorConditions: 'FZ-M2',
+    setupTime: 1000,
+  });
   await created('/callbacks', { eventType: 'WORKPLACE_CREATED', url: 'http://192.0.2.1/fuzz' });
   await created('/events', { eventType: 'EXTERNAL', data: { fuzz: true } });
   await created('/commands?async=false', {

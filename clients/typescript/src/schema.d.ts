@@ -871,6 +871,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workplaceGroups/{id}/setupTransitionRules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The setup transition rules of a workplace group, oldest first (offset pagination) */
+        get: operations["listWorkplaceGroupSetupTransitionRules"];
+        put?: never;
+        /**
+         * Create a setup transition rule (emits SETUP_TRANSITION_RULE_CREATED)
+         * @description MATERIAL_NUMBER rules give setupTime, MATERIAL_CHARACTERISTICS rules setupTimeIncrement and conditions such as color==black;width=lt=40 (docs/resources/setup-transitions.md).
+         */
+        post: operations["createWorkplaceGroupSetupTransitionRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaceGroups/{id}/setupTransitionRules/{setupTransitionRuleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One setup transition rule */
+        get: operations["getWorkplaceGroupSetupTransitionRule"];
+        /** Replace a setup transition rule (emits SETUP_TRANSITION_RULE_UPDATED when something changes) */
+        put: operations["replaceWorkplaceGroupSetupTransitionRule"];
+        post?: never;
+        /** Delete a setup transition rule (emits SETUP_TRANSITION_RULE_DELETED) */
+        delete: operations["deleteWorkplaceGroupSetupTransitionRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaceGroups/{id}/setupTransitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The setup matrix of a workplace group: the setup time between the materials made there
+         * @description Computed from the group’s rules for the materials of the operations planned at the group or its workplaces (at most 500, the most recent); see docs/resources/setup-transitions.md.
+         */
+        get: operations["getWorkplaceGroupSetupTransitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/workplaces": {
         parameters: {
             query?: never;
@@ -993,7 +1053,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** History of operating states, newest first (timestamp pagination) */
+        /**
+         * History of operating states, newest first (timestamp pagination)
+         * @description Records ending before startDate or starting after endDate are left out; an open record lasts on.
+         */
         get: operations["listWorkplaceRecordedOperatingStates"];
         put?: never;
         post?: never;
@@ -1010,7 +1073,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One recordedOperatingState */
+        /** One recorded operating state */
         get: operations["getWorkplaceRecordedOperatingState"];
         put?: never;
         post?: never;
@@ -2416,6 +2479,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staffMembers/{id}/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff member's skills: their qualifications as stored, in the stored order
+         * @description skillId and code are the qualification; description, shortDescription, skillLevel, startDate and endDate are null (the bridge stores none of them).
+         */
+        get: operations["getStaffMemberSkills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/{id}/scheduledWorkingTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff member's scheduled working time, newest first (timestamp pagination)
+         * @description The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, less their absences; periods ending before startDate or starting after endDate are left out.
+         */
+        get: operations["getStaffMemberScheduledWorkingTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/scheduledWorkingTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scheduled working time of every staff member, by staff number
+         * @description One element per staff member: scheduledWorkingTimes as /staffMembers/{id}/scheduledWorkingTimes gives them (all of them, newest first) for startDate/endDate.
+         */
+        get: operations["getStaffMembersScheduledWorkingTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/{id}/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the staff member is: the location of the workplace they are signed on to
+         * @description The workplace of their latest open activity; geoCoordinates null while they are signed on nowhere or that workplace has none.
+         */
+        get: operations["getStaffMemberLocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/staffMembers/{id}/recordedActivities": {
         parameters: {
             query?: never;
@@ -3744,6 +3887,8 @@ export interface operations {
                         properties: {
                             version: number;
                             title: string;
+                            /** @description The licence of the service, as its package.json states it */
+                            license: string;
                         };
                         _links: {
                             [key: string]: {
@@ -7328,6 +7473,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path?: never;
@@ -7414,7 +7561,10 @@ export interface operations {
     };
     getMaterial: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -8021,6 +8171,600 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listWorkplaceGroupSetupTransitionRules: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _embedded: {
+                            setupTransitionRules: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /**
+                                     * @description Who made the rule: manual data maintenance or an evaluation system
+                                     * @enum {unknown}
+                                     */
+                                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                                    /**
+                                     * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                                     * @enum {unknown}
+                                     */
+                                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                                    predecessorConditions: string;
+                                    successorConditions: string;
+                                    setupTimeIncrement: number | null;
+                                    setupTime: number | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createWorkplaceGroupSetupTransitionRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Who made the rule: manual data maintenance or an evaluation system
+                     * @enum {unknown}
+                     */
+                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                    /**
+                     * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                     * @enum {unknown}
+                     */
+                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                    /** @description MATERIAL_NUMBER: the predecessor material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    predecessorConditions: string;
+                    /** @description MATERIAL_NUMBER: the successor material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    successorConditions: string;
+                    setupTimeIncrement?: number | null;
+                    setupTime?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A rule for the setup time between two materials at a workplace group */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            predecessorConditions: string;
+                            successorConditions: string;
+                            setupTimeIncrement: number | null;
+                            setupTime: number | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getWorkplaceGroupSetupTransitionRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                setupTransitionRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A rule for the setup time between two materials at a workplace group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            predecessorConditions: string;
+                            successorConditions: string;
+                            setupTimeIncrement: number | null;
+                            setupTime: number | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceWorkplaceGroupSetupTransitionRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                setupTransitionRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Must equal the path id when sent */
+                    id?: string;
+                    /**
+                     * @description Who made the rule: manual data maintenance or an evaluation system
+                     * @enum {unknown}
+                     */
+                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                    /**
+                     * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                     * @enum {unknown}
+                     */
+                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                    /** @description MATERIAL_NUMBER: the predecessor material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    predecessorConditions: string;
+                    /** @description MATERIAL_NUMBER: the successor material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    successorConditions: string;
+                    setupTimeIncrement?: number | null;
+                    setupTime?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A rule for the setup time between two materials at a workplace group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What the setup time depends on: the material numbers or the materials’ characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            predecessorConditions: string;
+                            successorConditions: string;
+                            setupTimeIncrement: number | null;
+                            setupTime: number | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteWorkplaceGroupSetupTransitionRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                setupTransitionRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getWorkplaceGroupSetupTransitions: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            creationDate: string | null;
+                            elements: {
+                                predecessorMaterial: {
+                                    number: string;
+                                };
+                                successorMaterial: {
+                                    number: string;
+                                };
+                                /** @description ms */
+                                setupTime: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -9185,6 +9929,10 @@ export interface operations {
                 paginationTimestamp?: string;
                 /** @description Id of the item at the position */
                 paginationIdentifier?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path: {
@@ -9322,7 +10070,10 @@ export interface operations {
     };
     getWorkplaceRecordedOperatingState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
             header?: never;
             path: {
                 id: string;
@@ -19697,7 +20448,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                     };
                 };
@@ -20165,7 +20921,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                     };
                 };
@@ -20589,7 +21350,12 @@ export interface operations {
                                         method: string;
                                         embeddable: boolean;
                                         templated?: boolean;
-                                    };
+                                    } | {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -20703,7 +21469,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -20796,7 +21567,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -20913,7 +21689,12 @@ export interface operations {
                                 method: string;
                                 embeddable: boolean;
                                 templated?: boolean;
-                            };
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -21310,6 +22091,373 @@ export interface operations {
                             total: number;
                             firstIdentifier: null;
                             lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberSkills: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                skillId: string;
+                                description: null;
+                                shortDescription: null;
+                                code: string;
+                                skillLevel: null;
+                                startDate: null;
+                                endDate: null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberScheduledWorkingTimes: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                duration: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: null;
+                            total: number;
+                            count: number;
+                            limit: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMembersScheduledWorkingTimes: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                staffMemberId: string;
+                                scheduledWorkingTimes: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    duration: number;
+                                }[];
+                            }[];
+                        };
+                        pagination: {
+                            offset: number;
+                            limit: number;
+                            count: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the staff member is: the location of the workplace they are signed on to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            geoCoordinates: {
+                                latitude: number;
+                                longitude: number;
+                            } | null;
                         };
                         _links: {
                             [key: string]: {
@@ -29148,12 +30296,14 @@ export interface operations {
                                     ticketStateId: string;
                                     ticketClassId: string | null;
                                     operationId: string | null;
+                                    materialNumber: string | null;
                                     material: {
                                         number: string;
                                         description: string | null;
                                         /** @description Not recorded by the plant */
                                         type: null;
                                     } | null;
+                                    workplaceId: string | null;
                                     workplace: {
                                         /** Format: uuid */
                                         id: string;
@@ -29267,12 +30417,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -29369,12 +30521,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -29499,12 +30653,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;
@@ -29667,12 +30823,14 @@ export interface operations {
                             ticketStateId: string;
                             ticketClassId: string | null;
                             operationId: string | null;
+                            materialNumber: string | null;
                             material: {
                                 number: string;
                                 description: string | null;
                                 /** @description Not recorded by the plant */
                                 type: null;
                             } | null;
+                            workplaceId: string | null;
                             workplace: {
                                 /** Format: uuid */
                                 id: string;

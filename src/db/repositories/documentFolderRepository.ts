@@ -1,7 +1,7 @@
 import { type DocumentFolder, folderText, namesOf } from '../../domain/documentFolders.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { findById, findByIds, firstItem, rowWrites, type Table, timestampList } from '../table.ts';
+import { batchFind, findById, firstItem, rowWrites, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
@@ -69,7 +69,7 @@ export const findFolder = (db: Queryable, id: string, lock = false): Promise<Doc
   findById(db, FOLDERS, id, { lock: lock ? LOCK : '' });
 
 /** The folders with these ids, in no particular order. */
-export const findFolders = (db: Queryable, ids: readonly string[]) => findByIds(db, FOLDERS, ids);
+export const findFolders = batchFind(FOLDERS);
 
 /** The folder of this path (names from the root down), locked when a write asks for it. */
 export function findFolderByPath(

@@ -4,6 +4,10 @@ import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
 import { firstItem, NO_FILTER, offsetPageOf, type Table } from '../table.ts';
 
+/** The description of the material numbered by this SQL expression: its literal's text. */
+export const MATERIAL_DESCRIPTION = (number: string) =>
+  `(SELECT l.translations->0->>'translation' FROM literals l WHERE l.id = material_literal_id(${number}))`;
+
 interface EntryRow {
   kind: string;
   id: string;
@@ -105,17 +109,14 @@ interface MaterialRow {
   description: string | null;
 }
 
-// One row per material number that an order or operation names; its description is the order's
-// where an order names it (the operations' otherwise), the latest change's among several.
+// One row per material number that an order or operation names; its description is the text of
+// its literal (migration 100 picks it from the orders and operations and keeps it).
 const namedMaterials = (where: string) => `(
-  SELECT DISTINCT ON (number) md5(number)::uuid::text AS id, number, description FROM (
-    SELECT material_number AS number, material_description AS description, 0 AS source, updated_at
-      FROM production_orders WHERE material_number IS NOT NULL ${where}
-    UNION ALL
-    SELECT material_number, material_description, 1, updated_at
-      FROM operations WHERE material_number IS NOT NULL ${where}
-  ) named
-  ORDER BY number, source, description IS NULL, updated_at DESC
+  SELECT md5(n.number)::uuid::text AS id, n.number, ${MATERIAL_DESCRIPTION('n.number')} AS description FROM (
+    SELECT material_number AS number FROM production_orders WHERE material_number IS NOT NULL ${where}
+    UNION
+    SELECT material_number FROM operations WHERE material_number IS NOT NULL ${where}
+  ) n
 ) materials`;
 
 const toMaterial = (row: MaterialRow): MaterialEntry => ({ ...row, type: null });

@@ -19,6 +19,7 @@ import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
+  batchFind,
   byStartDate,
   forUpdate,
   fromJsonb,
@@ -270,6 +271,9 @@ export async function findCurrentOperations(
 }
 
 export const findOperation = lockableFind(OPERATIONS);
+
+/** The operations of these ids that exist, in no particular order (what staff members work on). */
+export const findOperations = batchFind(OPERATIONS);
 
 /** The operations of these production orders, each order's in sequence order. */
 export async function operationsOfOrders(

@@ -1,7 +1,6 @@
 import type { Material, ProductionOrder, ProductionOrderFilter } from '../../domain/productionOrders.ts';
 import { Conditions } from '../conditions.ts';
-import type { Queryable } from '../database.ts';
-import { BY_UPDATED_AT, findByIds, lockableFind, rowWrites, type Table, timestampList } from '../table.ts';
+import { BY_UPDATED_AT, batchFind, lockableFind, rowWrites, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
@@ -97,11 +96,6 @@ export const listProductionOrders = timestampList(ORDERS, BY_UPDATED_AT, conditi
 export const findProductionOrder = lockableFind(ORDERS);
 
 /** The orders with these ids (for embedding); unknown ids are skipped. */
-export async function findProductionOrders(
-  db: Queryable,
-  ids: readonly string[],
-): Promise<ProductionOrder[]> {
-  return findByIds(db, ORDERS, ids);
-}
+export const findProductionOrders = batchFind(ORDERS);
 
 export const productionOrderWrites = rowWrites('production_orders', values);

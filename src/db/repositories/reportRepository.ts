@@ -4,6 +4,7 @@ import type { MaterialEntry } from '../../domain/masterDataEntries.ts';
 import type { ReportBooking, ReportPhase } from '../../domain/reports.ts';
 import type { Span } from '../../domain/summaries.ts';
 import type { Queryable } from '../database.ts';
+import { MATERIAL_DESCRIPTION } from './masterDataRepository.ts';
 import {
   BOOKING_COLUMNS,
   type BookingRow,
@@ -158,11 +159,12 @@ export async function findMaterials(db: Queryable, numbers: readonly string[]): 
   if (numbers.length === 0) return [];
   // The id /materials serves the material by (masterDataRepository.ts).
   return db.query<MaterialEntry>(
-    `SELECT md5(number)::uuid::text AS id, number, max(description) AS description, max(type) AS type FROM (
-       SELECT material_number AS number, material_description AS description, material_type AS type
+    `SELECT md5(number)::uuid::text AS id, number, ${MATERIAL_DESCRIPTION('number')} AS description,
+       max(type) AS type FROM (
+       SELECT material_number AS number, material_type AS type
        FROM operations WHERE material_number = ANY($1::text[])
        UNION ALL
-       SELECT material_number, material_description, material_type
+       SELECT material_number, material_type
        FROM production_orders WHERE material_number = ANY($1::text[])
      ) m GROUP BY number ORDER BY number`,
     [numbers],

@@ -150,3 +150,36 @@ export async function claimDueEnds(db: Queryable, now: Date, limit: number): Pro
   );
   return rows.map(toShift);
 }
+
+/**
+ * The periods of the shifts of these shift models at these workplaces that overlap a period, by
+ * start (the scheduled working time of staff members).
+ */
+export async function listShiftModelPeriods(
+  db: Queryable,
+  workplaceIds: readonly string[],
+  shiftModelIds: readonly string[],
+  filter: PeriodFilter,
+): Promise<{ workplaceId: string; shiftModelId: string; startDate: Date; endDate: Date }[]> {
+  if (workplaceIds.length === 0 || shiftModelIds.length === 0) return [];
+  const conditions = new Conditions(
+    ['workplace_id = ANY($1::uuid[])', 'shift_model_id = ANY($2::text[])'],
+    [workplaceIds, shiftModelIds],
+  ).overlapping(filter);
+  const rows = await db.query<{
+    workplace_id: string;
+    shift_model_id: string;
+    start_date: Date;
+    end_date: Date;
+  }>(
+    `SELECT workplace_id, shift_model_id, start_date, end_date FROM shifts
+     WHERE ${conditions.where.join(' AND ')} ORDER BY start_date, id`,
+    conditions.params,
+  );
+  return rows.map((row) => ({
+    workplaceId: row.workplace_id,
+    shiftModelId: row.shift_model_id,
+    startDate: row.start_date,
+    endDate: row.end_date,
+  }));
+}

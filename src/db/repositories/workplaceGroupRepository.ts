@@ -2,7 +2,7 @@ import type { WorkplaceGroup, WorkplaceGroupType } from '../../domain/workplaces
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { countRows } from '../paging.ts';
-import { findByIds, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
+import { batchFind, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -40,9 +40,7 @@ export const listWorkplaceGroups = offsetList(GROUPS, 'number, id', (filter: Wor
   new Conditions().equals('type', filter.type),
 );
 
-export async function findWorkplaceGroups(db: Queryable, ids: readonly string[]): Promise<WorkplaceGroup[]> {
-  return findByIds(db, GROUPS, ids);
-}
+export const findWorkplaceGroups = batchFind(GROUPS);
 
 export const findWorkplaceGroup = lockableFind(GROUPS);
 

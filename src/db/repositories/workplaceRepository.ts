@@ -1,15 +1,17 @@
 import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../domain/workplaces.ts';
-import { Conditions } from '../conditions.ts';
+import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
-  findByIds,
+  batchFind,
+  byStartDate,
   fromJsonb,
   insertRow,
   lockableFind,
   offsetList,
   rowWrites,
   type Table,
+  timestampList,
   typed,
 } from '../table.ts';
 import { groupFromJson } from './workplaceGroupRepository.ts';
@@ -105,8 +107,21 @@ export const listWorkplaces = offsetList(WORKPLACES, 'w.number, w.id', (filter: 
 });
 
 /** The workplaces with these ids, in no particular order; unknown ids are left out. */
-export async function findWorkplaces(db: Queryable, ids: readonly string[]): Promise<Workplace[]> {
-  return findByIds(db, WORKPLACES, ids);
+export const findWorkplaces = batchFind(WORKPLACES);
+
+/**
+ * The workplaces of these groups (as capacity group or production line), by number: what a page
+ * of groups embeds, in one statement.
+ */
+export async function workplacesOfGroups(db: Queryable, groupIds: readonly string[]): Promise<Workplace[]> {
+  if (groupIds.length === 0) return [];
+  const rows = await db.query<Row>(
+    `SELECT ${WORKPLACES.select} FROM ${WORKPLACES.from}
+     WHERE w.capacity_group_id = ANY($1::uuid[]) OR w.production_line_id = ANY($1::uuid[])
+     ORDER BY w.number, w.id`,
+    [groupIds],
+  );
+  return rows.map(toWorkplace);
 }
 
 export const findWorkplace = lockableFind(WORKPLACES);
@@ -161,6 +176,20 @@ const recordColumns = (record: RecordedOperatingState) => ({
 const operatingStates = history('recorded_operating_states', 'workplace_id', toRecord);
 export const listRecordedOperatingStates = operatingStates.list;
 export const findRecordedOperatingState = operatingStates.find;
+/**
+ * A timestamp page of the workplace's records that overlap a period, newest start first: those
+ * ending after `startDate` (the open one lasts on) and starting before `endDate`.
+ */
+export const listRecordedOperatingStatesIn = timestampList(
+  { from: 'recorded_operating_states', toItem: toRecord } satisfies Table<RecordRow, RecordedOperatingState>,
+  byStartDate<RecordRow>(),
+  ({ workplaceId, startDate, endDate }: PeriodFilter & { workplaceId: string }) => {
+    const conditions = new Conditions(['workplace_id = $1'], [workplaceId]);
+    if (startDate !== undefined) conditions.add((at) => `(end_date IS NULL OR end_date > ${at})`, startDate);
+    if (endDate !== undefined) conditions.add((at) => `start_date < ${at}`, endDate);
+    return conditions;
+  },
+);
 /** The workplace's records overlapping a period, newest first. */
 export const listOperatingStatesOverlapping = operatingStates.overlapping;
 /** The workplace's records that end after a date, locked (a correction's reach). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
 import { findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
@@ -193,8 +194,23 @@ export function presentStoredEntry(
   return resource(properties, links, embedded);
 }
 
-export const presentMaterial = (material: MaterialEntry, hrefs: Hrefs): Resource =>
+/** The id of a material's description literal, derived as migration 100's `material_literal_id`. */
+export const materialLiteralId = (number: string): string =>
+  createHash('md5').update(`materials/${number}/description`).digest('hex').toUpperCase();
+
+/**
+ * A material; its description is its literal's text, so it links the literal when it has one
+ * (`description`: that literal presented, when it is to be embedded).
+ */
+export const presentMaterial = (material: MaterialEntry, hrefs: Hrefs, description?: Resource): Resource =>
   resource(
     { id: material.id, number: material.number, description: material.description, type: material.type },
-    { self: link(hrefs.api(`${MATERIALS_PATH}/${material.id}`)) },
+    {
+      self: link(hrefs.api(`${MATERIALS_PATH}/${material.id}`)),
+      description:
+        material.description === null
+          ? undefined
+          : link(literalHref(hrefs, materialLiteralId(material.number)), { embeddable: true }),
+    },
+    description ? { description } : {},
   );

@@ -1,6 +1,7 @@
 // What presenters share: a resource's properties taken from the domain item by their names in the
 // resource schema (dates as ISO text), and links to items that may be absent.
 import type { Static, TSchema } from 'typebox';
+import type { Span } from '../../domain/summaries.ts';
 import { type Link, link } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { representedProperties } from '../readOnly.ts';
@@ -11,6 +12,12 @@ export function iso(date: Date | null): string | null;
 export function iso(date: Date | null): string | null {
   return date?.toISOString() ?? null;
 }
+
+/** The window a report or summary covers, as its startDate and endDate. */
+export const windowProperties = (window: Span) => ({
+  startDate: iso(new Date(window.start)),
+  endDate: iso(new Date(window.end)),
+});
 
 type Shown<S extends TSchema> = Static<S> extends { properties: infer P } ? P : never;
 

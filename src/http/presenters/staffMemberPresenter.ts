@@ -1,18 +1,37 @@
+import type { Queryable } from '../../db/database.ts';
+import { findOpenActivities } from '../../db/repositories/staffMemberRepository.ts';
 import { activityOf, type RecordedActivity, type StaffMember } from '../../domain/staffMembers.ts';
-import { link, type Resource, resource } from '../hal.ts';
+import type { Workplace } from '../../domain/workplaces.ts';
+import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { RecordedActivitySchema, StaffMemberSchema } from '../schemas/staffMemberSchemas.ts';
 import { iso, linkTo, propertiesOf } from './properties.ts';
 import { textLinks } from './texts.ts';
 
-/** A staff member embeds its ERP context. */
-export const STAFF_MEMBER_EMBEDS = ['erpContext'] as const;
+/** What a staff member embeds on request: the SDK's names (its StaffMemberEmbed). */
+export const STAFF_MEMBER_EMBEDS = [
+  'erpContext',
+  'currentlyExecutedOperations',
+  'assignedWorkplaces',
+  'location',
+] as const;
+export type StaffMemberEmbed = (typeof STAFF_MEMBER_EMBEDS)[number];
 
-/** `canWrite`: whether the caller may change things; the addActivity action is offered only then. */
-export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: boolean): Resource {
+/**
+ * `canWrite`: whether the caller may change things; the addActivity action is offered only then.
+ * `open`: the staff member's open activity records, whose operations are the ones they execute now.
+ */
+export function presentStaffMember(
+  member: StaffMember,
+  hrefs: Hrefs,
+  canWrite: boolean,
+  open: readonly RecordedActivity[],
+  /** The sub-resources asked for with `embed`, presented. */
+  embedded: Record<string, unknown> = {},
+): Resource {
   const self = `${STAFF_MEMBERS_PATH}/${member.id}`;
-  return resource(
+  const presented = resource(
     {
       ...propertiesOf(StaffMemberSchema, member),
       absences: member.absences.map((absence) => ({
@@ -24,11 +43,35 @@ export function presentStaffMember(member: StaffMember, hrefs: Hrefs, canWrite: 
     {
       self: link(hrefs.api(self)),
       erpContext: textLinks(hrefs, null, member).erpContext,
-      assignedWorkplaces: link(hrefs.api(`${self}/assignedWorkplaces`)),
+      assignedWorkplaces: link(hrefs.api(`${self}/assignedWorkplaces`), { embeddable: true }),
+      skills: link(hrefs.api(`${self}/skills`)),
+      scheduledWorkingTimes: link(hrefs.api(`${self}/scheduledWorkingTimes`)),
+      location: link(hrefs.api(`${self}/location`), { embeddable: true }),
       recordedActivities: link(hrefs.api(`${self}/recordedActivities`)),
       addActivity: canWrite ? link(hrefs.api(`${self}/activities`), { method: 'POST' }) : undefined,
     },
+    embedded,
   );
+  // A list of links, as the SDK reads it: one per operation the staff member is signed on to.
+  const operationIds = new Set(open.flatMap((record) => record.operationId ?? []));
+  (presented._links as Record<string, Link | Link[]>).currentlyExecutedOperations = [...operationIds].map(
+    (id) => link(hrefs.api(`${OPERATIONS_PATH}/${id}`), { embeddable: true }),
+  );
+  return presented;
+}
+
+/** The open activity records of each of these staff members, by staff member id (one query). */
+export async function openActivitiesOf(
+  db: Queryable,
+  members: readonly StaffMember[],
+): Promise<Map<string, RecordedActivity[]>> {
+  const byMember = new Map<string, RecordedActivity[]>();
+  for (const record of await findOpenActivities(
+    db,
+    members.map((member) => member.id),
+  ))
+    byMember.set(record.staffMemberId, [...(byMember.get(record.staffMemberId) ?? []), record]);
+  return byMember;
 }
 
 export function presentRecordedActivity(record: RecordedActivity, hrefs: Hrefs): Resource {
@@ -39,4 +82,25 @@ export function presentRecordedActivity(record: RecordedActivity, hrefs: Hrefs):
     operation: linkTo(hrefs, OPERATIONS_PATH, record.operationId),
     workplace: linkTo(hrefs, WORKPLACES_PATH, record.workplaceId),
   });
+}
+
+/**
+ * Where a staff member is: the location of the workplace of their latest open activity, null
+ * while they are signed on nowhere (docs/resources/staff-members.md).
+ */
+export function presentStaffMemberLocation(
+  memberId: string,
+  workplace: Workplace | null,
+  hrefs: Hrefs,
+): Resource {
+  const geo = workplace?.geoCoordinates ?? null;
+  const self = `${STAFF_MEMBERS_PATH}/${memberId}`;
+  return resource(
+    { geoCoordinates: geo === null ? null : { latitude: geo.latitude, longitude: geo.longitude } },
+    {
+      self: link(hrefs.api(`${self}/location`)),
+      staffMember: link(hrefs.api(self)),
+      workplace: workplace ? link(hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)) : undefined,
+    },
+  );
 }

@@ -57,10 +57,13 @@ export function presentTicket(ticket: Ticket, hrefs: Hrefs): Resource {
       ticketStateId: ticket.ticketStateId,
       ticketClassId: ticket.ticketClassId,
       operationId: ticket.operationId,
+      // The names a write takes beside the objects a read shows, so a ticket read can be written back.
+      materialNumber: ticket.material?.number ?? null,
       material:
         ticket.material === null
           ? null
           : { number: ticket.material.number, description: ticket.material.description, type: null },
+      workplaceId: ticket.workplace?.id ?? null,
       workplace: ticket.workplace,
       shiftId: ticket.shiftId,
     },

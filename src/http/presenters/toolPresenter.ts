@@ -21,10 +21,11 @@ import {
 } from '../paths.ts';
 import { textLinks } from './texts.ts';
 
-/** A tool embeds its description literal (the workplace is only linked). */
-export const TOOL_EMBEDS = ['description'] as const;
+/** A tool embeds its description literal and the workplace it is at. */
+export const TOOL_EMBEDS = ['description', 'workplace'] as const;
 
-export function presentTool(tool: ToolView, hrefs: Hrefs): Resource {
+/** A tool; `workplace`: its site as the workplace resource, when that is to be embedded. */
+export function presentTool(tool: ToolView, hrefs: Hrefs, workplace?: Resource): Resource {
   return resource(
     {
       id: tool.id,
@@ -46,13 +47,16 @@ export function presentTool(tool: ToolView, hrefs: Hrefs): Resource {
     {
       self: link(hrefs.api(`${TOOLS_PATH}/${tool.id}`)),
       ...textLinks(hrefs, 'tools', tool),
-      workplace: tool.workplaceId ? link(hrefs.api(`${WORKPLACES_PATH}/${tool.workplaceId}`)) : undefined,
+      workplace: tool.workplaceId
+        ? link(hrefs.api(`${WORKPLACES_PATH}/${tool.workplaceId}`), { embeddable: true })
+        : undefined,
       toolAssemblyOrder: tool.toolAssemblyOrderId
         ? link(hrefs.api(`${TOOL_ASSEMBLY_ORDERS_PATH}/${tool.toolAssemblyOrderId}`))
         : undefined,
       edges: link(hrefs.api(toolEdgesPath(tool.id))),
       location: link(hrefs.api(toolLocationPath(tool.id))),
     },
+    workplace ? { workplace } : {},
   );
 }
 

@@ -16,7 +16,12 @@ export const groupProperty = (group: WorkplaceGroup | undefined) =>
         erpContextId: group.erpContextId,
       };
 
-export function presentWorkplaceGroup(group: WorkplaceGroup, hrefs: Hrefs): Resource {
+/** A group; `workplaces`: its workplaces presented, when they are to be embedded. */
+export function presentWorkplaceGroup(
+  group: WorkplaceGroup,
+  hrefs: Hrefs,
+  workplaces?: Resource[],
+): Resource {
   return resource(
     {
       id: group.id,
@@ -29,7 +34,10 @@ export function presentWorkplaceGroup(group: WorkplaceGroup, hrefs: Hrefs): Reso
       self: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${group.id}`)),
       ...textLinks(hrefs, 'workplace_groups', group),
       assignedWorkplaces: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${group.id}/assignedWorkplaces`)),
-      workplaces: link(hrefs.api(WORKPLACES_PATH, { workplaceGroupNumber: group.number })),
+      workplaces: link(hrefs.api(WORKPLACES_PATH, { workplaceGroupNumber: group.number }), {
+        embeddable: true,
+      }),
     },
+    workplaces ? { workplaces } : {},
   );
 }

@@ -1,16 +1,17 @@
+import { hasMachine } from '../../domain/machines.ts';
 import { operatingStateById } from '../../domain/masterData.ts';
 import type { RecordedOperatingState, Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
-import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
+  MACHINES_PATH,
   OPERATING_STATES_PATH,
   OPERATIONS_PATH,
   WORKPLACE_GROUPS_PATH,
   WORKPLACES_PATH,
   workplaceLocationPath,
 } from '../paths.ts';
-import { operatingStateProperty } from './masterDataPresenter.ts';
+import { operatingStateProperty, presentOperatingState } from './masterDataPresenter.ts';
 import { TEXT_EMBEDS, textLinks } from './texts.ts';
 import type { View } from './view.ts';
 import { groupProperty, presentWorkplaceGroup } from './workplaceGroupPresenter.ts';
@@ -21,6 +22,7 @@ export const WORKPLACE_EMBEDS = [
   'currentOperations',
   'currentStaffMembers',
   'location',
+  'machine',
   ...TEXT_EMBEDS,
 ] as const;
 export type WorkplaceEmbed = (typeof WORKPLACE_EMBEDS)[number];
@@ -33,6 +35,8 @@ export interface WorkplaceView extends View<WorkplaceEmbed> {
     operations: ReadonlyMap<string, Resource[]>;
     staffMembers: ReadonlyMap<string, Resource[]>;
   };
+  /** Embedded machines, presented, by workplace id (when asked for; a manual workplace has none). */
+  machines?: ReadonlyMap<string, Resource>;
 }
 
 export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Resource {
@@ -52,6 +56,8 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
     embedded.currentStaffMembers = view.current?.staffMembers.get(workplace.id) ?? [];
   // The location is read with the workplace: embedding it reads nothing more.
   if (view.embed.has('location')) embedded.location = presentWorkplaceLocation(workplace, hrefs);
+  const machine = view.embed.has('machine') ? view.machines?.get(workplace.id) : undefined;
+  if (machine) embedded.machine = machine;
   return resource(
     {
       id: workplace.id,
@@ -76,6 +82,10 @@ export function presentWorkplace(workplace: Workplace, view: WorkplaceView): Res
         ? link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${workplace.productionLineId}`), { embeddable: true })
         : undefined,
       operatingState: link(hrefs.api(`${OPERATING_STATES_PATH}/${workplace.operatingStateId}`)),
+      // A machine workplace's machine has the workplace's id (docs/resources/machines.md).
+      machine: hasMachine(workplace)
+        ? link(hrefs.api(`${MACHINES_PATH}/${workplace.id}`), { embeddable: true })
+        : undefined,
       // The operations in progress here, and the staff with an open activity here (docs/resources/workplaces.md).
       currentOperations: link(
         hrefs.api(OPERATIONS_PATH, { isInProgress: 'true', workplaceId: workplace.id }),
@@ -119,23 +129,29 @@ export function presentWorkplaceLocation(workplace: Workplace, hrefs: Hrefs): Re
   );
 }
 
+/** A recorded operating state may embed its operating state (the master data entry). */
+export const RECORDED_OPERATING_STATE_EMBEDS = ['operatingState'] as const;
+
 export function presentRecordedOperatingState(
   record: RecordedOperatingState,
-  hrefs: Hrefs,
-  locale: Locale,
+  view: View<(typeof RECORDED_OPERATING_STATE_EMBEDS)[number]>,
 ): Resource {
+  const { hrefs, locale } = view;
   const workplace = `${WORKPLACES_PATH}/${record.workplaceId}`;
+  const state = operatingStateById(record.operatingStateId);
   return resource(
     {
       id: record.id,
       workplaceId: record.workplaceId,
-      operatingState: operatingStateProperty(operatingStateById(record.operatingStateId), locale),
+      operatingState: operatingStateProperty(state, locale),
       startDate: record.startDate.toISOString(),
       endDate: record.endDate?.toISOString() ?? null,
     },
     {
       self: link(hrefs.api(`${workplace}/recordedOperatingStates/${record.id}`)),
       workplace: link(hrefs.api(workplace)),
+      operatingState: link(hrefs.api(`${OPERATING_STATES_PATH}/${state.id}`), { embeddable: true }),
     },
+    view.embed.has('operatingState') ? { operatingState: presentOperatingState(state, hrefs, locale) } : {},
   );
 }

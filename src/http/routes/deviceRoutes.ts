@@ -42,28 +42,33 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     summary: 'List devices',
     filters: DeviceFilters,
     load: (filter, page) => repository.listDevices(db, filter, page),
+    itemLinks: 'devices',
   });
-  devices.get({ summary: 'One device', load: (at) => service.getDevice(db, at.id) });
-  devices.create({
-    summary: 'Create a device (emits RESOURCES_UPDATED, objectType DEVICE)',
-    body: DeviceBody,
-    run: (body) => service.createDevice(db, deviceInput(body)),
-  });
-  devices.replace({
-    summary: 'Replace a device (emits RESOURCES_UPDATED when a property changes)',
-    description: 'workplaceId must stay the workplace the device was created at.',
-    body: DeviceBody,
-    run: (body, at) => service.replaceDevice(db, at.id, deviceInput(body)),
-  });
-  devices.remove({
-    summary: 'Delete a device and its recorded samples (emits RESOURCES_UPDATED)',
-    run: (at) => service.deleteDevice(db, at.id),
+  devices.items(db, {
+    input: deviceInput,
+    get: { summary: 'One device', run: service.getDevice },
+    create: {
+      summary: 'Create a device (emits RESOURCES_UPDATED, objectType DEVICE)',
+      body: DeviceBody,
+      run: service.createDevice,
+    },
+    replace: {
+      summary: 'Replace a device (emits RESOURCES_UPDATED when a property changes)',
+      description: 'workplaceId must stay the workplace the device was created at.',
+      body: DeviceBody,
+      run: service.replaceDevice,
+    },
+    remove: {
+      summary: 'Delete a device and its recorded samples (emits RESOURCES_UPDATED)',
+      run: service.deleteDevice,
+    },
   });
 
   resourceRoutes(api, { ...resource, path: `${WORKPLACES_PATH}/:id/devices` }).list({
     summary: 'The devices at a workplace',
     owner: async (at) => (await getWorkplace(db, at.id)).id,
     load: (_filter, page, at) => repository.listDevices(db, { workplaceId: at.owner }, page),
+    itemLinks: 'devices',
     createRel: 'createDevice',
     createPath: DEVICES_PATH,
   });

@@ -36,23 +36,23 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
     filters: DocumentFilters,
     load: (filter, page) => repository.listDocuments(db, filter, page),
   });
-  documents.get({
-    summary: 'One document (its current version)',
-    load: (at) => service.getDocument(db, at.id),
-  });
-  documents.create({
-    summary: 'Create a document: version 1, an empty file until uploaded (emits DOCUMENT_CREATED)',
-    body: CreateDocumentBody,
-    run: (body) => service.createDocument(db, metadataOf(body)),
-  });
-  documents.replace({
-    summary: 'Replace the metadata: a change makes a new version (emits DOCUMENT_UPDATED)',
-    body: ReplaceDocumentBody,
-    run: (body, at) => service.replaceDocument(db, at.id, metadataOf(body)),
-  });
-  documents.remove({
-    summary: 'Delete a document with all its versions (emits DOCUMENT_DELETED)',
-    run: (at) => service.deleteDocument(db, at.id),
+  documents.items(db, {
+    input: metadataOf,
+    get: { summary: 'One document (its current version)', run: service.getDocument },
+    create: {
+      summary: 'Create a document: version 1, an empty file until uploaded (emits DOCUMENT_CREATED)',
+      body: CreateDocumentBody,
+      run: service.createDocument,
+    },
+    replace: {
+      summary: 'Replace the metadata: a change makes a new version (emits DOCUMENT_UPDATED)',
+      body: ReplaceDocumentBody,
+      run: service.replaceDocument,
+    },
+    remove: {
+      summary: 'Delete a document with all its versions (emits DOCUMENT_DELETED)',
+      run: service.deleteDocument,
+    },
   });
 
   const versions = resourceRoutes(api, {

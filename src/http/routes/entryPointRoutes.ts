@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
 import type { Api } from '../api.ts';
 import { link, resource } from '../hal.ts';
@@ -34,6 +35,14 @@ import {
 import { registerRoute } from '../route.ts';
 import { Resource } from '../schemas/common.ts';
 
+/**
+ * The licence the service is offered under, read from its package (`license` in package.json)
+ * so the entry point states what is true of this build; the real API names its own there.
+ */
+const LICENSE = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { license: string }
+).license;
+
 /** GET /api/v{n}: where a client starts; every collection is reachable from its links. */
 export function registerEntryPoint(api: Api): void {
   registerRoute(api, {
@@ -42,13 +51,20 @@ export function registerEntryPoint(api: Api): void {
     tags: ['entry point'],
     summary: 'Entry point with links to every collection',
     response: {
-      200: Resource(Type.Object({ version: Type.Integer(), title: Type.String() }), 'Entry point'),
+      200: Resource(
+        Type.Object({
+          version: Type.Integer(),
+          title: Type.String(),
+          license: Type.String({ description: 'The licence of the service, as its package.json states it' }),
+        }),
+        'Entry point',
+      ),
     },
     handler: async (request) => {
       const { hrefs } = request;
       return resource(
         // Every version answers identically (docs/api.md, "Addresses and versions"); `version` is the one asked.
-        { version: hrefs.version, title: 'Bridge API' },
+        { version: hrefs.version, title: 'Bridge API', license: LICENSE },
         {
           self: link(hrefs.api('')),
           productionOrders: link(hrefs.api(PRODUCTION_ORDERS_PATH)),

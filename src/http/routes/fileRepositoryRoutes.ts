@@ -128,22 +128,25 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
     filters: FolderFilters,
     load: (filter, page) => folderRepository.listFolders(db, filter, page),
   });
-  folders.get({ summary: 'One folder', load: (at) => folderService.getFolder(db, at.id) });
-  folders.create({
-    summary: 'Create a folder below parentFolderId (default: the root) (emits RESOURCES_UPDATED)',
-    body: CreateFolderBody,
-    run: (body) =>
-      folderService.createFolder(db, {
-        name: body.name,
-        parentId: body.parentFolderId ?? ROOT_FOLDER_ID,
-        creator: body.creator ?? null,
-        workplaceId: body.workplaceId ?? null,
-        materialNumber: body.materialNumber ?? null,
-      }),
-  });
-  folders.remove({
-    summary: 'Delete an empty folder (emits RESOURCES_UPDATED); one holding anything is 400 RESOURCE_IN_USE',
-    run: (at) => folderService.deleteFolder(db, at.id),
+  folders.items(db, {
+    input: (body) => ({
+      name: body.name,
+      parentId: body.parentFolderId ?? ROOT_FOLDER_ID,
+      creator: body.creator ?? null,
+      workplaceId: body.workplaceId ?? null,
+      materialNumber: body.materialNumber ?? null,
+    }),
+    get: { summary: 'One folder', run: folderService.getFolder },
+    create: {
+      summary: 'Create a folder below parentFolderId (default: the root) (emits RESOURCES_UPDATED)',
+      body: CreateFolderBody,
+      run: folderService.createFolder,
+    },
+    remove: {
+      summary:
+        'Delete an empty folder (emits RESOURCES_UPDATED); one holding anything is 400 RESOURCE_IN_USE',
+      run: folderService.deleteFolder,
+    },
   });
 
   const presentPage = presentDocuments(db);

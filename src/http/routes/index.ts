@@ -22,6 +22,7 @@ import { registerPlanningScenarios } from './planningScenarioRoutes.ts';
 import { registerProductionOrders } from './productionOrderRoutes.ts';
 import { registerReports } from './reportRoutes.ts';
 import { registerScheduledMaintenances } from './scheduledMaintenanceRoutes.ts';
+import { registerSetupTransitions } from './setupTransitionRoutes.ts';
 import { registerShifts } from './shiftRoutes.ts';
 import { registerStaffMembers } from './staffMemberRoutes.ts';
 import { registerSummaries } from './summaryRoutes.ts';
@@ -37,6 +38,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerEntryPoint(api);
   registerMasterData(api, deps);
   registerWorkplaceGroups(api, deps);
+  registerSetupTransitions(api, deps);
   registerWorkplaces(api, deps);
   registerMachines(api, deps);
   registerWorkplaceDetails(api, deps);

@@ -4,7 +4,7 @@ import type { OffsetPage, OffsetRequest } from '../../db/paging.ts';
 import * as repository from '../../db/repositories/masterDataRepository.ts';
 import { notFound } from '../../domain/errors.ts';
 import { type MasterDataEntry, OPERATING_STATES, WORKPLACE_STATES } from '../../domain/masterData.ts';
-import type { MasterDataEntry as StoredEntry } from '../../domain/masterDataEntries.ts';
+import type { MaterialEntry, MasterDataEntry as StoredEntry } from '../../domain/masterDataEntries.ts';
 import { OPERATION_PHASES } from '../../domain/operationPhases.ts';
 import { TOOL_ASSEMBLY_ORDER_STATES } from '../../domain/toolAssemblyOrderStates.ts';
 import * as service from '../../services/masterDataService.ts';
@@ -24,6 +24,7 @@ import {
 } from '../paths.ts';
 import {
   CODE_HELD_EMBEDS,
+  materialLiteralId,
   OPERATING_STATE_EMBEDS,
   presentCodeHeldPage,
   presentLiteral,
@@ -208,17 +209,31 @@ function registerLiterals(api: Api, { db }: ServerDeps): void {
 }
 
 function registerMaterials(api: Api, { db }: ServerDeps): void {
-  readOnly(
-    api,
-    {
-      path: MATERIALS_PATH,
-      name: 'materials',
-      schema: MaterialSchema,
-      summary: 'List the materials production orders and operations name',
-      one: 'One material',
+  const routes = resourceRoutes(api, {
+    tags: TAGS,
+    path: MATERIALS_PATH,
+    name: 'materials',
+    schema: MaterialSchema,
+    embeds: ['description'],
+    // The page's description literals in one read, only when `embed` names them.
+    presentPage: async (materials: MaterialEntry[], { hrefs }, embed) => {
+      const ids = embed.has('description')
+        ? materials.flatMap((material) =>
+            material.description === null ? [] : materialLiteralId(material.number),
+          )
+        : [];
+      const literals = new Map(
+        (await repository.findLiterals(db, ids)).map((literal) => [literal.id, literal]),
+      );
+      return materials.map((material) => {
+        const literal = literals.get(materialLiteralId(material.number));
+        return presentMaterial(material, hrefs, literal && presentLiteral(literal, hrefs));
+      });
     },
-    presentMaterial,
-    (page) => repository.listMaterials(db, page),
-    (id) => service.getMaterial(db, id),
-  );
+  });
+  routes.list({
+    summary: 'List the materials production orders and operations name',
+    load: (_filter, page) => repository.listMaterials(db, page),
+  });
+  routes.get({ summary: 'One material', load: ({ id }) => service.getMaterial(db, id) });
 }

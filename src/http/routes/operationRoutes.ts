@@ -228,24 +228,24 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       }),
     },
   });
-  operations.get({ summary: 'One operation', load: (at) => service.getOperation(db, at.id) });
-  operations.create({
-    summary: 'Create an operation, RELEASED (emits OPERATION_CREATED)',
-    body: CreateOperationBody,
-    run: (body) => service.createOperation(db, operationInput(body, body.productionOrderId)),
-  });
-  operations.replace({
-    summary: 'Replace an operation (emits OPERATION_UPDATED when a characteristic property changes)',
-    description: 'The phase is changed by its command only; a missing sequence keeps the position.',
-    body: ReplaceOperationBody,
-    // Derived from other resources: the order's own changes, the order's other operations and the
-    // phase move them between a client's GET and its PUT.
-    changingOnTheirOwn: ['productionOrder', 'sequenceNumber', 'currentWorkplace'],
-    run: (body, at) => service.replaceOperation(db, at.id, operationInput(body, body.productionOrderId)),
-  });
-  operations.remove({
-    summary: 'Delete an operation (emits OPERATION_DELETED)',
-    run: (at) => service.deleteOperation(db, at.id),
+  operations.items(db, {
+    input: (body) => operationInput(body, body.productionOrderId),
+    get: { summary: 'One operation', run: service.getOperation },
+    create: {
+      summary: 'Create an operation, RELEASED (emits OPERATION_CREATED)',
+      body: CreateOperationBody,
+      run: service.createOperation,
+    },
+    replace: {
+      summary: 'Replace an operation (emits OPERATION_UPDATED when a characteristic property changes)',
+      description: 'The phase is changed by its command only; a missing sequence keeps the position.',
+      body: ReplaceOperationBody,
+      // Derived from other resources: the order's own changes, the order's other operations and the
+      // phase move them between a client's GET and its PUT.
+      changingOnTheirOwn: ['productionOrder', 'sequenceNumber', 'currentWorkplace'],
+      run: service.replaceOperation,
+    },
+    remove: { summary: 'Delete an operation (emits OPERATION_DELETED)', run: service.deleteOperation },
   });
   operations.command({
     path: ':operationPhaseId',

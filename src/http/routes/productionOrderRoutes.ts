@@ -26,6 +26,7 @@ import {
   type ProductionOrderEmbed,
   presentProductionOrder,
 } from '../presenters/productionOrderPresenter.ts';
+import { iso } from '../presenters/properties.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import {
@@ -161,7 +162,6 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
   registerOrderDetails(api, db);
 }
 
-const iso = (date: Date | null) => date?.toISOString() ?? null;
 const OrderScheduledDatesSchema = Type.Object({
   scheduledStartDate: Nullable(Type.String({ format: 'date-time' })),
   scheduledEndDate: Nullable(Type.String({ format: 'date-time' })),

@@ -6,7 +6,6 @@ import type { TSchema } from 'typebox';
 import { findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { operatingStateById } from '../../domain/masterData.ts';
-import type { Span } from '../../domain/summaries.ts';
 import * as service from '../../services/reportService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -20,6 +19,7 @@ import {
   presentOperatingState,
   presentStoredEntry,
 } from '../presenters/masterDataPresenter.ts';
+import { windowProperties } from '../presenters/properties.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf, offsetPage } from '../schemas/common.ts';
 import {
@@ -49,9 +49,6 @@ type Query = QueryValues & {
   limit?: number;
   offset?: number;
 };
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const windowProperties = (window: Span) => ({ startDate: iso(window.start), endDate: iso(window.end) });
 
 /** The scope a report's query names, its dates parsed. */
 const scopeOf = (query: Query) => ({

@@ -29,23 +29,22 @@ export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): voi
     filter: periodOf,
     load: (filter, page, at) => repository.listScheduledMaintenances(db, at.owner, filter, page),
   });
-  tasks.get({
-    summary: 'One scheduled maintenance task',
-    load: (at) => service.getScheduledMaintenance(db, at.id, at.itemId),
-  });
-  tasks.create({
-    summary: 'Plan a maintenance task (emits SCHEDULED_MAINTENANCE_CREATED)',
-    body: CreateScheduledMaintenanceBody,
-    run: (body, at) => service.createScheduledMaintenance(db, at.id, scheduledMaintenanceInput(body)),
-  });
-  tasks.replace({
-    summary: 'Replace a maintenance task (emits SCHEDULED_MAINTENANCE_UPDATED when something changes)',
-    body: ReplaceScheduledMaintenanceBody,
-    run: (body, at) =>
-      service.replaceScheduledMaintenance(db, at.id, at.itemId, scheduledMaintenanceInput(body)),
-  });
-  tasks.remove({
-    summary: 'Delete a maintenance task (emits SCHEDULED_MAINTENANCE_DELETED)',
-    run: (at) => service.deleteScheduledMaintenance(db, at.id, at.itemId),
+  tasks.items(db, {
+    input: scheduledMaintenanceInput,
+    get: { summary: 'One scheduled maintenance task', run: service.getScheduledMaintenance },
+    create: {
+      summary: 'Plan a maintenance task (emits SCHEDULED_MAINTENANCE_CREATED)',
+      body: CreateScheduledMaintenanceBody,
+      run: service.createScheduledMaintenance,
+    },
+    replace: {
+      summary: 'Replace a maintenance task (emits SCHEDULED_MAINTENANCE_UPDATED when something changes)',
+      body: ReplaceScheduledMaintenanceBody,
+      run: service.replaceScheduledMaintenance,
+    },
+    remove: {
+      summary: 'Delete a maintenance task (emits SCHEDULED_MAINTENANCE_DELETED)',
+      run: service.deleteScheduledMaintenance,
+    },
   });
 }

@@ -70,19 +70,20 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
     },
   });
 
-  shifts.get({ summary: 'One shift of a workplace', load: (at) => service.getShift(db, at.id, at.itemId) });
-  shifts.create({
-    summary: 'Add a shift (emits WORKPLACE_SHIFTS_UPDATED); it must not overlap the workplace’s other shifts',
-    body: CreateShiftBody,
-    run: (body, at) => service.createShift(db, at.id, shiftInput(body)),
-  });
-  shifts.replace({
-    summary: 'Replace a shift (emits WORKPLACE_SHIFTS_UPDATED when something changes)',
-    body: ReplaceShiftBody,
-    run: (body, at) => service.replaceShift(db, at.id, at.itemId, shiftInput(body)),
-  });
-  shifts.remove({
-    summary: 'Delete a shift (emits WORKPLACE_SHIFTS_UPDATED)',
-    run: (at) => service.deleteShift(db, at.id, at.itemId),
+  shifts.items(db, {
+    input: shiftInput,
+    get: { summary: 'One shift of a workplace', run: service.getShift },
+    create: {
+      summary:
+        'Add a shift (emits WORKPLACE_SHIFTS_UPDATED); it must not overlap the workplace’s other shifts',
+      body: CreateShiftBody,
+      run: service.createShift,
+    },
+    replace: {
+      summary: 'Replace a shift (emits WORKPLACE_SHIFTS_UPDATED when something changes)',
+      body: ReplaceShiftBody,
+      run: service.replaceShift,
+    },
+    remove: { summary: 'Delete a shift (emits WORKPLACE_SHIFTS_UPDATED)', run: service.deleteShift },
   });
 }

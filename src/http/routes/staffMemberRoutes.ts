@@ -1,24 +1,47 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { findOperations } from '../../db/repositories/operationRepository.ts';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
+import {
+  currentWorkplaceId,
+  periodPage,
+  type RecordedActivity,
+  type StaffMember,
+} from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
 import * as service from '../../services/staffMemberService.ts';
 import type { Api } from '../api.ts';
+import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
+import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
+import { link, type Resource } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { operationViewOf } from '../operationViews.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
+import { presentOperation } from '../presenters/operationPresenter.ts';
 import {
+  openActivitiesOf,
   presentRecordedActivity,
   presentStaffMember,
+  presentStaffMemberLocation,
   STAFF_MEMBER_EMBEDS,
+  type StaffMemberEmbed,
 } from '../presenters/staffMemberPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { Nullable, PeriodFilters, periodOf } from '../schemas/common.ts';
+import {
+  DateTime,
+  dateOf,
+  KeysetQuery,
+  LinkSchema,
+  Nullable,
+  PeriodFilters,
+  periodOf,
+} from '../schemas/common.ts';
 import {
   ActivityBody,
   CreateStaffMemberBody,
@@ -29,7 +52,7 @@ import {
   staffMemberInput,
   WorkplaceItem,
 } from '../schemas/staffMemberSchemas.ts';
-import { presentWorkplaces } from './workplaceRoutes.ts';
+import { embeddableWorkplaces, presentWorkplaces } from './workplaceRoutes.ts';
 
 const LoginPeriodElement = Type.Object({
   workplaceId: Nullable(Type.String()),
@@ -39,6 +62,32 @@ const LoginPeriodElement = Type.Object({
   proportion: Type.Number(),
 });
 
+const SkillElement = Type.Object({
+  skillId: Type.String(),
+  description: Type.Null(),
+  shortDescription: Type.Null(),
+  code: Type.String(),
+  skillLevel: Type.Null(),
+  startDate: Type.Null(),
+  endDate: Type.Null(),
+});
+
+const PeriodElement = Type.Object({
+  startDate: Type.String({ format: 'date-time' }),
+  endDate: Type.String({ format: 'date-time' }),
+  duration: Type.Integer(),
+});
+
+const periodElement = (period: { startDate: Date; endDate: Date }) => ({
+  startDate: period.startDate.toISOString(),
+  endDate: period.endDate.toISOString(),
+  duration: period.endDate.getTime() - period.startDate.getTime(),
+});
+
+const LocationProperties = Type.Object({
+  geoCoordinates: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number() })),
+});
+
 const tags = ['staffMembers'];
 
 export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
@@ -46,7 +95,15 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     path: STAFF_MEMBERS_PATH,
     schema: StaffMemberSchema,
     embeds: STAFF_MEMBER_EMBEDS,
-    present: presentStaffMember,
+    /** Reads the open activities of the page's staff members, and each embed, in one query each. */
+    presentPage: async (items: StaffMember[], request, embed) => {
+      const open = await openActivitiesOf(db, items);
+      const embedded = await embedsOf(db, request, items, open, embed);
+      const writable = canWrite(request);
+      return items.map((member) =>
+        presentStaffMember(member, request.hrefs, writable, open.get(member.id) ?? [], embedded(member)),
+      );
+    },
     texts: { db, table: null },
   });
   members.list({
@@ -54,20 +111,23 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     filters: StaffMemberFilters,
     load: (filter, page) => repository.listStaffMembers(db, filter, page),
   });
-  members.get({ summary: 'One staff member', load: (at) => service.getStaffMember(db, at.id) });
-  members.create({
-    summary: 'Create a staff member (emits STAFF_MEMBER_CREATED)',
-    body: CreateStaffMemberBody,
-    run: (body) => service.createStaffMember(db, staffMemberInput(body)),
-  });
-  members.replace({
-    summary: 'Replace a staff member (emits STAFF_MEMBER_UPDATED when anything changes)',
-    body: ReplaceStaffMemberBody,
-    run: (body, at) => service.replaceStaffMember(db, at.id, staffMemberInput(body)),
-  });
-  members.remove({
-    summary: 'Delete a staff member with its activity history (emits STAFF_MEMBER_DELETED)',
-    run: (at) => service.deleteStaffMember(db, at.id),
+  members.items(db, {
+    input: staffMemberInput,
+    get: { summary: 'One staff member', run: service.getStaffMember },
+    create: {
+      summary: 'Create a staff member (emits STAFF_MEMBER_CREATED)',
+      body: CreateStaffMemberBody,
+      run: service.createStaffMember,
+    },
+    replace: {
+      summary: 'Replace a staff member (emits STAFF_MEMBER_UPDATED when anything changes)',
+      body: ReplaceStaffMemberBody,
+      run: service.replaceStaffMember,
+    },
+    remove: {
+      summary: 'Delete a staff member with its activity history (emits STAFF_MEMBER_DELETED)',
+      run: service.deleteStaffMember,
+    },
   });
 
   resourceRoutes(api, {
@@ -137,6 +197,62 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     }),
   });
 
+  registerElementsRoute(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/:id/skills`,
+    operationId: 'getStaffMemberSkills',
+    summary: "The staff member's skills: their qualifications as stored, in the stored order",
+    description:
+      'skillId and code are the qualification; description, shortDescription, skillLevel, startDate and ' +
+      'endDate are null (the bridge stores none of them).',
+    element: SkillElement,
+    load: async (id, _filters, page) => pageOf((await service.getStaffMember(db, id)).qualifications, page),
+    present: (qualification) => ({
+      skillId: qualification,
+      description: null,
+      shortDescription: null,
+      code: qualification,
+      skillLevel: null,
+      startDate: null,
+      endDate: null,
+    }),
+  });
+
+  registerWorkingTimes(api, db);
+
+  registerElementsRoute(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/scheduledWorkingTimes`,
+    operationId: 'getStaffMembersScheduledWorkingTimes',
+    summary: 'The scheduled working time of every staff member, by staff number',
+    description:
+      'One element per staff member: scheduledWorkingTimes as /staffMembers/{id}/scheduledWorkingTimes ' +
+      'gives them (all of them, newest first) for startDate/endDate.',
+    filters: PeriodFilters,
+    element: Type.Object({ staffMemberId: Type.String(), scheduledWorkingTimes: Type.Array(PeriodElement) }),
+    load: (_id, filters, page) => service.listScheduledWorkingTimes(db, page, periodOf(filters)),
+    present: (element) => ({
+      staffMemberId: element.staffMemberId,
+      scheduledWorkingTimes: element.periods.map(periodElement),
+    }),
+  });
+
+  registerObjectRoute(api, {
+    tags,
+    path: `${STAFF_MEMBERS_PATH}/:id/location`,
+    operationId: 'getStaffMemberLocation',
+    summary: 'Where the staff member is: the location of the workplace they are signed on to',
+    description:
+      'The workplace of their latest open activity; geoCoordinates null while they are signed on nowhere ' +
+      'or that workplace has none.',
+    properties: LocationProperties,
+    load: async (id, _query, request) => {
+      const { member, workplace } = await service.getStaffMemberLocation(db, id);
+      const location = presentStaffMemberLocation(member.id, workplace, request.hrefs);
+      return { properties: location.properties, links: location._links };
+    },
+  });
+
   registerHistoryRoutes(api, db, {
     ownerPath: STAFF_MEMBERS_PATH,
     name: 'recordedActivities',
@@ -146,4 +262,141 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
     history: { list: repository.listActivities, find: repository.findActivity },
     present: (record, request) => presentRecordedActivity(record, request.hrefs),
   });
+}
+
+/** The paging parameters of a timestamp-mode page without identifiers (limit and its default as everywhere). */
+const { limit: Limit, paginationDirection: Direction, paginationTimestamp: Timestamp } = KeysetQuery;
+
+const Position = Nullable(Type.Object({ timestamp: DateTime, paginationTimestamp: DateTime }));
+
+/**
+ * GET /staffMembers/{id}/scheduledWorkingTimes: the periods newest first in timestamp mode, as the
+ * SDK asks for them (limit, paginationDirection, paginationTimestamp); a period is placed by its
+ * start, which is unique among a member's periods, so positions carry no identifier.
+ */
+function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
+  registerRoute(api, {
+    method: 'GET',
+    path: `${STAFF_MEMBERS_PATH}/:id/scheduledWorkingTimes`,
+    tags,
+    operationId: 'getStaffMemberScheduledWorkingTimes',
+    summary: "The staff member's scheduled working time, newest first (timestamp pagination)",
+    description:
+      'The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, ' +
+      'less their absences; periods ending before startDate or starting after endDate are left out.',
+    querystring: Type.Object(
+      { ...PeriodFilters, limit: Limit, paginationDirection: Direction, paginationTimestamp: Timestamp },
+      { additionalProperties: false },
+    ),
+    response: {
+      200: Type.Object({
+        properties: Type.Object({ elements: Type.Array(PeriodElement) }),
+        pagination: Type.Object({
+          offset: Type.Null(),
+          total: Type.Integer(),
+          count: Type.Integer(),
+          limit: Type.Integer(),
+          firstIdentifier: Position,
+          lastIdentifier: Position,
+        }),
+        _links: Type.Record(Type.String(), LinkSchema),
+      }),
+    },
+    errors: [404],
+    handler: async (request) => {
+      const { id } = request.params;
+      const { startDate, endDate, limit = 100, paginationDirection, paginationTimestamp } = request.query;
+      const periods = await service.getScheduledWorkingTimes(db, id, periodOf({ startDate, endDate }));
+      const asked = {
+        limit,
+        direction: paginationDirection ?? 'NEXT',
+        timestamp: dateOf(paginationTimestamp),
+      };
+      const page = periodPage(periods, asked);
+      const path = `${STAFF_MEMBERS_PATH}/${id}/scheduledWorkingTimes`;
+      const at = (query: Record<string, string | number | undefined>) =>
+        link(request.hrefs.api(path, { startDate, endDate, limit, ...query }));
+      const position = (date: Date | undefined) =>
+        date === undefined
+          ? null
+          : { timestamp: date.toISOString(), paginationTimestamp: date.toISOString() };
+      const first = page.items[0]?.startDate;
+      const last = page.items.at(-1)?.startDate;
+      return {
+        properties: {
+          elements: page.items.map(periodElement),
+        },
+        pagination: {
+          offset: null,
+          total: periods.length,
+          count: page.items.length,
+          limit,
+          firstIdentifier: position(first),
+          lastIdentifier: position(last),
+        },
+        _links: {
+          self: at({ paginationDirection, paginationTimestamp }),
+          first: at({ paginationDirection: 'NEXT' }),
+          last: at({ paginationDirection: 'PREVIOUS' }),
+          ...(page.hasOlder && last
+            ? { next: at({ paginationDirection: 'NEXT', paginationTimestamp: last.toISOString() }) }
+            : {}),
+          ...(page.hasNewer && first
+            ? {
+                previous: at({ paginationDirection: 'PREVIOUS', paginationTimestamp: first.toISOString() }),
+                prev: at({ paginationDirection: 'PREVIOUS', paginationTimestamp: first.toISOString() }),
+              }
+            : {}),
+        },
+      };
+    },
+  });
+}
+
+/**
+ * The embeds a page of staff members asks for, read in one query each, as a function giving a
+ * member's `_embedded`: the operations of their open activities, their assigned workplaces (in
+ * assignment order) and their location.
+ */
+async function embedsOf(
+  db: ServerDeps['db'],
+  request: FastifyRequest,
+  members: readonly StaffMember[],
+  open: ReadonlyMap<string, readonly RecordedActivity[]>,
+  embed: ReadonlySet<StaffMemberEmbed>,
+): Promise<(member: StaffMember) => Record<string, unknown>> {
+  const openOf = (member: StaffMember) => open.get(member.id) ?? [];
+  const operations = new Map<string, Resource>();
+  if (embed.has('currentlyExecutedOperations')) {
+    const ids = members.flatMap((member) => openOf(member).flatMap((record) => record.operationId ?? []));
+    const found = await findOperations(db, [...new Set(ids)]);
+    const view = await operationViewOf(db, request, found);
+    for (const operation of found) operations.set(operation.id, presentOperation(operation, view));
+  }
+  const assigned = embed.has('assignedWorkplaces')
+    ? await embeddableWorkplaces(
+        db,
+        request,
+        members.flatMap((member) => member.assignedWorkplaceIds),
+      )
+    : new Map<string, Resource>();
+  const current = new Map<string, Workplace>();
+  if (embed.has('location')) {
+    const ids = members.flatMap((member) => currentWorkplaceId(openOf(member)) ?? []);
+    for (const workplace of await findWorkplaces(db, [...new Set(ids)])) current.set(workplace.id, workplace);
+  }
+  return (member) => {
+    const embedded: Record<string, unknown> = {};
+    if (embed.has('currentlyExecutedOperations')) {
+      const ids = new Set(openOf(member).flatMap((record) => record.operationId ?? []));
+      embedded.currentlyExecutedOperations = [...ids].flatMap((id) => operations.get(id) ?? []);
+    }
+    if (embed.has('assignedWorkplaces'))
+      embedded.assignedWorkplaces = member.assignedWorkplaceIds.flatMap((id) => assigned.get(id) ?? []);
+    if (embed.has('location')) {
+      const workplace = current.get(currentWorkplaceId(openOf(member)) ?? '') ?? null;
+      embedded.location = presentStaffMemberLocation(member.id, workplace, request.hrefs);
+    }
+    return embedded;
+  };
 }

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { OperatingState } from '../../domain/masterData.ts';
-import type { OperatingStateSummary, QuantitySummary, Span } from '../../domain/summaries.ts';
+import type { OperatingStateSummary, QuantitySummary } from '../../domain/summaries.ts';
 import * as service from '../../services/summaryService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -13,6 +13,7 @@ import type { QueryValues } from '../hrefs.ts';
 import { OPERATIONS_PATH, REPORTS_PATH, WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentSpecification } from '../presenters/operationPresenter.ts';
+import { windowProperties } from '../presenters/properties.ts';
 import { registerRoute } from '../route.ts';
 import { dateOf, EmbedQuery, periodOf } from '../schemas/common.ts';
 import {
@@ -29,9 +30,6 @@ import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 /** The period a summary is asked for, as the query sends it. */
 type PeriodValues = QueryValues & { startDate?: string; endDate?: string };
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const windowProperties = (window: Span) => ({ startDate: iso(window.start), endDate: iso(window.end) });
 
 const quantityProperties = (summary: QuantitySummary) => ({
   targetQuantity: summary.targetQuantity,

@@ -44,21 +44,24 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     filter: ticketFilter,
     load: (filter, page) => repository.listTickets(db, filter, page),
   });
-  tickets.get({ summary: 'One ticket', load: (at) => service.getTicket(db, at.id) });
-  tickets.create({
-    summary: 'Raise a ticket (emits TICKET_CREATED)',
-    body: CreateTicketBody,
-    run: (body) => service.createTicket(db, ticketInput(body)),
-  });
-  tickets.replace({
-    summary: 'Replace a ticket (emits TICKET_UPDATED, and TICKET_STATE_CHANGED for a new state)',
-    body: ReplaceTicketBody,
-    run: (body, at) => service.replaceTicket(db, at.id, ticketInput(body)),
-  });
-  tickets.remove({
-    summary:
-      'Delete a ticket with its activities, remarks and attachments (emits TICKET_DELETED and the DELETED event of each)',
-    run: (at) => service.deleteTicket(db, at.id),
+  tickets.items(db, {
+    input: ticketInput,
+    get: { summary: 'One ticket', run: service.getTicket },
+    create: {
+      summary: 'Raise a ticket (emits TICKET_CREATED)',
+      body: CreateTicketBody,
+      run: service.createTicket,
+    },
+    replace: {
+      summary: 'Replace a ticket (emits TICKET_UPDATED, and TICKET_STATE_CHANGED for a new state)',
+      body: ReplaceTicketBody,
+      run: service.replaceTicket,
+    },
+    remove: {
+      summary:
+        'Delete a ticket with its activities, remarks and attachments (emits TICKET_DELETED and the DELETED event of each)',
+      run: service.deleteTicket,
+    },
   });
   tickets.command({
     path: ':ticketStateId',
@@ -83,24 +86,25 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     owner: async (at) => (await service.getTicket(db, at.id)).id,
     load: (filter, page, at) => repository.listActivities(db, at.owner, filter, page),
   });
-  activities.get({
-    summary: 'One activity of a ticket',
-    load: (at) => service.getActivity(db, at.id, at.itemId),
-  });
-  activities.create({
-    summary: 'Add an activity to an open ticket (emits TICKET_ACTIVITY_CREATED)',
-    body: CreateActivityBody,
-    run: (body, at) => service.createActivity(db, at.id, activityInput(body)),
-  });
-  activities.replace({
-    summary:
-      'Replace an activity (emits TICKET_ACTIVITY_UPDATED, and TICKET_ACTIVITY_STATE_CHANGED for a new state)',
-    body: ReplaceActivityBody,
-    run: (body, at) => service.replaceActivity(db, at.id, at.itemId, activityInput(body)),
-  });
-  activities.remove({
-    summary: 'Delete an activity with its remarks and attachments (emits TICKET_ACTIVITY_DELETED and theirs)',
-    run: (at) => service.deleteActivity(db, at.id, at.itemId),
+  activities.items(db, {
+    input: activityInput,
+    get: { summary: 'One activity of a ticket', run: service.getActivity },
+    create: {
+      summary: 'Add an activity to an open ticket (emits TICKET_ACTIVITY_CREATED)',
+      body: CreateActivityBody,
+      run: service.createActivity,
+    },
+    replace: {
+      summary:
+        'Replace an activity (emits TICKET_ACTIVITY_UPDATED, and TICKET_ACTIVITY_STATE_CHANGED for a new state)',
+      body: ReplaceActivityBody,
+      run: service.replaceActivity,
+    },
+    remove: {
+      summary:
+        'Delete an activity with its remarks and attachments (emits TICKET_ACTIVITY_DELETED and theirs)',
+      run: service.deleteActivity,
+    },
   });
   activities.command({
     path: ':ticketActivityStateId',

@@ -25,20 +25,22 @@ export function registerToolAssemblyOrders(api: Api, { db }: ServerDeps): void {
     filters: ToolAssemblyOrderFilters,
     load: (filter, page) => repository.listToolAssemblyOrders(db, filter, page),
   });
-  orders.get({ summary: 'One tool assembly order', load: (at) => service.getToolAssemblyOrder(db, at.id) });
-  orders.create({
-    summary: 'Create a tool assembly order and its new tool (emits TOOL_CREATED)',
-    description: 'The answer announces the new tool: properties.toolId and the `tool` link.',
-    body: CreateToolAssemblyOrderBody,
-    run: (body) =>
-      service.createToolAssemblyOrder(db, {
-        toolNumber: body.toolNumber ?? null,
-        toolDescription: body.toolDescription,
-        targetWorkplaceId: body.targetWorkplaceId ?? null,
-        operationId: body.operationId ?? null,
-        storageLocation: body.storageLocation ?? null,
-        lifespan: toLifespan(body.lifespan),
-      }),
+  orders.items(db, {
+    input: (body) => ({
+      toolNumber: body.toolNumber ?? null,
+      toolDescription: body.toolDescription,
+      targetWorkplaceId: body.targetWorkplaceId ?? null,
+      operationId: body.operationId ?? null,
+      storageLocation: body.storageLocation ?? null,
+      lifespan: toLifespan(body.lifespan),
+    }),
+    get: { summary: 'One tool assembly order', run: service.getToolAssemblyOrder },
+    create: {
+      summary: 'Create a tool assembly order and its new tool (emits TOOL_CREATED)',
+      description: 'The answer announces the new tool: properties.toolId and the `tool` link.',
+      body: CreateToolAssemblyOrderBody,
+      run: service.createToolAssemblyOrder,
+    },
   });
   orders.command({
     path: ':toolAssemblyOrderStateId',

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/toolRepository.ts';
+import type { ToolView } from '../../domain/tools.ts';
 import * as service from '../../services/toolService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -34,6 +35,7 @@ import {
   toolInput,
 } from '../schemas/toolSchemas.ts';
 import { singletonRoutes } from '../singletonRoutes.ts';
+import { embeddableWorkplaces } from './workplaceRoutes.ts';
 
 const tags = ['tools'];
 const ToolParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -49,7 +51,14 @@ export function registerTools(api: Api, deps: ServerDeps): void {
     path: TOOLS_PATH,
     schema: ToolSchema,
     embeds: TOOL_EMBEDS,
-    present: presentTool,
+    // The page's sites in one read, only when `embed` names `workplace`.
+    presentPage: async (items: ToolView[], request, embed) => {
+      const sites = embed.has('workplace') ? items.flatMap((tool) => tool.workplaceId ?? []) : [];
+      const workplaces = await embeddableWorkplaces(db, request, sites);
+      return items.map((tool) =>
+        presentTool(tool, request.hrefs, tool.workplaceId ? workplaces.get(tool.workplaceId) : undefined),
+      );
+    },
     texts: { db, table: 'tools' },
   });
   tools.list({

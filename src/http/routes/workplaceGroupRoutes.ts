@@ -1,10 +1,11 @@
 import { type Static, Type } from 'typebox';
 import * as repository from '../../db/repositories/workplaceGroupRepository.ts';
-import { listWorkplaces } from '../../db/repositories/workplaceRepository.ts';
-import type { Workplace, WorkplaceGroupInput } from '../../domain/workplaces.ts';
+import { listWorkplaces, workplacesOfGroups } from '../../db/repositories/workplaceRepository.ts';
+import type { Workplace, WorkplaceGroup, WorkplaceGroupInput } from '../../domain/workplaces.ts';
 import * as service from '../../services/workplaceGroupService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import type { Resource } from '../hal.ts';
 import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
 import { TEXT_EMBEDS } from '../presenters/texts.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
@@ -29,8 +30,22 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     tags: ['workplace groups'],
     path: WORKPLACE_GROUPS_PATH,
     schema: WorkplaceGroupSchema,
-    embeds: TEXT_EMBEDS,
-    present: presentWorkplaceGroup,
+    embeds: [...TEXT_EMBEDS, 'workplaces'],
+    presentPage: async (items: WorkplaceGroup[], request, embed) => {
+      if (!embed.has('workplaces')) return items.map((group) => presentWorkplaceGroup(group, request.hrefs));
+      // Every group's workplaces in one read, each presented as GET /workplaces shows it.
+      const members = await workplacesOfGroups(
+        db,
+        items.map((group) => group.id),
+      );
+      const presented = await presentWorkplaces(db, request, members);
+      const byGroup = new Map<string, Resource[]>(items.map((group) => [group.id, []]));
+      members.forEach((member, index) => {
+        for (const groupId of new Set([member.capacityGroupId, member.productionLineId]))
+          if (groupId !== null) byGroup.get(groupId)?.push(presented[index] as Resource);
+      });
+      return items.map((group) => presentWorkplaceGroup(group, request.hrefs, byGroup.get(group.id)));
+    },
     texts: { db, table: 'workplace_groups' },
   });
   groups.list({
@@ -38,20 +53,23 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     filters: { type: Type.Optional(GroupType) },
     load: (filter, page) => repository.listWorkplaceGroups(db, filter, page),
   });
-  groups.get({ summary: 'One workplace group', load: (at) => service.getWorkplaceGroup(db, at.id) });
-  groups.create({
-    summary: 'Create a workplace group',
-    body: WorkplaceGroupBody,
-    run: (body) => service.createWorkplaceGroup(db, groupInput(body)),
-  });
-  groups.replace({
-    summary: 'Replace a workplace group',
-    body: WorkplaceGroupBody,
-    run: (body, at) => service.replaceWorkplaceGroup(db, at.id, groupInput(body)),
-  });
-  groups.remove({
-    summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',
-    run: (at) => service.deleteWorkplaceGroup(db, at.id),
+  groups.items(db, {
+    input: groupInput,
+    get: { summary: 'One workplace group', run: service.getWorkplaceGroup },
+    create: {
+      summary: 'Create a workplace group',
+      body: WorkplaceGroupBody,
+      run: service.createWorkplaceGroup,
+    },
+    replace: {
+      summary: 'Replace a workplace group',
+      body: WorkplaceGroupBody,
+      run: service.replaceWorkplaceGroup,
+    },
+    remove: {
+      summary: 'Delete a workplace group (400 RESOURCE_IN_USE while workplaces belong to it)',
+      run: service.deleteWorkplaceGroup,
+    },
   });
 
   resourceRoutes(api, {

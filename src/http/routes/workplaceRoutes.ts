@@ -5,31 +5,36 @@ import { findCurrentOperations } from '../../db/repositories/operationRepository
 import { findCurrentStaffMembers } from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaceGroups } from '../../db/repositories/workplaceGroupRepository.ts';
 import * as repository from '../../db/repositories/workplaceRepository.ts';
+import { notFound } from '../../domain/errors.ts';
+import { hasMachine } from '../../domain/machines.ts';
 import { operatingStateById } from '../../domain/masterData.ts';
-import type { Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
+import type { RecordedOperatingState, Workplace, WorkplaceGroup } from '../../domain/workplaces.ts';
 import * as corrections from '../../services/correctionService.ts';
+import { machinesOf } from '../../services/machineService.ts';
 import * as service from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import type { Resource } from '../hal.ts';
-import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { link, type Resource, startPosition } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { WORKPLACES_PATH, workplaceLocationPath } from '../paths.ts';
 import { operatingStateElements } from '../presenters/historyPresenter.ts';
+import { presentMachine } from '../presenters/machinePresenter.ts';
 import { operatingStateProperty } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
-import { presentStaffMember } from '../presenters/staffMemberPresenter.ts';
+import { openActivitiesOf, presentStaffMember } from '../presenters/staffMemberPresenter.ts';
 import { type View, viewOf } from '../presenters/view.ts';
 import {
   presentRecordedOperatingState,
   presentWorkplace,
   presentWorkplaceLocation,
+  RECORDED_OPERATING_STATE_EMBEDS,
   WORKPLACE_EMBEDS,
   type WorkplaceEmbed,
   type WorkplaceView,
 } from '../presenters/workplacePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
+import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   correctionOf,
   MachineStateDetailCorrectionBody,
@@ -143,12 +148,36 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
       }
     }
     if (embed.has('currentStaffMembers')) {
-      for (const { workplaceId, member } of await findCurrentStaffMembers(db, ids)) {
-        const presented = presentStaffMember(member, request.hrefs, canWrite(request));
+      const current = await findCurrentStaffMembers(db, ids);
+      const open = await openActivitiesOf(
+        db,
+        current.map(({ member }) => member),
+      );
+      for (const { workplaceId, member } of current) {
+        const presented = presentStaffMember(
+          member,
+          request.hrefs,
+          canWrite(request),
+          open.get(member.id) ?? [],
+        );
         staffMembers.set(workplaceId, [...(staffMembers.get(workplaceId) ?? []), presented]);
       }
     }
     return { operations, staffMembers };
+  }
+
+  /** The machines to embed, presented, by workplace id: one read of the machine states for the page. */
+  async function machinesFor(
+    items: Workplace[],
+    request: FastifyRequest,
+    embed: ReadonlySet<WorkplaceEmbed>,
+  ) {
+    const presented = new Map<string, Resource>();
+    if (!embed.has('machine')) return presented;
+    const view = viewOf(request);
+    for (const machine of await machinesOf(db, items.filter(hasMachine)))
+      presented.set(machine.workplaceId, presentMachine(machine, view));
+    return presented;
   }
 
   const workplaces = resourceRoutes(api, {
@@ -158,14 +187,25 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     plainJson: true,
     /** Loads the groups the workplaces show (and may embed) in one query. */
     presentPage: (items: Workplace[], request: FastifyRequest, embed: ReadonlySet<WorkplaceEmbed>) => {
-      const show = (groups: ReadonlyMap<string, WorkplaceGroup>, current?: WorkplaceView['current']) =>
-        items.map((workplace) => presentWorkplace(workplace, { ...viewOf(request, embed), groups, current }));
+      const show = (
+        groups: ReadonlyMap<string, WorkplaceGroup>,
+        current?: WorkplaceView['current'],
+        machines?: WorkplaceView['machines'],
+      ) =>
+        items.map((workplace) =>
+          presentWorkplace(workplace, { ...viewOf(request, embed), groups, current, machines }),
+        );
       // The usual read: the groups came with the workplaces and nothing else is embedded. Presented
       // at once, without the promises of the loads below.
       const read = groupsRead(items);
-      if (read.missing.size === 0 && !embed.has('currentOperations') && !embed.has('currentStaffMembers'))
-        return show(read.groups);
-      return (async () => show(await workplaceGroupsOf(db, items), await currentOf(items, request, embed)))();
+      const loads = ['currentOperations', 'currentStaffMembers', 'machine'] as const;
+      if (read.missing.size === 0 && !loads.some((name) => embed.has(name))) return show(read.groups);
+      return (async () =>
+        show(
+          await workplaceGroupsOf(db, items),
+          await currentOf(items, request, embed),
+          await machinesFor(items, request, embed),
+        ))();
     },
     texts: { db, table: 'workplaces' },
   });
@@ -173,6 +213,8 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     summary: 'List workplaces',
     filters: WorkplaceFilters,
     load: (filter, page) => repository.listWorkplaces(db, filter, page),
+    // The shifts of all workplaces, as the real API links them beside the pages.
+    links: (request) => ({ shifts: link(request.hrefs.api(`${WORKPLACES_PATH}/shifts`)) }),
   });
   workplaces.get({ summary: 'One workplace', load: (at) => service.getWorkplace(db, at.id) });
   workplaces.create({
@@ -222,17 +264,46 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
 
   registerWorkplaceLocation(api, db);
 
-  registerHistoryRoutes(api, db, {
-    ownerPath: WORKPLACES_PATH,
-    name: 'recordedOperatingStates',
-    summary: 'History of operating states, newest first (timestamp pagination)',
+  registerOperatingStateHistory(api, db);
+}
+
+/**
+ * The operating-state history, newest first (timestamp pagination): filtered to a period and
+ * embedding each record's operating state on request, as the real API takes it.
+ */
+function registerOperatingStateHistory(api: Api, db: ServerDeps['db']): void {
+  const history = resourceRoutes(api, {
+    path: `${WORKPLACES_PATH}/:id/recordedOperatingStates`,
+    itemParam: 'recordId',
     schema: RecordedOperatingStateSchema,
-    ownerId: async (tx, id) => (await service.getWorkplace(tx, id)).id,
-    history: { list: repository.listRecordedOperatingStates, find: repository.findRecordedOperatingState },
-    present: (record, request) => presentRecordedOperatingState(record, request.hrefs, request.locale),
+    embeds: RECORDED_OPERATING_STATE_EMBEDS,
+    presentPage: (records: RecordedOperatingState[], request, embed) => {
+      const view = viewOf(request, embed);
+      return records.map((record) => presentRecordedOperatingState(record, view));
+    },
+  });
+  history.list({
+    summary: 'History of operating states, newest first (timestamp pagination)',
+    description:
+      'Records ending before startDate or starting after endDate are left out; an open record lasts on.',
+    paging: 'keyset',
+    position: startPosition,
+    filters: PeriodFilters,
+    owner: async (at) => (await service.getWorkplace(db, at.id)).id,
+    load: (filters, page, at) =>
+      repository.listRecordedOperatingStatesIn(db, { workplaceId: at.owner, ...periodOf(filters) }, page),
     elements: operatingStateElements((record, request) =>
       operatingStateProperty(operatingStateById(record.operatingStateId), request.locale),
     ),
+  });
+  history.get({
+    summary: 'One recorded operating state',
+    load: async (at) => {
+      const workplaceId = (await service.getWorkplace(db, at.id)).id;
+      const record = await repository.findRecordedOperatingState(db, workplaceId, at.itemId);
+      if (!record) throw notFound('recordedOperatingState', at.itemId);
+      return record;
+    },
   });
 }
 

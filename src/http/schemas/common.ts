@@ -23,12 +23,15 @@ export const LinkSchema = Type.Object({
 });
 
 const Links = Type.Record(Type.String(), LinkSchema);
+/** Links where some relations are lists of links, as the SDK reads them (`_links.devices`). */
+const LinksWithLists = Type.Record(Type.String(), Type.Union([LinkSchema, Type.Array(LinkSchema)]));
 
-export const Resource = <P extends Type.TSchema>(properties: P, description: string) =>
+/** `linkLists`: some relations are lists of links (`_links.currentlyExecutedOperations`). */
+export const Resource = <P extends Type.TSchema>(properties: P, description: string, linkLists = false) =>
   Type.Object(
     {
       properties,
-      _links: Links,
+      _links: linkLists ? LinksWithLists : Links,
       _embedded: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     },
     { description },
@@ -52,15 +55,22 @@ const Collection = <R extends Type.TSchema, P extends Type.TProperties>(
   item: R,
   paging: P,
   properties?: Type.TSchema,
+  linkLists = false,
 ) =>
   Type.Object({
     ...(properties ? { properties } : {}),
     pagination: Type.Object({ limit: Type.Integer(), count: Type.Integer(), ...paging }),
     _embedded: Type.Object({ [name]: Type.Array(item) }),
-    _links: Links,
+    _links: linkLists ? LinksWithLists : Links,
   });
 
-export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>
+/** `linkLists`: some of the page's relations are lists of links (`itemLinks` of a list route). */
+export const OffsetCollection = <R extends Type.TSchema>(
+  name: string,
+  item: R,
+  properties?: Type.TSchema,
+  linkLists = false,
+) =>
   Collection(
     name,
     item,
@@ -71,6 +81,7 @@ export const OffsetCollection = <R extends Type.TSchema>(name: string, item: R, 
       lastIdentifier: Type.Null(),
     },
     properties,
+    linkLists,
   );
 
 export const KeysetCollection = <R extends Type.TSchema>(name: string, item: R, properties?: Type.TSchema) =>

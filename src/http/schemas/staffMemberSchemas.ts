@@ -25,6 +25,7 @@ export const StaffMemberSchema = Resource(
     absences: Type.Array(AbsenceProperty),
   }),
   'Staff member (production personnel)',
+  true,
 );
 
 export const RecordedActivitySchema = Resource(

@@ -21,12 +21,16 @@ export const TicketSchema = Resource(
     ticketStateId: Type.String({ description: 'masterData/ticketStates' }),
     ticketClassId: Nullable(Type.String({ description: 'masterData/ticketClasses' })),
     operationId: Nullable(Uuid),
+    materialNumber: Nullable(Type.String({ description: 'The number of `material`, as a write names it' })),
     material: Nullable(
       Type.Object({
         number: Type.String(),
         description: Nullable(Type.String()),
         type: Type.Null({ description: 'Not recorded by the plant' }),
       }),
+    ),
+    workplaceId: Nullable(
+      Type.String({ format: 'uuid', description: 'The id of `workplace`, as a write names it' }),
     ),
     workplace: Nullable(WorkplaceReference),
     shiftId: Nullable(Uuid),

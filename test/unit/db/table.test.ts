@@ -7,8 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
 import {
   BY_UPDATED_AT,
+  batchFind,
   findById,
-  findByIds,
   fromJsonb,
   lockableFind,
   NO_FILTER,
@@ -139,9 +139,9 @@ for (const backend of BACKENDS) {
 
     test('the rows of some ids leave unknown ids out', async () => {
       const { parts } = await ownerWith(['A', 1], ['B', 2]);
-      const found = await findByIds(db, PARTS, [...parts.map((one) => one.id), randomUUID()]);
+      const found = await batchFind(PARTS)(db, [...parts.map((one) => one.id), randomUUID()]);
       assert.deepEqual(found.map((one) => one.name).sort(), ['A', 'B']);
-      assert.deepEqual(await findByIds(db, PARTS, []), []);
+      assert.deepEqual(await batchFind(PARTS)(db, []), []);
     });
 
     test('an offset page of an owner: its order, its slice and the total of the owner', async () => {

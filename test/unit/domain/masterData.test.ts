@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import {
   type CodeHeldList,
   entryLiteral,
+  isOneOf,
   type MasterDataEntry,
   OPERATING_STATES,
   type TextProperty,
@@ -46,4 +47,12 @@ test('a literal is stable and holds the text in every language the code writes i
     { language: 'de-DE', translation: 'Produktion' },
     { language: 'zh-CN', translation: '生产' },
   ]);
+});
+
+test('isOneOf takes exactly the ids of its list, by their exact spelling', () => {
+  const isState = isOneOf(['OPEN', 'DONE'] as const);
+  assert.equal(isState('OPEN'), true);
+  assert.equal(isState('DONE'), true);
+  assert.equal(isState('open'), false);
+  assert.equal(isState(''), false);
 });

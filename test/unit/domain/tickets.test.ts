@@ -5,11 +5,11 @@ import { describe, test } from 'node:test';
 import { AppError } from '../../../src/domain/errors.ts';
 import {
   checkTicketOpen,
-  checkTransition,
   TICKET_ACTIVITY_TRANSITIONS,
   TICKET_TRANSITIONS,
   type Ticket,
 } from '../../../src/domain/tickets.ts';
+import { checkTransition } from '../../../src/domain/transitions.ts';
 
 const STATES = ['NEW', 'IN_PROGRESS', 'DONE', 'CONFIRMED', 'REOPENED'];
 
