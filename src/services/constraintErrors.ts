@@ -69,6 +69,7 @@ export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   ),
   refresh_tokens_client_id_fkey: key('client', 'refresh tokens'),
   scheduled_maintenances_workplace_id_fkey: key('workplace', 'scheduled maintenances'),
+  setup_transition_rules_workplace_group_id_fkey: key('workplaceGroup', 'setup transition rules'),
   shifts_workplace_id_fkey: key('workplace', 'shifts'),
   staff_member_planning_results_staff_member_id_fkey: key('staffMember', 'planning results', 'staffMemberId'),
   staff_member_planning_results_workplace_id_fkey: key('workplace', 'planning results', 'workplaceId'),
