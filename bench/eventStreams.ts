@@ -23,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { SERVICE_ROOT, startBridge } from './abuseSupport.ts';
 import { revision } from './service.ts';
-import { type Backend, machineInfo, median, percentile, seedDatabase, writeResults } from './support.ts';
+import { type Backend, largest, machineInfo, median, percentile, seedDatabase, writeResults } from './support.ts';
 
 const env = process.env;
 const BACKEND = (env.BENCH_BACKEND ?? 'postgres') as Backend;
@@ -179,7 +179,7 @@ async function measure(
       received: latencies.length,
       p50Ms: round1(percentile(latencies, 50)),
       p99Ms: round1(percentile(latencies, 99)),
-      maxMs: round1(Math.max(...latencies)),
+      maxMs: round1(largest(latencies)),
       publishP99Ms: round1(percentile(publishMs, 99)),
     };
   } finally {
