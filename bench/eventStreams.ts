@@ -23,7 +23,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { SERVICE_ROOT, startBridge } from './abuseSupport.ts';
 import { revision } from './service.ts';
-import { type Backend, largest, machineInfo, median, percentile, seedDatabase, writeResults } from './support.ts';
+import {
+  type Backend,
+  largest,
+  machineInfo,
+  median,
+  percentile,
+  seedDatabase,
+  writeResults,
+} from './support.ts';
 
 const env = process.env;
 const BACKEND = (env.BENCH_BACKEND ?? 'postgres') as Backend;
