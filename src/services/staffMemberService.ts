@@ -8,6 +8,7 @@ import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
+  absencesOverlapping,
   activityOf,
   allowedAfter,
   checkAbsences,
@@ -76,6 +77,11 @@ async function scheduledWorkingTimesOf(
 export async function getScheduledWorkingTimes(db: Queryable, id: string, period: PeriodFilter) {
   const member = await getStaffMember(db, id);
   return (await scheduledWorkingTimesOf(db, [member], period)).get(member.id) ?? [];
+}
+
+/** One staff member's absences overlapping a period, newest first. */
+export async function getAbsenceTimes(db: Queryable, id: string, period: PeriodFilter) {
+  return absencesOverlapping((await getStaffMember(db, id)).absences, period);
 }
 
 /** A page of staff members (by staff number) with their scheduled working time overlapping a period. */

@@ -546,6 +546,56 @@ describeEachBackend('staff members', (t) => {
     assert.deepEqual(member, memberBody(minimal(id, 'ACT-1'), true, [operationId]));
   });
 
+  test('absence times are the stored absences overlapping the period, newest first in timestamp pages', async () => {
+    const at = (day: number) => new Date(Date.UTC(2031, 2, day)).toISOString();
+    const id = await createStaffMember(t(), 'ABS-1', {
+      absences: [
+        { startDate: at(1), endDate: at(3), reason: 'vacation' },
+        { startDate: at(10), endDate: at(11) },
+        { startDate: at(20), endDate: at(25), reason: 'training' },
+      ],
+    });
+    const self = `${BASE}/${id}`;
+    const read = async (url: string) => {
+      const response = await t().request({ url });
+      assert.equal(response.statusCode, 200, response.body);
+      return json(response);
+    };
+    const absence = (start: number, end: number, reason: string | null) => ({
+      timePeriod: { startDate: at(start), endDate: at(end), duration: (end - start) * 86_400_000 },
+      reason,
+    });
+    const all = await read(`${self}/absenceTimes`);
+    assert.deepEqual(all.properties.elements, [
+      absence(20, 25, 'training'),
+      absence(10, 11, null),
+      absence(1, 3, 'vacation'),
+    ]);
+    assert.deepEqual(all._links.staffMember, get(self));
+    assert.equal(all.pagination.total, 3);
+
+    const window = await read(`${self}/absenceTimes?startDate=${at(2)}&endDate=${at(15)}&limit=1`);
+    assert.deepEqual(window.properties.elements, [absence(10, 11, null)]);
+    assert.deepEqual(window.pagination, {
+      offset: null,
+      total: 2,
+      count: 1,
+      limit: 1,
+      firstIdentifier: { timestamp: at(10), paginationTimestamp: at(10) },
+      lastIdentifier: { timestamp: at(10), paginationTimestamp: at(10) },
+    });
+    const older = await read(window._links.next.href);
+    assert.deepEqual(older.properties.elements, [absence(1, 3, 'vacation')]);
+    assert.equal(older._links.next, undefined);
+
+    const none = await createStaffMember(t(), 'ABS-2');
+    assert.deepEqual((await read(`${BASE}/${none}/absenceTimes`)).properties.elements, []);
+    const unknown = await t().request({ url: `${BASE}/${crypto.randomUUID()}/absenceTimes` });
+    assert.equal(unknown.statusCode, 404);
+    const bad = await t().request({ url: `${self}/absenceTimes?startDate=yesterday` });
+    assert.equal(bad.statusCode, 400);
+  });
+
   test('skills, scheduled working time, location and current operations come from stored data', async () => {
     const early = await createWorkplace(t(), 'SUB-WP1');
     const late = await createWorkplace(t(), 'SUB-WP2');

@@ -2553,6 +2553,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staffMembers/{id}/absenceTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff member's absences, newest first (timestamp pagination)
+         * @description Their stored absences (the absences property) with their reason as given; absences ending before startDate or starting after endDate are left out.
+         */
+        get: operations["getStaffMemberAbsenceTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/staffMembers/scheduledWorkingTimes": {
         parameters: {
             query?: never;
@@ -22478,6 +22498,111 @@ export interface operations {
                                 /** Format: date-time */
                                 endDate: string;
                                 duration: number;
+                            }[];
+                        };
+                        pagination: {
+                            offset: null;
+                            total: number;
+                            count: number;
+                            limit: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberAbsenceTimes: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    duration: number;
+                                };
+                                reason: string | null;
                             }[];
                         };
                         pagination: {

@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
+import type { PeriodFilter } from '../../db/conditions.ts';
 import { findOperations } from '../../db/repositories/operationRepository.ts';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
 import {
+  type Absence,
   currentWorkplaceId,
   periodPage,
   type RecordedActivity,
@@ -269,28 +271,44 @@ const { limit: Limit, paginationDirection: Direction, paginationTimestamp: Times
 
 const Position = Nullable(Type.Object({ timestamp: DateTime, paginationTimestamp: DateTime }));
 
+interface Period {
+  startDate: Date;
+  endDate: Date;
+}
+
 /**
- * GET /staffMembers/{id}/scheduledWorkingTimes: the periods newest first in timestamp mode, as the
- * SDK asks for them (limit, paginationDirection, paginationTimestamp); a period is placed by its
- * start, which is unique among a member's periods, so positions carry no identifier.
+ * GET /staffMembers/{id}/scheduledWorkingTimes and /absenceTimes: a member's periods newest first
+ * in timestamp mode, as the SDK asks for them (limit, paginationDirection, paginationTimestamp); a
+ * period is placed by its start, so positions carry no identifier.
  */
-function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
+function registerPeriods<P extends Period>(
+  api: Api,
+  route: {
+    name: string;
+    operationId: string;
+    summary: string;
+    description: string;
+    element: TSchema;
+    load: (id: string, period: PeriodFilter) => Promise<P[]>;
+    present: (period: P) => unknown;
+    /** Links beyond paging the answer carries, e.g. to the staff member. */
+    links?: (id: string, request: FastifyRequest) => Record<string, unknown>;
+  },
+): void {
   registerRoute(api, {
     method: 'GET',
-    path: `${STAFF_MEMBERS_PATH}/:id/scheduledWorkingTimes`,
+    path: `${STAFF_MEMBERS_PATH}/:id/${route.name}`,
     tags,
-    operationId: 'getStaffMemberScheduledWorkingTimes',
-    summary: "The staff member's scheduled working time, newest first (timestamp pagination)",
-    description:
-      'The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, ' +
-      'less their absences; periods ending before startDate or starting after endDate are left out.',
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
     querystring: Type.Object(
       { ...PeriodFilters, limit: Limit, paginationDirection: Direction, paginationTimestamp: Timestamp },
       { additionalProperties: false },
     ),
     response: {
       200: Type.Object({
-        properties: Type.Object({ elements: Type.Array(PeriodElement) }),
+        properties: Type.Object({ elements: Type.Array(route.element) }),
         pagination: Type.Object({
           offset: Type.Null(),
           total: Type.Integer(),
@@ -306,14 +324,14 @@ function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
     handler: async (request) => {
       const { id } = request.params;
       const { startDate, endDate, limit = 100, paginationDirection, paginationTimestamp } = request.query;
-      const periods = await service.getScheduledWorkingTimes(db, id, periodOf({ startDate, endDate }));
+      const periods = await route.load(id, periodOf({ startDate, endDate }));
       const asked = {
         limit,
         direction: paginationDirection ?? 'NEXT',
         timestamp: dateOf(paginationTimestamp),
       };
       const page = periodPage(periods, asked);
-      const path = `${STAFF_MEMBERS_PATH}/${id}/scheduledWorkingTimes`;
+      const path = `${STAFF_MEMBERS_PATH}/${id}/${route.name}`;
       const at = (query: Record<string, string | number | undefined>) =>
         link(request.hrefs.api(path, { startDate, endDate, limit, ...query }));
       const position = (date: Date | undefined) =>
@@ -324,7 +342,7 @@ function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
       const last = page.items.at(-1)?.startDate;
       return {
         properties: {
-          elements: page.items.map(periodElement),
+          elements: page.items.map(route.present),
         },
         pagination: {
           offset: null,
@@ -347,9 +365,38 @@ function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
                 prev: at({ paginationDirection: 'PREVIOUS', paginationTimestamp: first.toISOString() }),
               }
             : {}),
+          ...route.links?.(id, request),
         },
       };
     },
+  });
+}
+
+function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
+  registerPeriods(api, {
+    name: 'scheduledWorkingTimes',
+    operationId: 'getStaffMemberScheduledWorkingTimes',
+    summary: "The staff member's scheduled working time, newest first (timestamp pagination)",
+    description:
+      'The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, ' +
+      'less their absences; periods ending before startDate or starting after endDate are left out.',
+    element: PeriodElement,
+    load: (id, period) => service.getScheduledWorkingTimes(db, id, period),
+    present: periodElement,
+  });
+  registerPeriods(api, {
+    name: 'absenceTimes',
+    operationId: 'getStaffMemberAbsenceTimes',
+    summary: "The staff member's absences, newest first (timestamp pagination)",
+    description:
+      'Their stored absences (the absences property) with their reason as given; absences ending before ' +
+      'startDate or starting after endDate are left out.',
+    element: Type.Object({ timePeriod: PeriodElement, reason: Nullable(Type.String()) }),
+    load: (id, period) => service.getAbsenceTimes(db, id, period),
+    present: (absence: Absence) => ({ timePeriod: periodElement(absence), reason: absence.reason }),
+    links: (id, request) => ({
+      staffMember: link(request.hrefs.api(`${STAFF_MEMBERS_PATH}/${id}`)),
+    }),
   });
 }
 
