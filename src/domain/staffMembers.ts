@@ -27,6 +27,21 @@ export interface StaffMemberInput {
 export interface StaffMember extends StaffMemberInput, Stored {}
 
 /**
+ * A shift a staff member works: a shift of their shift model at one of their assigned
+ * workplaces (derived, see staffMemberShiftRepository.ts).
+ */
+export interface StaffMemberShift {
+  id: string;
+  staffMemberId: string;
+  /** The workplace shift it is, and that shift's workplace and type. */
+  shiftId: string;
+  workplaceId: string;
+  shiftTypeId: string | null;
+  startDate: Date;
+  endDate: Date;
+}
+
+/**
  * Every property is characteristic (skills, assigned workplaces, ...: docs/events.md, "Catalogue");
  * activities have their own event and never emit STAFF_MEMBER_UPDATED.
  */

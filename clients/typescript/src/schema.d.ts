@@ -2573,6 +2573,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staffMembers/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shifts staff members work, latest start first (timestamp pagination on startDate)
+         * @description The shifts of each staff member's shift model (shiftId) at their assigned workplaces, the same period at several of them once; shifts ending before startDate or starting after endDate are left out.
+         */
+        get: operations["getStaffMembersShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/shifts/{shiftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One shift a staff member works */
+        get: operations["getStaffMemberShift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/staffMembers/scheduledWorkingTimes": {
         parameters: {
             query?: never;
@@ -22630,6 +22667,251 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMembersShifts: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                staffMemberId?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            shifts: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** Format: uuid */
+                                    staffMemberId: string;
+                                    shift: {
+                                        timePeriod: {
+                                            /** Format: date-time */
+                                            startDate: string;
+                                            /** Format: date-time */
+                                            endDate: string;
+                                            /** @description ms */
+                                            duration: number;
+                                        };
+                                        /**
+                                         * Format: date
+                                         * @description The UTC day of its start
+                                         */
+                                        associatedDay: string;
+                                        /** @description Not kept: always empty */
+                                        breaks: {
+                                            timePeriod: {
+                                                /** Format: date-time */
+                                                startDate: string;
+                                                /** Format: date-time */
+                                                endDate: string;
+                                                /** @description ms */
+                                                duration: number;
+                                            };
+                                        }[];
+                                    };
+                                    shiftTypeId: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberShift: {
+        parameters: {
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A shift a staff member works: one of their shift model's at an assigned workplace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            staffMemberId: string;
+                            shift: {
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    /** @description ms */
+                                    duration: number;
+                                };
+                                /**
+                                 * Format: date
+                                 * @description The UTC day of its start
+                                 */
+                                associatedDay: string;
+                                /** @description Not kept: always empty */
+                                breaks: {
+                                    timePeriod: {
+                                        /** Format: date-time */
+                                        startDate: string;
+                                        /** Format: date-time */
+                                        endDate: string;
+                                        /** @description ms */
+                                        duration: number;
+                                    };
+                                }[];
+                            };
+                            shiftTypeId: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };

@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { PeriodFilter } from '../../db/conditions.ts';
+import { findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
 import { findOperations } from '../../db/repositories/operationRepository.ts';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
+import { listStaffMemberShifts } from '../../db/repositories/staffMemberShiftRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
 import {
@@ -11,6 +13,7 @@ import {
   periodPage,
   type RecordedActivity,
   type StaffMember,
+  type StaffMemberShift,
 } from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
@@ -19,17 +22,20 @@ import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
-import { link, type Resource } from '../hal.ts';
+import { link, type Resource, startPosition } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { masterDataKind } from '../masterDataKinds.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
+import { presentStoredEntry } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
 import {
   openActivitiesOf,
   presentRecordedActivity,
   presentStaffMember,
   presentStaffMemberLocation,
+  presentStaffMemberShift,
   STAFF_MEMBER_EMBEDS,
   type StaffMemberEmbed,
 } from '../presenters/staffMemberPresenter.ts';
@@ -51,6 +57,7 @@ import {
   ReplaceStaffMemberBody,
   StaffMemberFilters,
   StaffMemberSchema,
+  StaffMemberShiftSchema,
   staffMemberInput,
   WorkplaceItem,
 } from '../schemas/staffMemberSchemas.ts';
@@ -92,20 +99,80 @@ const LocationProperties = Type.Object({
 
 const tags = ['staffMembers'];
 
+/** Reads the open activities of the page's staff members, and each embed, in one query each. */
+const presentStaffMembers =
+  (db: ServerDeps['db']) =>
+  async (items: StaffMember[], request: FastifyRequest, embed: ReadonlySet<StaffMemberEmbed>) => {
+    const open = await openActivitiesOf(db, items);
+    const embedded = await embedsOf(db, request, items, open, embed);
+    const writable = canWrite(request);
+    return items.map((member) =>
+      presentStaffMember(member, request.hrefs, writable, open.get(member.id) ?? [], embedded(member)),
+    );
+  };
+
+const STAFF_MEMBER_SHIFT_EMBEDS = ['staffMember', 'shiftType'] as const;
+
+/**
+ * GET /staffMembers/shifts[/{shiftId}]: the shifts staff members work, derived from the shifts of
+ * their shift model at their assigned workplaces; the staff members and shift types of a page are
+ * read in one query each when embedded.
+ */
+function registerStaffMemberShifts(api: Api, db: ServerDeps['db']): void {
+  const shifts = resourceRoutes(api, {
+    path: `${STAFF_MEMBERS_PATH}/shifts`,
+    itemParam: 'shiftId',
+    schema: StaffMemberShiftSchema,
+    embeds: STAFF_MEMBER_SHIFT_EMBEDS,
+    presentPage: async (items: StaffMemberShift[], request, embed) => {
+      const members = new Map<string, Resource>();
+      if (embed.has('staffMember')) {
+        const found = await repository.findStaffMembers(db, [
+          ...new Set(items.map((item) => item.staffMemberId)),
+        ]);
+        const presented = await presentStaffMembers(db)(found, request, new Set());
+        for (const [index, member] of found.entries()) members.set(member.id, presented[index] as Resource);
+      }
+      const types = new Map<string, Resource>();
+      if (embed.has('shiftType')) {
+        const ids = [...new Set(items.flatMap((item) => item.shiftTypeId ?? []))];
+        const kind = masterDataKind('shiftTypes');
+        for (const entry of await findMasterDataEntries(db, 'shiftTypes', ids))
+          types.set(entry.id, presentStoredEntry(kind, entry, request.hrefs, request.locale, new Set()));
+      }
+      return items.map((item) => presentStaffMemberShift(item, request.hrefs, members, types));
+    },
+  });
+  shifts.list({
+    summary: 'The shifts staff members work, latest start first (timestamp pagination on startDate)',
+    description:
+      "The shifts of each staff member's shift model (shiftId) at their assigned workplaces, the same " +
+      'period at several of them once; shifts ending before startDate or starting after endDate are left out.',
+    operationId: 'getStaffMembersShifts',
+    paging: 'keyset',
+    position: startPosition,
+    filters: { staffMemberId: Type.Optional(Type.String({ format: 'uuid' })), ...PeriodFilters },
+    filter: ({ staffMemberId, startDate, endDate }) => ({
+      staffMemberId,
+      startDate: dateOf(startDate),
+      endDate: dateOf(endDate),
+    }),
+    load: (filter, page) => listStaffMemberShifts(db, filter, page),
+  });
+  shifts.get({
+    summary: 'One shift a staff member works',
+    operationId: 'getStaffMemberShift',
+    load: (at) => service.getStaffMemberShift(db, at.itemId),
+  });
+}
+
 export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   const members = resourceRoutes(api, {
     path: STAFF_MEMBERS_PATH,
     schema: StaffMemberSchema,
     embeds: STAFF_MEMBER_EMBEDS,
     /** Reads the open activities of the page's staff members, and each embed, in one query each. */
-    presentPage: async (items: StaffMember[], request, embed) => {
-      const open = await openActivitiesOf(db, items);
-      const embedded = await embedsOf(db, request, items, open, embed);
-      const writable = canWrite(request);
-      return items.map((member) =>
-        presentStaffMember(member, request.hrefs, writable, open.get(member.id) ?? [], embedded(member)),
-      );
-    },
+    presentPage: presentStaffMembers(db),
     texts: { db, table: null },
   });
   members.list({
@@ -221,6 +288,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   });
 
   registerWorkingTimes(api, db);
+  registerStaffMemberShifts(api, db);
 
   registerElementsRoute(api, {
     tags,
