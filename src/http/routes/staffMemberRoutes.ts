@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { PeriodFilter } from '../../db/conditions.ts';
 import { findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
 import { findOperations } from '../../db/repositories/operationRepository.ts';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
@@ -357,7 +356,7 @@ function registerPeriods<P extends Period>(
     summary: string;
     description: string;
     element: TSchema;
-    load: (id: string, period: PeriodFilter) => Promise<P[]>;
+    load: (id: string, period: ReturnType<typeof periodOf>) => Promise<P[]>;
     present: (period: P) => unknown;
     /** Links beyond paging the answer carries, e.g. to the staff member. */
     links?: (id: string, request: FastifyRequest) => Record<string, unknown>;
