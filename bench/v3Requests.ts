@@ -449,6 +449,19 @@ export async function createMissingItems(
     },
   });
   filler.use('workplaceGroupId', groupId);
+  // Two user fields on the read operation, so its user fields read in pages of one have a next
+  // page: a GET-modify-PUT that keeps every other property.
+  const current = operation?.properties ?? {};
+  const fields = Array.isArray(current.userFields) ? (current.userFields as { position: number }[]) : [];
+  const last = Math.max(0, ...fields.map((field) => field.position));
+  await send(t, 'PUT', `/operations/${plant.readOperation.id}`, {
+    ...current,
+    userFields: [
+      ...fields,
+      { position: last + 1, value: 'Deburr both faces' },
+      { position: last + 2, value: 'Check runout' },
+    ],
+  });
   await send(t, 'POST', '/workplaces/predictedMalfunctionScenarios', {
     workplaceId: plant.workplaceId,
     startDate: at(3),
