@@ -132,6 +132,9 @@ function workplaceHal(row: Row, origin: string) {
           }),
       capacityGroup: link(`${api}/workplaceGroups/${row.capacity_group_id}`, 'GET', true),
       operatingState: link(`${api}/masterData/operatingStates/${row.operating_state_id}`),
+      ...(row.workplace_type === 'MANUAL_WORKPLACE'
+        ? {}
+        : { machine: link(`${api}/machines/${row.id}`, 'GET', true) }),
       currentOperations: link(`${api}/operations?isInProgress=true&workplaceId=${row.id}`, 'GET', true),
       currentStaffMembers: link(`${self}?embed=currentStaffMembers`, 'GET', true),
       workplaces: link(`${api}/workplaces`),
@@ -182,6 +185,7 @@ function baseline(queries: Queries): Running {
         ...(offset + rows.length < total ? { next: at(offset + limit) } : {}),
         last: at(Math.floor((total - 1) / limit) * limit),
         createWorkplace: link(`${origin}${API}/workplaces`, 'POST'),
+        shifts: link(`${origin}${API}/workplaces/shifts`),
       },
     };
   });

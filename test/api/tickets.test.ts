@@ -2,7 +2,7 @@
 // change, the state rules, activities, remarks, attachments (bytes through the document file
 // rules), the cascade of a delete, filters and paging.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createOperation, createWorkplace, describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { eventsSince, withoutTime } from '../support/events.ts';
@@ -58,7 +58,8 @@ describeEachBackend(
   (t) => {
     let workplaceId: string;
     let operationId: string;
-    test('setup: a workplace and an operation with a material', async () => {
+    // Every test below reads these; a hook, so that each test also runs alone.
+    before(async () => {
       workplaceId = await createWorkplace(t(), 'T-90270');
       operationId = await createOperation(t(), 'T-OP1', {
         material: { number: 'M-15223675', description: 'Vertical chain conveyor' },
