@@ -342,7 +342,7 @@ export async function plantOf(t: TestApp, filler: PathFiller): Promise<Plant> {
  * tasks and two output quantities at the workplace; a ticket with an activity, a remark, and an uploaded attachment on both; a
  * tool with a location, characteristics and an edge; a forecast and a planning result of the
  * operation the reads ask about; a planning scenario of operations and of staff members; a
- * predicted malfunction; setup transition rules. The paths then name the ticket, the tool and the
+ * predicted malfunction; setup transition rules and a manufacturing variant rule. The paths then name the ticket, the tool and the
  * workplace group made or used here.
  */
 export async function createMissingItems(
@@ -429,7 +429,39 @@ export async function createMissingItems(
       setupTime: 900_000,
     });
   }
+  // A manufacturing variant of the same group: the read operation's material at its workplace.
+  await send(t, 'POST', `/workplaceGroups/${groupId}/manufacturingVariantRules`, {
+    origin: 'MANUAL_DATA_MAINTENANCE',
+    criterion: 'MATERIAL_NUMBER',
+    conditions: plant.readOperation.materialNumber,
+    workplaceIds: [String(operation?.properties?.workplaceId)],
+    tools: [{ id: 'T-FACE-66', name: 'Face mill D66', description: null }],
+    additionalConditions: 'quantity=ge=100',
+    forecastedDelays: {
+      processAvailability: 0.9,
+      performance: 0.95,
+      qualityRate: 0.98,
+      additionalSetupTime: 600_000,
+      intermediateSetupInterval: 500,
+      intermediateSetupTime: 300_000,
+      staffCapacityFactor: 1,
+      skillFactor: 1.1,
+    },
+  });
   filler.use('workplaceGroupId', groupId);
+  // Two user fields on the read operation, so its user fields read in pages of one have a next
+  // page: a GET-modify-PUT that keeps every other property.
+  const current = operation?.properties ?? {};
+  const fields = Array.isArray(current.userFields) ? (current.userFields as { position: number }[]) : [];
+  const last = Math.max(0, ...fields.map((field) => field.position));
+  await send(t, 'PUT', `/operations/${plant.readOperation.id}`, {
+    ...current,
+    userFields: [
+      ...fields,
+      { position: last + 1, value: 'Deburr both faces' },
+      { position: last + 2, value: 'Check runout' },
+    ],
+  });
   await send(t, 'POST', '/workplaces/predictedMalfunctionScenarios', {
     workplaceId: plant.workplaceId,
     startDate: at(3),

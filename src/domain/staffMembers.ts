@@ -27,6 +27,21 @@ export interface StaffMemberInput {
 export interface StaffMember extends StaffMemberInput, Stored {}
 
 /**
+ * A shift a staff member works: a shift of their shift model at one of their assigned
+ * workplaces (derived, see staffMemberShiftRepository.ts).
+ */
+export interface StaffMemberShift {
+  id: string;
+  staffMemberId: string;
+  /** The workplace shift it is, and that shift's workplace and type. */
+  shiftId: string;
+  workplaceId: string;
+  shiftTypeId: string | null;
+  startDate: Date;
+  endDate: Date;
+}
+
+/**
  * Every property is characteristic (skills, assigned workplaces, ...: docs/events.md, "Catalogue");
  * activities have their own event and never emit STAFF_MEMBER_UPDATED.
  */
@@ -139,14 +154,34 @@ export function scheduledWorkingTimes(shifts: readonly Period[], absences: reado
 }
 
 /**
+ * A staff member's absences overlapping a period (either end open), newest first by start, then
+ * by end: the order timestamp pages walk them in.
+ */
+export function absencesOverlapping(
+  absences: readonly Absence[],
+  period: { startDate?: Date | undefined; endDate?: Date | undefined },
+): Absence[] {
+  const { startDate, endDate } = period;
+  return absences
+    .filter(
+      (absence) =>
+        (startDate === undefined || absence.endDate >= startDate) &&
+        (endDate === undefined || absence.startDate <= endDate),
+    )
+    .sort(
+      (a, b) => b.startDate.getTime() - a.startDate.getTime() || b.endDate.getTime() - a.endDate.getTime(),
+    );
+}
+
+/**
  * One timestamp-mode page of periods held newest first: NEXT walks to older periods (those
  * starting before the position), PREVIOUS to newer ones (the page nearest the position); without
  * a position NEXT is the newest page and PREVIOUS the oldest. The page is newest first.
  */
-export function periodPage(
-  periods: readonly Period[],
+export function periodPage<P extends Period>(
+  periods: readonly P[],
   asked: { limit: number; direction: 'NEXT' | 'PREVIOUS'; timestamp: Date | undefined },
-): { items: Period[]; hasOlder: boolean; hasNewer: boolean } {
+): { items: P[]; hasOlder: boolean; hasNewer: boolean } {
   const { limit, direction, timestamp } = asked;
   if (direction === 'NEXT') {
     const older =

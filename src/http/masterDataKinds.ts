@@ -60,6 +60,8 @@ export const MASTER_DATA_KINDS: readonly MasterDataKindRow[] = [
     reference: { property: 'qualityTypeId', rel: 'qualityType', kind: 'qualityTypes' },
   },
   status('shiftStates', 'shiftState'),
+  // Whether a staff member is signed on; the v3 path names the kind after staff members.
+  { ...status('personnelStates', 'personnelState'), path: masterDataPath('staffMemberStates') },
   {
     ...status('shiftTypes', 'shiftType'),
     code: false,

@@ -72,3 +72,6 @@ export const toolLocationPath = (toolId: string) => `${TOOLS_PATH}/${toolId}/loc
 /** A workplace group's setup transition rules. */
 export const setupTransitionRulesPath = (groupId: string) =>
   `${WORKPLACE_GROUPS_PATH}/${groupId}/setupTransitionRules`;
+/** A workplace group's manufacturing variant rules. */
+export const manufacturingVariantRulesPath = (groupId: string) =>
+  `${WORKPLACE_GROUPS_PATH}/${groupId}/manufacturingVariantRules`;

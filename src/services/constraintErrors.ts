@@ -33,6 +33,13 @@ export const FOREIGN_KEYS: Record<string, ForeignKey> = {
   document_folders_workplace_id_fkey: key('workplace', 'document folders', 'workplaceId'),
   document_versions_document_id_fkey: key('document', 'document versions'),
   documents_folder_id_fkey: key('documentFolder', 'documents'),
+  manufacturing_variant_rule_workplaces_rule_id_fkey: key('manufacturingVariantRule', 'workplaces of a rule'),
+  manufacturing_variant_rule_workplaces_workplace_id_fkey: key(
+    'workplace',
+    'manufacturing variant rules',
+    'workplaceIds',
+  ),
+  manufacturing_variant_rules_workplace_group_id_fkey: key('workplaceGroup', 'manufacturing variant rules'),
   notifications_callback_id_fkey: key('callback', 'notifications'),
   notifications_event_id_fkey: key('event', 'notifications'),
   operation_forecast_results_operation_id_fkey: key('operation', 'forecast results', 'operationId'),

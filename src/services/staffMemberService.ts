@@ -4,10 +4,12 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { OffsetRequest } from '../db/paging.ts';
 import { listShiftModelPeriods } from '../db/repositories/shiftRepository.ts';
 import * as staffMembers from '../db/repositories/staffMemberRepository.ts';
+import { findStaffMemberShift } from '../db/repositories/staffMemberShiftRepository.ts';
 import { findWorkplace } from '../db/repositories/workplaceRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
+  absencesOverlapping,
   activityOf,
   allowedAfter,
   checkAbsences,
@@ -76,6 +78,15 @@ async function scheduledWorkingTimesOf(
 export async function getScheduledWorkingTimes(db: Queryable, id: string, period: PeriodFilter) {
   const member = await getStaffMember(db, id);
   return (await scheduledWorkingTimesOf(db, [member], period)).get(member.id) ?? [];
+}
+
+/** One shift a staff member works, by its derived id. */
+export const getStaffMemberShift = (db: Queryable, id: string) =>
+  found(findStaffMemberShift(db, id), 'staffMemberShift', id);
+
+/** One staff member's absences overlapping a period, newest first. */
+export async function getAbsenceTimes(db: Queryable, id: string, period: PeriodFilter) {
+  return absencesOverlapping((await getStaffMember(db, id)).absences, period);
 }
 
 /** A page of staff members (by staff number) with their scheduled working time overlapping a period. */

@@ -225,6 +225,12 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
     successorConditions: 'BI-M2',
     setupTime: 1000,
   });
+  const variantRule = await created(`/api/v2/workplaceGroups/${group.id}/manufacturingVariantRules`, {
+    origin: 'MANUAL_DATA_MAINTENANCE',
+    criterion: 'MATERIAL_NUMBER',
+    conditions: 'BI-M1',
+    workplaceIds: [workplaceId],
+  });
   const scenario = await created('/api/v2/operations/planningScenarios', { name: 'BI', assignments: [] });
   const prediction = await created('/api/v2/workplaces/predictedMalfunctionScenarios', {
     workplaceId,
@@ -294,6 +300,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       shifts: String(shift.id),
       scheduledMaintenances: String(maintenance.id),
       setupTransitionRules: String(setupRule.id),
+      manufacturingVariantRules: String(variantRule.id),
       planningScenarios: String(scenario.id),
       predictedMalfunctionScenarios: String(prediction.id),
       events: String(events._embedded.events[0].properties.id),
@@ -404,6 +411,19 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
         predecessorConditions: 'BI-M1',
         successorConditions: 'BI-M3',
         setupTime: 2000,
+      },
+      'POST /workplaceGroups/:id/manufacturingVariantRules': {
+        origin: 'AUTOMATIC_EVALUATION_SYSTEM',
+        criterion: 'MATERIAL_CHARACTERISTICS',
+        conditions: 'color==black',
+        tools: [{ id: 'BI-T1', name: 'BI tool' }],
+        forecastedDelays: { processAvailability: 0.9, performance: 1, qualityRate: 0.95 },
+      },
+      'PUT /workplaceGroups/:id/manufacturingVariantRules/:manufacturingVariantRuleId': {
+        origin: 'MANUAL_DATA_MAINTENANCE',
+        criterion: 'MATERIAL_NUMBER',
+        conditions: 'BI-M3',
+        workplaceIds: [workplaceId],
       },
       'PUT /operations/:id/forecastResult': result,
       'PUT /operations/:id/planningResult': result,

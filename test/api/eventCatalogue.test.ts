@@ -117,6 +117,13 @@ const SETUP_RULE = ['setupTransitionRuleId', 'workplaceGroupId', 'origin', 'crit
   'setupTimeIncrement',
   'setupTime',
 ]);
+const VARIANT_RULE = ['manufacturingVariantRuleId', 'workplaceGroupId', 'origin', 'criterion'].concat([
+  'conditions',
+  'workplaceIds',
+  'tools',
+  'additionalConditions',
+  'forecastedDelays',
+]);
 const changed = (keys: string[]) => [...keys, 'changedProperties'];
 const TICKET = ['ticketId', 'number', 'title', 'priority', 'ticketStateId', 'ticketClassId'].concat([
   'workplaceId',
@@ -722,6 +729,30 @@ const ROWS: Row[] = [
         else if (change === 'UPDATED')
           await ok(t, { method: 'PUT', url: `${collection}/${made.setupRule}`, body });
         else await ok(t, { method: 'DELETE', url: `${collection}/${made.setupRule}` });
+        return groupId;
+      },
+    }),
+  ),
+  ...(['CREATED', 'UPDATED', 'DELETED'] as const).map(
+    (change): Row => ({
+      eventType: `MANUFACTURING_VARIANT_RULE_${change}`,
+      action: `${{ CREATED: 'POST', UPDATED: 'PUT', DELETED: 'DELETE' }[change]} /workplaceGroups/{id}/manufacturingVariantRules`,
+      data: change === 'UPDATED' ? changed(VARIANT_RULE) : VARIANT_RULE,
+      run: async (t, { workplaceId, made }) => {
+        const workplace = await ok(t, { url: `${API}/workplaces/${workplaceId}` });
+        const groupId = String(workplace.capacityGroupId);
+        const collection = `${API}/workplaceGroups/${groupId}/manufacturingVariantRules`;
+        const body = {
+          origin: 'MANUAL_DATA_MAINTENANCE',
+          criterion: 'MATERIAL_NUMBER',
+          conditions: change === 'UPDATED' ? 'EC-M2' : 'EC-M1',
+          workplaceIds: [workplaceId],
+        };
+        if (change === 'CREATED')
+          made.variantRule = (await ok(t, { method: 'POST', url: collection, body })).id;
+        else if (change === 'UPDATED')
+          await ok(t, { method: 'PUT', url: `${collection}/${made.variantRule}`, body });
+        else await ok(t, { method: 'DELETE', url: `${collection}/${made.variantRule}` });
         return groupId;
       },
     }),

@@ -68,6 +68,7 @@ describeEachBackend('master data in the database', (t) => {
       ],
       ['getOperationProductionStates', null, '/masterData/operationProductionStates', 'DOWNTIME'],
       ['getShiftTypes', 'getShiftType', '/masterData/shiftTypes', FIRST_SHIFT],
+      ['getPersonnelStates', null, '/masterData/staffMemberStates', 'SIGNED_ON'],
       [
         'getCustomerSpecificSettings',
         'getCustomerSpecificSetting',
@@ -81,6 +82,34 @@ describeEachBackend('master data in the database', (t) => {
       assertShape(list, await answerTo(t(), list, path));
       if (item) assertShape(item, await answerTo(t(), item, `${path}/${id}`));
     }
+  });
+
+  test('personnel states are served under the staff member path with their seeded values', async () => {
+    const list = json(await t().request({ url: `${API}/masterData/staffMemberStates` }));
+    assert.deepEqual(
+      list._embedded.personnelStates.map((entry: { properties: unknown }) => entry.properties),
+      [
+        {
+          id: 'SIGNED_ON',
+          description: 'Assigned',
+          shortDescription: 'Assigned',
+          code: '1',
+          color: '#00CC84',
+        },
+        {
+          id: 'SIGNED_OFF',
+          description: 'Unassigned',
+          shortDescription: 'Unassigned',
+          code: '2',
+          color: '#C60A44',
+        },
+      ],
+    );
+    const item = json(await t().request({ url: `${API}/masterData/staffMemberStates/SIGNED_OFF` }));
+    assert.deepEqual(item._links.description, get(`${API}/literals/1DD77C0AC28D462C934678A6EB65DDF2`, true));
+    const missing = await t().request({ url: `${API}/masterData/staffMemberStates/ABSENT` });
+    assert.equal(missing.statusCode, 404);
+    assert.match(json(missing).message ?? JSON.stringify(json(missing)), /personnelState/);
   });
 
   test('entries show the seeded values, texts in the request language, literals linked and embedded', async () => {

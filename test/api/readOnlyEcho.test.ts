@@ -82,6 +82,18 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     successorConditions: 'M-2',
     setupTime: 60_000,
   });
+  const variantRuleId = await created(
+    t,
+    `/workplaceGroups/${workplace.capacityGroupId}/manufacturingVariantRules`,
+    {
+      origin: 'MANUAL_DATA_MAINTENANCE',
+      criterion: 'MATERIAL_NUMBER',
+      conditions: 'M-1',
+      workplaceIds: [workplaceId],
+      tools: [{ id: 'T-1', name: 'Face mill' }],
+      forecastedDelays: { processAvailability: 0.9, performance: 1, qualityRate: 0.95 },
+    },
+  );
   const forecast = await t.request({
     method: 'PUT',
     url: `${V}/operations/${operationId}/forecastResult`,
@@ -129,6 +141,7 @@ async function fixtures(t: TestApp): Promise<Record<string, string>> {
     '/workplaces/:id/shifts/:shiftId': `/workplaces/${workplaceId}/shifts/${shiftId}`,
     '/workplaces/:id/scheduledMaintenances/:scheduledMaintenanceId': `/workplaces/${workplaceId}/scheduledMaintenances/${maintenanceId}`,
     '/workplaceGroups/:id/setupTransitionRules/:setupTransitionRuleId': `/workplaceGroups/${workplace.capacityGroupId}/setupTransitionRules/${setupRuleId}`,
+    '/workplaceGroups/:id/manufacturingVariantRules/:manufacturingVariantRuleId': `/workplaceGroups/${workplace.capacityGroupId}/manufacturingVariantRules/${variantRuleId}`,
   };
 }
 
@@ -164,6 +177,7 @@ function changeWritable(properties: Record<string, unknown>, body: Schema): [str
   if (fields.magazinePlace) return ['magazinePlace', Number(properties.magazinePlace ?? 0) + 1];
   if (fields.successorConditions)
     return ['successorConditions', `${String(properties.successorConditions)}-B`];
+  if (fields.conditions) return ['conditions', `${String(properties.conditions)}-B`];
   if (fields.geoCoordinates)
     return ['geoCoordinates', properties.geoCoordinates ? null : { latitude: 1.5, longitude: 2.5 }];
   assert.fail(`no writable field to change among ${Object.keys(fields).join(', ')}`);

@@ -546,6 +546,181 @@ describeEachBackend('staff members', (t) => {
     assert.deepEqual(member, memberBody(minimal(id, 'ACT-1'), true, [operationId]));
   });
 
+  test('absence times are the stored absences overlapping the period, newest first in timestamp pages', async () => {
+    const at = (day: number) => new Date(Date.UTC(2031, 2, day)).toISOString();
+    const id = await createStaffMember(t(), 'ABS-1', {
+      absences: [
+        { startDate: at(1), endDate: at(3), reason: 'vacation' },
+        { startDate: at(10), endDate: at(11) },
+        { startDate: at(20), endDate: at(25), reason: 'training' },
+      ],
+    });
+    const self = `${BASE}/${id}`;
+    const read = async (url: string) => {
+      const response = await t().request({ url });
+      assert.equal(response.statusCode, 200, response.body);
+      return json(response);
+    };
+    const absence = (start: number, end: number, reason: string | null) => ({
+      timePeriod: { startDate: at(start), endDate: at(end), duration: (end - start) * 86_400_000 },
+      reason,
+    });
+    const all = await read(`${self}/absenceTimes`);
+    assert.deepEqual(all.properties.elements, [
+      absence(20, 25, 'training'),
+      absence(10, 11, null),
+      absence(1, 3, 'vacation'),
+    ]);
+    assert.deepEqual(all._links.staffMember, get(self));
+    assert.equal(all.pagination.total, 3);
+
+    const window = await read(`${self}/absenceTimes?startDate=${at(2)}&endDate=${at(15)}&limit=1`);
+    assert.deepEqual(window.properties.elements, [absence(10, 11, null)]);
+    assert.deepEqual(window.pagination, {
+      offset: null,
+      total: 2,
+      count: 1,
+      limit: 1,
+      firstIdentifier: { timestamp: at(10), paginationTimestamp: at(10) },
+      lastIdentifier: { timestamp: at(10), paginationTimestamp: at(10) },
+    });
+    const older = await read(window._links.next.href);
+    assert.deepEqual(older.properties.elements, [absence(1, 3, 'vacation')]);
+    assert.equal(older._links.next, undefined);
+
+    const none = await createStaffMember(t(), 'ABS-2');
+    assert.deepEqual((await read(`${BASE}/${none}/absenceTimes`)).properties.elements, []);
+    const unknown = await t().request({ url: `${BASE}/${crypto.randomUUID()}/absenceTimes` });
+    assert.equal(unknown.statusCode, 404);
+    const bad = await t().request({ url: `${self}/absenceTimes?startDate=yesterday` });
+    assert.equal(bad.statusCode, 400);
+  });
+
+  test("staff member shifts are their shift model's shifts at their assigned workplaces", async () => {
+    const first = await createWorkplace(t(), 'SMS-WP1');
+    const second = await createWorkplace(t(), 'SMS-WP2');
+    const other = await createWorkplace(t(), 'SMS-WP3');
+    const at = (hour: number) => new Date(Date.UTC(2032, 4, 3, hour)).toISOString();
+    const shift = async (
+      workplaceId: string,
+      shiftModelId: string,
+      start: number,
+      end: number,
+      type?: string,
+    ) => {
+      const response = await t().request({
+        method: 'POST',
+        url: `/api/v2/workplaces/${workplaceId}/shifts`,
+        body: {
+          shiftModelId,
+          startDate: at(start),
+          endDate: at(end),
+          ...(type ? { shiftTypeId: type } : {}),
+        },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      return json(response).properties.id as string;
+    };
+    const FIRST_SHIFT = 'B2000D67169941CCAD650A552EB1317C';
+    const morning = await shift(first, 'SMS-EARLY', 6, 14, FIRST_SHIFT);
+    const twin = await shift(second, 'SMS-EARLY', 6, 14, FIRST_SHIFT);
+    const next = await shift(second, 'SMS-EARLY', 30, 38);
+    await shift(first, 'SMS-LATE', 14, 22);
+    await shift(other, 'SMS-EARLY', 54, 62);
+    const id = await createStaffMember(t(), 'SMS-1', {
+      assignedWorkplaceIds: [first, second],
+      shiftId: 'SMS-EARLY',
+    });
+    const read = async (url: string) => {
+      const response = await t().request({ url });
+      assert.equal(response.statusCode, 200, response.body);
+      return json(response);
+    };
+
+    const page = await read(`${BASE}/shifts?staffMemberId=${id}`);
+    const shifts = page._embedded.shifts;
+    // The same period at both workplaces is one shift of theirs: the lower shift id's.
+    assert.deepEqual(
+      shifts.map((item: { properties: unknown }) => item.properties),
+      [
+        {
+          id: shifts[0].properties.id,
+          staffMemberId: id,
+          shift: {
+            timePeriod: { startDate: at(30), endDate: at(38), duration: 8 * 3_600_000 },
+            associatedDay: '2032-05-04',
+            breaks: [],
+          },
+          shiftTypeId: null,
+        },
+        {
+          id: shifts[1].properties.id,
+          staffMemberId: id,
+          shift: {
+            timePeriod: { startDate: at(6), endDate: at(14), duration: 8 * 3_600_000 },
+            associatedDay: '2032-05-03',
+            breaks: [],
+          },
+          shiftTypeId: FIRST_SHIFT,
+        },
+      ],
+    );
+    const kept = [morning, twin].sort()[0] as string;
+    const keptWorkplace = kept === morning ? first : second;
+    assert.equal(
+      shifts[1]._links.workplaceShift.href.endsWith(`/workplaces/${keptWorkplace}/shifts/${kept}`),
+      true,
+    );
+    assert.equal(shifts[0]._links.workplaceShift.href.endsWith(`/workplaces/${second}/shifts/${next}`), true);
+    assert.equal(shifts[0]._links.shiftType, undefined);
+    assert.equal(page.pagination.total, 2);
+
+    // The id is stable: the item reads back, with its staff member and shift type embedded.
+    const item = await read(`${BASE}/shifts/${shifts[1].properties.id}?embed=staffMember,shiftType`);
+    assert.deepEqual(item.properties, shifts[1].properties);
+    assert.deepEqual(item._links.staffMember, get(`${BASE}/${id}`, true));
+    assert.equal(item._embedded.staffMember.properties.staffNumber, 'SMS-1');
+    assert.equal(item._embedded.shiftType.properties.isWorkingShift, true);
+    assert.equal(item._embedded.shiftType.properties.description, 'First shift');
+
+    // The period and timestamp pages.
+    const window = await read(`${BASE}/shifts?staffMemberId=${id}&startDate=${at(20)}`);
+    assert.deepEqual(
+      window._embedded.shifts.map((entry: { properties: { id: string } }) => entry.properties.id),
+      [shifts[0].properties.id],
+    );
+    const one = await read(`${BASE}/shifts?staffMemberId=${id}&limit=1`);
+    assert.equal(one._embedded.shifts[0].properties.id, shifts[0].properties.id);
+    const older = await read(one._links.next.href);
+    assert.equal(older._embedded.shifts[0].properties.id, shifts[1].properties.id);
+
+    // Changing the member's shift model or assignments changes their shifts.
+    const replaced = await t().request({
+      method: 'PUT',
+      url: `${BASE}/${id}`,
+      body: {
+        staffNumber: 'SMS-1',
+        firstName: 'Test',
+        lastName: 'Person',
+        assignedWorkplaceIds: [first],
+        shiftId: 'SMS-LATE',
+      },
+    });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    const late = await read(`${BASE}/shifts?staffMemberId=${id}`);
+    assert.deepEqual(
+      late._embedded.shifts.map(
+        (entry: { properties: { shift: { timePeriod: unknown } } }) => entry.properties.shift.timePeriod,
+      ),
+      [{ startDate: at(14), endDate: at(22), duration: 8 * 3_600_000 }],
+    );
+    const gone = await t().request({ url: `${BASE}/shifts/${shifts[1].properties.id}` });
+    assert.equal(gone.statusCode, 404);
+    assert.equal((await t().request({ url: `${BASE}/shifts/not-an-id` })).statusCode, 404);
+    assert.equal((await t().request({ url: `${BASE}/shifts?staffMemberId=nope` })).statusCode, 400);
+    assert.equal((await t().request({ url: `${BASE}/shifts?embed=workplace` })).statusCode, 400);
+  });
+
   test('skills, scheduled working time, location and current operations come from stored data', async () => {
     const early = await createWorkplace(t(), 'SUB-WP1');
     const late = await createWorkplace(t(), 'SUB-WP2');

@@ -755,6 +755,14 @@ export async function seedPlant(testApp: TestApp, ids: IdPool): Promise<void> {
     successorConditions: 'FZ-M2',
     setupTime: 1000,
   });
+  await created(`/workplaceGroups/${group.id}/manufacturingVariantRules`, {
+    origin: 'MANUAL_DATA_MAINTENANCE',
+    criterion: 'MATERIAL_NUMBER',
+    conditions: 'FZ-M1',
+    workplaceIds: [workplace.id],
+    tools: [{ id: 'FZ-T1' }],
+    forecastedDelays: { processAvailability: 0.9, performance: 1, qualityRate: 0.95 },
+  });
   await created('/callbacks', { eventType: 'WORKPLACE_CREATED', url: 'http://192.0.2.1/fuzz' });
   await created('/events', { eventType: 'EXTERNAL', data: { fuzz: true } });
   await created('/commands?async=false', {

@@ -494,6 +494,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/masterData/staffMemberStates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List personnelStates */
+        get: operations["listPersonnelStates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/masterData/staffMemberStates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the personnelStates */
+        get: operations["getPersonnelState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/masterData/shiftTypes": {
         parameters: {
             query?: never;
@@ -926,6 +960,46 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaceGroups/{id}/manufacturingVariantRules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The manufacturing variant rules of a workplace group, oldest first (offset pagination) */
+        get: operations["listWorkplaceGroupManufacturingVariantRules"];
+        put?: never;
+        /**
+         * Create a manufacturing variant rule (emits MANUFACTURING_VARIANT_RULE_CREATED)
+         * @description workplaceIds must name existing workplaces; tools are kept as given; MATERIAL_CHARACTERISTICS conditions such as color==black;width=lt=40 (docs/resources/manufacturing-variants.md).
+         */
+        post: operations["createWorkplaceGroupManufacturingVariantRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workplaceGroups/{id}/manufacturingVariantRules/{manufacturingVariantRuleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One manufacturing variant rule */
+        get: operations["getWorkplaceGroupManufacturingVariantRule"];
+        /** Replace a manufacturing variant rule (emits MANUFACTURING_VARIANT_RULE_UPDATED when something changes) */
+        put: operations["replaceWorkplaceGroupManufacturingVariantRule"];
+        post?: never;
+        /** Delete a manufacturing variant rule (emits MANUFACTURING_VARIANT_RULE_DELETED) */
+        delete: operations["deleteWorkplaceGroupManufacturingVariantRule"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2511,6 +2585,63 @@ export interface paths {
          * @description The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, less their absences; periods ending before startDate or starting after endDate are left out.
          */
         get: operations["getStaffMemberScheduledWorkingTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/{id}/absenceTimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff member's absences, newest first (timestamp pagination)
+         * @description Their stored absences (the absences property) with their reason as given; absences ending before startDate or starting after endDate are left out.
+         */
+        get: operations["getStaffMemberAbsenceTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shifts staff members work, latest start first (timestamp pagination on startDate)
+         * @description The shifts of each staff member's shift model (shiftId) at their assigned workplaces, the same period at several of them once; shifts ending before startDate or starting after endDate are left out.
+         */
+        get: operations["getStaffMembersShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/shifts/{shiftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One shift a staff member works */
+        get: operations["getStaffMemberShift"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6041,6 +6172,179 @@ export interface operations {
             };
         };
     };
+    listPersonnelStates: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _embedded: {
+                            personnelStates: {
+                                properties: {
+                                    id: string;
+                                    description: string | null;
+                                    shortDescription: string | null;
+                                    code: string | null;
+                                    color: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getPersonnelState: {
+        parameters: {
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description personnelState (localized) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            id: string;
+                            description: string | null;
+                            shortDescription: string | null;
+                            code: string | null;
+                            color: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     listShiftTypes: {
         parameters: {
             query?: {
@@ -8768,6 +9072,642 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    listWorkplaceGroupManufacturingVariantRules: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _embedded: {
+                            manufacturingVariantRules: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /**
+                                     * @description Who made the rule: manual data maintenance or an evaluation system
+                                     * @enum {unknown}
+                                     */
+                                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                                    /**
+                                     * @description What a material must meet: its number, or conditions on its characteristics
+                                     * @enum {unknown}
+                                     */
+                                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                                    conditions: string;
+                                    workplaces: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        number: string;
+                                        description: string | null;
+                                        erpContextId: string | null;
+                                    }[];
+                                    tools: {
+                                        id: string;
+                                        name: string | null;
+                                        description: string | null;
+                                    }[];
+                                    additionalConditions: string | null;
+                                    forecastedDelays: {
+                                        /** @description 1/(processAvailability * performance * qualityRate) */
+                                        delayFactor: number;
+                                        /** @description Predicted process availability of the workplace during the operation */
+                                        processAvailability: number;
+                                        /** @description Predicted performance rate during the operation */
+                                        performance: number;
+                                        /** @description Predicted quality rate during the operation */
+                                        qualityRate: number;
+                                        additionalSetupTime: number | null;
+                                        intermediateSetupInterval: number | null;
+                                        intermediateSetupTime: number | null;
+                                        staffCapacityFactor: number | null;
+                                        skillFactor: number | null;
+                                    } | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    createWorkplaceGroupManufacturingVariantRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Who made the rule: manual data maintenance or an evaluation system
+                     * @enum {unknown}
+                     */
+                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                    /**
+                     * @description What a material must meet: its number, or conditions on its characteristics
+                     * @enum {unknown}
+                     */
+                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                    /** @description MATERIAL_NUMBER: the material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    conditions: string;
+                    workplaceIds?: string[];
+                    tools?: {
+                        id: string;
+                        name?: string | null;
+                        description?: string | null;
+                    }[];
+                    additionalConditions?: string | null;
+                    forecastedDelays?: {
+                        /** @description Derived from the rates: ignored when sent */
+                        delayFactor?: number;
+                        /** @description Predicted process availability of the workplace during the operation */
+                        processAvailability: number;
+                        /** @description Predicted performance rate during the operation */
+                        performance: number;
+                        /** @description Predicted quality rate during the operation */
+                        qualityRate: number;
+                        additionalSetupTime?: number | null;
+                        intermediateSetupInterval?: number | null;
+                        intermediateSetupTime?: number | null;
+                        staffCapacityFactor?: number | null;
+                        skillFactor?: number | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A manufacturing variant of a workplace group: the workplaces and tools for the materials meeting its conditions */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What a material must meet: its number, or conditions on its characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            conditions: string;
+                            workplaces: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            }[];
+                            tools: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                            additionalConditions: string | null;
+                            forecastedDelays: {
+                                /** @description 1/(processAvailability * performance * qualityRate) */
+                                delayFactor: number;
+                                /** @description Predicted process availability of the workplace during the operation */
+                                processAvailability: number;
+                                /** @description Predicted performance rate during the operation */
+                                performance: number;
+                                /** @description Predicted quality rate during the operation */
+                                qualityRate: number;
+                                additionalSetupTime: number | null;
+                                intermediateSetupInterval: number | null;
+                                intermediateSetupTime: number | null;
+                                staffCapacityFactor: number | null;
+                                skillFactor: number | null;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getWorkplaceGroupManufacturingVariantRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                manufacturingVariantRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A manufacturing variant of a workplace group: the workplaces and tools for the materials meeting its conditions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What a material must meet: its number, or conditions on its characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            conditions: string;
+                            workplaces: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            }[];
+                            tools: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                            additionalConditions: string | null;
+                            forecastedDelays: {
+                                /** @description 1/(processAvailability * performance * qualityRate) */
+                                delayFactor: number;
+                                /** @description Predicted process availability of the workplace during the operation */
+                                processAvailability: number;
+                                /** @description Predicted performance rate during the operation */
+                                performance: number;
+                                /** @description Predicted quality rate during the operation */
+                                qualityRate: number;
+                                additionalSetupTime: number | null;
+                                intermediateSetupInterval: number | null;
+                                intermediateSetupTime: number | null;
+                                staffCapacityFactor: number | null;
+                                skillFactor: number | null;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    replaceWorkplaceGroupManufacturingVariantRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                manufacturingVariantRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Must equal the path id when sent */
+                    id?: string;
+                    /**
+                     * @description Who made the rule: manual data maintenance or an evaluation system
+                     * @enum {unknown}
+                     */
+                    origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                    /**
+                     * @description What a material must meet: its number, or conditions on its characteristics
+                     * @enum {unknown}
+                     */
+                    criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                    /** @description MATERIAL_NUMBER: the material's number; MATERIAL_CHARACTERISTICS: conditions on its characteristics (color==black;width=lt=40) */
+                    conditions: string;
+                    workplaceIds?: string[];
+                    tools?: {
+                        id: string;
+                        name?: string | null;
+                        description?: string | null;
+                    }[];
+                    additionalConditions?: string | null;
+                    forecastedDelays?: {
+                        /** @description Derived from the rates: ignored when sent */
+                        delayFactor?: number;
+                        /** @description Predicted process availability of the workplace during the operation */
+                        processAvailability: number;
+                        /** @description Predicted performance rate during the operation */
+                        performance: number;
+                        /** @description Predicted quality rate during the operation */
+                        qualityRate: number;
+                        additionalSetupTime?: number | null;
+                        intermediateSetupInterval?: number | null;
+                        intermediateSetupTime?: number | null;
+                        staffCapacityFactor?: number | null;
+                        skillFactor?: number | null;
+                    } | null;
+                    /** @description Read-only: may be sent back unchanged, another value is 400 */
+                    workplaces?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description A manufacturing variant of a workplace group: the workplaces and tools for the materials meeting its conditions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Who made the rule: manual data maintenance or an evaluation system
+                             * @enum {unknown}
+                             */
+                            origin: "MANUAL_DATA_MAINTENANCE" | "AUTOMATIC_EVALUATION_SYSTEM";
+                            /**
+                             * @description What a material must meet: its number, or conditions on its characteristics
+                             * @enum {unknown}
+                             */
+                            criterion: "MATERIAL_NUMBER" | "MATERIAL_CHARACTERISTICS";
+                            conditions: string;
+                            workplaces: {
+                                /** Format: uuid */
+                                id: string;
+                                number: string;
+                                description: string | null;
+                                erpContextId: string | null;
+                            }[];
+                            tools: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                            }[];
+                            additionalConditions: string | null;
+                            forecastedDelays: {
+                                /** @description 1/(processAvailability * performance * qualityRate) */
+                                delayFactor: number;
+                                /** @description Predicted process availability of the workplace during the operation */
+                                processAvailability: number;
+                                /** @description Predicted performance rate during the operation */
+                                performance: number;
+                                /** @description Predicted quality rate during the operation */
+                                qualityRate: number;
+                                additionalSetupTime: number | null;
+                                intermediateSetupInterval: number | null;
+                                intermediateSetupTime: number | null;
+                                staffCapacityFactor: number | null;
+                                skillFactor: number | null;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteWorkplaceGroupManufacturingVariantRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                manufacturingVariantRuleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error body of every 4xx and 5xx answer */
             400: {
@@ -22298,6 +23238,356 @@ export interface operations {
                                 embeddable: boolean;
                                 templated?: boolean;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberAbsenceTimes: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    duration: number;
+                                };
+                                reason: string | null;
+                            }[];
+                        };
+                        pagination: {
+                            offset: null;
+                            total: number;
+                            count: number;
+                            limit: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                            } | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMembersShifts: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                staffMemberId?: string;
+                startDate?: string;
+                endDate?: string;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            shifts: {
+                                properties: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** Format: uuid */
+                                    staffMemberId: string;
+                                    shift: {
+                                        timePeriod: {
+                                            /** Format: date-time */
+                                            startDate: string;
+                                            /** Format: date-time */
+                                            endDate: string;
+                                            /** @description ms */
+                                            duration: number;
+                                        };
+                                        /**
+                                         * Format: date
+                                         * @description The UTC day of its start
+                                         */
+                                        associatedDay: string;
+                                        /** @description Not kept: always empty */
+                                        breaks: {
+                                            timePeriod: {
+                                                /** Format: date-time */
+                                                startDate: string;
+                                                /** Format: date-time */
+                                                endDate: string;
+                                                /** @description ms */
+                                                duration: number;
+                                            };
+                                        }[];
+                                    };
+                                    shiftTypeId: string | null;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberShift: {
+        parameters: {
+            query?: {
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
+            };
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A shift a staff member works: one of their shift model's at an assigned workplace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            staffMemberId: string;
+                            shift: {
+                                timePeriod: {
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    /** @description ms */
+                                    duration: number;
+                                };
+                                /**
+                                 * Format: date
+                                 * @description The UTC day of its start
+                                 */
+                                associatedDay: string;
+                                /** @description Not kept: always empty */
+                                breaks: {
+                                    timePeriod: {
+                                        /** Format: date-time */
+                                        startDate: string;
+                                        /** Format: date-time */
+                                        endDate: string;
+                                        /** @description ms */
+                                        duration: number;
+                                    };
+                                }[];
+                            };
+                            shiftTypeId: string | null;
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
                         };
                     };
                 };

@@ -4,6 +4,7 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
+  batchFind,
   findById,
   fromJsonb,
   offsetList,
@@ -129,6 +130,9 @@ export async function findStaffMember(
 ): Promise<StaffMember | undefined> {
   return findById(db, STAFF_MEMBERS, id, { lock: lock ? ' FOR UPDATE OF s' : '' });
 }
+
+/** The staff members with these ids, in no particular order (the embeds of a page). */
+export const findStaffMembers = batchFind(STAFF_MEMBERS);
 
 const values = (member: StaffMember) => ({
   id: member.id,

@@ -1,11 +1,18 @@
 import type { Queryable } from '../../db/database.ts';
 import { findOpenActivities } from '../../db/repositories/staffMemberRepository.ts';
-import { activityOf, type RecordedActivity, type StaffMember } from '../../domain/staffMembers.ts';
+import {
+  activityOf,
+  type RecordedActivity,
+  type StaffMember,
+  type StaffMemberShift,
+} from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { OPERATIONS_PATH, STAFF_MEMBERS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { masterDataKind } from '../masterDataKinds.ts';
+import { OPERATIONS_PATH, STAFF_MEMBERS_PATH, shiftsPath, WORKPLACES_PATH } from '../paths.ts';
 import { RecordedActivitySchema, StaffMemberSchema } from '../schemas/staffMemberSchemas.ts';
+import { timePeriod } from './historyPresenter.ts';
 import { iso, linkTo, propertiesOf } from './properties.ts';
 import { textLinks } from './texts.ts';
 
@@ -102,5 +109,43 @@ export function presentStaffMemberLocation(
       staffMember: link(hrefs.api(self)),
       workplace: workplace ? link(hrefs.api(`${WORKPLACES_PATH}/${workplace.id}`)) : undefined,
     },
+  );
+}
+
+/**
+ * A shift a staff member works, as the SDK's staff member shift shows it: the period below
+ * `shift`, its day the UTC day of its start (the bridge keeps no production calendar), no breaks.
+ */
+export function presentStaffMemberShift(
+  shift: StaffMemberShift,
+  hrefs: Hrefs,
+  members: ReadonlyMap<string, Resource>,
+  types: ReadonlyMap<string, Resource>,
+): Resource {
+  const member = members.get(shift.staffMemberId);
+  const type = shift.shiftTypeId === null ? undefined : types.get(shift.shiftTypeId);
+  return resource(
+    {
+      id: shift.id,
+      staffMemberId: shift.staffMemberId,
+      shift: {
+        timePeriod: timePeriod(shift),
+        associatedDay: shift.startDate.toISOString().slice(0, 10),
+        breaks: [],
+      },
+      shiftTypeId: shift.shiftTypeId,
+    },
+    {
+      self: link(hrefs.api(`${STAFF_MEMBERS_PATH}/shifts/${shift.id}`)),
+      shiftType:
+        shift.shiftTypeId === null
+          ? undefined
+          : link(hrefs.api(`${masterDataKind('shiftTypes').path}/${shift.shiftTypeId}`), {
+              embeddable: true,
+            }),
+      staffMember: link(hrefs.api(`${STAFF_MEMBERS_PATH}/${shift.staffMemberId}`), { embeddable: true }),
+      workplaceShift: link(hrefs.api(`${shiftsPath(shift.workplaceId)}/${shift.shiftId}`)),
+    },
+    { ...(member ? { staffMember: member } : {}), ...(type ? { shiftType: type } : {}) },
   );
 }

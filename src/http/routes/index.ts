@@ -14,6 +14,7 @@ import { registerEvents } from './eventRoutes.ts';
 import { registerEventStream } from './eventStreamRoutes.ts';
 import { registerFileRepository } from './fileRepositoryRoutes.ts';
 import { registerMachines } from './machineRoutes.ts';
+import { registerManufacturingVariants } from './manufacturingVariantRoutes.ts';
 import { registerMasterData } from './masterDataRoutes.ts';
 import { registerOperationDetails } from './operationDetailRoutes.ts';
 import { registerOperations } from './operationRoutes.ts';
@@ -39,6 +40,7 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerMasterData(api, deps);
   registerWorkplaceGroups(api, deps);
   registerSetupTransitions(api, deps);
+  registerManufacturingVariants(api, deps);
   registerWorkplaces(api, deps);
   registerMachines(api, deps);
   registerWorkplaceDetails(api, deps);

@@ -1,14 +1,18 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
+import { findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
 import { findOperations } from '../../db/repositories/operationRepository.ts';
 import * as repository from '../../db/repositories/staffMemberRepository.ts';
+import { listStaffMemberShifts } from '../../db/repositories/staffMemberShiftRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { notFound } from '../../domain/errors.ts';
 import {
+  type Absence,
   currentWorkplaceId,
   periodPage,
   type RecordedActivity,
   type StaffMember,
+  type StaffMemberShift,
 } from '../../domain/staffMembers.ts';
 import type { Workplace } from '../../domain/workplaces.ts';
 import { loginPeriodsOf } from '../../services/derivedHistoryService.ts';
@@ -17,17 +21,20 @@ import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute, registerObjectRoute } from '../elementRoutes.ts';
-import { link, type Resource } from '../hal.ts';
+import { link, type Resource, startPosition } from '../hal.ts';
 import { registerHistoryRoutes } from '../historyRoutes.ts';
+import { masterDataKind } from '../masterDataKinds.ts';
 import { operationViewOf } from '../operationViews.ts';
 import { STAFF_MEMBERS_PATH } from '../paths.ts';
 import { TimePeriodSchema, timePeriod } from '../presenters/historyPresenter.ts';
+import { presentStoredEntry } from '../presenters/masterDataPresenter.ts';
 import { presentOperation } from '../presenters/operationPresenter.ts';
 import {
   openActivitiesOf,
   presentRecordedActivity,
   presentStaffMember,
   presentStaffMemberLocation,
+  presentStaffMemberShift,
   STAFF_MEMBER_EMBEDS,
   type StaffMemberEmbed,
 } from '../presenters/staffMemberPresenter.ts';
@@ -49,6 +56,7 @@ import {
   ReplaceStaffMemberBody,
   StaffMemberFilters,
   StaffMemberSchema,
+  StaffMemberShiftSchema,
   staffMemberInput,
   WorkplaceItem,
 } from '../schemas/staffMemberSchemas.ts';
@@ -90,20 +98,80 @@ const LocationProperties = Type.Object({
 
 const tags = ['staffMembers'];
 
+/** Reads the open activities of the page's staff members, and each embed, in one query each. */
+const presentStaffMembers =
+  (db: ServerDeps['db']) =>
+  async (items: StaffMember[], request: FastifyRequest, embed: ReadonlySet<StaffMemberEmbed>) => {
+    const open = await openActivitiesOf(db, items);
+    const embedded = await embedsOf(db, request, items, open, embed);
+    const writable = canWrite(request);
+    return items.map((member) =>
+      presentStaffMember(member, request.hrefs, writable, open.get(member.id) ?? [], embedded(member)),
+    );
+  };
+
+const STAFF_MEMBER_SHIFT_EMBEDS = ['staffMember', 'shiftType'] as const;
+
+/**
+ * GET /staffMembers/shifts[/{shiftId}]: the shifts staff members work, derived from the shifts of
+ * their shift model at their assigned workplaces; the staff members and shift types of a page are
+ * read in one query each when embedded.
+ */
+function registerStaffMemberShifts(api: Api, db: ServerDeps['db']): void {
+  const shifts = resourceRoutes(api, {
+    path: `${STAFF_MEMBERS_PATH}/shifts`,
+    itemParam: 'shiftId',
+    schema: StaffMemberShiftSchema,
+    embeds: STAFF_MEMBER_SHIFT_EMBEDS,
+    presentPage: async (items: StaffMemberShift[], request, embed) => {
+      const members = new Map<string, Resource>();
+      if (embed.has('staffMember')) {
+        const found = await repository.findStaffMembers(db, [
+          ...new Set(items.map((item) => item.staffMemberId)),
+        ]);
+        const presented = await presentStaffMembers(db)(found, request, new Set());
+        for (const [index, member] of found.entries()) members.set(member.id, presented[index] as Resource);
+      }
+      const types = new Map<string, Resource>();
+      if (embed.has('shiftType')) {
+        const ids = [...new Set(items.flatMap((item) => item.shiftTypeId ?? []))];
+        const kind = masterDataKind('shiftTypes');
+        for (const entry of await findMasterDataEntries(db, 'shiftTypes', ids))
+          types.set(entry.id, presentStoredEntry(kind, entry, request.hrefs, request.locale, new Set()));
+      }
+      return items.map((item) => presentStaffMemberShift(item, request.hrefs, members, types));
+    },
+  });
+  shifts.list({
+    summary: 'The shifts staff members work, latest start first (timestamp pagination on startDate)',
+    description:
+      "The shifts of each staff member's shift model (shiftId) at their assigned workplaces, the same " +
+      'period at several of them once; shifts ending before startDate or starting after endDate are left out.',
+    operationId: 'getStaffMembersShifts',
+    paging: 'keyset',
+    position: startPosition,
+    filters: { staffMemberId: Type.Optional(Type.String({ format: 'uuid' })), ...PeriodFilters },
+    filter: ({ staffMemberId, startDate, endDate }) => ({
+      staffMemberId,
+      startDate: dateOf(startDate),
+      endDate: dateOf(endDate),
+    }),
+    load: (filter, page) => listStaffMemberShifts(db, filter, page),
+  });
+  shifts.get({
+    summary: 'One shift a staff member works',
+    operationId: 'getStaffMemberShift',
+    load: (at) => service.getStaffMemberShift(db, at.itemId),
+  });
+}
+
 export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   const members = resourceRoutes(api, {
     path: STAFF_MEMBERS_PATH,
     schema: StaffMemberSchema,
     embeds: STAFF_MEMBER_EMBEDS,
     /** Reads the open activities of the page's staff members, and each embed, in one query each. */
-    presentPage: async (items: StaffMember[], request, embed) => {
-      const open = await openActivitiesOf(db, items);
-      const embedded = await embedsOf(db, request, items, open, embed);
-      const writable = canWrite(request);
-      return items.map((member) =>
-        presentStaffMember(member, request.hrefs, writable, open.get(member.id) ?? [], embedded(member)),
-      );
-    },
+    presentPage: presentStaffMembers(db),
     texts: { db, table: null },
   });
   members.list({
@@ -219,6 +287,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   });
 
   registerWorkingTimes(api, db);
+  registerStaffMemberShifts(api, db);
 
   registerElementsRoute(api, {
     tags,
@@ -269,28 +338,44 @@ const { limit: Limit, paginationDirection: Direction, paginationTimestamp: Times
 
 const Position = Nullable(Type.Object({ timestamp: DateTime, paginationTimestamp: DateTime }));
 
+interface Period {
+  startDate: Date;
+  endDate: Date;
+}
+
 /**
- * GET /staffMembers/{id}/scheduledWorkingTimes: the periods newest first in timestamp mode, as the
- * SDK asks for them (limit, paginationDirection, paginationTimestamp); a period is placed by its
- * start, which is unique among a member's periods, so positions carry no identifier.
+ * GET /staffMembers/{id}/scheduledWorkingTimes and /absenceTimes: a member's periods newest first
+ * in timestamp mode, as the SDK asks for them (limit, paginationDirection, paginationTimestamp); a
+ * period is placed by its start, so positions carry no identifier.
  */
-function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
+function registerPeriods<P extends Period>(
+  api: Api,
+  route: {
+    name: string;
+    operationId: string;
+    summary: string;
+    description: string;
+    element: TSchema;
+    load: (id: string, period: ReturnType<typeof periodOf>) => Promise<P[]>;
+    present: (period: P) => unknown;
+    /** Links beyond paging the answer carries, e.g. to the staff member. */
+    links?: (id: string, request: FastifyRequest) => Record<string, unknown>;
+  },
+): void {
   registerRoute(api, {
     method: 'GET',
-    path: `${STAFF_MEMBERS_PATH}/:id/scheduledWorkingTimes`,
+    path: `${STAFF_MEMBERS_PATH}/:id/${route.name}`,
     tags,
-    operationId: 'getStaffMemberScheduledWorkingTimes',
-    summary: "The staff member's scheduled working time, newest first (timestamp pagination)",
-    description:
-      'The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, ' +
-      'less their absences; periods ending before startDate or starting after endDate are left out.',
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
     querystring: Type.Object(
       { ...PeriodFilters, limit: Limit, paginationDirection: Direction, paginationTimestamp: Timestamp },
       { additionalProperties: false },
     ),
     response: {
       200: Type.Object({
-        properties: Type.Object({ elements: Type.Array(PeriodElement) }),
+        properties: Type.Object({ elements: Type.Array(route.element) }),
         pagination: Type.Object({
           offset: Type.Null(),
           total: Type.Integer(),
@@ -306,14 +391,14 @@ function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
     handler: async (request) => {
       const { id } = request.params;
       const { startDate, endDate, limit = 100, paginationDirection, paginationTimestamp } = request.query;
-      const periods = await service.getScheduledWorkingTimes(db, id, periodOf({ startDate, endDate }));
+      const periods = await route.load(id, periodOf({ startDate, endDate }));
       const asked = {
         limit,
         direction: paginationDirection ?? 'NEXT',
         timestamp: dateOf(paginationTimestamp),
       };
       const page = periodPage(periods, asked);
-      const path = `${STAFF_MEMBERS_PATH}/${id}/scheduledWorkingTimes`;
+      const path = `${STAFF_MEMBERS_PATH}/${id}/${route.name}`;
       const at = (query: Record<string, string | number | undefined>) =>
         link(request.hrefs.api(path, { startDate, endDate, limit, ...query }));
       const position = (date: Date | undefined) =>
@@ -324,7 +409,7 @@ function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
       const last = page.items.at(-1)?.startDate;
       return {
         properties: {
-          elements: page.items.map(periodElement),
+          elements: page.items.map(route.present),
         },
         pagination: {
           offset: null,
@@ -347,9 +432,38 @@ function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
                 prev: at({ paginationDirection: 'PREVIOUS', paginationTimestamp: first.toISOString() }),
               }
             : {}),
+          ...route.links?.(id, request),
         },
       };
     },
+  });
+}
+
+function registerWorkingTimes(api: Api, db: ServerDeps['db']): void {
+  registerPeriods(api, {
+    name: 'scheduledWorkingTimes',
+    operationId: 'getStaffMemberScheduledWorkingTimes',
+    summary: "The staff member's scheduled working time, newest first (timestamp pagination)",
+    description:
+      'The shifts of their shift model (shiftId) at their assigned workplaces, joined where they overlap, ' +
+      'less their absences; periods ending before startDate or starting after endDate are left out.',
+    element: PeriodElement,
+    load: (id, period) => service.getScheduledWorkingTimes(db, id, period),
+    present: periodElement,
+  });
+  registerPeriods(api, {
+    name: 'absenceTimes',
+    operationId: 'getStaffMemberAbsenceTimes',
+    summary: "The staff member's absences, newest first (timestamp pagination)",
+    description:
+      'Their stored absences (the absences property) with their reason as given; absences ending before ' +
+      'startDate or starting after endDate are left out.',
+    element: Type.Object({ timePeriod: PeriodElement, reason: Nullable(Type.String()) }),
+    load: (id, period) => service.getAbsenceTimes(db, id, period),
+    present: (absence: Absence) => ({ timePeriod: periodElement(absence), reason: absence.reason }),
+    links: (id, request) => ({
+      staffMember: link(request.hrefs.api(`${STAFF_MEMBERS_PATH}/${id}`)),
+    }),
   });
 }
 

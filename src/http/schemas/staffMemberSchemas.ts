@@ -120,3 +120,23 @@ export const staffMemberInput = (body: Body): StaffMemberInput => ({
     reason: absence.reason ?? null,
   })),
 });
+
+const ShiftPeriod = Type.Object({
+  startDate: DateTime,
+  endDate: DateTime,
+  duration: Type.Integer({ description: 'ms' }),
+});
+
+export const StaffMemberShiftSchema = Resource(
+  Type.Object({
+    id: Uuid,
+    staffMemberId: Uuid,
+    shift: Type.Object({
+      timePeriod: ShiftPeriod,
+      associatedDay: Type.String({ format: 'date', description: 'The UTC day of its start' }),
+      breaks: Type.Array(Type.Object({ timePeriod: ShiftPeriod }), { description: 'Not kept: always empty' }),
+    }),
+    shiftTypeId: Nullable(Type.String()),
+  }),
+  "A shift a staff member works: one of their shift model's at an assigned workplace",
+);

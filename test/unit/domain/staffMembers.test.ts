@@ -2,7 +2,7 @@
 // and its pages in timestamp mode.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { periodPage, scheduledWorkingTimes } from '../../../src/domain/staffMembers.ts';
+import { absencesOverlapping, periodPage, scheduledWorkingTimes } from '../../../src/domain/staffMembers.ts';
 
 const hour = (h: number) => new Date(Date.UTC(2030, 0, 1, h));
 const period = (start: number, end: number) => ({ startDate: hour(start), endDate: hour(end) });
@@ -84,5 +84,37 @@ describe('periodPage', () => {
       hasOlder: false,
       hasNewer: false,
     });
+  });
+});
+
+describe('absencesOverlapping', () => {
+  const absence = (start: number, end: number, reason: string | null = null) => ({
+    ...period(start, end),
+    reason,
+  });
+
+  test('newest first by start, then by end; reasons kept', () => {
+    const absences = [absence(1, 3, 'a'), absence(8, 9), absence(8, 12, 'b')];
+    assert.deepEqual(absencesOverlapping(absences, {}), [
+      absence(8, 12, 'b'),
+      absence(8, 9),
+      absence(1, 3, 'a'),
+    ]);
+  });
+
+  test('the period keeps absences touching or overlapping it, either end open', () => {
+    const absences = [absence(1, 3), absence(5, 6), absence(8, 9)];
+    assert.deepEqual(absencesOverlapping(absences, { startDate: hour(3), endDate: hour(5) }), [
+      absence(5, 6),
+      absence(1, 3),
+    ]);
+    assert.deepEqual(absencesOverlapping(absences, { startDate: hour(7) }), [absence(8, 9)]);
+    assert.deepEqual(absencesOverlapping(absences, { endDate: hour(2) }), [absence(1, 3)]);
+  });
+
+  test('the stored list is not reordered', () => {
+    const absences = [absence(1, 3), absence(5, 6)];
+    absencesOverlapping(absences, {});
+    assert.deepEqual(absences, [absence(1, 3), absence(5, 6)]);
   });
 });
