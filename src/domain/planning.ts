@@ -174,3 +174,138 @@ export interface PredictedMalfunctionScenario extends PredictedMalfunctionScenar
 
 /** Operating states that end forecasts and malfunction predictions of a workplace (see docs). */
 export const OBSOLETING_WORKPLACE_STATE: WorkplaceStateId = 'DOWNTIME';
+
+/** A period of time; either end of a horizon may be unknown while no result bounds it. */
+export interface Span {
+  startDate: Date;
+  endDate: Date;
+}
+
+/** A production order with a result of one of its operations: all its operations and their results. */
+export interface PlannedOrder {
+  deliveryDate: Date | null;
+  operationCount: number;
+  /** The results (of the summarized kind) of its operations, wherever they lie in time. */
+  results: Span[];
+}
+
+/** What the summary of operation results is computed from (docs/resources/planning.md). */
+export interface ResultSummaryInput {
+  /** The period asked for; an open end is bounded by the results. */
+  period: { startDate?: Date | undefined; endDate?: Date | undefined };
+  /** The results overlapping the period. */
+  results: ResultInput[];
+  /** The production orders of the operations of those results. */
+  orders: PlannedOrder[];
+  /** The shifts of the workplaces of those results that overlap the horizon. */
+  shifts: (Span & { workplaceId: string })[];
+}
+
+export interface ResultSummary {
+  startDate: Date | null;
+  endDate: Date | null;
+  numberOfWorkplaces: number;
+  scheduledOperatingTime: number;
+  plannedProcessingTime: number;
+  plannedExecutionTime: number;
+  numberOfPlannedProductionOrders: number;
+  plannedLeadTime: number;
+  minimumLeadTimeWithSetup: number;
+  numberOfPartiallyPlannedProductionOrders: number;
+  adherenceToDeliveryDates: number | null;
+  schedulingEfficiency: number | null;
+  occupancyRate: number | null;
+  setupReduction: number | null;
+}
+
+const ms = (date: Date) => date.getTime();
+
+/** Milliseconds of [start, end) inside the horizon; 0 for a missing end or no horizon. */
+function within(start: Date | null, end: Date | null, horizon: Span | null): number {
+  if (start === null || end === null || horizon === null) return 0;
+  return Math.max(0, Math.min(ms(end), ms(horizon.endDate)) - Math.max(ms(start), ms(horizon.startDate)));
+}
+
+/** Milliseconds covered by the spans inside the horizon, each instant counted once. */
+function covered(spans: readonly Span[], horizon: Span | null): number {
+  const sorted = [...spans].sort((a, b) => ms(a.startDate) - ms(b.startDate));
+  let total = 0;
+  let reached = Number.NEGATIVE_INFINITY;
+  for (const span of sorted) {
+    const start = new Date(Math.max(ms(span.startDate), reached));
+    total += within(start, span.endDate, horizon);
+    reached = Math.max(reached, ms(span.endDate));
+  }
+  return total;
+}
+
+const ratio = (numerator: number, denominator: number) =>
+  denominator === 0 ? null : numerator / denominator;
+
+/**
+ * The figures of a plan over a horizon, as the real API sums up its planning and forecast result
+ * collections: times in milliseconds inside the horizon, lead times over the completely planned
+ * production orders, rates null where their denominator is zero.
+ */
+export function summarizeResults({ period, results, orders, shifts }: ResultSummaryInput): ResultSummary {
+  const startDate =
+    period.startDate ??
+    (results.length === 0 ? null : new Date(Math.min(...results.map((r) => ms(r.startDate)))));
+  const endDate =
+    period.endDate ??
+    (results.length === 0 ? null : new Date(Math.max(...results.map((r) => ms(r.endDate)))));
+  const horizon = startDate !== null && endDate !== null ? { startDate, endDate } : null;
+
+  const workplaces = new Set(results.map((result) => result.workplaceId));
+  let scheduledOperatingTime = 0;
+  for (const workplaceId of workplaces) {
+    scheduledOperatingTime += covered(
+      shifts.filter((shift) => shift.workplaceId === workplaceId),
+      horizon,
+    );
+  }
+  let execution = 0;
+  let processing = 0;
+  let setup = 0;
+  for (const result of results) {
+    execution += within(result.startDate, result.endDate, horizon);
+    processing += within(result.processingStartDate, result.processingEndDate, horizon);
+    setup += within(result.setupStartDate, result.setupEndDate, horizon);
+  }
+
+  const complete = orders.filter((order) => order.results.length === order.operationCount);
+  let plannedLeadTime = 0;
+  let minimumLeadTimeWithSetup = 0;
+  let inTime = 0;
+  let withDeliveryDate = 0;
+  for (const order of complete) {
+    const first = Math.min(...order.results.map((r) => ms(r.startDate)));
+    const last = Math.max(...order.results.map((r) => ms(r.endDate)));
+    const leadTime = last - first;
+    const backToBack = order.results.reduce((sum, r) => sum + ms(r.endDate) - ms(r.startDate), 0);
+    plannedLeadTime += leadTime;
+    // Operations the plan already overlaps cannot finish sooner than the plan has them finish.
+    minimumLeadTimeWithSetup += Math.min(backToBack, leadTime);
+    if (order.deliveryDate !== null) {
+      withDeliveryDate++;
+      if (last <= ms(order.deliveryDate)) inTime++;
+    }
+  }
+
+  return {
+    startDate,
+    endDate,
+    numberOfWorkplaces: workplaces.size,
+    scheduledOperatingTime,
+    plannedProcessingTime: processing,
+    plannedExecutionTime: execution,
+    numberOfPlannedProductionOrders: complete.length,
+    plannedLeadTime,
+    minimumLeadTimeWithSetup,
+    numberOfPartiallyPlannedProductionOrders: orders.length - complete.length,
+    adherenceToDeliveryDates: ratio(inTime, withDeliveryDate),
+    schedulingEfficiency: ratio(minimumLeadTimeWithSetup, plannedLeadTime),
+    occupancyRate: ratio(execution, scheduledOperatingTime),
+    setupReduction: execution === 0 ? null : 1 - setup / execution,
+  };
+}

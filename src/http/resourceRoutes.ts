@@ -128,7 +128,7 @@ export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter
   /** A POST twin at `<path>/search` with the read scope, its filter in the body, paging links POSTs. */
   search?: SearchRoute<S, Filter>;
   /** The page's records also as `properties` (history collections in the SDK's form). */
-  elements?: PageElements<Item>;
+  elements?: PageElements<Item, NoInfer<Filter>>;
 }
 
 interface SearchRoute<S extends TSchema, Filter> extends Doc {
@@ -255,8 +255,15 @@ export function resourceRoutes<Item, Embed extends string = never>(
       const Collection = keyset
         ? KeysetCollection(name, schema, route.elements?.schema)
         : OffsetCollection(name, schema, route.elements?.schema, route.itemLinks !== undefined);
-      const withElements = <C extends object>(collection: C, items: Item[], request: FastifyRequest) =>
-        route.elements ? { properties: route.elements.of(items, request), ...collection } : collection;
+      const withElements = async <C extends object>(
+        collection: C,
+        items: Item[],
+        request: FastifyRequest,
+        filter: Filter,
+      ) =>
+        route.elements
+          ? { properties: await route.elements.of(items, request, filter), ...collection }
+          : collection;
       const embedParam: TProperties = embedded ? { embed: EmbedQuery } : {};
 
       const page = async (
@@ -301,7 +308,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
             route.position as (item: Item) => KeysetPosition,
           );
           if (route.links) Object.assign(collection._links, route.links(request));
-          return withElements(collection, found.items, request);
+          return withElements(collection, found.items, request, filter);
         }
         const asked = offsetPage(query);
         const found = (await route.load(filter, asked as PageRequest<P>, where)) as OffsetPage<Item>;
@@ -312,7 +319,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
           (collection._links as Record<string, Link | Link[]>)[route.itemLinks] = presented.flatMap(
             (item) => item._links.self ?? [],
           );
-        return withElements(collection, found.items, request);
+        return withElements(collection, found.items, request, filter);
       };
 
       registerRoute(api, {

@@ -1,6 +1,8 @@
 // Results of every kind (forecast, operation planning, staff member planning): reading, deleting,
 // the forecast's single-resource PUT and the bulk update. One function, applyResult, stores an element for the bulk update and for
 // PUT alike, so both give the same state and the same events.
+
+import type { PeriodFilter } from '../db/conditions.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import * as results from '../db/repositories/planningResultRepository.ts';
 import { obsoletePlanningScenarios } from '../db/repositories/planningScenarioRepository.ts';
@@ -16,7 +18,9 @@ import {
   type ResultElement,
   type ResultInput,
   type ResultKind,
+  type ResultSummary,
   resultValues,
+  summarizeResults,
 } from '../domain/planning.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
@@ -184,4 +188,13 @@ export async function replaceOperationResult(
     if (applied.change !== 'UNCHANGED') await obsoleteScenarios(tx, kind, now);
     return applied;
   });
+}
+
+/** The figures of an operation result kind over a period, read in one transaction. */
+export async function summarizeOperationResults(
+  db: Database,
+  kind: ResultKind,
+  period: PeriodFilter,
+): Promise<ResultSummary> {
+  return db.transaction(async (tx) => summarizeResults(await results.loadSummaryInput(tx, kind, period)));
 }

@@ -418,6 +418,123 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     assert.equal((await t().request({ url })).statusCode, 404);
   });
 
+  test('result collections sum up their horizon (the worked example of docs/resources/planning.md)', async () => {
+    const at = (hour: number) => new Date(Date.UTC(2098, 2, 1, hour)).toISOString();
+    const w1 = await createWorkplace(t(), 'SUM-W1');
+    const w2 = await createWorkplace(t(), 'SUM-W2');
+    const shifts: [string, number, number][] = [
+      [w1, 6, 14],
+      [w1, 14, 22],
+      [w1, 22, 30], // 2 hours of it inside the horizon
+      [w2, 6, 14],
+      [w2, 30, 38], // outside the horizon
+    ];
+    for (const [workplaceId, from, to] of shifts) {
+      const shift = await t().request({
+        method: 'POST',
+        url: `${API}/workplaces/${workplaceId}/shifts`,
+        body: { startDate: at(from), endDate: at(to) },
+      });
+      assert.equal(shift.statusCode, 201, shift.body);
+    }
+    const order = async (number: string, deliveryHour: number | null, operations: number) => {
+      const created = await t().request({
+        method: 'POST',
+        url: `${API}/productionOrders`,
+        body: { number, ...(deliveryHour === null ? {} : { deliveryDate: at(deliveryHour) }) },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const ids: string[] = [];
+      for (let index = 1; index <= operations; index++) {
+        const operation = await t().request({
+          method: 'POST',
+          url: `${API}/operations`,
+          body: { productionOrderId: json(created).properties.id, number: `${number}-${index}` },
+        });
+        assert.equal(operation.statusCode, 201, operation.body);
+        ids.push(json(operation).properties.id);
+      }
+      return ids;
+    };
+    const [a1, a2] = (await order('SUM-A', 20, 2)) as [string, string];
+    const [b1] = (await order('SUM-B', 12, 1)) as [string];
+    const [c1] = (await order('SUM-C', null, 2)) as [string];
+    const planned = (operationId: string, workplaceId: string, hours: number[]) => {
+      const [start, setupEnd, end] = hours as [number, number | undefined, number];
+      return setupEnd === undefined
+        ? { operationId, workplaceId, startDate: at(start), endDate: at(end) }
+        : {
+            operationId,
+            workplaceId,
+            startDate: at(start),
+            endDate: at(end),
+            setupStartDate: at(start),
+            setupEndDate: at(setupEnd),
+            processingStartDate: at(setupEnd),
+            processingEndDate: at(end),
+          };
+    };
+    const elements = [
+      planned(a1, w1, [6, 7, 10]),
+      planned(a2, w2, [11, 12, 15]),
+      planned(b1, w1, [20, 21, 26]),
+      planned(c1, w2, [15, undefined as unknown as number, 17]),
+    ];
+    for (const [resource, list] of [
+      ['planningResults', 'assignments'],
+      ['forecastResults', 'forecastResults'],
+    ] as const) {
+      const bulk = await t().request({
+        method: 'POST',
+        url: `${API}/operations/${resource}/update`,
+        body: { [list]: elements },
+      });
+      assert.equal(bulk.statusCode, 200, bulk.body);
+      const hour = 3_600_000;
+      const page = await t().request({
+        url: `/api/v3/operations/${resource}?startDate=${at(0)}&endDate=${at(24)}&limit=1`,
+      });
+      assert.equal(page.statusCode, 200, page.body);
+      // Every result of the horizon counts, not only the page's one.
+      assert.equal(json(page)._embedded[resource].length, 1);
+      assert.deepEqual(json(page).properties, {
+        startDate: at(0),
+        endDate: at(24),
+        numberOfWorkplaces: 2,
+        scheduledOperatingTime: 26 * hour,
+        plannedProcessingTime: 9 * hour,
+        plannedExecutionTime: 14 * hour,
+        numberOfPlannedProductionOrders: 2,
+        plannedLeadTime: 15 * hour,
+        minimumLeadTimeWithSetup: 14 * hour,
+        numberOfPartiallyPlannedProductionOrders: 1,
+        adherenceToDeliveryDates: 0.5,
+        schedulingEfficiency: 14 / 15,
+        occupancyRate: 14 / 26,
+        setupReduction: 1 - 3 / 14,
+      });
+      const empty = await t().request({
+        url: `/api/v3/operations/${resource}?startDate=2097-01-01T00:00:00.000Z&endDate=2097-01-02T00:00:00.000Z`,
+      });
+      assert.deepEqual(json(empty).properties, {
+        startDate: '2097-01-01T00:00:00.000Z',
+        endDate: '2097-01-02T00:00:00.000Z',
+        numberOfWorkplaces: 0,
+        scheduledOperatingTime: 0,
+        plannedProcessingTime: 0,
+        plannedExecutionTime: 0,
+        numberOfPlannedProductionOrders: 0,
+        plannedLeadTime: 0,
+        minimumLeadTimeWithSetup: 0,
+        numberOfPartiallyPlannedProductionOrders: 0,
+        adherenceToDeliveryDates: null,
+        schedulingEfficiency: null,
+        occupancyRate: null,
+        setupReduction: null,
+      });
+    }
+  });
+
   test('staff member planning results: bulk, GET, DELETE, events', async () => {
     const workplaceId = await createWorkplace(t(), 'SP-W1');
     const staffMemberId = await createStaffMember(t(), 'SP-S1');

@@ -1,7 +1,7 @@
 // Storage of the three kinds of results (forecast, operation planning, staff member planning):
 // one table each, all of the same shape, so one set of statements over the kind's table.
 import { isUuid } from '../../domain/ids.ts';
-import type { Result, ResultKind } from '../../domain/planning.ts';
+import type { PlannedOrder, Result, ResultKind, ResultSummaryInput } from '../../domain/planning.ts';
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
@@ -134,4 +134,65 @@ export async function listRunningResultsAt(
     [workplaceId, at],
   );
   return rows.map(toResult);
+}
+
+/**
+ * What the summary of an operation result kind over a period is computed from, read in one
+ * statement each: the results overlapping the period (as the list filters them), the production
+ * orders of their operations with every operation's result, and the shifts of their workplaces.
+ */
+export async function loadSummaryInput(
+  db: Queryable,
+  kind: ResultKind,
+  period: PeriodFilter,
+): Promise<ResultSummaryInput> {
+  const from = period.startDate ?? null;
+  const to = period.endDate ?? null;
+  const rows = await db.query<Row & { production_order_id: string }>(
+    `SELECT r.operation_id AS owner_id, r.*, o.production_order_id FROM ${kind.table} r
+     JOIN operations o ON o.id = r.operation_id
+     WHERE ($1::timestamptz IS NULL OR r.end_date >= $1) AND ($2::timestamptz IS NULL OR r.start_date <= $2)`,
+    [from, to],
+  );
+  const results = rows.map(toResult);
+  const orderIds = [...new Set(rows.map((row) => row.production_order_id))];
+  const operations = await db.query<{
+    production_order_id: string;
+    delivery_date: Date | null;
+    start_date: Date | null;
+    end_date: Date | null;
+  }>(
+    `SELECT o.production_order_id, p.delivery_date, r.start_date, r.end_date FROM operations o
+     JOIN production_orders p ON p.id = o.production_order_id
+     LEFT JOIN ${kind.table} r ON r.operation_id = o.id
+     WHERE o.production_order_id = ANY($1::uuid[])`,
+    [orderIds],
+  );
+  const orders = new Map<string, PlannedOrder>();
+  for (const row of operations) {
+    let order = orders.get(row.production_order_id);
+    if (!order) {
+      order = { deliveryDate: row.delivery_date, operationCount: 0, results: [] };
+      orders.set(row.production_order_id, order);
+    }
+    order.operationCount++;
+    if (row.start_date !== null && row.end_date !== null)
+      order.results.push({ startDate: row.start_date, endDate: row.end_date });
+  }
+  const workplaceIds = [...new Set(results.map((result) => result.workplaceId))];
+  const shifts = await db.query<{ workplace_id: string; start_date: Date; end_date: Date }>(
+    `SELECT workplace_id, start_date, end_date FROM shifts WHERE workplace_id = ANY($1::uuid[])
+     AND ($2::timestamptz IS NULL OR end_date > $2) AND ($3::timestamptz IS NULL OR start_date < $3)`,
+    [workplaceIds, from, to],
+  );
+  return {
+    period,
+    results,
+    orders: [...orders.values()],
+    shifts: shifts.map((row) => ({
+      workplaceId: row.workplace_id,
+      startDate: row.start_date,
+      endDate: row.end_date,
+    })),
+  };
 }

@@ -11,9 +11,14 @@ import { Nullable, OperatingStateProperty } from '../schemas/common.ts';
 import { iso } from './properties.ts';
 
 /** What a page of records shows in its `properties`. */
-export interface PageElements<Item> {
+export interface PageElements<Item, Filter = unknown> {
   schema: TSchema;
-  of: (items: Item[], request: FastifyRequest) => Record<string, unknown>;
+  /** From the page's items, or from the whole filtered collection (a summary of every page). */
+  of: (
+    items: Item[],
+    request: FastifyRequest,
+    filter: Filter,
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 const DateTime = Type.String({ format: 'date-time' });

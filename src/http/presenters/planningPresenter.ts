@@ -5,6 +5,7 @@ import type {
   Result,
   ResultElement,
   ResultKind,
+  ResultSummary,
 } from '../../domain/planning.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
@@ -110,4 +111,9 @@ export function presentMalfunctionScenario(
       operatingState: state ? link(hrefs.api(`${OPERATING_STATES_PATH}/${state.id}`)) : undefined,
     },
   );
+}
+
+/** The summary of a result collection: its dates as ISO text. */
+export function presentSummary(summary: ResultSummary): Record<string, unknown> {
+  return { ...summary, startDate: iso(summary.startDate), endDate: iso(summary.endDate) };
 }

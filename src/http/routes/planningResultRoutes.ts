@@ -16,7 +16,12 @@ import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { type Resource as HalResource, link } from '../hal.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
-import { presentBulkOutcome, presentResult, resultPath } from '../presenters/planningPresenter.ts';
+import {
+  presentBulkOutcome,
+  presentResult,
+  presentSummary,
+  resultPath,
+} from '../presenters/planningPresenter.ts';
 import { checkEchoed, echoingBody, readOnlyNames } from '../readOnly.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
@@ -27,6 +32,7 @@ import {
   MAX_ELEMENTS,
   type ResultBody,
   ResultProperties,
+  ResultSummarySchema,
   resultFields,
   toElement,
   toResultInput,
@@ -143,6 +149,11 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
         kind === FORECAST_RESULTS ? 'getOperationsForecastResults' : 'getOperationsPlanningResults',
       filters: PeriodFilters,
       load: (filter, page) => resultRepository.listResults(db, kind, periodOf(filter), page),
+      elements: {
+        schema: ResultSummarySchema,
+        of: async (_items, _request, filter) =>
+          presentSummary(await service.summarizeOperationResults(db, kind, periodOf(filter))),
+      },
     });
   }
 

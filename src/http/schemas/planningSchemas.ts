@@ -139,3 +139,29 @@ export const MalfunctionBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const Milliseconds = (description: string) => Type.Integer({ description: `${description}, ms` });
+const Rate = (description: string) =>
+  Nullable(Type.Number({ description: `${description}; null where its denominator is zero` }));
+
+/** The figures of a result collection over its horizon (docs/resources/planning.md, "Summary"). */
+export const ResultSummarySchema = Type.Object({
+  startDate: Nullable(Type.String({ format: 'date-time', description: 'Start of the horizon' })),
+  endDate: Nullable(Type.String({ format: 'date-time', description: 'End of the horizon' })),
+  numberOfWorkplaces: Type.Integer({ description: 'Workplaces with a result in the horizon' }),
+  scheduledOperatingTime: Milliseconds('Shift time of those workplaces in the horizon'),
+  plannedProcessingTime: Milliseconds('Processing time of the results in the horizon'),
+  plannedExecutionTime: Milliseconds('Start to end of the results in the horizon'),
+  numberOfPlannedProductionOrders: Type.Integer({
+    description: 'Production orders with every operation planned',
+  }),
+  plannedLeadTime: Milliseconds('Sum over those orders of their first start to their last end'),
+  minimumLeadTimeWithSetup: Milliseconds('Sum over those orders of their operations back to back'),
+  numberOfPartiallyPlannedProductionOrders: Type.Integer({
+    description: 'Production orders with only some operations planned',
+  }),
+  adherenceToDeliveryDates: Rate('Share of the planned orders with a delivery date that end by it'),
+  schedulingEfficiency: Rate('minimumLeadTimeWithSetup / plannedLeadTime'),
+  occupancyRate: Rate('plannedExecutionTime / scheduledOperatingTime'),
+  setupReduction: Rate('1 - setup time / plannedExecutionTime'),
+});
