@@ -27140,6 +27140,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        properties: {
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description Workplaces with a result in the horizon */
+                            numberOfWorkplaces: number;
+                            /** @description Shift time of those workplaces in the horizon, ms */
+                            scheduledOperatingTime: number;
+                            /** @description Processing time of the results in the horizon, ms */
+                            plannedProcessingTime: number;
+                            /** @description Start to end of the results in the horizon, ms */
+                            plannedExecutionTime: number;
+                            /** @description Production orders with every operation planned */
+                            numberOfPlannedProductionOrders: number;
+                            /** @description Sum over those orders of their first start to their last end, ms */
+                            plannedLeadTime: number;
+                            /** @description Sum over those orders of their operations back to back, ms */
+                            minimumLeadTimeWithSetup: number;
+                            /** @description Production orders with only some operations planned */
+                            numberOfPartiallyPlannedProductionOrders: number;
+                            adherenceToDeliveryDates: number | null;
+                            schedulingEfficiency: number | null;
+                            occupancyRate: number | null;
+                            setupReduction: number | null;
+                        };
                         pagination: {
                             limit: number;
                             count: number;
@@ -27241,6 +27265,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        properties: {
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description Workplaces with a result in the horizon */
+                            numberOfWorkplaces: number;
+                            /** @description Shift time of those workplaces in the horizon, ms */
+                            scheduledOperatingTime: number;
+                            /** @description Processing time of the results in the horizon, ms */
+                            plannedProcessingTime: number;
+                            /** @description Start to end of the results in the horizon, ms */
+                            plannedExecutionTime: number;
+                            /** @description Production orders with every operation planned */
+                            numberOfPlannedProductionOrders: number;
+                            /** @description Sum over those orders of their first start to their last end, ms */
+                            plannedLeadTime: number;
+                            /** @description Sum over those orders of their operations back to back, ms */
+                            minimumLeadTimeWithSetup: number;
+                            /** @description Production orders with only some operations planned */
+                            numberOfPartiallyPlannedProductionOrders: number;
+                            adherenceToDeliveryDates: number | null;
+                            schedulingEfficiency: number | null;
+                            occupancyRate: number | null;
+                            setupReduction: number | null;
+                        };
                         pagination: {
                             limit: number;
                             count: number;
