@@ -423,7 +423,7 @@ CREATE TRIGGER operations_material_literal_deletes AFTER DELETE ON operations RE
 CREATE TRIGGER operations_material_literal_inserts AFTER INSERT ON operations REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_material_literals();
 CREATE TRIGGER operations_material_literal_updates AFTER UPDATE OF material_number, material_description ON operations FOR EACH ROW WHEN (old.material_number IS DISTINCT FROM new.material_number OR old.material_description IS DISTINCT FROM new.material_description) EXECUTE FUNCTION keep_material_literal();
 
--- planning_scenarios: 008_planning.sql
+-- planning_scenarios: 008_planning.sql; changed by 140_scenario_creators.sql
 CREATE TABLE planning_scenarios (
   id uuid NOT NULL,
   kind text NOT NULL,
@@ -432,13 +432,14 @@ CREATE TABLE planning_scenarios (
   elements jsonb NOT NULL,
   created_at timestamp with time zone NOT NULL,
   obsolete_since timestamp with time zone,
+  creator text,
   CONSTRAINT planning_scenarios_pkey PRIMARY KEY (id),
   CONSTRAINT planning_scenarios_kind_check CHECK (kind = ANY (ARRAY['OPERATION'::text, 'STAFF_MEMBER'::text]))
 );
 CREATE INDEX planning_scenarios_current ON planning_scenarios USING btree (kind) WHERE (obsolete_since IS NULL);
 CREATE INDEX planning_scenarios_list ON planning_scenarios USING btree (kind, created_at DESC, id DESC);
 
--- predicted_malfunction_scenarios: 008_planning.sql
+-- predicted_malfunction_scenarios: 008_planning.sql; changed by 140_scenario_creators.sql
 CREATE TABLE predicted_malfunction_scenarios (
   id uuid NOT NULL,
   workplace_id uuid NOT NULL,
@@ -449,6 +450,7 @@ CREATE TABLE predicted_malfunction_scenarios (
   description text,
   created_at timestamp with time zone NOT NULL,
   obsolete_since timestamp with time zone,
+  creator text,
   CONSTRAINT predicted_malfunction_scenarios_pkey PRIMARY KEY (id),
   CONSTRAINT predicted_malfunction_scenarios_workplace_id_fkey FOREIGN KEY (workplace_id) REFERENCES workplaces(id) ON DELETE CASCADE,
   CONSTRAINT predicted_malfunction_scenarios_probability_check CHECK (probability >= 0::double precision AND probability <= 1::double precision)

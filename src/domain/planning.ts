@@ -151,6 +151,8 @@ export interface PlanningScenario {
   name: string | null;
   description: string | null;
   elements: ResultElement[];
+  /** The client that created it; null when not recorded. */
+  creator: string | null;
   createdAt: Date;
   /** When the plan it was computed against changed (operation scenarios only). */
   obsoleteSince: Date | null;
@@ -167,6 +169,8 @@ export interface PredictedMalfunctionScenarioInput {
 
 export interface PredictedMalfunctionScenario extends PredictedMalfunctionScenarioInput {
   id: string;
+  /** The client that created it; null when not recorded. */
+  creator: string | null;
   createdAt: Date;
   /** When the workplace went into a downtime state after the prediction. */
   obsoleteSince: Date | null;
@@ -307,5 +311,50 @@ export function summarizeResults({ period, results, orders, shifts }: ResultSumm
     schedulingEfficiency: ratio(minimumLeadTimeWithSetup, plannedLeadTime),
     occupancyRate: ratio(execution, scheduledOperatingTime),
     setupReduction: execution === 0 ? null : 1 - setup / execution,
+  };
+}
+
+/** First start to last end of the results; empty without results. */
+export function horizonOf(results: readonly Span[]): { startDate?: Date; endDate?: Date } {
+  if (results.length === 0) return {};
+  return {
+    startDate: new Date(Math.min(...results.map((result) => ms(result.startDate)))),
+    endDate: new Date(Math.max(...results.map((result) => ms(result.endDate)))),
+  };
+}
+
+/** The figures of a staff member planning scenario; what the plant does not record is null. */
+export interface StaffScenarioSummary {
+  startDate: Date | null;
+  endDate: Date | null;
+  operationsPlanningScenarioId: null;
+  numberOfPlannedStaffMembers: number;
+  scheduledWorkingTime: null;
+  occupancyTime: number;
+  occupancyRate: null;
+  numberOfWorkplaces: number;
+  requirementOfStaffHours: null;
+  coverageOfPersonnelRequirements: null;
+}
+
+/**
+ * A staff member scenario's figures from its elements: the horizon, how many staff members and
+ * workplaces it plans and the time it dispatches them (each element start to end). The working
+ * time they are scheduled for, the staff hours required and the operation scenario it was planned
+ * against are not recorded, so they and the rates over them are null.
+ */
+export function summarizeStaffScenario(elements: readonly ResultElement[]): StaffScenarioSummary {
+  const horizon = horizonOf(elements);
+  return {
+    startDate: horizon.startDate ?? null,
+    endDate: horizon.endDate ?? null,
+    operationsPlanningScenarioId: null,
+    numberOfPlannedStaffMembers: new Set(elements.map((element) => element.ownerId)).size,
+    scheduledWorkingTime: null,
+    occupancyTime: elements.reduce((sum, element) => sum + ms(element.endDate) - ms(element.startDate), 0),
+    occupancyRate: null,
+    numberOfWorkplaces: new Set(elements.map((element) => element.workplaceId)).size,
+    requirementOfStaffHours: null,
+    coverageOfPersonnelRequirements: null,
   };
 }

@@ -2,7 +2,11 @@
 // once, never changed; outdated by later changes of the plan or of the workplace (see docs).
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
-import { listRunningResultsAt } from '../db/repositories/planningResultRepository.ts';
+import {
+  listRunningResultsAt,
+  ordersOfOperations,
+  shiftsOfWorkplaces,
+} from '../db/repositories/planningResultRepository.ts';
 import * as scenarios from '../db/repositories/planningScenarioRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { catalogueEvent, lifecycleEvents, type NewEvent, resourcesUpdated } from '../domain/events.ts';
@@ -11,14 +15,19 @@ import {
   checkPeriod,
   checkUniqueOwners,
   FORECAST_RESULTS,
+  horizonOf,
   OBSOLETING_WORKPLACE_STATE,
   OPERATION_PLANNING_RESULTS,
   type PlanningScenario,
   type PredictedMalfunctionScenario,
   type PredictedMalfunctionScenarioInput,
   type ResultElement,
+  type ResultSummary,
   type ScenarioKind,
   STAFF_MEMBER_PLANNING_RESULTS,
+  type StaffScenarioSummary,
+  summarizeResults,
+  summarizeStaffScenario,
 } from '../domain/planning.ts';
 import { recordEvents } from './eventService.ts';
 import { checkElement } from './planningResultService.ts';
@@ -45,6 +54,8 @@ export interface PlanningScenarioInput {
   name: string | null;
   description: string | null;
   elements: ResultElement[];
+  /** The client creating it. */
+  creator: string | null;
 }
 
 export async function createPlanningScenario(
@@ -87,6 +98,7 @@ function malfunctionState(idOrCode: string | null): string | null {
 export async function createMalfunctionScenario(
   db: Database,
   input: PredictedMalfunctionScenarioInput,
+  creator: string | null,
 ): Promise<PredictedMalfunctionScenario> {
   checkPeriod(input.startDate, input.endDate, 'startDate', 'endDate');
   const now = new Date();
@@ -94,6 +106,7 @@ export async function createMalfunctionScenario(
     ...input,
     operatingStateId: malfunctionState(input.operatingStateId),
     id: uuidv7(),
+    creator,
     createdAt: now,
     obsoleteSince: null,
   };
@@ -158,4 +171,33 @@ export async function obsoletedByOperatingState(
     );
   }
   return events;
+}
+
+/**
+ * The figures of an operation planning scenario, as of a result collection (docs/resources/planning.md):
+ * its elements are the results, its horizon their first start to their last end.
+ */
+async function summarizePlanningScenario(
+  db: Database,
+  scenario: PlanningScenario,
+): Promise<ResultSummary> {
+  const planned = new Map(scenario.elements.map((element) => [element.ownerId, element]));
+  const results = scenario.elements;
+  return db.transaction(async (tx) => {
+    const period = horizonOf(results);
+    const orders = await ordersOfOperations(tx, planned);
+    const workplaceIds = [...new Set(results.map((element) => element.workplaceId))];
+    const shifts = await shiftsOfWorkplaces(tx, workplaceIds, period);
+    return summarizeResults({ period, results, orders, shifts });
+  });
+}
+
+/** A scenario's figures: an operation scenario's as of a result collection, a staff member scenario's own. */
+export function scenarioFigures(
+  db: Database,
+  scenario: PlanningScenario,
+): Promise<ResultSummary | StaffScenarioSummary> {
+  return scenario.kind === 'OPERATION'
+    ? summarizePlanningScenario(db, scenario)
+    : Promise.resolve(summarizeStaffScenario(scenario.elements));
 }

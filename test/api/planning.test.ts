@@ -654,20 +654,45 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         path: `${API}/operations/planningScenarios`,
         list: 'assignments',
         element: fullResult({ operationId, workplaceId, ...FUTURE }),
-        name: 'operationPlanningScenarios',
-        createRel: 'createOperationPlanningScenario',
+        name: 'planningScenarios',
+        createRel: 'createPlanningScenario',
         event: 'OPERATION_PLANNING_SCENARIO',
         idKey: 'operationPlanningScenarioId',
+        // One workplace without shifts; the operation is its order's only one, so the order is planned.
+        figures: {
+          numberOfWorkplaces: 1,
+          scheduledOperatingTime: 0,
+          plannedProcessingTime: 0,
+          plannedExecutionTime: 8 * 3_600_000,
+          numberOfPlannedProductionOrders: 1,
+          plannedLeadTime: 8 * 3_600_000,
+          minimumLeadTimeWithSetup: 8 * 3_600_000,
+          numberOfPartiallyPlannedProductionOrders: 0,
+          adherenceToDeliveryDates: null,
+          schedulingEfficiency: 1,
+          occupancyRate: null,
+          setupReduction: 1,
+        },
         extra: { obsoleteSince: null },
       },
       {
         path: `${API}/staffMembers/planningScenarios`,
         list: 'elements',
         element: fullResult({ staffMemberId, workplaceId, ...FUTURE }),
-        name: 'staffMemberPlanningScenarios',
-        createRel: 'createStaffMemberPlanningScenario',
+        name: 'planningScenarios',
+        createRel: 'createPlanningScenario',
         event: 'STAFF_MEMBER_PLANNING_SCENARIO',
         idKey: 'staffMemberPlanningScenarioId',
+        figures: {
+          operationsPlanningScenarioId: null,
+          numberOfPlannedStaffMembers: 1,
+          scheduledWorkingTime: null,
+          occupancyTime: 8 * 3_600_000,
+          occupancyRate: null,
+          numberOfWorkplaces: 1,
+          requirementOfStaffHours: null,
+          coverageOfPersonnelRequirements: null,
+        },
         extra: {},
       },
     ];
@@ -682,12 +707,22 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       assert.equal(response.statusCode, 201, response.body);
       const body = json(response);
       const id = body.properties.id;
+      const clients = await t().app.db.query<{ client_id: string }>(
+        "SELECT client_id FROM oauth_clients WHERE name = 'test read write'",
+      );
+      const creator = clients[0]?.client_id;
       const expected = {
         properties: {
           id,
+          creator,
+          creationDate: body.properties.createdAt,
+          startDate: FUTURE.startDate,
+          endDate: FUTURE.endDate,
+          ...kind.figures,
+          elements: [kind.element],
           name: 'Rush order first',
           description: 'What if',
-          [kind.list]: [kind.element],
+          ...(kind.list === 'assignments' ? { assignments: [kind.element] } : {}),
           createdAt: body.properties.createdAt,
           ...kind.extra,
         },
@@ -714,6 +749,21 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       const minimal = await t().request({ method: 'POST', url: kind.path, body: { [kind.list]: [] } });
       assert.equal(minimal.statusCode, 201, minimal.body);
       assert.deepEqual([json(minimal).properties.name, json(minimal).properties.description], [null, null]);
+      // Without elements there is no horizon.
+      assert.deepEqual([json(minimal).properties.startDate, json(minimal).properties.endDate], [null, null]);
+
+      // startDate/endDate keep the scenarios created in the period.
+      const createdAt = body.properties.createdAt;
+      const since = json(await t().request({ url: `${kind.path}?startDate=${createdAt}` }));
+      assert.equal(since.pagination.total, 2);
+      const until = json(await t().request({ url: `${kind.path}?endDate=${createdAt}` }));
+      const untilItems: { properties: { id: string; creationDate: string } }[] = until._embedded[kind.name];
+      assert.ok(untilItems.some((item) => item.properties.id === id));
+      assert.ok(untilItems.every((item) => item.properties.creationDate <= createdAt));
+      const later = json(await t().request({ url: `${kind.path}?startDate=2999-01-01T00:00:00Z` }));
+      assert.equal(later.pagination.total, 0);
+      const badDate = await t().request({ url: `${kind.path}?startDate=yesterday` });
+      assert.equal(badDate.statusCode, 400);
 
       const collection = json(await t().request({ url: `${kind.path}?limit=1` }));
       assert.deepEqual(collection.pagination, {
@@ -978,8 +1028,8 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     });
     assert.equal(forecast.statusCode, 200);
     for (const [path, rel] of [
-      ['/operations/planningScenarios', 'createOperationPlanningScenario'],
-      ['/staffMembers/planningScenarios', 'createStaffMemberPlanningScenario'],
+      ['/operations/planningScenarios', 'createPlanningScenario'],
+      ['/staffMembers/planningScenarios', 'createPlanningScenario'],
       ['/workplaces/predictedMalfunctionScenarios', 'createPredictedMalfunctionScenario'],
     ] as const) {
       const collection = await t().request({ url: `${API}${path}`, scopes: read });

@@ -3123,7 +3123,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List operationPlanningScenarios, newest first */
+        /**
+         * List the operation planningScenarios, newest first
+         * @description startDate/endDate: only the scenarios created in the period.
+         */
         get: operations["listOperationPlanningScenarios"];
         put?: never;
         /** Create a planning scenario (emits OPERATION_PLANNING_SCENARIO_CREATED) */
@@ -3141,7 +3144,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the operationPlanningScenarios */
+        /** One operation planning scenario */
         get: operations["getOperationPlanningScenario"];
         put?: never;
         post?: never;
@@ -3158,7 +3161,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List staffMemberPlanningScenarios, newest first */
+        /**
+         * List the staff member planningScenarios, newest first
+         * @description startDate/endDate: only the scenarios created in the period.
+         */
         get: operations["listStaffMemberPlanningScenarios"];
         put?: never;
         /** Create a planning scenario (emits STAFF_MEMBER_PLANNING_SCENARIO_CREATED) */
@@ -3176,7 +3182,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the staffMemberPlanningScenarios */
+        /** One staff member planning scenario */
         get: operations["getStaffMemberPlanningScenario"];
         put?: never;
         post?: never;
@@ -27374,6 +27380,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                startDate?: string;
+                endDate?: string;
             };
             header?: never;
             path?: never;
@@ -27397,10 +27405,50 @@ export interface operations {
                             lastIdentifier: null;
                         };
                         _embedded: {
-                            operationPlanningScenarios: {
+                            planningScenarios: {
                                 properties: {
                                     /** Format: uuid */
                                     id: string;
+                                    creator: string | null;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    startDate: string | null;
+                                    endDate: string | null;
+                                    /** @description Workplaces with a result in the horizon */
+                                    numberOfWorkplaces: number;
+                                    /** @description Shift time of those workplaces in the horizon, ms */
+                                    scheduledOperatingTime: number;
+                                    /** @description Processing time of the results in the horizon, ms */
+                                    plannedProcessingTime: number;
+                                    /** @description Start to end of the results in the horizon, ms */
+                                    plannedExecutionTime: number;
+                                    /** @description Production orders with every operation planned */
+                                    numberOfPlannedProductionOrders: number;
+                                    /** @description Sum over those orders of their first start to their last end, ms */
+                                    plannedLeadTime: number;
+                                    /** @description Sum over those orders of their operations back to back, ms */
+                                    minimumLeadTimeWithSetup: number;
+                                    /** @description Production orders with only some operations planned */
+                                    numberOfPartiallyPlannedProductionOrders: number;
+                                    adherenceToDeliveryDates: number | null;
+                                    schedulingEfficiency: number | null;
+                                    occupancyRate: number | null;
+                                    setupReduction: number | null;
+                                    elements: {
+                                        /** Format: uuid */
+                                        operationId: string;
+                                        /** Format: uuid */
+                                        workplaceId: string;
+                                        /** Format: date-time */
+                                        startDate: string;
+                                        /** Format: date-time */
+                                        endDate: string;
+                                        setupStartDate: string | null;
+                                        setupEndDate: string | null;
+                                        processingStartDate: string | null;
+                                        processingEndDate: string | null;
+                                        fixed: boolean;
+                                    }[];
                                     name: string | null;
                                     description: string | null;
                                     assignments: {
@@ -27520,6 +27568,46 @@ export interface operations {
                         properties: {
                             /** Format: uuid */
                             id: string;
+                            creator: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description Workplaces with a result in the horizon */
+                            numberOfWorkplaces: number;
+                            /** @description Shift time of those workplaces in the horizon, ms */
+                            scheduledOperatingTime: number;
+                            /** @description Processing time of the results in the horizon, ms */
+                            plannedProcessingTime: number;
+                            /** @description Start to end of the results in the horizon, ms */
+                            plannedExecutionTime: number;
+                            /** @description Production orders with every operation planned */
+                            numberOfPlannedProductionOrders: number;
+                            /** @description Sum over those orders of their first start to their last end, ms */
+                            plannedLeadTime: number;
+                            /** @description Sum over those orders of their operations back to back, ms */
+                            minimumLeadTimeWithSetup: number;
+                            /** @description Production orders with only some operations planned */
+                            numberOfPartiallyPlannedProductionOrders: number;
+                            adherenceToDeliveryDates: number | null;
+                            schedulingEfficiency: number | null;
+                            occupancyRate: number | null;
+                            setupReduction: number | null;
+                            elements: {
+                                /** Format: uuid */
+                                operationId: string;
+                                /** Format: uuid */
+                                workplaceId: string;
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                setupStartDate: string | null;
+                                setupEndDate: string | null;
+                                processingStartDate: string | null;
+                                processingEndDate: string | null;
+                                fixed: boolean;
+                            }[];
                             name: string | null;
                             description: string | null;
                             assignments: {
@@ -27614,6 +27702,46 @@ export interface operations {
                         properties: {
                             /** Format: uuid */
                             id: string;
+                            creator: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description Workplaces with a result in the horizon */
+                            numberOfWorkplaces: number;
+                            /** @description Shift time of those workplaces in the horizon, ms */
+                            scheduledOperatingTime: number;
+                            /** @description Processing time of the results in the horizon, ms */
+                            plannedProcessingTime: number;
+                            /** @description Start to end of the results in the horizon, ms */
+                            plannedExecutionTime: number;
+                            /** @description Production orders with every operation planned */
+                            numberOfPlannedProductionOrders: number;
+                            /** @description Sum over those orders of their first start to their last end, ms */
+                            plannedLeadTime: number;
+                            /** @description Sum over those orders of their operations back to back, ms */
+                            minimumLeadTimeWithSetup: number;
+                            /** @description Production orders with only some operations planned */
+                            numberOfPartiallyPlannedProductionOrders: number;
+                            adherenceToDeliveryDates: number | null;
+                            schedulingEfficiency: number | null;
+                            occupancyRate: number | null;
+                            setupReduction: number | null;
+                            elements: {
+                                /** Format: uuid */
+                                operationId: string;
+                                /** Format: uuid */
+                                workplaceId: string;
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                setupStartDate: string | null;
+                                setupEndDate: string | null;
+                                processingStartDate: string | null;
+                                processingEndDate: string | null;
+                                fixed: boolean;
+                            }[];
                             name: string | null;
                             description: string | null;
                             assignments: {
@@ -27694,6 +27822,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                startDate?: string;
+                endDate?: string;
             };
             header?: never;
             path?: never;
@@ -27717,12 +27847,29 @@ export interface operations {
                             lastIdentifier: null;
                         };
                         _embedded: {
-                            staffMemberPlanningScenarios: {
+                            planningScenarios: {
                                 properties: {
                                     /** Format: uuid */
                                     id: string;
-                                    name: string | null;
-                                    description: string | null;
+                                    creator: string | null;
+                                    /** Format: date-time */
+                                    creationDate: string;
+                                    startDate: string | null;
+                                    endDate: string | null;
+                                    /** @description Not recorded */
+                                    operationsPlanningScenarioId: null;
+                                    numberOfPlannedStaffMembers: number;
+                                    /** @description Not recorded */
+                                    scheduledWorkingTime: null;
+                                    /** @description Start to end of its elements, ms */
+                                    occupancyTime: number;
+                                    /** @description Not recorded (needs the scheduled working time) */
+                                    occupancyRate: null;
+                                    numberOfWorkplaces: number;
+                                    /** @description Not recorded */
+                                    requirementOfStaffHours: null;
+                                    /** @description Not recorded */
+                                    coverageOfPersonnelRequirements: null;
                                     elements: {
                                         /** Format: uuid */
                                         staffMemberId: string;
@@ -27738,6 +27885,8 @@ export interface operations {
                                         processingEndDate: string | null;
                                         fixed: boolean;
                                     }[];
+                                    name: string | null;
+                                    description: string | null;
                                     /** Format: date-time */
                                     createdAt: string;
                                 };
@@ -27839,8 +27988,25 @@ export interface operations {
                         properties: {
                             /** Format: uuid */
                             id: string;
-                            name: string | null;
-                            description: string | null;
+                            creator: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description Not recorded */
+                            operationsPlanningScenarioId: null;
+                            numberOfPlannedStaffMembers: number;
+                            /** @description Not recorded */
+                            scheduledWorkingTime: null;
+                            /** @description Start to end of its elements, ms */
+                            occupancyTime: number;
+                            /** @description Not recorded (needs the scheduled working time) */
+                            occupancyRate: null;
+                            numberOfWorkplaces: number;
+                            /** @description Not recorded */
+                            requirementOfStaffHours: null;
+                            /** @description Not recorded */
+                            coverageOfPersonnelRequirements: null;
                             elements: {
                                 /** Format: uuid */
                                 staffMemberId: string;
@@ -27856,6 +28022,8 @@ export interface operations {
                                 processingEndDate: string | null;
                                 fixed: boolean;
                             }[];
+                            name: string | null;
+                            description: string | null;
                             /** Format: date-time */
                             createdAt: string;
                         };
@@ -27932,8 +28100,25 @@ export interface operations {
                         properties: {
                             /** Format: uuid */
                             id: string;
-                            name: string | null;
-                            description: string | null;
+                            creator: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description Not recorded */
+                            operationsPlanningScenarioId: null;
+                            numberOfPlannedStaffMembers: number;
+                            /** @description Not recorded */
+                            scheduledWorkingTime: null;
+                            /** @description Start to end of its elements, ms */
+                            occupancyTime: number;
+                            /** @description Not recorded (needs the scheduled working time) */
+                            occupancyRate: null;
+                            numberOfWorkplaces: number;
+                            /** @description Not recorded */
+                            requirementOfStaffHours: null;
+                            /** @description Not recorded */
+                            coverageOfPersonnelRequirements: null;
                             elements: {
                                 /** Format: uuid */
                                 staffMemberId: string;
@@ -27949,6 +28134,8 @@ export interface operations {
                                 processingEndDate: string | null;
                                 fixed: boolean;
                             }[];
+                            name: string | null;
+                            description: string | null;
                             /** Format: date-time */
                             createdAt: string;
                         };

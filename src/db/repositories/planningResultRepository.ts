@@ -1,7 +1,7 @@
 // Storage of the three kinds of results (forecast, operation planning, staff member planning):
 // one table each, all of the same shape, so one set of statements over the kind's table.
 import { isUuid } from '../../domain/ids.ts';
-import type { PlannedOrder, Result, ResultKind, ResultSummaryInput } from '../../domain/planning.ts';
+import type { PlannedOrder, Result, ResultKind, ResultSummaryInput, Span } from '../../domain/planning.ts';
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
@@ -180,19 +180,58 @@ export async function loadSummaryInput(
       order.results.push({ startDate: row.start_date, endDate: row.end_date });
   }
   const workplaceIds = [...new Set(results.map((result) => result.workplaceId))];
-  const shifts = await db.query<{ workplace_id: string; start_date: Date; end_date: Date }>(
-    `SELECT workplace_id, start_date, end_date FROM shifts WHERE workplace_id = ANY($1::uuid[])
-     AND ($2::timestamptz IS NULL OR end_date > $2) AND ($3::timestamptz IS NULL OR start_date < $3)`,
-    [workplaceIds, from, to],
-  );
+  const shifts = await shiftsOfWorkplaces(db, workplaceIds, period);
   return {
     period,
     results,
     orders: [...orders.values()],
-    shifts: shifts.map((row) => ({
-      workplaceId: row.workplace_id,
-      startDate: row.start_date,
-      endDate: row.end_date,
-    })),
+    shifts,
   };
+}
+
+/**
+ * The production orders of the planned operations, each with all its operations; an operation is
+ * planned where `planned` has its span (a scenario's elements).
+ */
+export async function ordersOfOperations(
+  db: Queryable,
+  planned: ReadonlyMap<string, Span>,
+): Promise<PlannedOrder[]> {
+  const ids = [...planned.keys()].filter(isUuid);
+  const rows = await db.query<{ id: string; production_order_id: string; delivery_date: Date | null }>(
+    `SELECT o.id, o.production_order_id, p.delivery_date FROM operations o
+     JOIN production_orders p ON p.id = o.production_order_id
+     WHERE o.production_order_id IN (SELECT production_order_id FROM operations WHERE id = ANY($1::uuid[]))`,
+    [ids],
+  );
+  const orders = new Map<string, PlannedOrder>();
+  for (const row of rows) {
+    let order = orders.get(row.production_order_id);
+    if (!order) {
+      order = { deliveryDate: row.delivery_date, operationCount: 0, results: [] };
+      orders.set(row.production_order_id, order);
+    }
+    order.operationCount++;
+    const span = planned.get(row.id);
+    if (span) order.results.push(span);
+  }
+  return [...orders.values()];
+}
+
+/** The shifts of the workplaces that overlap the horizon (all of them without one). */
+export async function shiftsOfWorkplaces(
+  db: Queryable,
+  workplaceIds: readonly string[],
+  horizon: { startDate?: Date | undefined; endDate?: Date | undefined },
+): Promise<ResultSummaryInput['shifts']> {
+  const rows = await db.query<{ workplace_id: string; start_date: Date; end_date: Date }>(
+    `SELECT workplace_id, start_date, end_date FROM shifts WHERE workplace_id = ANY($1::uuid[])
+     AND ($2::timestamptz IS NULL OR end_date > $2) AND ($3::timestamptz IS NULL OR start_date < $3)`,
+    [workplaceIds.filter(isUuid), horizon.startDate ?? null, horizon.endDate ?? null],
+  );
+  return rows.map((row) => ({
+    workplaceId: row.workplace_id,
+    startDate: row.start_date,
+    endDate: row.end_date,
+  }));
 }

@@ -5,16 +5,14 @@ import {
   type ResultElement,
   type ScenarioKind,
 } from '../../domain/planning.ts';
-import { Conditions } from '../conditions.ts';
+import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
 import {
   findById,
   fromJsonb,
   insertRow,
-  offsetList,
   offsetPageOf,
-  ownedBy,
   ownedFind,
   type Table,
 } from '../table.ts';
@@ -28,6 +26,7 @@ interface ScenarioRow {
   name: string | null;
   description: string | null;
   elements: StoredElement[] | string;
+  creator: string | null;
   created_at: Date;
   obsolete_since: Date | null;
 }
@@ -67,6 +66,7 @@ const toScenario = (row: ScenarioRow): PlanningScenario => {
     name: row.name,
     description: row.description,
     elements: (elements as StoredElement[]).map((element) => loadElement(row.kind, element)),
+    creator: row.creator,
     createdAt: row.created_at,
     obsoleteSince: row.obsolete_since,
   };
@@ -85,13 +85,24 @@ export async function insertPlanningScenario(db: Queryable, scenario: PlanningSc
     name: scenario.name,
     description: scenario.description,
     elements: JSON.stringify(scenario.elements.map((element) => storeElement(scenario.kind, element))),
+    creator: scenario.creator,
     created_at: scenario.createdAt,
     obsolete_since: scenario.obsoleteSince,
   });
 }
 
-/** The scenarios of one kind, newest first. */
-export const listPlanningScenarios = offsetList(PLANNING_SCENARIOS, NEWEST_FIRST, ownedBy('kind'));
+/** The scenarios of one kind created in the period (either end open), newest first. */
+export function listPlanningScenarios(
+  db: Queryable,
+  kind: ScenarioKind,
+  created: PeriodFilter,
+  page: OffsetRequest,
+): Promise<OffsetPage<PlanningScenario>> {
+  const conditions = new Conditions().add((at) => `kind = ${at}`, kind);
+  if (created.startDate !== undefined) conditions.add((at) => `created_at >= ${at}`, created.startDate);
+  if (created.endDate !== undefined) conditions.add((at) => `created_at <= ${at}`, created.endDate);
+  return offsetPageOf(db, PLANNING_SCENARIOS, conditions, NEWEST_FIRST, page);
+}
 
 export const findPlanningScenario = ownedFind(PLANNING_SCENARIOS, 'kind');
 
@@ -121,6 +132,7 @@ interface MalfunctionRow {
   probability: number;
   operating_state_id: string | null;
   description: string | null;
+  creator: string | null;
   created_at: Date;
   obsolete_since: Date | null;
 }
@@ -133,6 +145,7 @@ const toMalfunction = (row: MalfunctionRow): PredictedMalfunctionScenario => ({
   probability: Number(row.probability),
   operatingStateId: row.operating_state_id,
   description: row.description,
+  creator: row.creator,
   createdAt: row.created_at,
   obsoleteSince: row.obsolete_since,
 });
@@ -154,6 +167,7 @@ export async function insertMalfunctionScenario(
     probability: scenario.probability,
     operating_state_id: scenario.operatingStateId,
     description: scenario.description,
+    creator: scenario.creator,
     created_at: scenario.createdAt,
     obsolete_since: scenario.obsoleteSince,
   });

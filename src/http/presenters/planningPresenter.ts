@@ -6,6 +6,7 @@ import type {
   ResultElement,
   ResultKind,
   ResultSummary,
+  StaffScenarioSummary,
 } from '../../domain/planning.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { link, type Resource, resource } from '../hal.ts';
@@ -67,18 +68,32 @@ export function presentBulkOutcome(
   );
 }
 
-export function presentPlanningScenario(scenario: PlanningScenario, hrefs: Hrefs): Resource {
+/**
+ * A planning scenario with the real API's properties first (creator, creationDate, its horizon and
+ * figures, `elements`), then the service's own (`name`, `description`, `createdAt`; an operation
+ * scenario also keeps its elements under their first name, `assignments`, and `obsoleteSince`).
+ */
+export function presentPlanningScenario(
+  scenario: PlanningScenario,
+  figures: ResultSummary | StaffScenarioSummary,
+  hrefs: Hrefs,
+): Resource {
   const operation = scenario.kind === 'OPERATION';
   const ownerField = operation ? 'operationId' : 'staffMemberId';
   const path = operation ? OPERATION_PLANNING_SCENARIOS_PATH : STAFF_MEMBER_PLANNING_SCENARIOS_PATH;
+  const elements = scenario.elements.map((element) => elementProperties(ownerField, element));
   return resource(
     {
       id: scenario.id,
+      creator: scenario.creator,
+      creationDate: scenario.createdAt.toISOString(),
+      ...figures,
+      startDate: iso(figures.startDate),
+      endDate: iso(figures.endDate),
+      elements,
       name: scenario.name,
       description: scenario.description,
-      [operation ? 'assignments' : 'elements']: scenario.elements.map((element) =>
-        elementProperties(ownerField, element),
-      ),
+      ...(operation ? { assignments: elements } : {}),
       createdAt: scenario.createdAt.toISOString(),
       // Only operation scenarios are outdated by a plan change (OBSOLETE_OPERATION_PLANNING_SCENARIOS).
       ...(operation ? { obsoleteSince: scenario.obsoleteSince?.toISOString() ?? null } : {}),

@@ -3,7 +3,7 @@
 
 import { Type } from 'typebox';
 import * as repository from '../../db/repositories/planningScenarioRepository.ts';
-import type { PredictedMalfunctionScenario, ScenarioKind } from '../../domain/planning.ts';
+import type { PlanningScenario, PredictedMalfunctionScenario, ScenarioKind } from '../../domain/planning.ts';
 import * as service from '../../services/planningScenarioService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -14,6 +14,7 @@ import {
 } from '../paths.ts';
 import { presentMalfunctionScenario, presentPlanningScenario } from '../presenters/planningPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
+import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   MalfunctionBody,
   MalfunctionSchema,
@@ -26,8 +27,10 @@ import {
 interface ScenarioRoutes {
   kind: ScenarioKind;
   path: string;
-  /** The embedded collection name and the rel of its create link. */
+  /** The embedded collection name and the rel of its create link, `planningScenarios` for both (as the SDK reads them). */
   name: string;
+  /** What the operationIds name, which the shared embedded name cannot tell apart. */
+  one: string;
   list: 'assignments' | 'elements';
   ownerField: 'operationId' | 'staffMemberId';
   event: string;
@@ -37,7 +40,8 @@ const ROUTES: ScenarioRoutes[] = [
   {
     kind: 'OPERATION',
     path: OPERATION_PLANNING_SCENARIOS_PATH,
-    name: 'operationPlanningScenarios',
+    name: 'planningScenarios',
+    one: 'OperationPlanningScenario',
     list: 'assignments',
     ownerField: 'operationId',
     event: 'OPERATION_PLANNING_SCENARIO_CREATED',
@@ -45,7 +49,8 @@ const ROUTES: ScenarioRoutes[] = [
   {
     kind: 'STAFF_MEMBER',
     path: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
-    name: 'staffMemberPlanningScenarios',
+    name: 'planningScenarios',
+    one: 'StaffMemberPlanningScenario',
     list: 'elements',
     ownerField: 'staffMemberId',
     event: 'STAFF_MEMBER_PLANNING_SCENARIO_CREATED',
@@ -53,31 +58,43 @@ const ROUTES: ScenarioRoutes[] = [
 ];
 
 export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
-  for (const { kind, path, name, list, ownerField, event } of ROUTES) {
+  for (const { kind, path, name, one, list, ownerField, event } of ROUTES) {
     const scenarios = resourceRoutes(api, {
       path,
       name,
-      schema: PlanningScenarioSchema(list, ownerField),
-      present: presentPlanningScenario,
+      schema: PlanningScenarioSchema(ownerField),
+      // Each scenario's figures read what its elements plan (production orders, shifts).
+      presentPage: (items: PlanningScenario[], request) =>
+        Promise.all(
+          items.map(async (scenario) =>
+            presentPlanningScenario(scenario, await service.scenarioFigures(db, scenario), request.hrefs),
+          ),
+        ),
     });
     scenarios.list({
-      summary: `List ${name}, newest first`,
-      load: (_filter, page) => repository.listPlanningScenarios(db, kind, page),
+      summary: `List the ${kind === 'OPERATION' ? 'operation' : 'staff member'} ${name}, newest first`,
+      operationId: `list${one}s`,
+      description: 'startDate/endDate: only the scenarios created in the period.',
+      filters: PeriodFilters,
+      load: (filter, page) => repository.listPlanningScenarios(db, kind, periodOf(filter), page),
     });
     scenarios.get({
-      summary: `One of the ${name}`,
+      summary: `One ${kind === 'OPERATION' ? 'operation' : 'staff member'} planning scenario`,
+      operationId: `get${one}`,
       load: (at) => service.getPlanningScenario(db, kind, at.id),
     });
     scenarios.create({
       summary: `Create a planning scenario (emits ${event})`,
+      operationId: `create${one}`,
       body: PlanningScenarioBody(list, ownerField),
-      run: (sent) => {
+      run: (sent, at) => {
         const body = sent as { name?: string | null; description?: string | null } & Record<string, unknown>;
         const elements = (body[list] as ResultBody[]).map((element) => toElement(ownerField, element));
         return service.createPlanningScenario(db, kind, {
           name: body.name ?? null,
           description: body.description ?? null,
           elements,
+          creator: at.request.client?.clientId ?? null,
         });
       },
     });
@@ -102,14 +119,18 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
   malfunctions.create({
     summary: 'Create a predicted malfunction scenario (emits PREDICTED_MALFUNCTION_SCENARIO_CREATED)',
     body: MalfunctionBody,
-    run: (body) =>
-      service.createMalfunctionScenario(db, {
-        workplaceId: body.workplaceId,
-        startDate: new Date(body.startDate),
-        endDate: new Date(body.endDate),
-        probability: body.probability,
-        operatingStateId: body.operatingStateId ?? null,
-        description: body.description ?? null,
-      }),
+    run: (body, at) =>
+      service.createMalfunctionScenario(
+        db,
+        {
+          workplaceId: body.workplaceId,
+          startDate: new Date(body.startDate),
+          endDate: new Date(body.endDate),
+          probability: body.probability,
+          operatingStateId: body.operatingStateId ?? null,
+          description: body.description ?? null,
+        },
+        at.request.client?.clientId ?? null,
+      ),
   });
 }

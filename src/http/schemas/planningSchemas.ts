@@ -79,24 +79,70 @@ export const BulkOutcomeSchema = Resource(
 
 const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 
-/** A planning scenario of operations (`assignments`) or staff members (`elements`). */
-export const PlanningScenarioSchema = (
-  list: 'assignments' | 'elements',
-  ownerField: 'operationId' | 'staffMemberId',
-) =>
-  Resource(
+const Milliseconds = (description: string) => Type.Integer({ description: `${description}, ms` });
+const Rate = (description: string) =>
+  Nullable(Type.Number({ description: `${description}; null where its denominator is zero` }));
+
+/** The figures of a result collection over its horizon (docs/resources/planning.md, "Summary"). */
+export const ResultSummarySchema = Type.Object({
+  startDate: Nullable(Type.String({ format: 'date-time', description: 'Start of the horizon' })),
+  endDate: Nullable(Type.String({ format: 'date-time', description: 'End of the horizon' })),
+  numberOfWorkplaces: Type.Integer({ description: 'Workplaces with a result in the horizon' }),
+  scheduledOperatingTime: Milliseconds('Shift time of those workplaces in the horizon'),
+  plannedProcessingTime: Milliseconds('Processing time of the results in the horizon'),
+  plannedExecutionTime: Milliseconds('Start to end of the results in the horizon'),
+  numberOfPlannedProductionOrders: Type.Integer({
+    description: 'Production orders with every operation planned',
+  }),
+  plannedLeadTime: Milliseconds('Sum over those orders of their first start to their last end'),
+  minimumLeadTimeWithSetup: Milliseconds('Sum over those orders of their operations back to back'),
+  numberOfPartiallyPlannedProductionOrders: Type.Integer({
+    description: 'Production orders with only some operations planned',
+  }),
+  adherenceToDeliveryDates: Rate('Share of the planned orders with a delivery date that end by it'),
+  schedulingEfficiency: Rate('minimumLeadTimeWithSetup / plannedLeadTime'),
+  occupancyRate: Rate('plannedExecutionTime / scheduledOperatingTime'),
+  setupReduction: Rate('1 - setup time / plannedExecutionTime'),
+});
+
+/** The figures of a staff member planning scenario (docs/resources/planning.md). */
+const StaffScenarioSummarySchema = Type.Object({
+  startDate: Nullable(Type.String({ format: 'date-time', description: 'First start of its elements' })),
+  endDate: Nullable(Type.String({ format: 'date-time', description: 'Last end of its elements' })),
+  operationsPlanningScenarioId: Type.Null({ description: 'Not recorded' }),
+  numberOfPlannedStaffMembers: Type.Integer(),
+  scheduledWorkingTime: Type.Null({ description: 'Not recorded' }),
+  occupancyTime: Milliseconds('Start to end of its elements'),
+  occupancyRate: Type.Null({ description: 'Not recorded (needs the scheduled working time)' }),
+  numberOfWorkplaces: Type.Integer(),
+  requirementOfStaffHours: Type.Null({ description: 'Not recorded' }),
+  coverageOfPersonnelRequirements: Type.Null({ description: 'Not recorded' }),
+});
+
+/**
+ * A planning scenario of operations or staff members: the real API's properties (its figures over
+ * the horizon of its elements), then the service's own; an operation scenario also shows its
+ * elements as `assignments`, their name before the real API's.
+ */
+export const PlanningScenarioSchema = (ownerField: 'operationId' | 'staffMemberId') => {
+  const operation = ownerField === 'operationId';
+  const elements = Type.Array(ResultProperties(ownerField));
+  return Resource(
     Type.Object({
       id: Type.String({ format: 'uuid' }),
+      creator: Nullable(Type.String({ description: 'The client that created it' })),
+      creationDate: Type.String({ format: 'date-time' }),
+      ...(operation ? ResultSummarySchema.properties : StaffScenarioSummarySchema.properties),
+      elements,
       name: Nullable(Type.String()),
       description: Nullable(Type.String()),
-      [list]: Type.Array(ResultProperties(ownerField)),
+      ...(operation ? { assignments: elements } : {}),
       createdAt: Type.String({ format: 'date-time' }),
-      ...(ownerField === 'operationId'
-        ? { obsoleteSince: Nullable(Type.String({ format: 'date-time' })) }
-        : {}),
+      ...(operation ? { obsoleteSince: Nullable(Type.String({ format: 'date-time' })) } : {}),
     }),
-    `A ${ownerField === 'operationId' ? 'operation' : 'staff member'} planning scenario`,
+    `A ${operation ? 'operation' : 'staff member'} planning scenario`,
   );
+};
 
 export const PlanningScenarioBody = (
   list: 'assignments' | 'elements',
@@ -139,29 +185,3 @@ export const MalfunctionBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const Milliseconds = (description: string) => Type.Integer({ description: `${description}, ms` });
-const Rate = (description: string) =>
-  Nullable(Type.Number({ description: `${description}; null where its denominator is zero` }));
-
-/** The figures of a result collection over its horizon (docs/resources/planning.md, "Summary"). */
-export const ResultSummarySchema = Type.Object({
-  startDate: Nullable(Type.String({ format: 'date-time', description: 'Start of the horizon' })),
-  endDate: Nullable(Type.String({ format: 'date-time', description: 'End of the horizon' })),
-  numberOfWorkplaces: Type.Integer({ description: 'Workplaces with a result in the horizon' }),
-  scheduledOperatingTime: Milliseconds('Shift time of those workplaces in the horizon'),
-  plannedProcessingTime: Milliseconds('Processing time of the results in the horizon'),
-  plannedExecutionTime: Milliseconds('Start to end of the results in the horizon'),
-  numberOfPlannedProductionOrders: Type.Integer({
-    description: 'Production orders with every operation planned',
-  }),
-  plannedLeadTime: Milliseconds('Sum over those orders of their first start to their last end'),
-  minimumLeadTimeWithSetup: Milliseconds('Sum over those orders of their operations back to back'),
-  numberOfPartiallyPlannedProductionOrders: Type.Integer({
-    description: 'Production orders with only some operations planned',
-  }),
-  adherenceToDeliveryDates: Rate('Share of the planned orders with a delivery date that end by it'),
-  schedulingEfficiency: Rate('minimumLeadTimeWithSetup / plannedLeadTime'),
-  occupancyRate: Rate('plannedExecutionTime / scheduledOperatingTime'),
-  setupReduction: Rate('1 - setup time / plannedExecutionTime'),
-});
