@@ -177,10 +177,7 @@ export async function obsoletedByOperatingState(
  * The figures of an operation planning scenario, as of a result collection (docs/resources/planning.md):
  * its elements are the results, its horizon their first start to their last end.
  */
-async function summarizePlanningScenario(
-  db: Database,
-  scenario: PlanningScenario,
-): Promise<ResultSummary> {
+async function summarizePlanningScenario(db: Database, scenario: PlanningScenario): Promise<ResultSummary> {
   const planned = new Map(scenario.elements.map((element) => [element.ownerId, element]));
   const results = scenario.elements;
   return db.transaction(async (tx) => {

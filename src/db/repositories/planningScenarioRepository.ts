@@ -8,14 +8,7 @@ import {
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import {
-  findById,
-  fromJsonb,
-  insertRow,
-  offsetPageOf,
-  ownedFind,
-  type Table,
-} from '../table.ts';
+import { findById, fromJsonb, insertRow, offsetPageOf, ownedFind, type Table } from '../table.ts';
 
 /** A scenario element as stored in jsonb: times as ISO text, the owner under its API name. */
 type StoredElement = Record<string, string | boolean | null>;
