@@ -830,9 +830,14 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     assert.equal(response.statusCode, 201, response.body);
     const body = json(response);
     const id = body.properties.id;
+    const clients = await t().app.db.query<{ client_id: string }>(
+      "SELECT client_id FROM oauth_clients WHERE name = 'test read write'",
+    );
     const expected = {
       properties: {
         id,
+        creator: clients[0]?.client_id,
+        creationDate: body.properties.createdAt,
         workplaceId,
         ...FUTURE,
         probability: 0.25,
@@ -896,6 +901,20 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       filtered._links.self.href,
       absolute(`${path}?workplaceId=${workplaceId}&limit=100&offset=0`),
     );
+    // startDate/endDate keep the predictions whose period overlaps the one asked for.
+    const overlapping = async (query: string) =>
+      json(await t().request({ url: `${path}?workplaceId=${workplaceId}&${query}` })).pagination.total;
+    assert.equal(await overlapping(`startDate=${FUTURE.endDate}`), 1);
+    assert.equal(await overlapping(`endDate=${FUTURE.startDate}`), 1);
+    assert.equal(await overlapping('startDate=2099-01-01T14:00:00.001Z'), 0);
+    assert.equal(await overlapping('endDate=2099-01-01T05:59:59.999Z'), 0);
+    assert.equal(await overlapping('startDate=2099-01-01T08:00:00Z&endDate=2099-01-01T09:00:00Z'), 1);
+    const collection = json(await t().request({ url: path }));
+    assert.deepEqual(collection._links.createMalfunctionScenario, {
+      href: absolute(path),
+      method: 'POST',
+      embeddable: false,
+    });
 
     const refusals: [Record<string, unknown>, Record<string, unknown>][] = [
       [
@@ -1030,7 +1049,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     for (const [path, rel] of [
       ['/operations/planningScenarios', 'createPlanningScenario'],
       ['/staffMembers/planningScenarios', 'createPlanningScenario'],
-      ['/workplaces/predictedMalfunctionScenarios', 'createPredictedMalfunctionScenario'],
+      ['/workplaces/predictedMalfunctionScenarios', 'createMalfunctionScenario'],
     ] as const) {
       const collection = await t().request({ url: `${API}${path}`, scopes: read });
       assert.equal(collection.statusCode, 200);

@@ -3199,7 +3199,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List predicted malfunction scenarios, newest first */
+        /**
+         * List predicted malfunction scenarios, newest first
+         * @description startDate/endDate: only the predictions whose period overlaps the period asked for.
+         */
         get: operations["listPredictedMalfunctionScenarios"];
         put?: never;
         /** Create a predicted malfunction scenario (emits PREDICTED_MALFUNCTION_SCENARIO_CREATED) */
@@ -28199,6 +28202,8 @@ export interface operations {
                 /** @description Index of the first element */
                 offset?: number;
                 workplaceId?: string;
+                startDate?: string;
+                endDate?: string;
             };
             header?: never;
             path?: never;
@@ -28226,6 +28231,9 @@ export interface operations {
                                 properties: {
                                     /** Format: uuid */
                                     id: string;
+                                    creator: string | null;
+                                    /** Format: date-time */
+                                    creationDate: string;
                                     /** Format: uuid */
                                     workplaceId: string;
                                     /** Format: date-time */
@@ -28331,6 +28339,9 @@ export interface operations {
                         properties: {
                             /** Format: uuid */
                             id: string;
+                            creator: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
                             /** Format: uuid */
                             workplaceId: string;
                             /** Format: date-time */
@@ -28423,6 +28434,9 @@ export interface operations {
                         properties: {
                             /** Format: uuid */
                             id: string;
+                            creator: string | null;
+                            /** Format: date-time */
+                            creationDate: string;
                             /** Format: uuid */
                             workplaceId: string;
                             /** Format: date-time */

@@ -166,15 +166,16 @@ export async function insertMalfunctionScenario(
   });
 }
 
-/** Newest first, optionally of one workplace. */
+/** Newest first, optionally of one workplace and overlapping a period. */
 export async function listMalfunctionScenarios(
   db: Queryable,
-  filter: { workplaceId?: string },
+  filter: { workplaceId?: string | undefined } & PeriodFilter,
   page: OffsetRequest,
 ): Promise<OffsetPage<PredictedMalfunctionScenario>> {
   const conditions = new Conditions();
   if (filter.workplaceId !== undefined)
     conditions.add((at) => `workplace_id = ${at}::uuid`, filter.workplaceId);
+  conditions.overlapping(filter);
   return offsetPageOf(db, MALFUNCTION_SCENARIOS, conditions, NEWEST_FIRST, page);
 }
 

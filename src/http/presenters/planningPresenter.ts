@@ -111,6 +111,8 @@ export function presentMalfunctionScenario(
   return resource(
     {
       id: scenario.id,
+      creator: scenario.creator,
+      creationDate: scenario.createdAt.toISOString(),
       workplaceId: scenario.workplaceId,
       startDate: scenario.startDate.toISOString(),
       endDate: scenario.endDate.toISOString(),

@@ -109,8 +109,15 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
   });
   malfunctions.list({
     summary: 'List predicted malfunction scenarios, newest first',
-    filters: { workplaceId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })) },
-    load: (filter, page) => repository.listMalfunctionScenarios(db, filter, page),
+    description: 'startDate/endDate: only the predictions whose period overlaps the period asked for.',
+    filters: {
+      workplaceId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
+      ...PeriodFilters,
+    },
+    load: ({ workplaceId, ...period }, page) =>
+      repository.listMalfunctionScenarios(db, { workplaceId, ...periodOf(period) }, page),
+    // The rel FORCAM's SDK reads.
+    createRel: 'createMalfunctionScenario',
   });
   malfunctions.get({
     summary: 'One predicted malfunction scenario',

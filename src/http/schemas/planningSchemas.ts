@@ -160,6 +160,8 @@ export const PlanningScenarioBody = (
 export const MalfunctionSchema = Resource(
   Type.Object({
     id: Type.String({ format: 'uuid' }),
+    creator: Nullable(Type.String({ description: 'The client that created it' })),
+    creationDate: Type.String({ format: 'date-time' }),
     workplaceId: Type.String({ format: 'uuid' }),
     startDate: Type.String({ format: 'date-time' }),
     endDate: Type.String({ format: 'date-time' }),
