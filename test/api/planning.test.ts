@@ -730,7 +730,39 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       };
       assert.deepEqual(body, expected);
       assert.equal(response.headers.location, absolute(`${kind.path}/${id}`));
-      assert.deepEqual(json(await t().request({ url: `${kind.path}/${id}` })), expected);
+      // One scenario is a page of its elements.
+      const pageOf = (offset: number) => get(`${kind.path}/${id}?limit=100&offset=${offset}`);
+      assert.deepEqual(json(await t().request({ url: `${kind.path}/${id}` })), {
+        properties: expected.properties,
+        pagination: {
+          limit: 100,
+          count: 1,
+          offset: 0,
+          total: 1,
+          firstIdentifier: null,
+          lastIdentifier: null,
+        },
+        _links: { self: pageOf(0), current: pageOf(0), first: pageOf(0), last: pageOf(0) },
+      });
+      const beyond = json(await t().request({ url: `${kind.path}/${id}?offset=1` }));
+      assert.deepEqual(beyond.properties.elements, []);
+      // The figures still cover every element.
+      assert.deepEqual(beyond.properties.numberOfWorkplaces, 1);
+      assert.equal(beyond.pagination.count, 0);
+      assert.equal((await t().request({ url: `${kind.path}/${id}?limit=0` })).statusCode, 400);
+      // startDate/endDate page the elements overlapping the period.
+      const elementsIn = async (query: string) =>
+        json(await t().request({ url: `${kind.path}/${id}?${query}` })).pagination.total;
+      assert.equal(await elementsIn(`startDate=${FUTURE.endDate}`), 1);
+      assert.equal(await elementsIn('startDate=2099-01-01T14:00:00.001Z'), 0);
+      assert.equal(await elementsIn('endDate=2099-01-01T05:00:00Z'), 0);
+      const filteredPage = json(
+        await t().request({ url: `${kind.path}/${id}?startDate=${FUTURE.startDate}` }),
+      );
+      assert.equal(
+        filteredPage._links.first.href,
+        absolute(`${kind.path}/${id}?startDate=${encodeURIComponent(FUTURE.startDate)}&limit=100&offset=0`),
+      );
       assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
         {
           eventType: `${kind.event}_CREATED`,

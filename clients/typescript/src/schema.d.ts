@@ -3144,7 +3144,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One operation planning scenario */
+        /** One operation planning scenario, its elements paged */
         get: operations["getOperationPlanningScenario"];
         put?: never;
         post?: never;
@@ -3182,7 +3182,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One staff member planning scenario */
+        /** One staff member planning scenario, its elements paged */
         get: operations["getStaffMemberPlanningScenario"];
         put?: never;
         post?: never;
@@ -27686,7 +27686,14 @@ export interface operations {
     };
     getOperationPlanningScenario: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -27695,7 +27702,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A operation planning scenario */
+            /** @description A operation planning scenario, its elements paged */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27766,16 +27773,20 @@ export interface operations {
                             createdAt: string;
                             obsoleteSince: string | null;
                         };
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
                         _links: {
                             [key: string]: {
                                 href: string;
                                 method: string;
                                 embeddable: boolean;
-                                templated?: boolean;
                             };
-                        };
-                        _embedded?: {
-                            [key: string]: unknown;
                         };
                     };
                 };
@@ -28084,7 +28095,14 @@ export interface operations {
     };
     getStaffMemberPlanningScenario: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -28093,7 +28111,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A staff member planning scenario */
+            /** @description A staff member planning scenario, its elements paged */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28142,16 +28160,20 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                         };
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
                         _links: {
                             [key: string]: {
                                 href: string;
                                 method: string;
                                 embeddable: boolean;
-                                templated?: boolean;
                             };
-                        };
-                        _embedded?: {
-                            [key: string]: unknown;
                         };
                     };
                 };

@@ -7,6 +7,7 @@ import type { PlanningScenario, PredictedMalfunctionScenario, ScenarioKind } fro
 import * as service from '../../services/planningScenarioService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
+import { offsetCollection } from '../hal.ts';
 import {
   MALFUNCTION_SCENARIOS_PATH,
   OPERATION_PLANNING_SCENARIOS_PATH,
@@ -14,10 +15,12 @@ import {
 } from '../paths.ts';
 import { presentMalfunctionScenario, presentPlanningScenario } from '../presenters/planningPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { PeriodFilters, periodOf } from '../schemas/common.ts';
+import { registerRoute } from '../route.ts';
+import { OffsetQuery, offsetPage, PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   MalfunctionBody,
   MalfunctionSchema,
+  PagedScenarioSchema,
   PlanningScenarioBody,
   PlanningScenarioSchema,
   type ResultBody,
@@ -78,10 +81,48 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
       filters: PeriodFilters,
       load: (filter, page) => repository.listPlanningScenarios(db, kind, periodOf(filter), page),
     });
-    scenarios.get({
-      summary: `One ${kind === 'OPERATION' ? 'operation' : 'staff member'} planning scenario`,
+    // One scenario is a page of its elements (`limit`, `offset`; `startDate`/`endDate`: those
+    // overlapping the period), as the real API answers it; its figures cover all of them.
+    registerRoute(api, {
+      method: 'GET',
+      path: `${path}/:id`,
+      tags: [path.split('/')[1] as string],
+      summary: `One ${kind === 'OPERATION' ? 'operation' : 'staff member'} planning scenario, its elements paged`,
       operationId: `get${one}`,
-      load: (at) => service.getPlanningScenario(db, kind, at.id),
+      querystring: Type.Object({ ...OffsetQuery, ...PeriodFilters }, { additionalProperties: false }),
+      response: { 200: PagedScenarioSchema(ownerField) },
+      errors: [404],
+      handler: async (request) => {
+        const id = (request.params as { id: string }).id;
+        const scenario = await service.getPlanningScenario(db, kind, id);
+        const figures = await service.scenarioFigures(db, scenario);
+        const query = request.query as {
+          limit?: number;
+          offset?: number;
+          startDate?: string;
+          endDate?: string;
+        };
+        const asked = offsetPage(query);
+        const period = periodOf(query);
+        const matching = scenario.elements.filter(
+          (element) =>
+            (period.startDate === undefined || element.endDate >= period.startDate) &&
+            (period.endDate === undefined || element.startDate <= period.endDate),
+        );
+        const shown = matching.slice(asked.offset, asked.offset + asked.limit);
+        const presented = presentPlanningScenario({ ...scenario, elements: shown }, figures, request.hrefs);
+        const kept = { startDate: query.startDate, endDate: query.endDate };
+        const context = { hrefs: request.hrefs, path: `${path}/${scenario.id}`, name: list, query: kept };
+        // The page's links and counts follow from how many elements it shows (its embedded list is dropped).
+        const counted = shown.map(() => presented);
+        const page = offsetCollection(context, counted, { items: shown, total: matching.length }, asked);
+        const { self: _self, ...paging } = page._links;
+        return {
+          properties: presented.properties,
+          pagination: page.pagination,
+          _links: { ...presented._links, ...paging, self: page._links.self },
+        };
+      },
     });
     scenarios.create({
       summary: `Create a planning scenario (emits ${event})`,

@@ -187,3 +187,26 @@ export const MalfunctionBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** One planning scenario as a page of its elements: the figures cover every element. */
+export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId') =>
+  Type.Object(
+    {
+      properties: PlanningScenarioSchema(ownerField).properties.properties,
+      pagination: Type.Object({
+        limit: Type.Integer(),
+        count: Type.Integer(),
+        offset: Type.Integer(),
+        total: Type.Integer(),
+        firstIdentifier: Type.Null(),
+        lastIdentifier: Type.Null(),
+      }),
+      _links: Type.Record(
+        Type.String(),
+        Type.Object({ href: Type.String(), method: Type.String(), embeddable: Type.Boolean() }),
+      ),
+    },
+    {
+      description: `A ${ownerField === 'operationId' ? 'operation' : 'staff member'} planning scenario, its elements paged`,
+    },
+  );
