@@ -5,6 +5,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import {
   listRunningResultsAt,
   ordersOfOperations,
+  shiftAt,
   shiftsOfWorkplaces,
 } from '../db/repositories/planningResultRepository.ts';
 import * as scenarios from '../db/repositories/planningScenarioRepository.ts';
@@ -197,4 +198,20 @@ export function scenarioFigures(
   return scenario.kind === 'OPERATION'
     ? summarizePlanningScenario(db, scenario)
     : Promise.resolve(summarizeStaffScenario(scenario.elements));
+}
+
+/**
+ * The workplace shift each element of a staff member scenario starts in (the shift of its
+ * workplace running at its start), null where none does; none for operation scenarios.
+ */
+export async function workplaceShiftsOf(
+  db: Queryable,
+  scenario: PlanningScenario,
+): Promise<Map<ResultElement, string | null>> {
+  const shifts = new Map<ResultElement, string | null>();
+  if (scenario.kind !== 'STAFF_MEMBER') return shifts;
+  for (const element of scenario.elements) {
+    shifts.set(element, await shiftAt(db, element.workplaceId, element.startDate));
+  }
+  return shifts;
 }

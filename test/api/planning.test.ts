@@ -649,6 +649,13 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     const workplaceId = await createWorkplace(t(), 'SC-W1');
     const operationId = await createOperation(t(), 'SC-OP1');
     const staffMemberId = await createStaffMember(t(), 'SC-S1');
+    const shift = await t().request({
+      method: 'POST',
+      url: `${API}/workplaces/${workplaceId}/shifts`,
+      body: FUTURE,
+    });
+    assert.equal(shift.statusCode, 201, shift.body);
+    const workplaceShiftId = json(shift).properties.id;
     const kinds = [
       {
         path: `${API}/operations/planningScenarios`,
@@ -658,10 +665,11 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         createRel: 'createPlanningScenario',
         event: 'OPERATION_PLANNING_SCENARIO',
         idKey: 'operationPlanningScenarioId',
-        // One workplace without shifts; the operation is its order's only one, so the order is planned.
+        // One workplace on shift for the whole element; the operation is its order's only one,
+        // so the order is planned.
         figures: {
           numberOfWorkplaces: 1,
-          scheduledOperatingTime: 0,
+          scheduledOperatingTime: 8 * 3_600_000,
           plannedProcessingTime: 0,
           plannedExecutionTime: 8 * 3_600_000,
           numberOfPlannedProductionOrders: 1,
@@ -670,7 +678,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
           numberOfPartiallyPlannedProductionOrders: 0,
           adherenceToDeliveryDates: null,
           schedulingEfficiency: 1,
-          occupancyRate: null,
+          occupancyRate: 1,
           setupReduction: 1,
         },
         extra: { obsoleteSince: null },
@@ -679,6 +687,8 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         path: `${API}/staffMembers/planningScenarios`,
         list: 'elements',
         element: fullResult({ staffMemberId, workplaceId, ...FUTURE }),
+        // Not recorded, but the workplace's shift running at the element's start.
+        shown: { staffMemberShiftId: null, skillId: null, workplaceShiftId, capacity: null },
         name: 'planningScenarios',
         createRel: 'createPlanningScenario',
         event: 'STAFF_MEMBER_PLANNING_SCENARIO',
@@ -719,7 +729,7 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
           startDate: FUTURE.startDate,
           endDate: FUTURE.endDate,
           ...kind.figures,
-          elements: [kind.element],
+          elements: [{ ...kind.element, ...kind.shown }],
           name: 'Rush order first',
           description: 'What if',
           ...(kind.list === 'assignments' ? { assignments: [kind.element] } : {}),

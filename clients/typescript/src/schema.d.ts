@@ -27898,6 +27898,13 @@ export interface operations {
                                         processingStartDate: string | null;
                                         processingEndDate: string | null;
                                         fixed: boolean;
+                                        /** @description Not recorded */
+                                        staffMemberShiftId: null;
+                                        /** @description Not recorded */
+                                        skillId: null;
+                                        workplaceShiftId: string | null;
+                                        /** @description Not recorded */
+                                        capacity: null;
                                     }[];
                                     name: string | null;
                                     description: string | null;
@@ -28035,6 +28042,13 @@ export interface operations {
                                 processingStartDate: string | null;
                                 processingEndDate: string | null;
                                 fixed: boolean;
+                                /** @description Not recorded */
+                                staffMemberShiftId: null;
+                                /** @description Not recorded */
+                                skillId: null;
+                                workplaceShiftId: string | null;
+                                /** @description Not recorded */
+                                capacity: null;
                             }[];
                             name: string | null;
                             description: string | null;
@@ -28154,6 +28168,13 @@ export interface operations {
                                 processingStartDate: string | null;
                                 processingEndDate: string | null;
                                 fixed: boolean;
+                                /** @description Not recorded */
+                                staffMemberShiftId: null;
+                                /** @description Not recorded */
+                                skillId: null;
+                                workplaceShiftId: string | null;
+                                /** @description Not recorded */
+                                capacity: null;
                             }[];
                             name: string | null;
                             description: string | null;

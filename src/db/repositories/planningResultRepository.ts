@@ -235,3 +235,14 @@ export async function shiftsOfWorkplaces(
     endDate: row.end_date,
   }));
 }
+
+/** The id of the workplace's shift running at `at` (the latest started, should shifts overlap). */
+export async function shiftAt(db: Queryable, workplaceId: string, at: Date): Promise<string | null> {
+  if (!isUuid(workplaceId)) return null;
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM shifts WHERE workplace_id = $1 AND start_date <= $2 AND end_date > $2
+     ORDER BY start_date DESC, id DESC LIMIT 1`,
+    [workplaceId, at],
+  );
+  return rows[0]?.id ?? null;
+}

@@ -77,11 +77,24 @@ export function presentPlanningScenario(
   scenario: PlanningScenario,
   figures: ResultSummary | StaffScenarioSummary,
   hrefs: Hrefs,
+  workplaceShifts: ReadonlyMap<ResultElement, string | null> = new Map(),
 ): Resource {
   const operation = scenario.kind === 'OPERATION';
   const ownerField = operation ? 'operationId' : 'staffMemberId';
   const path = operation ? OPERATION_PLANNING_SCENARIOS_PATH : STAFF_MEMBER_PLANNING_SCENARIOS_PATH;
-  const elements = scenario.elements.map((element) => elementProperties(ownerField, element));
+  const elements = scenario.elements.map((element) =>
+    operation
+      ? elementProperties(ownerField, element)
+      : {
+          ...elementProperties(ownerField, element),
+          // The staff member's own shift, the skill and the capacity it is dispatched with are
+          // not recorded; the workplace shift is the one running at the element's start.
+          staffMemberShiftId: null,
+          skillId: null,
+          workplaceShiftId: workplaceShifts.get(element) ?? null,
+          capacity: null,
+        },
+  );
   return resource(
     {
       id: scenario.id,

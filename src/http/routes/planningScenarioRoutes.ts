@@ -70,7 +70,12 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
       presentPage: (items: PlanningScenario[], request) =>
         Promise.all(
           items.map(async (scenario) =>
-            presentPlanningScenario(scenario, await service.scenarioFigures(db, scenario), request.hrefs),
+            presentPlanningScenario(
+              scenario,
+              await service.scenarioFigures(db, scenario),
+              request.hrefs,
+              await service.workplaceShiftsOf(db, scenario),
+            ),
           ),
         ),
     });
@@ -110,7 +115,12 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
             (period.endDate === undefined || element.startDate <= period.endDate),
         );
         const shown = matching.slice(asked.offset, asked.offset + asked.limit);
-        const presented = presentPlanningScenario({ ...scenario, elements: shown }, figures, request.hrefs);
+        const presented = presentPlanningScenario(
+          { ...scenario, elements: shown },
+          figures,
+          request.hrefs,
+          await service.workplaceShiftsOf(db, { ...scenario, elements: shown }),
+        );
         const kept = { startDate: query.startDate, endDate: query.endDate };
         const context = { hrefs: request.hrefs, path: `${path}/${scenario.id}`, name: list, query: kept };
         // The page's links and counts follow from how many elements it shows (its embedded list is dropped).

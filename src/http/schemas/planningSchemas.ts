@@ -126,7 +126,19 @@ const StaffScenarioSummarySchema = Type.Object({
  */
 export const PlanningScenarioSchema = (ownerField: 'operationId' | 'staffMemberId') => {
   const operation = ownerField === 'operationId';
-  const elements = Type.Array(ResultProperties(ownerField));
+  const elements = Type.Array(
+    operation
+      ? ResultProperties(ownerField)
+      : Type.Object({
+          ...ResultProperties(ownerField).properties,
+          staffMemberShiftId: Type.Null({ description: 'Not recorded' }),
+          skillId: Type.Null({ description: 'Not recorded' }),
+          workplaceShiftId: Nullable(
+            Type.String({ format: 'uuid', description: "The workplace's shift running at startDate" }),
+          ),
+          capacity: Type.Null({ description: 'Not recorded' }),
+        }),
+  );
   return Resource(
     Type.Object({
       id: Type.String({ format: 'uuid' }),
