@@ -343,8 +343,10 @@ export interface StaffScenarioSummary {
  * time they are scheduled for, the staff hours required and the operation scenario it was planned
  * against are not recorded, so they and the rates over them are null.
  */
-export function summarizeStaffScenario(elements: readonly ResultElement[]): StaffScenarioSummary {
-  const horizon = horizonOf(elements);
+export function summarizeStaffScenario(
+  elements: readonly (ResultInput & { ownerId: string })[],
+  horizon: { startDate?: Date | undefined; endDate?: Date | undefined } = horizonOf(elements),
+): StaffScenarioSummary {
   return {
     startDate: horizon.startDate ?? null,
     endDate: horizon.endDate ?? null,

@@ -584,6 +584,70 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     ]);
   });
 
+  test('the staff member planning results of a period: figures, the page as elements', async () => {
+    const at = (hour: number) => new Date(Date.UTC(2097, 5, 1, hour)).toISOString();
+    const w1 = await createWorkplace(t(), 'SPC-W1');
+    const w2 = await createWorkplace(t(), 'SPC-W2');
+    const shift = await t().request({
+      method: 'POST',
+      url: `${API}/workplaces/${w1}/shifts`,
+      body: { startDate: at(6), endDate: at(14) },
+    });
+    assert.equal(shift.statusCode, 201, shift.body);
+    const s1 = await createStaffMember(t(), 'SPC-S1');
+    const s2 = await createStaffMember(t(), 'SPC-S2');
+    const s3 = await createStaffMember(t(), 'SPC-S3');
+    const bulk = await t().request({
+      method: 'POST',
+      url: `${API}/staffMembers/planningResults/update`,
+      body: {
+        elements: [
+          { staffMemberId: s1, workplaceId: w1, startDate: at(6), endDate: at(10), fixed: true },
+          { staffMemberId: s2, workplaceId: w1, startDate: at(8), endDate: at(14) },
+          { staffMemberId: s3, workplaceId: w2, startDate: at(20), endDate: at(22) },
+        ],
+      },
+    });
+    assert.equal(bulk.statusCode, 200, bulk.body);
+    const path = '/api/v3/staffMembers/planningResults';
+    const page = json(await t().request({ url: `${path}?startDate=${at(0)}&endDate=${at(15)}&limit=1` }));
+    assert.deepEqual(page.properties, {
+      startDate: at(0),
+      endDate: at(15),
+      operationsPlanningScenarioId: null,
+      numberOfPlannedStaffMembers: 2,
+      scheduledWorkingTime: null,
+      occupancyTime: 10 * 3_600_000,
+      occupancyRate: null,
+      numberOfWorkplaces: 1,
+      requirementOfStaffHours: null,
+      coverageOfPersonnelRequirements: null,
+      elements: [
+        {
+          staffMemberId: s1,
+          staffMemberShiftId: null,
+          workplaceId: w1,
+          skillId: null,
+          workplaceShiftId: json(shift).properties.id,
+          startDate: at(6),
+          endDate: at(10),
+          capacity: null,
+          fixed: true,
+        },
+      ],
+    });
+    assert.equal(page.pagination.total, 2);
+    assert.deepEqual(page._links.createPlanningResult, {
+      href: absolute('/api/v3/staffMembers/planningResults/update'),
+      method: 'POST',
+      embeddable: false,
+    });
+    const late = json(await t().request({ url: `${path}?startDate=${at(19)}&endDate=${at(23)}` }));
+    assert.equal(late.properties.elements[0].workplaceShiftId, null);
+    assert.equal(late.properties.numberOfPlannedStaffMembers, 1);
+    assert.equal((await t().request({ url: `${path}?startDate=soon` })).statusCode, 400);
+  });
+
   test('concurrent writers of a new result: one CREATED, the others UPDATED; crossing bulks do not deadlock', async () => {
     const workplaceId = await createWorkplace(t(), 'RACE-W1');
     const operationId = await createOperation(t(), 'RACE-OP1');

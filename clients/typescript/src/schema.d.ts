@@ -3116,6 +3116,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staffMembers/planningResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The planning results of all staff members, by start (offset pages)
+         * @description startDate/endDate: only the results overlapping the period, which the figures cover.
+         */
+        get: operations["getStaffMembersPlanningResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/operations/planningScenarios": {
         parameters: {
             query?: never;
@@ -27311,6 +27331,143 @@ export interface operations {
                                 properties: {
                                     /** Format: uuid */
                                     operationId: string;
+                                    /** Format: uuid */
+                                    workplaceId: string;
+                                    /** Format: date-time */
+                                    startDate: string;
+                                    /** Format: date-time */
+                                    endDate: string;
+                                    setupStartDate: string | null;
+                                    setupEndDate: string | null;
+                                    processingStartDate: string | null;
+                                    processingEndDate: string | null;
+                                    fixed: boolean;
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    };
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMembersPlanningResults: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description Not recorded */
+                            operationsPlanningScenarioId: null;
+                            numberOfPlannedStaffMembers: number;
+                            /** @description Not recorded */
+                            scheduledWorkingTime: null;
+                            /** @description Start to end of its elements, ms */
+                            occupancyTime: number;
+                            /** @description Not recorded (needs the scheduled working time) */
+                            occupancyRate: null;
+                            numberOfWorkplaces: number;
+                            /** @description Not recorded */
+                            requirementOfStaffHours: null;
+                            /** @description Not recorded */
+                            coverageOfPersonnelRequirements: null;
+                            elements: {
+                                /** Format: uuid */
+                                staffMemberId: string;
+                                /** @description Not recorded */
+                                staffMemberShiftId: null;
+                                /** Format: uuid */
+                                workplaceId: string;
+                                /** @description Not recorded */
+                                skillId: null;
+                                workplaceShiftId: string | null;
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                /** @description Not recorded */
+                                capacity: null;
+                                fixed: boolean;
+                            }[];
+                        };
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
+                        _embedded: {
+                            planningResults: {
+                                properties: {
+                                    /** Format: uuid */
+                                    staffMemberId: string;
                                     /** Format: uuid */
                                     workplaceId: string;
                                     /** Format: date-time */

@@ -246,3 +246,16 @@ export async function shiftAt(db: Queryable, workplaceId: string, at: Date): Pro
   );
   return rows[0]?.id ?? null;
 }
+
+/** Every result of the kind overlapping the period (either end open), as the list filters them. */
+export async function resultsOverlapping(
+  db: Queryable,
+  kind: ResultKind,
+  period: PeriodFilter,
+): Promise<Result[]> {
+  const rows = await db.query<Row>(
+    `${select(kind)} WHERE ($1::timestamptz IS NULL OR end_date >= $1) AND ($2::timestamptz IS NULL OR start_date <= $2)`,
+    [period.startDate ?? null, period.endDate ?? null],
+  );
+  return rows.map(toResult);
+}

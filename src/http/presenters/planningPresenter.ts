@@ -144,6 +144,6 @@ export function presentMalfunctionScenario(
 }
 
 /** The summary of a result collection: its dates as ISO text. */
-export function presentSummary(summary: ResultSummary): Record<string, unknown> {
+export function presentSummary(summary: ResultSummary | StaffScenarioSummary): Record<string, unknown> {
   return { ...summary, startDate: iso(summary.startDate), endDate: iso(summary.endDate) };
 }

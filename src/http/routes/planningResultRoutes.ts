@@ -9,6 +9,7 @@ import {
   type Result,
   type ResultKind,
   STAFF_MEMBER_PLANNING_RESULTS,
+  summarizeStaffScenario,
 } from '../../domain/planning.ts';
 import * as service from '../../services/planningResultService.ts';
 import type { Api } from '../api.ts';
@@ -34,6 +35,7 @@ import {
   ResultProperties,
   ResultSummarySchema,
   resultFields,
+  StaffResultsSummarySchema,
   toElement,
   toResultInput,
 } from '../schemas/planningSchemas.ts';
@@ -156,6 +158,47 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
       },
     });
   }
+
+  // Every staff member's planning result, in the real API's form: the page's results as
+  // `elements` beside the figures of the whole period.
+  const staffResults = resourceRoutes(api, {
+    path: `${STAFF_MEMBERS_PATH}/planningResults`,
+    schema: Resource(ResultProperties('staffMemberId'), 'staff member planning result'),
+    present: (item: Result, hrefs) => presentResult(STAFF_MEMBER_PLANNING_RESULTS, item, hrefs),
+  });
+  staffResults.list({
+    summary: 'The planning results of all staff members, by start (offset pages)',
+    description: 'startDate/endDate: only the results overlapping the period, which the figures cover.',
+    operationId: 'getStaffMembersPlanningResults',
+    filters: PeriodFilters,
+    createRel: 'createPlanningResult',
+    createPath: `${STAFF_MEMBERS_PATH}/planningResults/update`,
+    load: (filter, page) =>
+      resultRepository.listResults(db, STAFF_MEMBER_PLANNING_RESULTS, periodOf(filter), page),
+    elements: {
+      schema: StaffResultsSummarySchema,
+      of: async (items, _request, filter) => {
+        const period = periodOf(filter);
+        const all = await resultRepository.resultsOverlapping(db, STAFF_MEMBER_PLANNING_RESULTS, period);
+        const figures = summarizeStaffScenario(all, period);
+        const elements = [];
+        for (const item of items) {
+          elements.push({
+            staffMemberId: item.ownerId,
+            staffMemberShiftId: null,
+            workplaceId: item.workplaceId,
+            skillId: null,
+            workplaceShiftId: await resultRepository.shiftAt(db, item.workplaceId, item.startDate),
+            startDate: item.startDate.toISOString(),
+            endDate: item.endDate.toISOString(),
+            capacity: null,
+            fixed: item.fixed,
+          });
+        }
+        return { ...presentSummary(figures), elements };
+      },
+    },
+  });
 
   // The operationId a GET shows may come back unchanged (docs/api.md, "Errors").
   const resultBody = Type.Object(resultFields, { additionalProperties: false });

@@ -222,3 +222,23 @@ export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId')
       description: `A ${ownerField === 'operationId' ? 'operation' : 'staff member'} planning scenario, its elements paged`,
     },
   );
+
+/** The staff member planning results of a period: its figures and the page's results. */
+export const StaffResultsSummarySchema = Type.Object({
+  ...StaffScenarioSummarySchema.properties,
+  elements: Type.Array(
+    Type.Object({
+      staffMemberId: Type.String({ format: 'uuid' }),
+      staffMemberShiftId: Type.Null({ description: 'Not recorded' }),
+      workplaceId: Type.String({ format: 'uuid' }),
+      skillId: Type.Null({ description: 'Not recorded' }),
+      workplaceShiftId: Nullable(
+        Type.String({ format: 'uuid', description: "The workplace's shift running at startDate" }),
+      ),
+      startDate: Type.String({ format: 'date-time' }),
+      endDate: Type.String({ format: 'date-time' }),
+      capacity: Type.Null({ description: 'Not recorded' }),
+      fixed: Type.Boolean(),
+    }),
+  ),
+});
