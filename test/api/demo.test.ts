@@ -102,6 +102,12 @@ describe('first-start demo', () => {
     const starts: Promise<void>[] = [];
     const check = async (bridge: BridgeProcess) => {
       const base = await bridge.listening(DEMO_TIMEOUT_MS);
+      // The first client is written just after "Server listening", in a chunk of its own.
+      await waitUntil(() => /client_secret:/.test(bridge.stdout()), {
+        timeoutMs: DEMO_TIMEOUT_MS,
+        what: 'the first client to be printed',
+        process: bridge,
+      });
       const get = await caller(printedBy(bridge), base);
       assert.equal(await groupsOf(get), 0);
       assert.doesNotMatch(bridge.stdout(), /Demo plant/);
