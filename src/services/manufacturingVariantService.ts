@@ -1,6 +1,5 @@
 import type { Database, Queryable } from '../db/database.ts';
 import * as rules from '../db/repositories/manufacturingVariantRuleRepository.ts';
-import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
   checkManufacturingVariantRule,
@@ -11,13 +10,14 @@ import {
 import { changedProperties } from '../domain/workplaces.ts';
 import { lifecycle, newItem, withChanged } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
-import { found, gettingBelow, lockingBelow } from './writes.ts';
+import { getWorkplaceGroup, lockWorkplaceGroupBelow } from './workplaceGroupService.ts';
+import { gettingBelow, lockingBelow } from './writes.ts';
 
-async function lockGroup(tx: Queryable, groupId: string): Promise<void> {
-  await found(findWorkplaceGroup(tx, groupId, true), 'workplaceGroup', groupId);
-}
-
-const lockRule = lockingBelow('manufacturingVariantRule', lockGroup, rules.findManufacturingVariantRule);
+const lockRule = lockingBelow(
+  'manufacturingVariantRule',
+  lockWorkplaceGroupBelow,
+  rules.findManufacturingVariantRule,
+);
 
 const eventData = (rule: ManufacturingVariantRule) => ({
   manufacturingVariantRuleId: rule.id,
@@ -60,7 +60,7 @@ async function checkWorkplaces(tx: Queryable, input: ManufacturingVariantRuleInp
 /** A rule of the group: 404 when there is no such group, or no such rule of it. */
 export const getManufacturingVariantRule = gettingBelow(
   'manufacturingVariantRule',
-  (db, groupId) => found(findWorkplaceGroup(db, groupId), 'workplaceGroup', groupId),
+  getWorkplaceGroup,
   rules.findManufacturingVariantRule,
 );
 
@@ -71,7 +71,7 @@ export async function createManufacturingVariantRule(
 ): Promise<ManufacturingVariantRule> {
   checkManufacturingVariantRule(input);
   return db.transaction(async (tx) => {
-    await lockGroup(tx, groupId);
+    await lockWorkplaceGroupBelow(tx, groupId);
     await checkWorkplaces(tx, input);
     return RULES.insert(tx, newItem({ ...input, workplaceGroupId: groupId }, new Date()));
   });

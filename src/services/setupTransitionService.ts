@@ -1,6 +1,5 @@
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import * as rules from '../db/repositories/setupTransitionRuleRepository.ts';
-import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
   checkSetupTransitionRule,
@@ -12,17 +11,13 @@ import {
 } from '../domain/setupTransitions.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { lifecycle, newItem, withChanged } from './lifecycle.ts';
-import { getWorkplaceGroup } from './workplaceGroupService.ts';
-import { found, gettingBelow, lockingBelow } from './writes.ts';
+import { getWorkplaceGroup, lockWorkplaceGroupBelow } from './workplaceGroupService.ts';
+import { gettingBelow, lockingBelow } from './writes.ts';
 
 /** The materials a setup matrix covers at most (the most recently planned in the group). */
 export const SETUP_MATRIX_MAX_MATERIALS = 500;
 
-async function lockGroup(tx: Queryable, groupId: string): Promise<void> {
-  await found(findWorkplaceGroup(tx, groupId, true), 'workplaceGroup', groupId);
-}
-
-const lockRule = lockingBelow('setupTransitionRule', lockGroup, rules.findSetupTransitionRule);
+const lockRule = lockingBelow('setupTransitionRule', lockWorkplaceGroupBelow, rules.findSetupTransitionRule);
 
 const eventData = (rule: SetupTransitionRule) => ({
   setupTransitionRuleId: rule.id,
@@ -50,7 +45,7 @@ const RULES = lifecycle<SetupTransitionRule>('setupTransitionRule', {
 /** A rule of the group: 404 when there is no such group, or no such rule of it. */
 export const getSetupTransitionRule = gettingBelow(
   'setupTransitionRule',
-  (db, groupId) => found(findWorkplaceGroup(db, groupId), 'workplaceGroup', groupId),
+  getWorkplaceGroup,
   rules.findSetupTransitionRule,
 );
 
@@ -61,7 +56,7 @@ export async function createSetupTransitionRule(
 ): Promise<SetupTransitionRule> {
   checkSetupTransitionRule(input);
   return db.transaction(async (tx) => {
-    await lockGroup(tx, groupId);
+    await lockWorkplaceGroupBelow(tx, groupId);
     return RULES.insert(tx, newItem({ ...input, workplaceGroupId: groupId }, new Date()));
   });
 }

@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import * as groups from '../db/repositories/workplaceGroupRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { resourcesUpdated } from '../domain/events.ts';
@@ -21,8 +21,13 @@ const GROUPS = lifecycle<WorkplaceGroup>('workplaceGroup', {
   unique: (group) => ['number', group.number],
 });
 
-export async function getWorkplaceGroup(db: Database, id: string): Promise<WorkplaceGroup> {
+export async function getWorkplaceGroup(db: Queryable, id: string): Promise<WorkplaceGroup> {
   return found(groups.findWorkplaceGroup(db, id), 'workplaceGroup', id);
+}
+
+/** Locks a group's row for a write below it (its rules), so those writes take turns; NOT_FOUND without it. */
+export async function lockWorkplaceGroupBelow(tx: Queryable, id: string): Promise<void> {
+  await lockWorkplaceGroup(id)(tx);
 }
 
 export async function createWorkplaceGroup(
