@@ -2,6 +2,7 @@
 import { AppError } from './errors.ts';
 import type { ObjectType } from './events.ts';
 import type { WorkplaceStateId } from './masterData.ts';
+import type { StaffMemberShift } from './staffMembers.ts';
 
 /** What a result or scenario element says: where and when its owner is planned. */
 export interface ResultInput {
@@ -183,6 +184,54 @@ export const OBSOLETING_WORKPLACE_STATE: WorkplaceStateId = 'DOWNTIME';
 export interface Span {
   startDate: Date;
   endDate: Date;
+}
+
+/**
+ * A staff member's planning result of one of their shifts: the part of their dispatching (their
+ * one stored planning result) that lies in the shift. The service stores one dispatching per
+ * staff member, so a shift holds at most one assignment.
+ */
+export interface ShiftPlanningResult extends StaffMemberShift {
+  assignments: ShiftAssignment[];
+}
+
+export interface ShiftAssignment extends Span {
+  workplaceId: string;
+  /** The shift of the assigned workplace running at the assignment's start, if any. */
+  workplaceShiftId: string | null;
+  fixed: boolean;
+}
+
+/** The part of a result inside a shift; none when they only touch or do not meet. */
+export function partInShift(shift: Span, result: Span): Span | undefined {
+  const startDate = Math.max(shift.startDate.getTime(), result.startDate.getTime());
+  const endDate = Math.min(shift.endDate.getTime(), result.endDate.getTime());
+  return startDate < endDate ? { startDate: new Date(startDate), endDate: new Date(endDate) } : undefined;
+}
+
+/**
+ * A shift's assignment as a PUT sets it (the body holds at most one: one dispatching per staff
+ * member): of the staff member the path names, inside the shift.
+ */
+export function checkShiftAssignment(shift: StaffMemberShift, element: ResultElement): void {
+  checkResultDates(element, 'elements[0].');
+  if (element.ownerId !== shift.staffMemberId) {
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: 'elements[0].staffMemberId',
+      detail: 'must be the staff member of the path',
+    });
+  }
+  const inside =
+    element.startDate.getTime() >= shift.startDate.getTime() &&
+    element.endDate.getTime() <= shift.endDate.getTime();
+  if (!inside) {
+    throw new AppError('VALIDATION_FAILED', {
+      rule: 'value',
+      field: 'elements[0].startDate',
+      detail: `the assignment must lie inside the shift (${shift.startDate.toISOString()} to ${shift.endDate.toISOString()})`,
+    });
+  }
 }
 
 /** A production order with a result of one of its operations: all its operations and their results. */

@@ -2,6 +2,7 @@
 // member works the shifts of their shift model (`shift_id`) at their assigned workplaces; the
 // same period at several of those workplaces is one shift of theirs, the one of the lowest shift
 // id. Its id is derived from the staff member's and that shift's, so it is the same on every read.
+import type { Span } from '../../domain/planning.ts';
 import type { StaffMemberShift } from '../../domain/staffMembers.ts';
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
@@ -40,16 +41,23 @@ const STAFF_MEMBER_SHIFTS: Table<Row, StaffMemberShift> = {
   toItem: toStaffMemberShift,
 };
 
-/** The shifts of every staff member, or of one, overlapping a period; latest start first. */
+/**
+ * The shifts of every staff member, or of one, overlapping a period; latest start first. `during`:
+ * only the shifts sharing time with that span (touching it is not enough), as a dispatching's.
+ */
 export async function listStaffMemberShifts(
   db: Queryable,
-  filter: PeriodFilter & { staffMemberId?: string | undefined },
+  filter: PeriodFilter & { staffMemberId?: string | undefined; during?: Span | undefined },
   request: KeysetRequest,
 ): Promise<KeysetPage<StaffMemberShift>> {
   const conditions = new Conditions();
   if (filter.staffMemberId !== undefined)
     conditions.add((at) => `staff_member_id = ${at}::uuid`, filter.staffMemberId);
   conditions.overlapping(filter);
+  if (filter.during !== undefined) {
+    conditions.add((at) => `end_date > ${at}`, filter.during.startDate);
+    conditions.add((at) => `start_date < ${at}`, filter.during.endDate);
+  }
   return timestampPageOf(db, STAFF_MEMBER_SHIFTS, conditions, byStartDate<Row>(), request);
 }
 

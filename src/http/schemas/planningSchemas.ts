@@ -1,6 +1,6 @@
 // Forecast and planning results, planning scenarios and predicted malfunction scenarios as the API
 // shows and takes them (docs/resources/planning.md).
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { ResultElement, ResultInput } from '../../domain/planning.ts';
 import { Nullable, OperatingStateProperty, Resource } from './common.ts';
 
@@ -223,22 +223,46 @@ export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId')
     },
   );
 
+/** A staff member's assignment to a workplace in the real API's form. */
+const StaffAssignment = (staffMemberShiftId: TSchema) =>
+  Type.Object({
+    staffMemberId: Type.String({ format: 'uuid' }),
+    staffMemberShiftId,
+    workplaceId: Type.String({ format: 'uuid' }),
+    skillId: Type.Null({ description: 'Not recorded' }),
+    workplaceShiftId: Nullable(
+      Type.String({ format: 'uuid', description: "The workplace's shift running at startDate" }),
+    ),
+    startDate: Type.String({ format: 'date-time' }),
+    endDate: Type.String({ format: 'date-time' }),
+    capacity: Type.Null({ description: 'Not recorded' }),
+    fixed: Type.Boolean(),
+  });
+
 /** The staff member planning results of a period: its figures and the page's results. */
 export const StaffResultsSummarySchema = Type.Object({
   ...StaffScenarioSummarySchema.properties,
-  elements: Type.Array(
-    Type.Object({
-      staffMemberId: Type.String({ format: 'uuid' }),
-      staffMemberShiftId: Type.Null({ description: 'Not recorded' }),
-      workplaceId: Type.String({ format: 'uuid' }),
-      skillId: Type.Null({ description: 'Not recorded' }),
-      workplaceShiftId: Nullable(
-        Type.String({ format: 'uuid', description: "The workplace's shift running at startDate" }),
-      ),
-      startDate: Type.String({ format: 'date-time' }),
-      endDate: Type.String({ format: 'date-time' }),
-      capacity: Type.Null({ description: 'Not recorded' }),
-      fixed: Type.Boolean(),
-    }),
-  ),
+  elements: Type.Array(StaffAssignment(Type.Null({ description: 'Not recorded' }))),
 });
+
+/** A staff member's planning result of one shift: the part of their dispatching in it. */
+export const ShiftResultSchema = Resource(
+  Type.Object({
+    elements: Type.Array(StaffAssignment(Type.String({ format: 'uuid', description: 'The shift' })), {
+      maxItems: 1,
+    }),
+  }),
+  "A staff member's planning result of one of their shifts",
+  true,
+);
+
+/** PUT body: the shift's assignment (none: no dispatching in the shift). */
+export const ShiftResultBody = Type.Object(
+  {
+    elements: Type.Array(ElementBody('staffMemberId'), {
+      maxItems: 1,
+      description: 'At most one: a staff member has one dispatching',
+    }),
+  },
+  { additionalProperties: false },
+);
