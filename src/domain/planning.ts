@@ -209,29 +209,42 @@ export function partInShift(shift: Span, result: Span): Span | undefined {
   return startDate < endDate ? { startDate: new Date(startDate), endDate: new Date(endDate) } : undefined;
 }
 
+/** A shift's assignment as a PUT sends it: the dispatching, and what a GET derived beside it. */
+export interface ShiftAssignmentInput {
+  element: ResultElement;
+  staffMemberShiftId: string | null;
+  workplaceShiftId: string | null;
+}
+
+const refuse = (field: string, detail: string) =>
+  new AppError('VALIDATION_FAILED', { rule: 'value', field: `elements[0].${field}`, detail });
+
 /**
  * A shift's assignment as a PUT sets it (the body holds at most one: one dispatching per staff
- * member): of the staff member the path names, inside the shift.
+ * member): of the staff member and shift the path names, inside the shift.
  */
-export function checkShiftAssignment(shift: StaffMemberShift, element: ResultElement): void {
+export function checkShiftAssignment(shift: StaffMemberShift, input: ShiftAssignmentInput): void {
+  const { element } = input;
   checkResultDates(element, 'elements[0].');
-  if (element.ownerId !== shift.staffMemberId) {
-    throw new AppError('VALIDATION_FAILED', {
-      rule: 'value',
-      field: 'elements[0].staffMemberId',
-      detail: 'must be the staff member of the path',
-    });
-  }
+  if (element.ownerId !== shift.staffMemberId)
+    throw refuse('staffMemberId', 'must be the staff member of the path');
+  if (input.staffMemberShiftId !== null && input.staffMemberShiftId !== shift.id)
+    throw refuse('staffMemberShiftId', 'must be the shift of the path');
   const inside =
     element.startDate.getTime() >= shift.startDate.getTime() &&
     element.endDate.getTime() <= shift.endDate.getTime();
   if (!inside) {
-    throw new AppError('VALIDATION_FAILED', {
-      rule: 'value',
-      field: 'elements[0].startDate',
-      detail: `the assignment must lie inside the shift (${shift.startDate.toISOString()} to ${shift.endDate.toISOString()})`,
-    });
+    throw refuse(
+      'startDate',
+      `the assignment must lie inside the shift (${shift.startDate.toISOString()} to ${shift.endDate.toISOString()})`,
+    );
   }
+}
+
+/** A workplace shift id sent back must be the one the service derives (none sent: nothing to check). */
+export function checkWorkplaceShift(input: ShiftAssignmentInput, derived: string | null): void {
+  if (input.workplaceShiftId !== null && input.workplaceShiftId !== derived)
+    throw refuse('workplaceShiftId', `is derived from workplaceId and startDate: ${derived ?? 'null'}`);
 }
 
 /** A production order with a result of one of its operations: all its operations and their results. */

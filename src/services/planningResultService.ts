@@ -18,6 +18,7 @@ import {
   checkResultDates,
   checkShiftAssignment,
   checkUniqueOwners,
+  checkWorkplaceShift,
   OPERATION_PLANNING_RESULTS,
   partInShift,
   RESULT_PROPERTIES,
@@ -27,6 +28,7 @@ import {
   type ResultKind,
   type ResultSummary,
   resultValues,
+  type ShiftAssignmentInput,
   type ShiftPlanningResult,
   STAFF_MEMBER_PLANNING_RESULTS,
   summarizeResults,
@@ -285,14 +287,16 @@ export async function replaceShiftResult(
   db: Database,
   staffMemberId: string,
   shiftId: string,
-  element: ResultElement | undefined,
+  assignment: ShiftAssignmentInput | undefined,
 ): Promise<ShiftPlanningResult> {
   const now = new Date();
   return db.transaction(async (tx) => {
     await results.lockOwners(tx, STAFF_MEMBER_PLANNING_RESULTS, [staffMemberId]);
     const shift = await requireShift(tx, staffMemberId, shiftId);
-    if (element) {
-      checkShiftAssignment(shift, element);
+    if (assignment) {
+      checkShiftAssignment(shift, assignment);
+      const { element } = assignment;
+      checkWorkplaceShift(assignment, await results.shiftAt(tx, element.workplaceId, element.startDate));
       const { result } = await applyResult(tx, STAFF_MEMBER_PLANNING_RESULTS, element, 'elements[0].', now);
       return assignmentsIn(tx, shift, result);
     }

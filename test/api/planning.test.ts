@@ -798,6 +798,21 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       const refused = await t().request({ method: 'PUT', url: one(first), body });
       assert.deepEqual([refused.statusCode, json(refused).code], [status, code], JSON.stringify(body));
     }
+    // What a GET derives may come back only as derived.
+    const echoed = { staffMemberId: s, workplaceId: w1, startDate: at(11), endDate: at(12) };
+    for (const [field, value] of [
+      ['staffMemberShiftId', first],
+      ['workplaceShiftId', nextDay],
+      ['skillId', MISSING],
+      ['capacity', 1],
+    ] as const) {
+      const refused = await t().request({
+        method: 'PUT',
+        url: one(second),
+        body: { elements: [{ ...echoed, [field]: value }] },
+      });
+      assert.equal(refused.statusCode, 400, `${field}: ${refused.body}`);
+    }
     const outside = await t().request({ method: 'PUT', url: one(first), body: refusals[0]?.[0] });
     assert.match(json(outside).message, /elements\[0\]\.startDate/);
     assert.equal(await lastSequence(t()), before, 'a refused PUT changes nothing');
@@ -820,6 +835,18 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
       (await eventsSince(t(), before)).map((event) => [event.eventType, event.data.changedProperties]),
       [['STAFF_MEMBER_PLANNING_RESULT_UPDATED', ['workplaceId', 'startDate', 'endDate']]],
     );
+
+    // GET-modify-PUT: the answer sent back with one change is taken.
+    const shown = (await read(one(first))).properties;
+    const roundTrip = await t().request({
+      method: 'PUT',
+      url: one(first),
+      body: { elements: [{ ...shown.elements[0], fixed: false }] },
+    });
+    assert.equal(roundTrip.statusCode, 200, roundTrip.body);
+    assert.deepEqual(json(roundTrip).properties.elements, [
+      { ...element(first, w2, 7, 9, null), fixed: false },
+    ]);
 
     // DELETE: only through a shift the dispatching shares time with; it goes from every shift.
     const afterPut = await lastSequence(t());

@@ -36,11 +36,13 @@ import {
   ResultProperties,
   ResultSummarySchema,
   resultFields,
+  type ShiftAssignmentBody,
   ShiftResultBody,
   ShiftResultSchema,
   StaffResultsSummarySchema,
   toElement,
   toResultInput,
+  toShiftAssignment,
 } from '../schemas/planningSchemas.ts';
 import { singletonRoutes } from '../singletonRoutes.ts';
 
@@ -297,16 +299,17 @@ function registerShiftResults(api: Api, db: ServerDeps['db']): void {
       "Set the shift's assignment as the staff member's planning result (emits STAFF_MEMBER_PLANNING_RESULT_CREATED/_UPDATED/_DELETED)",
     description:
       'The element must lie inside the shift and replaces the whole planning result, which may have ' +
-      'spanned other shifts; no element deletes the planning result if it shares time with the shift.',
+      'spanned other shifts; no element deletes the planning result if it shares time with the shift. ' +
+      'The GET answer may come back: staffMemberShiftId and workplaceShiftId as the service derives them, ' +
+      'skillId and capacity null.',
     operationId: 'saveStaffMemberShiftPlanningResult',
     body: ShiftResultBody,
     response: { 200: ShiftResultSchema },
     errors: [404, 415],
     handler: async (request) => {
       const { id, shiftId } = idsOf(request);
-      const [element] = (request.body as { elements: ResultBody[] }).elements;
-      const input = element && toElement('staffMemberId', element);
-      const result = await service.replaceShiftResult(db, id, shiftId, input);
+      const [element] = (request.body as { elements: ShiftAssignmentBody[] }).elements;
+      const result = await service.replaceShiftResult(db, id, shiftId, element && toShiftAssignment(element));
       return presentShiftResult(result, request.hrefs, true);
     },
   });

@@ -1,7 +1,7 @@
 // Forecast and planning results, planning scenarios and predicted malfunction scenarios as the API
 // shows and takes them (docs/resources/planning.md).
 import { type TSchema, Type } from 'typebox';
-import type { ResultElement, ResultInput } from '../../domain/planning.ts';
+import type { ResultElement, ResultInput, ShiftAssignmentInput } from '../../domain/planning.ts';
 import { Nullable, OperatingStateProperty, Resource } from './common.ts';
 
 export const MAX_ELEMENTS = 1000;
@@ -256,13 +256,48 @@ export const ShiftResultSchema = Resource(
   true,
 );
 
-/** PUT body: the shift's assignment (none: no dispatching in the shift). */
+/**
+ * PUT body: the shift's assignment (none: no dispatching in the shift), as the GET shows it; what
+ * the service derives may come back, but only as it would derive it.
+ */
 export const ShiftResultBody = Type.Object(
   {
-    elements: Type.Array(ElementBody('staffMemberId'), {
-      maxItems: 1,
-      description: 'At most one: a staff member has one dispatching',
-    }),
+    elements: Type.Array(
+      Type.Object(
+        {
+          staffMemberId: Uuid,
+          ...resultFields,
+          staffMemberShiftId: Type.Optional(
+            Nullable(Type.String({ format: 'uuid', maxLength: 36, description: 'The shift of the path' })),
+          ),
+          workplaceShiftId: Type.Optional(
+            Nullable(
+              Type.String({
+                format: 'uuid',
+                maxLength: 36,
+                description: "Derived: the workplace's shift running at startDate",
+              }),
+            ),
+          ),
+          skillId: Type.Optional(Type.Null({ description: 'Not planned by the service' })),
+          capacity: Type.Optional(Type.Null({ description: 'Not planned by the service' })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 1, description: 'At most one: a staff member has one dispatching' },
+    ),
   },
   { additionalProperties: false },
 );
+
+export type ShiftAssignmentBody = ResultBody & {
+  staffMemberId: string;
+  staffMemberShiftId?: string | null;
+  workplaceShiftId?: string | null;
+};
+
+export const toShiftAssignment = (body: ShiftAssignmentBody): ShiftAssignmentInput => ({
+  element: toElement('staffMemberId', body),
+  staffMemberShiftId: body.staffMemberShiftId ?? null,
+  workplaceShiftId: body.workplaceShiftId ?? null,
+});
