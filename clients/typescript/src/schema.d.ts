@@ -3170,7 +3170,7 @@ export interface paths {
         get: operations["getStaffMemberShiftPlanningResult"];
         /**
          * Set the shift's assignment as the staff member's planning result (emits STAFF_MEMBER_PLANNING_RESULT_CREATED/_UPDATED/_DELETED)
-         * @description The element must lie inside the shift and replaces the whole planning result, which may have spanned other shifts; no element deletes the planning result if it shares time with the shift.
+         * @description The element must lie inside the shift and replaces the whole planning result, which may have spanned other shifts; no element deletes the planning result if it shares time with the shift. The GET answer may come back: staffMemberShiftId and workplaceShiftId as the service derives them, skillId and capacity null.
          */
         put: operations["saveStaffMemberShiftPlanningResult"];
         post?: never;
@@ -17085,6 +17085,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path: {
@@ -27854,6 +27856,12 @@ export interface operations {
                          * @default false
                          */
                         fixed?: boolean;
+                        staffMemberShiftId?: string | null;
+                        workplaceShiftId?: string | null;
+                        /** @description Not planned by the service */
+                        skillId?: null;
+                        /** @description Not planned by the service */
+                        capacity?: null;
                     }[];
                 };
             };

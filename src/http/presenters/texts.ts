@@ -21,6 +21,17 @@ export const TEXT_EMBEDS = ['description', 'erpContext'] as const;
 export const descriptionLiteralId = (table: DescribedTable, id: string): string =>
   createHash('md5').update(`${table}/${id}/description`).digest('hex').toUpperCase();
 
+/**
+ * The id of the description literal of an operation's production resource or tool, by its place
+ * in the operation's list (1 for the first), derived as migration 160's
+ * `production_resource_literal_id`.
+ */
+export const productionResourceLiteralId = (operationId: string, place: number): string =>
+  createHash('md5')
+    .update(`operations/${operationId}/productionResourcesAndTools/${place}/description`)
+    .digest('hex')
+    .toUpperCase();
+
 /** An item with a description (null: none), an ERP context, or both. */
 interface Described {
   id: string;
