@@ -177,6 +177,28 @@ export interface PredictedMalfunctionScenario extends PredictedMalfunctionScenar
   obsoleteSince: Date | null;
 }
 
+/**
+ * An imminent malfunction, the element of a malfunction scenario in the real API's form
+ * (docs/decisions/0020-malfunction-scenario-elements.md): a stored prediction is one, at its
+ * workplace; its period's start is when the malfunction becomes likely. When it becomes highly
+ * likely (`criticalDate`) a prediction of one period and one probability does not say: null.
+ */
+export interface ImminentMalfunction {
+  workplaceId: string;
+  operatingStateId: string | null;
+  prewarningDate: Date;
+  criticalDate: null;
+}
+
+export const imminentMalfunctionsOf = (scenario: PredictedMalfunctionScenario): ImminentMalfunction[] => [
+  {
+    workplaceId: scenario.workplaceId,
+    operatingStateId: scenario.operatingStateId,
+    prewarningDate: scenario.startDate,
+    criticalDate: null,
+  },
+];
+
 /** Operating states that end forecasts and malfunction predictions of a workplace (see docs). */
 export const OBSOLETING_WORKPLACE_STATE: WorkplaceStateId = 'DOWNTIME';
 

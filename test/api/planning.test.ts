@@ -1161,6 +1161,16 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         creationDate: body.properties.createdAt,
         workplaceId,
         ...FUTURE,
+        // The prediction as the real API's imminent malfunction: likely from its start; when it
+        // becomes highly likely one period and one probability do not say.
+        elements: [
+          {
+            workplaceId,
+            operatingStateId: MALFUNCTION.id,
+            prewarningDate: FUTURE.startDate,
+            criticalDate: null,
+          },
+        ],
         probability: 0.25,
         operatingState: MALFUNCTION,
         description: 'Spindle wear',
@@ -1175,7 +1185,17 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     };
     assert.deepEqual(body, expected);
     assert.equal(response.headers.location, absolute(`${path}/${id}`));
-    assert.deepEqual(json(await t().request({ url: `${path}/${id}` })), expected);
+    // One scenario is a page of its imminent malfunctions, as the real API reads it.
+    const page = (offset: number) => get(`${path}/${id}?limit=100&offset=${offset}`);
+    assert.deepEqual(json(await t().request({ url: `${path}/${id}` })), {
+      properties: expected.properties,
+      pagination: { limit: 100, count: 1, offset: 0, total: 1, firstIdentifier: null, lastIdentifier: null },
+      _links: { ...expected._links, self: page(0), current: page(0), first: page(0), last: page(0) },
+    });
+    const beyond = json(await t().request({ url: `${path}/${id}?offset=1` }));
+    assert.deepEqual(beyond.properties.elements, []);
+    assert.equal(beyond.pagination.count, 0);
+    assert.equal((await t().request({ url: `${path}/${id}?limit=0` })).statusCode, 400);
     assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
       {
         eventType: 'PREDICTED_MALFUNCTION_SCENARIO_CREATED',

@@ -3288,7 +3288,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One predicted malfunction scenario */
+        /** One predicted malfunction scenario, its imminent malfunctions paged */
         get: operations["getPredictedMalfunctionScenario"];
         put?: never;
         post?: never;
@@ -28927,6 +28927,19 @@ export interface operations {
                                     startDate: string;
                                     /** Format: date-time */
                                     endDate: string;
+                                    /** @description The imminent malfunctions: the prediction at its workplace */
+                                    elements: {
+                                        /** Format: uuid */
+                                        workplaceId: string;
+                                        operatingStateId: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description The start of the predicted period
+                                         */
+                                        prewarningDate: string;
+                                        /** @description Not predicted: one period and one probability do not say it */
+                                        criticalDate: null;
+                                    }[];
                                     probability: number;
                                     operatingState: {
                                         id: string;
@@ -29035,6 +29048,19 @@ export interface operations {
                             startDate: string;
                             /** Format: date-time */
                             endDate: string;
+                            /** @description The imminent malfunctions: the prediction at its workplace */
+                            elements: {
+                                /** Format: uuid */
+                                workplaceId: string;
+                                operatingStateId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The start of the predicted period
+                                 */
+                                prewarningDate: string;
+                                /** @description Not predicted: one period and one probability do not say it */
+                                criticalDate: null;
+                            }[];
                             probability: number;
                             operatingState: {
                                 id: string;
@@ -29102,7 +29128,12 @@ export interface operations {
     };
     getPredictedMalfunctionScenario: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -29111,7 +29142,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A predicted malfunction of a workplace */
+            /** @description A predicted malfunction scenario, its imminent malfunctions paged */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -29130,6 +29161,19 @@ export interface operations {
                             startDate: string;
                             /** Format: date-time */
                             endDate: string;
+                            /** @description The imminent malfunctions: the prediction at its workplace */
+                            elements: {
+                                /** Format: uuid */
+                                workplaceId: string;
+                                operatingStateId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The start of the predicted period
+                                 */
+                                prewarningDate: string;
+                                /** @description Not predicted: one period and one probability do not say it */
+                                criticalDate: null;
+                            }[];
                             probability: number;
                             operatingState: {
                                 id: string;
@@ -29143,16 +29187,20 @@ export interface operations {
                             createdAt: string;
                             obsoleteSince: string | null;
                         };
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
                         _links: {
                             [key: string]: {
                                 href: string;
                                 method: string;
                                 embeddable: boolean;
-                                templated?: boolean;
                             };
-                        };
-                        _embedded?: {
-                            [key: string]: unknown;
                         };
                     };
                 };

@@ -1,13 +1,15 @@
 import { operatingStateById } from '../../domain/masterData.ts';
-import type {
-  PlanningScenario,
-  PredictedMalfunctionScenario,
-  Result,
-  ResultElement,
-  ResultKind,
-  ResultSummary,
-  ShiftPlanningResult,
-  StaffScenarioSummary,
+import {
+  type ImminentMalfunction,
+  imminentMalfunctionsOf,
+  type PlanningScenario,
+  type PredictedMalfunctionScenario,
+  type Result,
+  type ResultElement,
+  type ResultKind,
+  type ResultSummary,
+  type ShiftPlanningResult,
+  type StaffScenarioSummary,
 } from '../../domain/planning.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { type Link, link, type Resource, resource } from '../hal.ts';
@@ -155,10 +157,15 @@ export function presentPlanningScenario(
   );
 }
 
+/**
+ * A predicted malfunction scenario; `elements`: the page of its imminent malfunctions shown (all
+ * of them in a list).
+ */
 export function presentMalfunctionScenario(
   scenario: PredictedMalfunctionScenario,
   hrefs: Hrefs,
   locale: Locale,
+  elements: readonly ImminentMalfunction[] = imminentMalfunctionsOf(scenario),
 ): Resource {
   const state = scenario.operatingStateId === null ? null : operatingStateById(scenario.operatingStateId);
   return resource(
@@ -169,6 +176,12 @@ export function presentMalfunctionScenario(
       workplaceId: scenario.workplaceId,
       startDate: scenario.startDate.toISOString(),
       endDate: scenario.endDate.toISOString(),
+      elements: elements.map((element) => ({
+        workplaceId: element.workplaceId,
+        operatingStateId: element.operatingStateId,
+        prewarningDate: element.prewarningDate.toISOString(),
+        criticalDate: element.criticalDate,
+      })),
       probability: scenario.probability,
       operatingState: state === null ? null : operatingStateProperty(state, locale),
       description: scenario.description,

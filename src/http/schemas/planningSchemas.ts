@@ -177,6 +177,20 @@ export const MalfunctionSchema = Resource(
     workplaceId: Type.String({ format: 'uuid' }),
     startDate: Type.String({ format: 'date-time' }),
     endDate: Type.String({ format: 'date-time' }),
+    elements: Type.Array(
+      Type.Object({
+        workplaceId: Type.String({ format: 'uuid' }),
+        operatingStateId: Nullable(Type.String()),
+        prewarningDate: Type.String({
+          format: 'date-time',
+          description: 'The start of the predicted period',
+        }),
+        criticalDate: Type.Null({
+          description: 'Not predicted: one period and one probability do not say it',
+        }),
+      }),
+      { description: 'The imminent malfunctions: the prediction at its workplace' },
+    ),
     probability: Type.Number(),
     operatingState: Nullable(OperatingStateProperty),
     description: Nullable(Type.String()),
@@ -201,10 +215,11 @@ export const MalfunctionBody = Type.Object(
 );
 
 /** One planning scenario as a page of its elements: the figures cover every element. */
-export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId') =>
+/** A single read whose elements come in pages, as the real API reads a scenario. */
+const PagedElements = (properties: TSchema, description: string) =>
   Type.Object(
     {
-      properties: PlanningScenarioSchema(ownerField).properties.properties,
+      properties,
       pagination: Type.Object({
         limit: Type.Integer(),
         count: Type.Integer(),
@@ -218,10 +233,19 @@ export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId')
         Type.Object({ href: Type.String(), method: Type.String(), embeddable: Type.Boolean() }),
       ),
     },
-    {
-      description: `A ${ownerField === 'operationId' ? 'operation' : 'staff member'} planning scenario, its elements paged`,
-    },
+    { description },
   );
+
+export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId') =>
+  PagedElements(
+    PlanningScenarioSchema(ownerField).properties.properties,
+    `A ${ownerField === 'operationId' ? 'operation' : 'staff member'} planning scenario, its elements paged`,
+  );
+
+export const PagedMalfunctionSchema = PagedElements(
+  MalfunctionSchema.properties.properties,
+  'A predicted malfunction scenario, its imminent malfunctions paged',
+);
 
 /** A staff member's assignment to a workplace in the real API's form. */
 const StaffAssignment = (staffMemberShiftId: TSchema) =>
