@@ -217,7 +217,7 @@ export interface ShiftPlanningResult extends StaffMemberShift {
   assignments: ShiftAssignment[];
 }
 
-export interface ShiftAssignment extends Span {
+interface ShiftAssignment extends Span {
   workplaceId: string;
   /** The shift of the assigned workplace running at the assignment's start, if any. */
   workplaceShiftId: string | null;

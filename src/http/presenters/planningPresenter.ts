@@ -57,7 +57,7 @@ export function presentResult(kind: ResultKind, result: Result, hrefs: Hrefs): R
 }
 
 /** Where a staff member's planning result of one shift is read, replaced and deleted. */
-export const shiftResultPath = (result: ShiftPlanningResult) =>
+const shiftResultPath = (result: ShiftPlanningResult) =>
   `${STAFF_MEMBERS_PATH}/${result.staffMemberId}/shifts/${result.id}/planningResult`;
 
 /**
