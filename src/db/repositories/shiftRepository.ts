@@ -11,6 +11,7 @@ import {
   ownedPeriodList,
   rowWrites,
   type Table,
+  timestampList,
   timestampPageOf,
 } from '../table.ts';
 
@@ -57,17 +58,12 @@ export async function listShifts(
 export const findShift = ownedFind(SHIFTS, 'workplace_id');
 
 /** Shifts of all workplaces (GET /workplaces/shifts), or of one, latest start first. */
-export async function listAllShifts(
-  db: Queryable,
-  filter: PeriodFilter & { workplaceId?: string | undefined },
-  request: KeysetRequest,
-): Promise<KeysetPage<Shift>> {
-  const conditions = new Conditions();
-  if (filter.workplaceId !== undefined)
-    conditions.add((at) => `workplace_id = ${at}::uuid`, filter.workplaceId);
-  conditions.overlapping(filter);
-  return timestampPageOf(db, SHIFTS, conditions, byStartDate<Row>(), request);
-}
+export const listAllShifts = timestampList(
+  SHIFTS,
+  byStartDate<Row>(),
+  (filter: PeriodFilter & { workplaceId?: string | undefined }) =>
+    new Conditions().equals('workplace_id', filter.workplaceId).overlapping(filter),
+);
 
 /** One shift of any workplace. */
 export const findAnyShift = (db: Queryable, id: string) => findById(db, SHIFTS, id);

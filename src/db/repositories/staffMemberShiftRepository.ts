@@ -5,8 +5,7 @@
 import type { StaffMemberShift } from '../../domain/staffMembers.ts';
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { byStartDate, findById, type Table, timestampPageOf } from '../table.ts';
+import { byStartDate, findById, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
@@ -41,17 +40,12 @@ const STAFF_MEMBER_SHIFTS: Table<Row, StaffMemberShift> = {
 };
 
 /** The shifts of every staff member, or of one, overlapping a period; latest start first. */
-export async function listStaffMemberShifts(
-  db: Queryable,
-  filter: PeriodFilter & { staffMemberId?: string | undefined },
-  request: KeysetRequest,
-): Promise<KeysetPage<StaffMemberShift>> {
-  const conditions = new Conditions();
-  if (filter.staffMemberId !== undefined)
-    conditions.add((at) => `staff_member_id = ${at}::uuid`, filter.staffMemberId);
-  conditions.overlapping(filter);
-  return timestampPageOf(db, STAFF_MEMBER_SHIFTS, conditions, byStartDate<Row>(), request);
-}
+export const listStaffMemberShifts = timestampList(
+  STAFF_MEMBER_SHIFTS,
+  byStartDate<Row>(),
+  (filter: PeriodFilter & { staffMemberId?: string | undefined }) =>
+    new Conditions().equals('staff_member_id', filter.staffMemberId).overlapping(filter),
+);
 
 /** One staff member's shift by its derived id. */
 export const findStaffMemberShift = (db: Queryable, id: string) => findById(db, STAFF_MEMBER_SHIFTS, id);

@@ -151,11 +151,7 @@ function registerStaffMemberShifts(api: Api, db: ServerDeps['db']): void {
     paging: 'keyset',
     position: startPosition,
     filters: { staffMemberId: Type.Optional(Type.String({ format: 'uuid' })), ...PeriodFilters },
-    filter: ({ staffMemberId, startDate, endDate }) => ({
-      staffMemberId,
-      startDate: dateOf(startDate),
-      endDate: dateOf(endDate),
-    }),
+    filter: ({ staffMemberId, ...period }) => ({ staffMemberId, ...periodOf(period) }),
     load: (filter, page) => listStaffMemberShifts(db, filter, page),
   });
   shifts.get({

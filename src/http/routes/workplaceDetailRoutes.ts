@@ -19,7 +19,7 @@ import { presentRecordedOperationPhase } from '../presenters/operationPresenter.
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
 import { presentWorkplaceShifts, WORKPLACE_SHIFT_EMBEDS } from '../presenters/shiftPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
-import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
+import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import { RecordedOperationPhaseSchema } from '../schemas/operationSchemas.ts';
 import { RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
 import { WorkplaceShiftSchema } from '../schemas/shiftSchemas.ts';
@@ -50,11 +50,7 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
     paging: 'keyset',
     position: startPosition,
     filters: { workplaceId: Type.Optional(Type.String({ format: 'uuid' })), ...PeriodFilters },
-    filter: ({ workplaceId, startDate, endDate }) => ({
-      workplaceId,
-      startDate: dateOf(startDate),
-      endDate: dateOf(endDate),
-    }),
+    filter: ({ workplaceId, ...period }) => ({ workplaceId, ...periodOf(period) }),
     load: (filter, page) => listAllShifts(db, filter, page),
   });
   shifts.get({ summary: 'One shift of any workplace', load: (at) => getAnyShift(db, at.itemId) });
