@@ -1,20 +1,13 @@
 // Manufacturing variant rules as the API shows and takes them
 // (docs/resources/manufacturing-variants.md).
 import { type Static, Type } from 'typebox';
-import {
-  MANUFACTURING_VARIANT_CRITERIA,
-  MANUFACTURING_VARIANT_ORIGINS,
-} from '../../domain/manufacturingVariants.ts';
+import { MANUFACTURING_VARIANT_CRITERIA } from '../../domain/manufacturingVariants.ts';
 import { absentAsNull, Nullable, ReplaceBody, Resource, Uuid } from './common.ts';
+import { Milliseconds, Origin } from './setupTransitionSchemas.ts';
 
-const Origin = Type.Enum([...MANUFACTURING_VARIANT_ORIGINS], {
-  description: 'Who made the rule: manual data maintenance or an evaluation system',
-});
 const Criterion = Type.Enum([...MANUFACTURING_VARIANT_CRITERIA], {
   description: 'What a material must meet: its number, or conditions on its characteristics',
 });
-const Milliseconds = (description: string) =>
-  Nullable(Type.Integer({ minimum: 0, maximum: 31_536_000_000, description }));
 const Rate = (description: string, maximum = 1) => Type.Number({ exclusiveMinimum: 0, maximum, description });
 const Factor = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1000, description }));
 
