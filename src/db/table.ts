@@ -80,6 +80,13 @@ export const ownedBy =
   (column: string) =>
   (ownerId: string): Filter => ({ where: [`${column} = $1`], params: [ownerId] });
 
+/** Every row of one owner (`column = $1`), in `orderBy` order. */
+export const ownedAll = <Row, Item>(table: Table<Row, Item>, ownerColumn: string, orderBy: string) => {
+  const sql = `${selectFrom(table)} WHERE ${ownerColumn} = $1 ORDER BY ${orderBy}`;
+  return async (db: Queryable, ownerId: string): Promise<Item[]> =>
+    (await db.query<Row>(sql, [ownerId])).map(table.toItem);
+};
+
 /** The rows of one owner (`column = $1`) that overlap a period (`start_date`, `end_date`). */
 export const ownedInPeriod =
   (column: string) =>

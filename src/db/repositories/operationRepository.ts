@@ -353,16 +353,7 @@ export async function recordOperationPhase(db: Queryable, record: RecordedOperat
 }
 
 /** All phase records of an operation, by start: the totals of its current production data. */
-export async function phaseHistoryOfOperation(
-  db: Queryable,
-  operationId: string,
-): Promise<RecordedOperationPhase[]> {
-  const rows = await db.query<RecordRow>(
-    'SELECT * FROM recorded_operation_phases WHERE operation_id = $1 ORDER BY start_date, id',
-    [operationId],
-  );
-  return rows.map(toRecord);
-}
+export const phaseHistoryOfOperation = operationPhases.all;
 
 /** The phase records made at a workplace, newest start first (timestamp pagination). */
 export const listWorkplaceOperationPhases = timestampList(

@@ -1,6 +1,6 @@
 import type { SetupMaterial, SetupTransitionRule } from '../../domain/setupTransitions.ts';
 import type { Queryable } from '../database.ts';
-import { fromJsonb, offsetList, ownedBy, ownedFind, rowWrites, type Table } from '../table.ts';
+import { fromJsonb, offsetList, ownedAll, ownedBy, ownedFind, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -36,16 +36,7 @@ export const listSetupTransitionRules = offsetList(RULES, 'created_at, id', owne
 export const findSetupTransitionRule = ownedFind(RULES, 'workplace_group_id');
 
 /** Every rule of the group, oldest first (the matrix applies them in that order). */
-export async function allSetupTransitionRules(
-  db: Queryable,
-  groupId: string,
-): Promise<SetupTransitionRule[]> {
-  const rows = await db.query<Row>(
-    'SELECT * FROM setup_transition_rules WHERE workplace_group_id = $1 ORDER BY created_at, id',
-    [groupId],
-  );
-  return rows.map(toRule);
-}
+export const allSetupTransitionRules = ownedAll(RULES, 'workplace_group_id', 'created_at, id');
 
 /**
  * The materials of the operations planned in the group (at the group, or at one of its
