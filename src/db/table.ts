@@ -99,6 +99,18 @@ export const ownedPeriodList =
   (db: Queryable, ownerId: string, filter: PeriodFilter, page: OffsetRequest): Promise<OffsetPage<Item>> =>
     offsetPageOf(db, table, ownedInPeriod(ownerColumn)(ownerId, filter), orderBy, page);
 
+/**
+ * A list in timestamp pages, latest start first, of the rows that overlap a period: of every
+ * owner, or of one (`ownerColumn`) when the filter names it (`ownerId`).
+ */
+export const anyOwnerPeriodList = <Row extends { id: string; start_date: Date }, Item>(
+  table: Table<Row, Item>,
+  ownerColumn: string,
+) =>
+  timestampList(table, byStartDate<Row>(), (filter: PeriodFilter & { ownerId?: string | undefined }) =>
+    new Conditions().equals(ownerColumn, filter.ownerId).overlapping(filter),
+  );
+
 /** The timestamp a timestamp-mode page walks (newest first by it and the id), and a row's value of it. */
 export type TimestampOrder<Row> = Pick<KeysetSource<Row>, 'timestampColumn' | 'timestampOf' | 'sizeOf'>;
 

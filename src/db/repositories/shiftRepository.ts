@@ -3,6 +3,7 @@ import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
 import {
+  anyOwnerPeriodList,
   byStartDate,
   findById,
   firstItem,
@@ -11,7 +12,6 @@ import {
   ownedPeriodList,
   rowWrites,
   type Table,
-  timestampList,
   timestampPageOf,
 } from '../table.ts';
 
@@ -58,12 +58,7 @@ export async function listShifts(
 export const findShift = ownedFind(SHIFTS, 'workplace_id');
 
 /** Shifts of all workplaces (GET /workplaces/shifts), or of one, latest start first. */
-export const listAllShifts = timestampList(
-  SHIFTS,
-  byStartDate<Row>(),
-  (filter: PeriodFilter & { workplaceId?: string | undefined }) =>
-    new Conditions().equals('workplace_id', filter.workplaceId).overlapping(filter),
-);
+export const listAllShifts = anyOwnerPeriodList(SHIFTS, 'workplace_id');
 
 /** One shift of any workplace. */
 export const findAnyShift = (db: Queryable, id: string) => findById(db, SHIFTS, id);

@@ -3,9 +3,8 @@
 // same period at several of those workplaces is one shift of theirs, the one of the lowest shift
 // id. Its id is derived from the staff member's and that shift's, so it is the same on every read.
 import type { StaffMemberShift } from '../../domain/staffMembers.ts';
-import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { byStartDate, findById, type Table, timestampList } from '../table.ts';
+import { anyOwnerPeriodList, findById, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -40,12 +39,7 @@ const STAFF_MEMBER_SHIFTS: Table<Row, StaffMemberShift> = {
 };
 
 /** The shifts of every staff member, or of one, overlapping a period; latest start first. */
-export const listStaffMemberShifts = timestampList(
-  STAFF_MEMBER_SHIFTS,
-  byStartDate<Row>(),
-  (filter: PeriodFilter & { staffMemberId?: string | undefined }) =>
-    new Conditions().equals('staff_member_id', filter.staffMemberId).overlapping(filter),
-);
+export const listStaffMemberShifts = anyOwnerPeriodList(STAFF_MEMBER_SHIFTS, 'staff_member_id');
 
 /** One staff member's shift by its derived id. */
 export const findStaffMemberShift = (db: Queryable, id: string) => findById(db, STAFF_MEMBER_SHIFTS, id);
