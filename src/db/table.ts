@@ -247,6 +247,24 @@ const isTyped = (value: unknown): value is Typed =>
 /** Column values of one row, by column name. */
 export type Values = Record<string, unknown>;
 
+/** The names of a list of them separated by single spaces. */
+type Words<S extends string> = S extends `${infer Word} ${infer Rest}` ? Word | Words<Rest> : S;
+
+/** A property's name in snake_case: its column where the two agree (`erpContextId`: `erp_context_id`). */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * The column values of the item's properties that `names` lists (separated by single spaces),
+ * each in the column of its name in snake_case: the columns that mirror the item, named once
+ * (a name the item does not have fails to compile). Columns that differ are added beside it.
+ */
+export const sameNamed =
+  <Item>() =>
+  <S extends string>(names: S & (Words<S> extends keyof Item ? unknown : never)) => {
+    const columns = names.split(' ').map((name) => [snakeCase(name), name as keyof Item] as const);
+    return (item: Item): Values => Object.fromEntries(columns.map(([column, name]) => [column, item[name]]));
+  };
+
 /** The columns of `values`, their placeholders from `$first` on (with their casts) and their parameters. */
 function columnsOf(values: Values, first: number) {
   const entries = Object.entries(values);

@@ -11,6 +11,7 @@ import {
   ownedInPeriod,
   ownedPeriodList,
   rowWrites,
+  sameNamed,
   type Table,
   timestampPageOf,
 } from '../table.ts';
@@ -96,19 +97,9 @@ export async function findOverlappingShift(
   );
 }
 
-const values = (shift: Shift) => ({
-  id: shift.id,
-  workplace_id: shift.workplaceId,
-  name: shift.name,
-  shift_model_id: shift.shiftModelId,
-  shift_type_id: shift.shiftTypeId,
-  start_date: shift.startDate,
-  end_date: shift.endDate,
-  start_announced_at: shift.startAnnouncedAt,
-  end_announced_at: shift.endAnnouncedAt,
-  created_at: shift.createdAt,
-  updated_at: shift.updatedAt,
-});
+const values = sameNamed<Shift>()(
+  'id workplaceId name shiftModelId shiftTypeId startDate endDate startAnnouncedAt endAnnouncedAt createdAt updatedAt',
+);
 
 export const shiftWrites = rowWrites('shifts', values, ['workplace_id', 'created_at']);
 

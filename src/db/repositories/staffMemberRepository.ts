@@ -11,6 +11,7 @@ import {
   ownedBy,
   type RowWrites,
   rowWrites,
+  sameNamed,
   type Table,
   typed,
 } from '../table.ts';
@@ -134,19 +135,14 @@ export async function findStaffMember(
 /** The staff members with these ids, in no particular order (the embeds of a page). */
 export const findStaffMembers = batchFind(STAFF_MEMBERS);
 
+const columns = sameNamed<StaffMember>()(
+  'id staffNumber firstName lastName email shiftId createdAt updatedAt erpContextId identificationNumber',
+);
+
 const values = (member: StaffMember) => ({
-  id: member.id,
-  staff_number: member.staffNumber,
-  first_name: member.firstName,
-  last_name: member.lastName,
-  email: member.email,
+  ...columns(member),
   qualifications: typed(member.qualifications, 'text[]'),
-  shift_id: member.shiftId,
   absences: typed(absencesJson(member.absences), 'jsonb'),
-  created_at: member.createdAt,
-  updated_at: member.updatedAt,
-  erp_context_id: member.erpContextId,
-  identification_number: member.identificationNumber,
 });
 
 const rows = rowWrites('staff_members', values);

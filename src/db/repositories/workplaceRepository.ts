@@ -10,6 +10,7 @@ import {
   lockableFind,
   offsetList,
   rowWrites,
+  sameNamed,
   type Table,
   timestampList,
   typed,
@@ -126,18 +127,12 @@ export async function workplacesOfGroups(db: Queryable, groupIds: readonly strin
 
 export const findWorkplace = lockableFind(WORKPLACES);
 
+const columns = sameNamed<Workplace>()(
+  'id number description isManualWorkplace operatingStateId capacityGroupId productionLineId createdAt updatedAt workplaceType erpContextId',
+);
+
 const values = (workplace: Workplace) => ({
-  id: workplace.id,
-  number: workplace.number,
-  description: workplace.description,
-  is_manual_workplace: workplace.isManualWorkplace,
-  operating_state_id: workplace.operatingStateId,
-  capacity_group_id: workplace.capacityGroupId,
-  production_line_id: workplace.productionLineId,
-  created_at: workplace.createdAt,
-  updated_at: workplace.updatedAt,
-  workplace_type: workplace.workplaceType,
-  erp_context_id: workplace.erpContextId,
+  ...columns(workplace),
   latitude: workplace.geoCoordinates?.latitude ?? null,
   longitude: workplace.geoCoordinates?.longitude ?? null,
 });
