@@ -27,7 +27,7 @@ export async function getWorkplaceGroup(db: Queryable, id: string): Promise<Work
 }
 
 /** Locks a group's row for a write below it (its rules), so those writes take turns; NOT_FOUND without it. */
-export async function lockWorkplaceGroupBelow(tx: Queryable, id: string): Promise<void> {
+async function lockWorkplaceGroupBelow(tx: Queryable, id: string): Promise<void> {
   await lockWorkplaceGroup(id)(tx);
 }
 
