@@ -228,6 +228,16 @@ export const batchFind =
     return rows.map(table.toItem);
   };
 
+/**
+ * The find of the rows of some owners: those for which `where` holds, `$1` being the owners' ids
+ * (a uuid array), in `orderBy` order; none, without a statement, for no owners.
+ */
+export const ofOwners = <Row, Item>(table: Table<Row, Item>, where: string, orderBy: string) => {
+  const sql = `${selectFrom(table)} WHERE ${where} ORDER BY ${orderBy}`;
+  return async (db: Queryable, ownerIds: readonly string[]): Promise<Item[]> =>
+    ownerIds.length === 0 ? [] : (await db.query<Row>(sql, [ownerIds])).map(table.toItem);
+};
+
 const CAST = Symbol('cast');
 
 /** A value written with a cast to an SQL type: `typed(ids, 'uuid[]')` is `$n::uuid[]`. */

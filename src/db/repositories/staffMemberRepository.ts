@@ -8,6 +8,7 @@ import {
   findById,
   fromJsonb,
   offsetList,
+  ofOwners,
   ownedBy,
   type RowWrites,
   rowWrites,
@@ -234,18 +235,11 @@ export async function closeActivity(db: Queryable, record: RecordedActivity): Pr
 }
 
 /** The open activity records of these staff members, newest start first: what each works on now. */
-export async function findOpenActivities(
-  db: Queryable,
-  staffMemberIds: readonly string[],
-): Promise<RecordedActivity[]> {
-  if (staffMemberIds.length === 0) return [];
-  const rows = await db.query<ActivityRow>(
-    `SELECT * FROM recorded_staff_activities WHERE staff_member_id = ANY($1::uuid[]) AND end_date IS NULL
-     ORDER BY start_date DESC, id DESC`,
-    [staffMemberIds],
-  );
-  return rows.map(toActivity);
-}
+export const findOpenActivities = ofOwners(
+  { from: 'recorded_staff_activities', toItem: toActivity } satisfies Table<ActivityRow, RecordedActivity>,
+  'staff_member_id = ANY($1::uuid[]) AND end_date IS NULL',
+  'start_date DESC, id DESC',
+);
 
 const activities = history('recorded_staff_activities', 'staff_member_id', toActivity);
 export const listActivities = activities.list;

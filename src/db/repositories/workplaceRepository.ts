@@ -9,6 +9,7 @@ import {
   insertRow,
   lockableFind,
   offsetList,
+  ofOwners,
   rowWrites,
   sameNamed,
   type Table,
@@ -114,16 +115,11 @@ export const findWorkplaces = batchFind(WORKPLACES);
  * The workplaces of these groups (as capacity group or production line), by number: what a page
  * of groups embeds, in one statement.
  */
-export async function workplacesOfGroups(db: Queryable, groupIds: readonly string[]): Promise<Workplace[]> {
-  if (groupIds.length === 0) return [];
-  const rows = await db.query<Row>(
-    `SELECT ${WORKPLACES.select} FROM ${WORKPLACES.from}
-     WHERE w.capacity_group_id = ANY($1::uuid[]) OR w.production_line_id = ANY($1::uuid[])
-     ORDER BY w.number, w.id`,
-    [groupIds],
-  );
-  return rows.map(toWorkplace);
-}
+export const workplacesOfGroups = ofOwners(
+  WORKPLACES,
+  'w.capacity_group_id = ANY($1::uuid[]) OR w.production_line_id = ANY($1::uuid[])',
+  'w.number, w.id',
+);
 
 export const findWorkplace = lockableFind(WORKPLACES);
 

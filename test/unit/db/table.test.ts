@@ -1,6 +1,6 @@
 // The statements every resource table shares (src/db/table.ts), on a table of the test's own in a
 // fresh database of each backend: writes by id, finds by id (of an owner, locked), the rows of some
-// ids, every row of an owner, offset and timestamp pages with their totals, an owner's rows in a
+// ids or of some owners, every row of an owner, offset and timestamp pages with their totals, an owner's rows in a
 // period (and any owner's), jsonb reads, columns named like their properties.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +15,7 @@ import {
   lockableFind,
   NO_FILTER,
   offsetPageOf,
+  ofOwners,
   ownedAll,
   ownedBy,
   ownedFind,
@@ -173,6 +174,18 @@ for (const backend of BACKENDS) {
         ['A', 'B', 'C'],
       );
       assert.deepEqual(await all(db, randomUUID()), []);
+    });
+
+    test('the rows of some owners, in order; none, without a statement, for no owners', async () => {
+      const first = await ownerWith(['B', 1], ['A', 2]);
+      const second = await ownerWith(['C', 3]);
+      await ownerWith(['D', 4]);
+      const rowsOf = ofOwners(PARTS, 'owner_id = ANY($1::uuid[])', 'name');
+      assert.deepEqual(
+        (await rowsOf(db, [first.ownerId, second.ownerId])).map((one) => one.name),
+        ['A', 'B', 'C'],
+      );
+      assert.deepEqual(await rowsOf(db, []), []);
     });
 
     test('an offset page of an owner: its order, its slice and the total of the owner', async () => {
