@@ -3,10 +3,8 @@
 // same period at several of those workplaces is one shift of theirs, the one of the lowest shift
 // id. Its id is derived from the staff member's and that shift's, so it is the same on every read.
 import type { StaffMemberShift } from '../../domain/staffMembers.ts';
-import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { byStartDate, findById, type Table, timestampPageOf } from '../table.ts';
+import { anyOwnerPeriodList, findById, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -41,17 +39,7 @@ const STAFF_MEMBER_SHIFTS: Table<Row, StaffMemberShift> = {
 };
 
 /** The shifts of every staff member, or of one, overlapping a period; latest start first. */
-export async function listStaffMemberShifts(
-  db: Queryable,
-  filter: PeriodFilter & { staffMemberId?: string | undefined },
-  request: KeysetRequest,
-): Promise<KeysetPage<StaffMemberShift>> {
-  const conditions = new Conditions();
-  if (filter.staffMemberId !== undefined)
-    conditions.add((at) => `staff_member_id = ${at}::uuid`, filter.staffMemberId);
-  conditions.overlapping(filter);
-  return timestampPageOf(db, STAFF_MEMBER_SHIFTS, conditions, byStartDate<Row>(), request);
-}
+export const listStaffMemberShifts = anyOwnerPeriodList(STAFF_MEMBER_SHIFTS, 'staff_member_id');
 
 /** One staff member's shift by its derived id. */
 export const findStaffMemberShift = (db: Queryable, id: string) => findById(db, STAFF_MEMBER_SHIFTS, id);
