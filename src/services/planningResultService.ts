@@ -9,7 +9,7 @@ import * as results from '../db/repositories/planningResultRepository.ts';
 import { obsoletePlanningScenarios } from '../db/repositories/planningScenarioRepository.ts';
 import {
   findStaffMemberShift,
-  listStaffMemberShifts,
+  listStaffMemberShiftsDuring,
 } from '../db/repositories/staffMemberShiftRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import type { NewEvent } from '../domain/events.ts';
@@ -255,7 +255,11 @@ export async function listShiftResults(
     await requireOwner(tx, STAFF_MEMBER_PLANNING_RESULTS, staffMemberId);
     const result = await results.findResult(tx, STAFF_MEMBER_PLANNING_RESULTS, staffMemberId);
     if (!result) return { items: [], total: 0, hasOlder: false, hasNewer: false };
-    const shifts = await listStaffMemberShifts(tx, { staffMemberId, ...window, during: result }, page);
+    const shifts = await listStaffMemberShiftsDuring(
+      tx,
+      { ownerId: staffMemberId, ...window, during: result },
+      page,
+    );
     const items: ShiftPlanningResult[] = [];
     for (const shift of shifts.items) items.push(await assignmentsIn(tx, shift, result));
     return { ...shifts, items };
