@@ -1,7 +1,7 @@
-// The ids of literals the database derives from a name (migrations 091 and 100: md5 of
-// `<table>/<id>/description`, upper-case hex), derived the same way here so that a presenter can
-// link a literal without reading it. Remembered: a page of a hundred items would otherwise hash a
-// hundred names on every read.
+// The ids of literals the database derives from a name (migrations 091, 100 and 160: md5 of
+// `<table>/<id>/description` and the like, upper-case hex), derived the same way here so that a
+// presenter can link a literal without reading it. Remembered: a page of a hundred items would
+// otherwise hash a hundred names on every read.
 import { createHash } from 'node:crypto';
 
 /** How many derived ids are kept; past it the memory starts again (ids are cheap to derive). */

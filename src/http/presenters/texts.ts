@@ -21,6 +21,14 @@ export const TEXT_EMBEDS = ['description', 'erpContext'] as const;
 export const descriptionLiteralId = (table: DescribedTable, id: string): string =>
   literalIdOf(`${table}/${id}/description`);
 
+/**
+ * The id of the description literal of an operation's production resource or tool, by its place
+ * in the operation's list (1 for the first), derived as migration 160's
+ * `production_resource_literal_id`.
+ */
+export const productionResourceLiteralId = (operationId: string, place: number): string =>
+  literalIdOf(`operations/${operationId}/productionResourcesAndTools/${place}/description`);
+
 /** An item with a description (null: none), an ERP context, or both. */
 interface Described {
   id: string;
