@@ -144,8 +144,13 @@ export class DeliveryWorker {
   }
 
   async #cycle(): Promise<void> {
-    // The callbacks that have read everything so far read what is new in the poll's round trip.
-    const caughtUp = this.#sender.freeSlots > 0 ? this.#readAhead.caughtUp() : new Map<Cursor, number>();
+    // The callbacks that have read everything so far read what is new in the poll's round trip,
+    // except when a lease step is due: a callback given back must have nothing out then, so it
+    // reads after that step, as the callbacks that are behind do.
+    const caughtUp =
+      this.#sender.freeSlots > 0 && !this.#leases.due(this.#clock.now(), false)
+        ? this.#readAhead.caughtUp()
+        : new Map<Cursor, number>();
     let poll = await pollDelivery(
       this.#db,
       this.#leases.instanceId,
