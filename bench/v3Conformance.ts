@@ -79,9 +79,12 @@ const codeOf = (response: LightMyRequestResponse): string | null => {
 const routeMissing = (response: LightMyRequestResponse) =>
   (response.statusCode === 404 && codeOf(response) === 'ROUTE_NOT_FOUND') || response.statusCode === 405;
 
-// What each report is asked about, as the SDK's reporting endpoint names it: the workplace with
-// devices, or the material and production order of the operation reads ask about.
-const REPORT_SUBJECTS: Record<string, (plant: Plant) => [string, string]> = {
+// What a read is asked about. Each report as the SDK's reporting endpoint names it: the workplace
+// with devices, or the material and production order of the operation reads ask about. The
+// workplaces in a page of one: machine workplaces, as the recorded page's is (the plant's first
+// workplace by number is a manual station, which has no machine to link or embed).
+const SUBJECTS: Record<string, (plant: Plant) => [string, string]> = {
+  '/workplaces': () => ['workplaceType', 'MACHINE_WORKPLACE'],
   '/reports/overallEquipmentEfficiency': (plant) => ['workplaceId', plant.workplaceId],
   '/reports/overallProcessEfficiency': (plant) => [
     'productionOrderId',
@@ -100,8 +103,8 @@ const REPORT_SUBJECTS: Record<string, (plant: Plant) => [string, string]> = {
 /**
  * The query of a recorded request: its embeds and options, a window around the seeded history,
  * pages of one item where the recording shows a next or a previous page (so the seeded plant has
- * one too; where it shows a previous page, the second page is compared), and for reports what
- * they are about.
+ * one too; where it shows a previous page, the second page is compared), and what the read is
+ * about (SUBJECTS).
  */
 function queryFor(recorded: RecordedResponse, plant: Plant): URLSearchParams {
   const query = new URLSearchParams();
@@ -115,7 +118,7 @@ function queryFor(recorded: RecordedResponse, plant: Plant): URLSearchParams {
     query.set('startDate', new Date(Date.now() - 7 * 86_400_000).toISOString());
   if (window.includes('endDate'))
     query.set('endDate', new Date(Date.now() + (isReport ? 0 : 7 * 86_400_000)).toISOString());
-  const subject = REPORT_SUBJECTS[recorded.operation.path]?.(plant);
+  const subject = SUBJECTS[recorded.operation.path]?.(plant);
   if (subject) query.set(...subject);
   const links = (recorded.shape as { _links?: Record<string, unknown> } | null)?._links;
   // A recorded next or previous page: the plant's pages hold one item so that it has them too.

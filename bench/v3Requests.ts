@@ -9,6 +9,10 @@ import type { TestApp } from '../test/support/app.ts';
 export const V3 = '/api/v3';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+interface StaffMemberShift {
+  id: string;
+  shift: { timePeriod: { startDate: string; endDate: string } };
+}
 
 export const bodyOf = (response: LightMyRequestResponse): unknown => {
   try {
@@ -92,16 +96,23 @@ export class PathFiller {
     this.t = t;
   }
 
-  /** From now on `parameter` names this item (the one created with what the reads need). */
-  use(parameter: string, id: string): void {
-    this.fixed[parameter] = id;
+  /**
+   * From now on `parameter` names this item (the one created with what the reads need); `within`:
+   * only below that template (`/staffMembers/{staffMemberId}/shifts`), for a collection the API
+   * does not serve there.
+   */
+  use(parameter: string, id: string, within = ''): void {
+    this.fixed[`${within}/{${parameter}}`] = id;
   }
 
   async fill(template: string, method: string): Promise<string> {
     const segments = template.split('/');
     let path = '';
+    let above = '';
     for (const segment of segments.slice(1)) {
       const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
+      const within = above;
+      above += `/${segment}`;
       if (parameter === undefined) {
         path += `/${segment}`;
         continue;
@@ -112,7 +123,8 @@ export class PathFiller {
         method === 'DELETE' && isLast
           ? randomUUID()
           : ((method !== 'GET' ? ACTION_VALUES[parameter] : undefined) ??
-            this.fixed[parameter] ??
+            this.fixed[`${within}/${segment}`] ??
+            this.fixed[`/${segment}`] ??
             (await this.idFrom(path, parameter, method)) ??
             randomUUID());
       path += `/${encodeURIComponent(value)}`;
@@ -299,8 +311,15 @@ async function send(t: TestApp, method: Method, path: string, body?: unknown, co
   });
   if (response.statusCode >= 300)
     throw new Error(`preparing ${method} ${path}: ${response.statusCode} ${response.body}`);
-  return bodyOf(response) as { properties?: Record<string, unknown> } | undefined;
+  return bodyOf(response) as
+    | { properties?: Record<string, unknown>; _embedded?: Record<string, unknown> }
+    | undefined;
 }
+
+const need = (value: string | undefined, what: string) => {
+  if (value === undefined) throw new Error(`the seeded plant has no ${what}`);
+  return value;
+};
 
 const idOf = (answer: { properties?: Record<string, unknown> } | undefined, what: string): string => {
   const id = answer?.properties?.id;
@@ -310,10 +329,6 @@ const idOf = (answer: { properties?: Record<string, unknown> } | undefined, what
 
 /** The ids bodies name, read from the seeded plant. */
 export async function plantOf(t: TestApp, filler: PathFiller): Promise<Plant> {
-  const need = (value: string | undefined, what: string) => {
-    if (value === undefined) throw new Error(`the seeded plant has no ${what}`);
-    return value;
-  };
   const operation = async (method: 'GET' | 'POST') => {
     const id = need(await filler.operationId(method), `operation for a ${method}`);
     const properties = (await send(t, 'GET', `/operations/${id}`))?.properties;
@@ -392,6 +407,32 @@ export async function createMissingItems(
     description: 'What-if plan',
     assignments: [{ operationId: plant.operationId, ...result }],
   });
+  // The staff member's dispatching to their first workplace over their next two shifts, so their
+  // planning results per shift read in pages of one have a next page.
+  const member = await send(t, 'GET', `/staffMembers/${plant.staffMemberId}`);
+  const shifts = await send(
+    t,
+    'GET',
+    `/staffMembers/shifts?staffMemberId=${plant.staffMemberId}&startDate=${encodeURIComponent(at(0))}`,
+  );
+  const next = ((shifts?._embedded?.shifts ?? []) as { properties: StaffMemberShift }[])
+    .map((shift) => shift.properties)
+    .sort((a, b) => a.shift.timePeriod.startDate.localeCompare(b.shift.timePeriod.startDate));
+  const periods = next.map((shift) => shift.shift.timePeriod);
+  await send(t, 'POST', '/staffMembers/planningResults/update', {
+    elements: [
+      {
+        staffMemberId: plant.staffMemberId,
+        workplaceId: need(
+          (member?.properties?.assignedWorkplaceIds as string[] | undefined)?.[0],
+          'workplace',
+        ),
+        startDate: need(periods[0]?.startDate, "staff member's shift"),
+        endDate: need(periods[1]?.endDate, "staff member's second shift"),
+      },
+    ],
+  });
+  filler.use('shiftId', need(next[0]?.id, "staff member's shift"), '/staffMembers/{staffMemberId}/shifts');
   await send(t, 'POST', '/staffMembers/planningScenarios', {
     name: 'Short-staffed week',
     description: 'What-if plan',

@@ -1,6 +1,6 @@
 // `bridge clients` on a stopped service: its configured database directly (the embedded one is
 // not locked then). The one CLI path that is not an API client, so that a lost secret or a
-// missing admin client can be repaired without a running service (docs/architecture.md, "Rules").
+// missing admin client can be repaired without a running service (docs/architecture.md, "Layers").
 import { addClient, removeClient } from '../auth/clients.ts';
 import type { Config } from '../config.ts';
 import { type Database, isUniqueViolation } from '../db/database.ts';

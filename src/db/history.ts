@@ -6,6 +6,7 @@ import {
   byStartDate,
   deleteById,
   insertRow,
+  ownedAll,
   ownedBy,
   ownedFind,
   type Table,
@@ -27,6 +28,8 @@ export function history<Row extends { id: string; start_date: Date }, Item>(
   return {
     list: timestampList(records, byStartDate<Row>(), ownedBy(ownerColumn)),
     find: ownedFind(records, ownerColumn),
+    /** Every record of the owner, oldest start first. */
+    all: ownedAll(records, ownerColumn, 'start_date, id'),
     /**
      * The owner's records that overlap [from, to) (to null: on), newest start first: the
      * records a derived history over those periods needs.

@@ -359,7 +359,7 @@ CREATE TABLE operation_planning_results (
 );
 CREATE INDEX operation_planning_results_workplace ON operation_planning_results USING btree (workplace_id);
 
--- operations: 003_production_orders.sql; changed by 011_schema_repairs.sql, 014_client_fields.sql, 016_maintained_counts.sql, 020_counts_by_filter.sql, 031_materials.sql, 060_operation_order_v3_fields.sql, 110_operation_variants_tools_skills.sql
+-- operations: 003_production_orders.sql; changed by 011_schema_repairs.sql, 014_client_fields.sql, 016_maintained_counts.sql, 020_counts_by_filter.sql, 031_materials.sql, 060_operation_order_v3_fields.sql, 110_operation_variants_tools_skills.sql, 160_production_resource_literals.sql
 CREATE TABLE operations (
   id uuid NOT NULL,
   production_order_id uuid NOT NULL,
@@ -422,6 +422,9 @@ CREATE TRIGGER operations_description_literal_updates AFTER UPDATE OF descriptio
 CREATE TRIGGER operations_material_literal_deletes AFTER DELETE ON operations REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_material_literals();
 CREATE TRIGGER operations_material_literal_inserts AFTER INSERT ON operations REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_material_literals();
 CREATE TRIGGER operations_material_literal_updates AFTER UPDATE OF material_number, material_description ON operations FOR EACH ROW WHEN (old.material_number IS DISTINCT FROM new.material_number OR old.material_description IS DISTINCT FROM new.material_description) EXECUTE FUNCTION keep_material_literal();
+CREATE TRIGGER operations_production_resource_literal_deletes AFTER DELETE ON operations REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_production_resource_literals();
+CREATE TRIGGER operations_production_resource_literal_inserts AFTER INSERT ON operations REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION keep_production_resource_literals();
+CREATE TRIGGER operations_production_resource_literal_updates AFTER UPDATE OF production_resources_and_tools ON operations FOR EACH ROW WHEN (old.production_resources_and_tools IS DISTINCT FROM new.production_resources_and_tools) EXECUTE FUNCTION keep_production_resource_literal();
 
 -- planning_scenarios: 008_planning.sql; changed by 140_scenario_creators.sql
 CREATE TABLE planning_scenarios (
@@ -1390,6 +1393,44 @@ BEGIN
 END;
 $function$;
 
+-- keep_production_resource_literal: 160_production_resource_literals.sql
+CREATE OR REPLACE FUNCTION keep_production_resource_literal()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  DELETE FROM literals WHERE id IN (
+    SELECT id FROM production_resource_descriptions(OLD.id, OLD.production_resources_and_tools)
+    EXCEPT
+    SELECT id FROM production_resource_descriptions(NEW.id, NEW.production_resources_and_tools));
+  INSERT INTO literals (id, translations)
+  SELECT d.id, description_translations(d.description)
+  FROM production_resource_descriptions(NEW.id, NEW.production_resources_and_tools) d
+  ON CONFLICT (id) DO UPDATE SET translations = excluded.translations
+  WHERE literals.translations IS DISTINCT FROM excluded.translations;
+  RETURN NULL;
+END;
+$function$;
+
+-- keep_production_resource_literals: 160_production_resource_literals.sql
+CREATE OR REPLACE FUNCTION keep_production_resource_literals()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO literals (id, translations)
+    SELECT d.id, description_translations(d.description)
+    FROM new_rows n, production_resource_descriptions(n.id, n.production_resources_and_tools) d
+    ON CONFLICT (id) DO UPDATE SET translations = excluded.translations;
+  ELSE
+    DELETE FROM literals WHERE id IN (
+      SELECT d.id FROM old_rows o, production_resource_descriptions(o.id, o.production_resources_and_tools) d);
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
 -- material_literal_id: 100_material_description_literals.sql
 CREATE OR REPLACE FUNCTION material_literal_id(number text)
  RETURNS text
@@ -1397,6 +1438,26 @@ CREATE OR REPLACE FUNCTION material_literal_id(number text)
  IMMUTABLE
 AS $function$
   SELECT upper(md5('materials/' || number || '/description'))
+$function$;
+
+-- production_resource_descriptions: 160_production_resource_literals.sql
+CREATE OR REPLACE FUNCTION production_resource_descriptions(operation_id uuid, items jsonb)
+ RETURNS TABLE(id text, description text)
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT production_resource_literal_id(operation_id, item.place), item.value ->> 'description'
+  FROM jsonb_array_elements(items) WITH ORDINALITY AS item(value, place)
+  WHERE jsonb_typeof(item.value -> 'description') = 'string'
+$function$;
+
+-- production_resource_literal_id: 160_production_resource_literals.sql
+CREATE OR REPLACE FUNCTION production_resource_literal_id(operation_id uuid, place bigint)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT upper(md5('operations/' || operation_id::text || '/productionResourcesAndTools/' || place || '/description'))
 $function$;
 
 -- refresh_material_literals: 100_material_description_literals.sql

@@ -80,6 +80,13 @@ export const ownedBy =
   (column: string) =>
   (ownerId: string): Filter => ({ where: [`${column} = $1`], params: [ownerId] });
 
+/** Every row of one owner (`column = $1`), in `orderBy` order. */
+export const ownedAll = <Row, Item>(table: Table<Row, Item>, ownerColumn: string, orderBy: string) => {
+  const sql = `${selectFrom(table)} WHERE ${ownerColumn} = $1 ORDER BY ${orderBy}`;
+  return async (db: Queryable, ownerId: string): Promise<Item[]> =>
+    (await db.query<Row>(sql, [ownerId])).map(table.toItem);
+};
+
 /** The rows of one owner (`column = $1`) that overlap a period (`start_date`, `end_date`). */
 export const ownedInPeriod =
   (column: string) =>
@@ -91,6 +98,18 @@ export const ownedPeriodList =
   <Row, Item>(table: Table<Row, Item>, ownerColumn: string, orderBy: string) =>
   (db: Queryable, ownerId: string, filter: PeriodFilter, page: OffsetRequest): Promise<OffsetPage<Item>> =>
     offsetPageOf(db, table, ownedInPeriod(ownerColumn)(ownerId, filter), orderBy, page);
+
+/**
+ * A list in timestamp pages, latest start first, of the rows that overlap a period: of every
+ * owner, or of one (`ownerColumn`) when the filter names it (`ownerId`).
+ */
+export const anyOwnerPeriodList = <Row extends { id: string; start_date: Date }, Item>(
+  table: Table<Row, Item>,
+  ownerColumn: string,
+) =>
+  timestampList(table, byStartDate<Row>(), (filter: PeriodFilter & { ownerId?: string | undefined }) =>
+    new Conditions().equals(ownerColumn, filter.ownerId).overlapping(filter),
+  );
 
 /** The timestamp a timestamp-mode page walks (newest first by it and the id), and a row's value of it. */
 export type TimestampOrder<Row> = Pick<KeysetSource<Row>, 'timestampColumn' | 'timestampOf' | 'sizeOf'>;
@@ -209,6 +228,16 @@ export const batchFind =
     return rows.map(table.toItem);
   };
 
+/**
+ * The find of the rows of some owners: those for which `where` holds, `$1` being the owners' ids
+ * (a uuid array), in `orderBy` order; none, without a statement, for no owners.
+ */
+export const ofOwners = <Row, Item>(table: Table<Row, Item>, where: string, orderBy: string) => {
+  const sql = `${selectFrom(table)} WHERE ${where} ORDER BY ${orderBy}`;
+  return async (db: Queryable, ownerIds: readonly string[]): Promise<Item[]> =>
+    ownerIds.length === 0 ? [] : (await db.query<Row>(sql, [ownerIds])).map(table.toItem);
+};
+
 const CAST = Symbol('cast');
 
 /** A value written with a cast to an SQL type: `typed(ids, 'uuid[]')` is `$n::uuid[]`. */
@@ -227,6 +256,24 @@ const isTyped = (value: unknown): value is Typed =>
 
 /** Column values of one row, by column name. */
 export type Values = Record<string, unknown>;
+
+/** The names of a list of them separated by single spaces. */
+type Words<S extends string> = S extends `${infer Word} ${infer Rest}` ? Word | Words<Rest> : S;
+
+/** A property's name in snake_case: its column where the two agree (`erpContextId`: `erp_context_id`). */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * The column values of the item's properties that `names` lists (separated by single spaces),
+ * each in the column of its name in snake_case: the columns that mirror the item, named once
+ * (a name the item does not have fails to compile). Columns that differ are added beside it.
+ */
+export const sameNamed =
+  <Item>() =>
+  <S extends string>(names: S & (Words<S> extends keyof Item ? unknown : never)) => {
+    const columns = names.split(' ').map((name) => [snakeCase(name), name as keyof Item] as const);
+    return (item: Item): Values => Object.fromEntries(columns.map(([column, name]) => [column, item[name]]));
+  };
 
 /** The columns of `values`, their placeholders from `$first` on (with their casts) and their parameters. */
 function columnsOf(values: Values, first: number) {

@@ -5,7 +5,7 @@ import { AppError } from './errors.ts';
 import { parseConditions, SETUP_TRANSITION_CRITERIA, SETUP_TRANSITION_ORIGINS } from './setupTransitions.ts';
 import type { Stored } from './stored.ts';
 
-export const MANUFACTURING_VARIANT_ORIGINS = SETUP_TRANSITION_ORIGINS;
+const MANUFACTURING_VARIANT_ORIGINS = SETUP_TRANSITION_ORIGINS;
 export const MANUFACTURING_VARIANT_CRITERIA = SETUP_TRANSITION_CRITERIA;
 
 /** A tool of the variant as the client names it (not checked against /tools). */

@@ -2,6 +2,7 @@
 import { AppError } from './errors.ts';
 import type { ObjectType } from './events.ts';
 import type { WorkplaceStateId } from './masterData.ts';
+import type { StaffMemberShift } from './staffMembers.ts';
 
 /** What a result or scenario element says: where and when its owner is planned. */
 export interface ResultInput {
@@ -176,6 +177,28 @@ export interface PredictedMalfunctionScenario extends PredictedMalfunctionScenar
   obsoleteSince: Date | null;
 }
 
+/**
+ * An imminent malfunction, the element of a malfunction scenario in the real API's form
+ * (docs/decisions/0020-malfunction-scenario-elements.md): a stored prediction is one, at its
+ * workplace; its period's start is when the malfunction becomes likely. When it becomes highly
+ * likely (`criticalDate`) a prediction of one period and one probability does not say: null.
+ */
+export interface ImminentMalfunction {
+  workplaceId: string;
+  operatingStateId: string | null;
+  prewarningDate: Date;
+  criticalDate: null;
+}
+
+export const imminentMalfunctionsOf = (scenario: PredictedMalfunctionScenario): ImminentMalfunction[] => [
+  {
+    workplaceId: scenario.workplaceId,
+    operatingStateId: scenario.operatingStateId,
+    prewarningDate: scenario.startDate,
+    criticalDate: null,
+  },
+];
+
 /** Operating states that end forecasts and malfunction predictions of a workplace (see docs). */
 export const OBSOLETING_WORKPLACE_STATE: WorkplaceStateId = 'DOWNTIME';
 
@@ -183,6 +206,67 @@ export const OBSOLETING_WORKPLACE_STATE: WorkplaceStateId = 'DOWNTIME';
 export interface Span {
   startDate: Date;
   endDate: Date;
+}
+
+/**
+ * A staff member's planning result of one of their shifts: the part of their dispatching (their
+ * one stored planning result) that lies in the shift. The service stores one dispatching per
+ * staff member, so a shift holds at most one assignment.
+ */
+export interface ShiftPlanningResult extends StaffMemberShift {
+  assignments: ShiftAssignment[];
+}
+
+interface ShiftAssignment extends Span {
+  workplaceId: string;
+  /** The shift of the assigned workplace running at the assignment's start, if any. */
+  workplaceShiftId: string | null;
+  fixed: boolean;
+}
+
+/** The part of a result inside a shift; none when they only touch or do not meet. */
+export function partInShift(shift: Span, result: Span): Span | undefined {
+  const startDate = Math.max(shift.startDate.getTime(), result.startDate.getTime());
+  const endDate = Math.min(shift.endDate.getTime(), result.endDate.getTime());
+  return startDate < endDate ? { startDate: new Date(startDate), endDate: new Date(endDate) } : undefined;
+}
+
+/** A shift's assignment as a PUT sends it: the dispatching, and what a GET derived beside it. */
+export interface ShiftAssignmentInput {
+  element: ResultElement;
+  staffMemberShiftId: string | null;
+  workplaceShiftId: string | null;
+}
+
+const refuse = (field: string, detail: string) =>
+  new AppError('VALIDATION_FAILED', { rule: 'value', field: `elements[0].${field}`, detail });
+
+/**
+ * A shift's assignment as a PUT sets it (the body holds at most one: one dispatching per staff
+ * member): of the staff member and shift the path names, inside the shift.
+ */
+export function checkShiftAssignment(shift: StaffMemberShift, input: ShiftAssignmentInput): void {
+  const { element } = input;
+  checkResultDates(element, 'elements[0].');
+  if (element.ownerId !== shift.staffMemberId)
+    throw refuse('staffMemberId', 'must be the staff member of the path');
+  if (input.staffMemberShiftId !== null && input.staffMemberShiftId !== shift.id)
+    throw refuse('staffMemberShiftId', 'must be the shift of the path');
+  const inside =
+    element.startDate.getTime() >= shift.startDate.getTime() &&
+    element.endDate.getTime() <= shift.endDate.getTime();
+  if (!inside) {
+    throw refuse(
+      'startDate',
+      `the assignment must lie inside the shift (${shift.startDate.toISOString()} to ${shift.endDate.toISOString()})`,
+    );
+  }
+}
+
+/** A workplace shift id sent back must be the one the service derives (none sent: nothing to check). */
+export function checkWorkplaceShift(input: ShiftAssignmentInput, derived: string | null): void {
+  if (input.workplaceShiftId !== null && input.workplaceShiftId !== derived)
+    throw refuse('workplaceShiftId', `is derived from workplaceId and startDate: ${derived ?? 'null'}`);
 }
 
 /** A production order with a result of one of its operations: all its operations and their results. */

@@ -42,7 +42,7 @@ export function resource(
     : { properties, _links };
 }
 
-interface CollectionContext {
+export interface CollectionContext {
   hrefs: Hrefs;
   /** Path of the collection, e.g. `/workplaces`. */
   path: string;

@@ -2,7 +2,7 @@
 // "Resources"): list (offset or timestamp paging, filters, embeds, a search twin), one item,
 // create (201 + Location), replace (PUT, the body id must match), delete (204) and state commands.
 // A route family says only what is special about its resource; each call registers one route.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import type { Database, Queryable } from '../db/database.ts';
 import type { KeysetPage, KeysetRequest, OffsetPage, OffsetRequest } from '../db/paging.ts';
@@ -70,8 +70,9 @@ interface ResourceWords<Embed extends string> {
   texts?: { db: Queryable; table: DescribedTable | null };
   /**
    * The presenter writes exactly what `schema` describes, in its order, and nothing else: one
-   * item's answer is then JSON.stringify'd instead of going through the schema's serializer, which
-   * escapes every string in a JavaScript loop on Node 24 (slow for bodies full of hrefs).
+   * item's answer, and a page of them, is then JSON.stringify'd instead of going through the
+   * schema's serializer, which escapes every string in a JavaScript loop on Node 24 (slow for
+   * bodies full of hrefs).
    * A test compares the two for the resource (test/api/workplaces.test.ts).
    */
   plainJson?: boolean;
@@ -240,6 +241,15 @@ export function resourceRoutes<Item, Embed extends string = never>(
     operationId: doc.operationId ?? operationId,
   });
 
+  /**
+   * A plainJson resource's items, and pages of them (whose envelope hal.ts writes in its schema's
+   * order), skip the schema's serializer. A reply serializer leaves the type unset; the media-type
+   * hook then picks JSON or HAL.
+   */
+  const writePlain = (reply: FastifyReply) => {
+    if (resource.plainJson) reply.serializer(JSON.stringify).type(JSON_TYPE);
+  };
+
   const routes = {
     list<
       P extends Paging = 'offset',
@@ -329,7 +339,8 @@ export function resourceRoutes<Item, Embed extends string = never>(
         querystring: Type.Object({ ...paging, ...filters, ...embedParam }, { additionalProperties: false }),
         response: { 200: Collection },
         errors: hasParams(path) ? [404] : [],
-        handler: async (request) => {
+        handler: async (request, reply) => {
+          if (!route.elements) writePlain(reply);
           const query = request.query as Record<string, string | undefined>;
           // The filter parameters sent, in their declared order, go into every paging link.
           const kept: QueryValues = {};
@@ -352,7 +363,10 @@ export function resourceRoutes<Item, Embed extends string = never>(
         body: search.body,
         response: { 200: Collection },
         errors: [415],
-        handler: async (request) => page(request, () => search.filter(request.body as Static<S>), {}, true),
+        handler: async (request, reply) => {
+          if (!route.elements) writePlain(reply);
+          return page(request, () => search.filter(request.body as Static<S>), {}, true);
+        },
       });
     },
 
@@ -371,8 +385,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
           const presented = presentPage([await route.load(at(request))], request, embed);
           // Awaited only when the presenter had to load something (no promise per answer otherwise).
           const representation = (Array.isArray(presented) ? presented : await presented)[0] as Resource;
-          // A reply serializer leaves the type unset; the media-type hook then picks JSON or HAL.
-          if (resource.plainJson) reply.serializer(JSON.stringify).type(JSON_TYPE);
+          writePlain(reply);
           return representation;
         },
       });

@@ -4,11 +4,17 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import type { RowWrites } from '../db/table.ts';
-import { type ChangeType, lifecycleEvents, type NewEvent, type ObjectType } from '../domain/events.ts';
+import {
+  type ChangeType,
+  catalogueEvent,
+  lifecycleEvents,
+  type NewEvent,
+  type ObjectType,
+} from '../domain/events.ts';
 import type { Stored } from '../domain/stored.ts';
 import { rethrowDuplicate, rethrowInUse } from './constraintErrors.ts';
 import { recordEvents } from './eventService.ts';
-import { writeOnFound } from './writes.ts';
+import { gettingBelow, lockingBelow, writeOnFound } from './writes.ts';
 
 /**
  * What a family states of itself: the writes of its table (the repository's `<family>Writes`),
@@ -46,6 +52,20 @@ export const primaryEvents =
   <Item extends Stored>(objectType: ObjectType, dataOf: (item: Item) => Record<string, unknown>) =>
   (change: ChangeType, item: Item, changed?: string[]): NewEvent[] =>
     lifecycleEvents(objectType, change, item.id, withChanged(dataOf(item), changed));
+
+/**
+ * The events of a change of an item below an owner: the catalogue's `<prefix>_<change>` about
+ * the owner, with the item's data and the properties an update changed.
+ */
+export const ownerEvents =
+  <Item extends Stored>(
+    prefix: string,
+    ownerIdOf: (item: Item) => string,
+    dataOf: (item: Item) => Record<string, unknown>,
+  ) =>
+  (change: ChangeType, item: Item, changed?: string[]): NewEvent[] => [
+    catalogueEvent(`${prefix}_${change}`, ownerIdOf(item), withChanged(dataOf(item), changed)),
+  ];
 
 /** A new item of these properties: a new id, created and last changed `at`. */
 export const newItem = <Properties extends object>(properties: Properties, at: Date) => ({
@@ -114,5 +134,60 @@ export function lifecycle<Item extends Stored>(resource: string, family: Family<
     /** DELETE: the item `read` gives, with its DELETED events. */
     delete: (db: Database, read: LockedRead<Item>): Promise<void> =>
       writeOnFound(db, read, (tx, item) => remove(tx, item, new Date())),
+  };
+}
+
+/** What the items below an owner state beside their Family: the owner, the find, and their input. */
+export interface OwnedFamily<Item extends Stored, Input extends object> extends Family<Item> {
+  /** The owner's read (404 without it) and its lock for a write below it (404 without it). */
+  owner: {
+    get: (db: Queryable, ownerId: string) => Promise<{ id: string }>;
+    lock: (tx: Queryable, ownerId: string) => Promise<void>;
+  };
+  /** One item of an owner by id, its row locked when a write asks for it. */
+  find: (db: Queryable, ownerId: string, id: string, lock?: boolean) => Promise<Item | undefined>;
+  /** The rules of an input that need no database, checked before the transaction opens. */
+  checkInput: (input: Input) => void;
+  /** The rules of an input that read the database, checked once the owner is locked. */
+  checkReferences?: (tx: Queryable, input: Input) => Promise<void>;
+  /** The new item of an input below an owner (`newItem`). */
+  create: (input: Input, ownerId: string, at: Date) => Item;
+  /** The properties an input changed (`changedProperties`). */
+  changed: (before: Item, after: Item) => string[];
+}
+
+/**
+ * The read and the writes of the items below an owner (a group's rules, a workplace's maintenance
+ * tasks) whose input replaces what a client sets: every write locks the owner first, so the
+ * writes below one owner take turns and the owner cannot go meanwhile.
+ */
+export function ownedLifecycle<Item extends Stored, Input extends object>(
+  resource: string,
+  family: OwnedFamily<Item, Input>,
+) {
+  const items = lifecycle(resource, family);
+  const lockItem = lockingBelow(resource, family.owner.lock, family.find);
+  return {
+    /** One item of the owner: 404 when there is no such owner, or no such item of it. */
+    get: gettingBelow(resource, family.owner.get, family.find),
+    create: async (db: Database, ownerId: string, input: Input): Promise<Item> => {
+      family.checkInput(input);
+      return db.transaction(async (tx) => {
+        await family.owner.lock(tx, ownerId);
+        await family.checkReferences?.(tx, input);
+        return items.insert(tx, family.create(input, ownerId, new Date()));
+      });
+    },
+    replace: async (db: Database, ownerId: string, id: string, input: Input): Promise<Item> => {
+      family.checkInput(input);
+      return items.replace(db, lockItem(ownerId, id), async (tx, before) => {
+        await family.checkReferences?.(tx, input);
+        const after: Item = { ...before, ...input };
+        return { after, changed: family.changed(before, after) };
+      });
+    },
+    delete: async (db: Database, ownerId: string, id: string): Promise<void> => {
+      await items.delete(db, lockItem(ownerId, id));
+    },
   };
 }

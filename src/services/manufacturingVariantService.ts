@@ -1,6 +1,5 @@
-import type { Database, Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import * as rules from '../db/repositories/manufacturingVariantRuleRepository.ts';
-import { catalogueEvent } from '../domain/events.ts';
 import {
   checkManufacturingVariantRule,
   MANUFACTURING_VARIANT_RULE_CHARACTERISTICS,
@@ -8,16 +7,8 @@ import {
   type ManufacturingVariantRuleInput,
 } from '../domain/manufacturingVariants.ts';
 import { changedProperties } from '../domain/workplaces.ts';
-import { lifecycle, newItem, withChanged } from './lifecycle.ts';
 import { checkReference } from './referenceService.ts';
-import { getWorkplaceGroup, lockWorkplaceGroupBelow } from './workplaceGroupService.ts';
-import { gettingBelow, lockingBelow } from './writes.ts';
-
-const lockRule = lockingBelow(
-  'manufacturingVariantRule',
-  lockWorkplaceGroupBelow,
-  rules.findManufacturingVariantRule,
-);
+import { groupRules } from './workplaceGroupService.ts';
 
 const eventData = (rule: ManufacturingVariantRule) => ({
   manufacturingVariantRuleId: rule.id,
@@ -39,69 +30,23 @@ const comparable = (rule: ManufacturingVariantRule) => ({
   forecastedDelays: JSON.stringify(rule.forecastedDelays),
 });
 
-const RULES = lifecycle<ManufacturingVariantRule>('manufacturingVariantRule', {
-  rows: rules.manufacturingVariantRuleWrites,
-  // MANUFACTURING_VARIANT_RULE_* about the group (docs/events.md, "Catalogue").
-  events: (change, rule, changed) => [
-    catalogueEvent(
-      `MANUFACTURING_VARIANT_RULE_${change}`,
-      rule.workplaceGroupId,
-      withChanged(eventData(rule), changed),
-    ),
-  ],
-});
-
 /** Every workplace the rule names exists (kept so until commit). */
 async function checkWorkplaces(tx: Queryable, input: ManufacturingVariantRuleInput): Promise<void> {
   for (const [index, workplaceId] of input.workplaceIds.entries())
     await checkReference(tx, `workplaceIds[${index}]`, workplaceId, 'workplaces');
 }
 
-/** A rule of the group: 404 when there is no such group, or no such rule of it. */
-export const getManufacturingVariantRule = gettingBelow(
+/** The group's rules (docs/events.md, "Catalogue": MANUFACTURING_VARIANT_RULE_* about the group). */
+export const manufacturingVariantRules = groupRules<ManufacturingVariantRuleInput>(
   'manufacturingVariantRule',
-  getWorkplaceGroup,
-  rules.findManufacturingVariantRule,
+  'MANUFACTURING_VARIANT_RULE',
+  {
+    find: rules.findManufacturingVariantRule,
+    rows: rules.manufacturingVariantRuleWrites,
+    eventData,
+    checkInput: checkManufacturingVariantRule,
+    checkReferences: checkWorkplaces,
+    changed: (before, after) =>
+      changedProperties(comparable(before), comparable(after), MANUFACTURING_VARIANT_RULE_CHARACTERISTICS),
+  },
 );
-
-export async function createManufacturingVariantRule(
-  db: Database,
-  groupId: string,
-  input: ManufacturingVariantRuleInput,
-): Promise<ManufacturingVariantRule> {
-  checkManufacturingVariantRule(input);
-  return db.transaction(async (tx) => {
-    await lockWorkplaceGroupBelow(tx, groupId);
-    await checkWorkplaces(tx, input);
-    return RULES.insert(tx, newItem({ ...input, workplaceGroupId: groupId }, new Date()));
-  });
-}
-
-export async function replaceManufacturingVariantRule(
-  db: Database,
-  groupId: string,
-  id: string,
-  input: ManufacturingVariantRuleInput,
-): Promise<ManufacturingVariantRule> {
-  checkManufacturingVariantRule(input);
-  return RULES.replace(db, lockRule(groupId, id), async (tx, before) => {
-    await checkWorkplaces(tx, input);
-    const after: ManufacturingVariantRule = { ...before, ...input };
-    return {
-      after,
-      changed: changedProperties(
-        comparable(before),
-        comparable(after),
-        MANUFACTURING_VARIANT_RULE_CHARACTERISTICS,
-      ),
-    };
-  });
-}
-
-export async function deleteManufacturingVariantRule(
-  db: Database,
-  groupId: string,
-  id: string,
-): Promise<void> {
-  await RULES.delete(db, lockRule(groupId, id));
-}

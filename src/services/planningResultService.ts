@@ -4,15 +4,23 @@
 
 import type { PeriodFilter } from '../db/conditions.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import type { KeysetPage, KeysetRequest } from '../db/paging.ts';
 import * as results from '../db/repositories/planningResultRepository.ts';
 import { obsoletePlanningScenarios } from '../db/repositories/planningScenarioRepository.ts';
+import {
+  findStaffMemberShift,
+  listStaffMemberShiftsDuring,
+} from '../db/repositories/staffMemberShiftRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import type { NewEvent } from '../domain/events.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
   checkResultDates,
+  checkShiftAssignment,
   checkUniqueOwners,
+  checkWorkplaceShift,
   OPERATION_PLANNING_RESULTS,
+  partInShift,
   RESULT_PROPERTIES,
   type Result,
   type ResultElement,
@@ -20,8 +28,12 @@ import {
   type ResultKind,
   type ResultSummary,
   resultValues,
+  type ShiftAssignmentInput,
+  type ShiftPlanningResult,
+  STAFF_MEMBER_PLANNING_RESULTS,
   summarizeResults,
 } from '../domain/planning.ts';
+import type { StaffMemberShift } from '../domain/staffMembers.ts';
 import { changedProperties } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { checkReference } from './referenceService.ts';
@@ -123,11 +135,14 @@ export async function deleteResult(db: Database, kind: ResultKind, ownerId: stri
     await requireOwner(tx, kind, ownerId);
     const result = await results.findResult(tx, kind, ownerId, true);
     if (!result) throw notFound(kind.resource, ownerId);
-    const now = new Date();
-    await results.deleteResult(tx, kind, ownerId);
-    await recordEvents(tx, [resultEvent(kind, 'DELETED', result)], now);
-    await obsoleteScenarios(tx, kind, now);
+    await removeResult(tx, kind, result, new Date());
   });
+}
+
+async function removeResult(tx: Queryable, kind: ResultKind, result: Result, now: Date): Promise<void> {
+  await results.deleteResult(tx, kind, result.ownerId);
+  await recordEvents(tx, [resultEvent(kind, 'DELETED', result)], now);
+  await obsoleteScenarios(tx, kind, now);
 }
 
 export interface BulkOutcome {
@@ -197,4 +212,114 @@ export async function summarizeOperationResults(
   period: PeriodFilter,
 ): Promise<ResultSummary> {
   return db.transaction(async (tx) => summarizeResults(await results.loadSummaryInput(tx, kind, period)));
+}
+
+/** The assignment of a shift: its dispatching's part in it, at the workplace's shift of that time. */
+async function assignmentsIn(
+  tx: Queryable,
+  shift: StaffMemberShift,
+  result: Result | undefined,
+): Promise<ShiftPlanningResult> {
+  const part = result && partInShift(shift, result);
+  if (!result || !part) return { ...shift, assignments: [] };
+  const workplaceShiftId = await results.shiftAt(tx, result.workplaceId, part.startDate);
+  return {
+    ...shift,
+    assignments: [{ ...part, workplaceId: result.workplaceId, workplaceShiftId, fixed: result.fixed }],
+  };
+}
+
+/** The shift the path names, of the staff member it names (404 for either). */
+async function requireShift(
+  tx: Queryable,
+  staffMemberId: string,
+  shiftId: string,
+): Promise<StaffMemberShift> {
+  await requireOwner(tx, STAFF_MEMBER_PLANNING_RESULTS, staffMemberId);
+  const shift = await findStaffMemberShift(tx, shiftId);
+  if (shift?.staffMemberId !== staffMemberId) throw notFound('staffMemberShift', shiftId);
+  return shift;
+}
+
+/**
+ * GET /staffMembers/{id}/planningResults: the staff member's planning result per shift, for the
+ * shifts their dispatching shares time with, overlapping the window; latest start first.
+ */
+export async function listShiftResults(
+  db: Database,
+  staffMemberId: string,
+  window: PeriodFilter,
+  page: KeysetRequest,
+): Promise<KeysetPage<ShiftPlanningResult>> {
+  return db.transaction(async (tx) => {
+    await requireOwner(tx, STAFF_MEMBER_PLANNING_RESULTS, staffMemberId);
+    const result = await results.findResult(tx, STAFF_MEMBER_PLANNING_RESULTS, staffMemberId);
+    if (!result) return { items: [], total: 0, hasOlder: false, hasNewer: false };
+    const shifts = await listStaffMemberShiftsDuring(
+      tx,
+      { ownerId: staffMemberId, ...window, during: result },
+      page,
+    );
+    const items: ShiftPlanningResult[] = [];
+    for (const shift of shifts.items) items.push(await assignmentsIn(tx, shift, result));
+    return { ...shifts, items };
+  });
+}
+
+/** GET /staffMembers/{id}/shifts/{shiftId}/planningResult: a shift without an assignment has none. */
+export async function getShiftResult(
+  db: Database,
+  staffMemberId: string,
+  shiftId: string,
+): Promise<ShiftPlanningResult> {
+  return db.transaction(async (tx) => {
+    const shift = await requireShift(tx, staffMemberId, shiftId);
+    return assignmentsIn(
+      tx,
+      shift,
+      await results.findResult(tx, STAFF_MEMBER_PLANNING_RESULTS, staffMemberId),
+    );
+  });
+}
+
+/**
+ * PUT /staffMembers/{id}/shifts/{shiftId}/planningResult: the shift's assignment becomes the staff
+ * member's dispatching, as the bulk update would make it; no element removes the dispatching if
+ * it shares time with the shift.
+ */
+export async function replaceShiftResult(
+  db: Database,
+  staffMemberId: string,
+  shiftId: string,
+  assignment: ShiftAssignmentInput | undefined,
+): Promise<ShiftPlanningResult> {
+  const now = new Date();
+  return db.transaction(async (tx) => {
+    await results.lockOwners(tx, STAFF_MEMBER_PLANNING_RESULTS, [staffMemberId]);
+    const shift = await requireShift(tx, staffMemberId, shiftId);
+    if (assignment) {
+      checkShiftAssignment(shift, assignment);
+      const { element } = assignment;
+      checkWorkplaceShift(assignment, await results.shiftAt(tx, element.workplaceId, element.startDate));
+      const { result } = await applyResult(tx, STAFF_MEMBER_PLANNING_RESULTS, element, 'elements[0].', now);
+      return assignmentsIn(tx, shift, result);
+    }
+    const before = await results.findResult(tx, STAFF_MEMBER_PLANNING_RESULTS, staffMemberId, true);
+    if (before && partInShift(shift, before))
+      await removeResult(tx, STAFF_MEMBER_PLANNING_RESULTS, before, now);
+    return { ...shift, assignments: [] };
+  });
+}
+
+/**
+ * DELETE /staffMembers/{id}/shifts/{shiftId}/planningResult: deletes the staff member's
+ * dispatching when it shares time with the shift (404 when it does not), in every shift it spans.
+ */
+export async function deleteShiftResult(db: Database, staffMemberId: string, shiftId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const shift = await requireShift(tx, staffMemberId, shiftId);
+    const result = await results.findResult(tx, STAFF_MEMBER_PLANNING_RESULTS, staffMemberId, true);
+    if (!result || !partInShift(shift, result)) throw notFound('planningResult', shiftId);
+    await removeResult(tx, STAFF_MEMBER_PLANNING_RESULTS, result, new Date());
+  });
 }

@@ -2,13 +2,14 @@ import type { Database, Queryable } from '../db/database.ts';
 import * as groups from '../db/repositories/workplaceGroupRepository.ts';
 import { AppError } from '../domain/errors.ts';
 import { resourcesUpdated } from '../domain/events.ts';
+import type { Stored } from '../domain/stored.ts';
 import {
   changedProperties,
   WORKPLACE_GROUP_CHARACTERISTICS,
   type WorkplaceGroup,
   type WorkplaceGroupInput,
 } from '../domain/workplaces.ts';
-import { lifecycle, newItem } from './lifecycle.ts';
+import { lifecycle, newItem, type OwnedFamily, ownedLifecycle, ownerEvents } from './lifecycle.ts';
 import { found, locking } from './writes.ts';
 
 const lockWorkplaceGroup = locking('workplaceGroup', groups.findWorkplaceGroup);
@@ -26,9 +27,31 @@ export async function getWorkplaceGroup(db: Queryable, id: string): Promise<Work
 }
 
 /** Locks a group's row for a write below it (its rules), so those writes take turns; NOT_FOUND without it. */
-export async function lockWorkplaceGroupBelow(tx: Queryable, id: string): Promise<void> {
+async function lockWorkplaceGroupBelow(tx: Queryable, id: string): Promise<void> {
   await lockWorkplaceGroup(id)(tx);
 }
+
+/** A rule of a workplace group as stored: its input, the group's id, and what every item has. */
+type GroupRule<Input> = Input & Stored & { workplaceGroupId: string };
+
+/**
+ * The read and writes of a kind of rules of a workplace group (setup transitions, manufacturing
+ * variants): each write locks the group first, and each change's `<prefix>_*` event is about the
+ * group, with the rule's `eventData`.
+ */
+export const groupRules = <Input extends object>(
+  resource: string,
+  prefix: string,
+  family: Omit<OwnedFamily<GroupRule<Input>, Input>, 'owner' | 'events' | 'create'> & {
+    eventData: (rule: GroupRule<Input>) => Record<string, unknown>;
+  },
+) =>
+  ownedLifecycle<GroupRule<Input>, Input>(resource, {
+    ...family,
+    owner: { get: getWorkplaceGroup, lock: lockWorkplaceGroupBelow },
+    events: ownerEvents(prefix, (rule) => rule.workplaceGroupId, family.eventData),
+    create: (input, groupId, at) => newItem({ ...input, workplaceGroupId: groupId }, at),
+  });
 
 export async function createWorkplaceGroup(
   db: Database,

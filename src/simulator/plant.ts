@@ -237,6 +237,35 @@ export const ROUTINGS: readonly Routing[] = [
   },
 ];
 
+/**
+ * The production resources and tools (ERP category E: equipment) each operation of a capacity
+ * group needs, by group, in the order the ERP lists them.
+ */
+export const PRODUCTION_RESOURCES: Readonly<
+  Record<string, readonly { number: string; description: string }[]>
+> = {
+  'CG-TURN': [
+    { number: 'PRT-HOLD-CNMG12', description: 'Turning insert holder CNMG 12' },
+    { number: 'PRT-CHUCK-250', description: 'Three-jaw chuck 250 mm' },
+  ],
+  'CG-MILL': [
+    { number: 'PRT-EM-12', description: 'End mill 12 mm carbide' },
+    { number: 'PRT-VICE-160', description: 'Machine vice 160 mm' },
+  ],
+  'CG-GRIND': [
+    { number: 'PRT-WHEEL-400', description: 'Grinding wheel 400 x 50' },
+    { number: 'PRT-DRESS-01', description: 'Dressing diamond' },
+  ],
+  'CG-ASSY': [
+    { number: 'PRT-PRESS-BRG', description: 'Bearing press tool' },
+    { number: 'PRT-TORQUE-SET', description: 'Torque wrench set' },
+  ],
+  'CG-QC': [
+    { number: 'PRT-MIC-2550', description: 'Micrometer 25-50 mm' },
+    { number: 'PRT-GAUGE-SET', description: 'Gauge block set' },
+  ],
+};
+
 export const TOOLS = [
   'Turning insert holder CNMG 12',
   'Boring bar 16 mm',

@@ -11,6 +11,7 @@ import {
   ERP_CONTEXTS,
   names,
   PRODUCTION_LINES,
+  PRODUCTION_RESOURCES,
   ROUTINGS,
   SENSORS,
   SHIFT_DAYS,
@@ -403,6 +404,13 @@ function planOrders(random: Random, size: number, now: Date): PlannedOrder[] {
           quantityUnit: 'pcs',
           targetTimePerUnit: step.secondsPerUnit * 1000,
           targetSetupTime: step.setupMinutes * 60_000,
+          productionResourcesAndTools: (PRODUCTION_RESOURCES[step.group] ?? []).map((resource, place) => ({
+            itemNumber: String((place + 1) * 10).padStart(4, '0'),
+            type: 'E',
+            identifier: resource.number,
+            description: resource.description,
+            quantity: 1,
+          })),
         })),
       },
     });

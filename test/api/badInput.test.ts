@@ -458,6 +458,7 @@ async function createFixture(testApp: TestApp, tag = ''): Promise<Fixture> {
       'POST /tickets/:id/activities/:activityId/remarks': { remark: 'BI new' },
       'POST /tickets/:id/attachments': { description: 'BI new' },
       'POST /tickets/:id/activities/:activityId/attachments': { description: 'BI new' },
+      'PUT /staffMembers/:id/shifts/:shiftId/planningResult': { elements: [] },
     },
   };
 }

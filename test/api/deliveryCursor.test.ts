@@ -1,4 +1,4 @@
-// Delivery by cursor (docs/architecture.md, "Delivery by cursor"): an event that commits late is
+// Delivery by cursor (docs/decisions/0003-delivery-from-the-event-log.md): an event that commits late is
 // still delivered, a callback too far behind skips its oldest unread events (counted), and
 // instances on one PostgreSQL share the callbacks by lease and hand them over on stop.
 import assert from 'node:assert/strict';
@@ -199,7 +199,7 @@ describeEachBackend(
     });
 
     // Its cached plan must not follow statistics taken before a burst into a bitmap scan of the
-    // whole backlog and a sort (docs/architecture.md, "Delivery by cursor"; migration 022).
+    // whole backlog and a sort (docs/decisions/0003-delivery-from-the-event-log.md; migration 022).
     test("the read of the callbacks' events runs without bitmap scans", async () => {
       const rows = await t().app.db.query<{ config: string[] | null }>(
         "SELECT proconfig AS config FROM pg_proc WHERE proname = 'delivery_read'",

@@ -1,5 +1,5 @@
 // R9 and P6 (docs/quality.md): receivers that accept a delivery and never answer must not hold
-// the slots a healthy callback needs (docs/architecture.md, "Fair delivery"). Real HTTP receivers
+// the slots a healthy callback needs (docs/decisions/0003-delivery-from-the-event-log.md). Real HTTP receivers
 // on 127.0.0.1 count the requests they hold open; the app's own worker, transport and database
 // deliver. One production order with many operations is one transaction of many events: a burst
 // that the fan-out turns into one run of rows per callback, the case where the oldest-first claim
@@ -297,7 +297,7 @@ test('the cap of a callback: one after no answer, doubled by each answer up to p
 });
 
 // A callback whose receiver keeps up reads ahead and sends the next event as each answer comes
-// (docs/architecture.md, "Delivery by cursor"): that must never put more than its cap at the
+// (docs/decisions/0003-delivery-from-the-event-log.md): that must never put more than its cap at the
 // receiver, and with a cap of one (docs/settings.md) the receiver gets them in order.
 describeEachBackend(
   'delivery window: a healthy callback reads ahead, within its cap at the receiver',

@@ -648,6 +648,221 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     assert.equal((await t().request({ url: `${path}?startDate=soon` })).statusCode, 400);
   });
 
+  test("a staff member's planning results per shift: the dispatching's part in each shift", async () => {
+    const at = (hour: number) => new Date(Date.UTC(2096, 5, 1, hour)).toISOString();
+    const w1 = await createWorkplace(t(), 'SPS-W1');
+    const w2 = await createWorkplace(t(), 'SPS-W2');
+    const workplaceShift = async (startHour: number, endHour: number) => {
+      const response = await t().request({
+        method: 'POST',
+        url: `${API}/workplaces/${w1}/shifts`,
+        body: { shiftModelId: 'SPS-EARLY', startDate: at(startHour), endDate: at(endHour) },
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      return json(response).properties.id as string;
+    };
+    // An early shift with a break, and the next day's.
+    await workplaceShift(6, 10);
+    const afterBreak = await workplaceShift(11, 14);
+    const nextDay = await workplaceShift(30, 38);
+    const staff = { assignedWorkplaceIds: [w1], shiftId: 'SPS-EARLY' };
+    const s = await createStaffMember(t(), 'SPS-S1', staff);
+    const other = await createStaffMember(t(), 'SPS-S2', staff);
+    const shiftsOf = async (staffMemberId: string) => {
+      const page = json(
+        await t().request({ url: `${API}/staffMembers/shifts?staffMemberId=${staffMemberId}` }),
+      );
+      return (page._embedded.shifts as { properties: { id: string } }[]).map((shift) => shift.properties.id);
+    };
+    // Latest start first: the next day's, after the break, before it.
+    const [third, second, first] = (await shiftsOf(s)) as [string, string, string];
+    const [othersShift] = await shiftsOf(other);
+    const list = `/api/v3/staffMembers/${s}/planningResults`;
+    const one = (shiftId: string) => `/api/v3/staffMembers/${s}/shifts/${shiftId}/planningResult`;
+    const read = async (url: string, scopes?: string[]) => {
+      const response = await t().request({ url, ...(scopes ? { scopes } : {}) });
+      assert.equal(response.statusCode, 200, response.body);
+      return json(response);
+    };
+    const element = (
+      shiftId: string,
+      workplaceId: string,
+      start: number,
+      end: number,
+      shift: string | null,
+    ) => ({
+      staffMemberId: s,
+      staffMemberShiftId: shiftId,
+      workplaceId,
+      skillId: null,
+      workplaceShiftId: shift,
+      startDate: at(start),
+      endDate: at(end),
+      capacity: null,
+      fixed: true,
+    });
+
+    const none = await read(list);
+    assert.equal(none.pagination.total, 0);
+    assert.deepEqual(none._links.staffMember, {
+      href: absolute(`/api/v3/staffMembers/${s}`),
+      method: 'GET',
+      embeddable: true,
+    });
+
+    // From the end of the first shift (touching it is no part of it) into the next day's.
+    const bulk = await t().request({
+      method: 'POST',
+      url: `${API}/staffMembers/planningResults/update`,
+      body: {
+        elements: [{ staffMemberId: s, workplaceId: w1, startDate: at(10), endDate: at(31), fixed: true }],
+      },
+    });
+    assert.equal(bulk.statusCode, 200, bulk.body);
+    const page = await read(list);
+    assert.equal(page.pagination.total, 2);
+    assert.equal(page.pagination.offset, null);
+    const [latest, earlier] = page._embedded.planningResults;
+    assert.deepEqual(latest, {
+      properties: { elements: [element(third, w1, 30, 31, nextDay)] },
+      _links: {
+        self: get(one(third)),
+        staffMemberShift: get(`/api/v3/staffMembers/shifts/${third}`),
+        updateAssignments: { href: absolute(one(third)), method: 'PUT', embeddable: false },
+        deleteAssignments: { href: absolute(one(third)), method: 'DELETE', embeddable: false },
+        workplaces: [{ href: absolute(`/api/v3/workplaces/${w1}`), method: 'GET', embeddable: true }],
+        skills: [],
+      },
+    });
+    assert.deepEqual(earlier.properties.elements, [element(second, w1, 11, 14, afterBreak)]);
+    const paged = await read(`${list}?limit=1`);
+    assert.deepEqual(paged._embedded.planningResults, [latest]);
+    assert.ok(paged._links.next, 'a page of one has a next page');
+    const window = await read(`${list}?startDate=${at(0)}&endDate=${at(20)}`);
+    assert.deepEqual(
+      window._embedded.planningResults.map(
+        (result: { _links: { self: { href: string } } }) => result._links.self.href,
+      ),
+      [absolute(one(second))],
+    );
+
+    assert.deepEqual(await read(one(second)), earlier);
+    assert.deepEqual((await read(one(first))).properties.elements, []);
+    const readOnly = await read(one(second), ['read']);
+    assert.equal(readOnly._links.updateAssignments, undefined);
+    assert.equal(readOnly._links.deleteAssignments, undefined);
+    for (const url of [
+      `/api/v3/staffMembers/${s}/shifts/${othersShift}/planningResult`,
+      `/api/v3/staffMembers/${MISSING}/shifts/${first}/planningResult`,
+      `/api/v3/staffMembers/${s}/shifts/${MISSING}/planningResult`,
+      `/api/v3/staffMembers/${MISSING}/planningResults`,
+    ]) {
+      assert.equal((await t().request({ url })).statusCode, 404, url);
+    }
+
+    // A PUT makes the shift's assignment the whole dispatching: the other shifts lose theirs.
+    const before = await lastSequence(t());
+    const refusals: [unknown, number, string][] = [
+      [
+        { elements: [{ staffMemberId: s, workplaceId: w2, startDate: at(5), endDate: at(9) }] },
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        { elements: [{ staffMemberId: other, workplaceId: w2, startDate: at(7), endDate: at(9) }] },
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        { elements: [{ staffMemberId: s, workplaceId: MISSING, startDate: at(7), endDate: at(9) }] },
+        400,
+        'INVALID_REFERENCE',
+      ],
+      [
+        { elements: [{ staffMemberId: s, workplaceId: w2, startDate: at(9), endDate: at(7) }] },
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        {
+          elements: [
+            { staffMemberId: s, workplaceId: w2, startDate: at(7), endDate: at(8) },
+            { staffMemberId: s, workplaceId: w2, startDate: at(8), endDate: at(9) },
+          ],
+        },
+        400,
+        'VALIDATION_FAILED',
+      ],
+    ];
+    for (const [body, status, code] of refusals) {
+      const refused = await t().request({ method: 'PUT', url: one(first), body });
+      assert.deepEqual([refused.statusCode, json(refused).code], [status, code], JSON.stringify(body));
+    }
+    // What a GET derives may come back only as derived.
+    const echoed = { staffMemberId: s, workplaceId: w1, startDate: at(11), endDate: at(12) };
+    for (const [field, value] of [
+      ['staffMemberShiftId', first],
+      ['workplaceShiftId', nextDay],
+      ['skillId', MISSING],
+      ['capacity', 1],
+    ] as const) {
+      const refused = await t().request({
+        method: 'PUT',
+        url: one(second),
+        body: { elements: [{ ...echoed, [field]: value }] },
+      });
+      assert.equal(refused.statusCode, 400, `${field}: ${refused.body}`);
+    }
+    const outside = await t().request({ method: 'PUT', url: one(first), body: refusals[0]?.[0] });
+    assert.match(json(outside).message, /elements\[0\]\.startDate/);
+    assert.equal(await lastSequence(t()), before, 'a refused PUT changes nothing');
+    const put = await t().request({
+      method: 'PUT',
+      url: one(first),
+      body: {
+        elements: [{ staffMemberId: s, workplaceId: w2, startDate: at(7), endDate: at(9), fixed: true }],
+      },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.deepEqual(json(put).properties.elements, [element(first, w2, 7, 9, null)]);
+    const stored = await read(`${API}/staffMembers/${s}/planningResult`);
+    assert.deepEqual(
+      stored.properties,
+      fullResult({ staffMemberId: s, workplaceId: w2, startDate: at(7), endDate: at(9), fixed: true }),
+    );
+    assert.deepEqual((await read(one(second))).properties.elements, []);
+    assert.deepEqual(
+      (await eventsSince(t(), before)).map((event) => [event.eventType, event.data.changedProperties]),
+      [['STAFF_MEMBER_PLANNING_RESULT_UPDATED', ['workplaceId', 'startDate', 'endDate']]],
+    );
+
+    // GET-modify-PUT: the answer sent back with one change is taken.
+    const shown = (await read(one(first))).properties;
+    const roundTrip = await t().request({
+      method: 'PUT',
+      url: one(first),
+      body: { elements: [{ ...shown.elements[0], fixed: false }] },
+    });
+    assert.equal(roundTrip.statusCode, 200, roundTrip.body);
+    assert.deepEqual(json(roundTrip).properties.elements, [
+      { ...element(first, w2, 7, 9, null), fixed: false },
+    ]);
+
+    // DELETE: only through a shift the dispatching shares time with; it goes from every shift.
+    const afterPut = await lastSequence(t());
+    assert.equal((await t().request({ method: 'DELETE', url: one(second) })).statusCode, 404);
+    assert.equal((await t().request({ method: 'DELETE', url: one(first) })).statusCode, 204);
+    assert.equal((await t().request({ url: `${API}/staffMembers/${s}/planningResult` })).statusCode, 404);
+    assert.deepEqual(
+      (await eventsSince(t(), afterPut)).map((event) => event.eventType),
+      ['STAFF_MEMBER_PLANNING_RESULT_DELETED'],
+    );
+    const empty = await t().request({ method: 'PUT', url: one(first), body: { elements: [] } });
+    assert.equal(empty.statusCode, 200, empty.body);
+    assert.deepEqual(json(empty).properties.elements, []);
+    assert.equal(await lastSequence(t()), afterPut + 1, 'no dispatching, nothing to delete');
+  });
+
   test('concurrent writers of a new result: one CREATED, the others UPDATED; crossing bulks do not deadlock', async () => {
     const workplaceId = await createWorkplace(t(), 'RACE-W1');
     const operationId = await createOperation(t(), 'RACE-OP1');
@@ -946,6 +1161,16 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         creationDate: body.properties.createdAt,
         workplaceId,
         ...FUTURE,
+        // The prediction as the real API's imminent malfunction: likely from its start; when it
+        // becomes highly likely one period and one probability do not say.
+        elements: [
+          {
+            workplaceId,
+            operatingStateId: MALFUNCTION.id,
+            prewarningDate: FUTURE.startDate,
+            criticalDate: null,
+          },
+        ],
         probability: 0.25,
         operatingState: MALFUNCTION,
         description: 'Spindle wear',
@@ -960,7 +1185,17 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
     };
     assert.deepEqual(body, expected);
     assert.equal(response.headers.location, absolute(`${path}/${id}`));
-    assert.deepEqual(json(await t().request({ url: `${path}/${id}` })), expected);
+    // One scenario is a page of its imminent malfunctions, as the real API reads it.
+    const page = (offset: number) => get(`${path}/${id}?limit=100&offset=${offset}`);
+    assert.deepEqual(json(await t().request({ url: `${path}/${id}` })), {
+      properties: expected.properties,
+      pagination: { limit: 100, count: 1, offset: 0, total: 1, firstIdentifier: null, lastIdentifier: null },
+      _links: { ...expected._links, self: page(0), current: page(0), first: page(0), last: page(0) },
+    });
+    const beyond = json(await t().request({ url: `${path}/${id}?offset=1` }));
+    assert.deepEqual(beyond.properties.elements, []);
+    assert.equal(beyond.pagination.count, 0);
+    assert.equal((await t().request({ url: `${path}/${id}?limit=0` })).statusCode, 400);
     assert.deepEqual(withoutTime(await eventsSince(t(), start)), [
       {
         eventType: 'PREDICTED_MALFUNCTION_SCENARIO_CREATED',

@@ -27,6 +27,8 @@ const NOT_RESOURCE_BODIES: Record<string, string> = {
   '/tools/:id/edges/:edgeId/characteristics': 'a list of characteristics (the SDK sends a JSON array)',
   // Its GET answer sent back unchanged is taken: test/api/v3SubResources.test.ts.
   '/productionOrders/:id/scheduledDates': 'a scheduling result for the order and its operations (bulk)',
+  // Its GET answer sent back with a change is taken: test/api/planning.test.ts.
+  '/staffMembers/:id/shifts/:shiftId/planningResult': "the shift's assignments as a list (elements)",
 };
 
 async function created(t: TestApp, url: string, body: Record<string, unknown>): Promise<string> {

@@ -4,6 +4,7 @@
 // on the scrap booking, and two bookings at the edges (05:00 before A's shift, 14:00 at the
 // window's end) that no scheduled figure counts.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { OPERATING_STATES } from '../../src/domain/masterData.ts';
@@ -377,5 +378,111 @@ describeEachBackend('reports', (t) => {
     const url = `${API}/reports/totalQuantity?workplaceId=${s.workplaceA}`;
     assert.equal((await t().request({ url, scopes: ['read'] })).statusCode, 200);
     assert.equal((await t().request({ url, anonymous: true })).statusCode, 401);
+  });
+});
+
+// The edges of the window and of the scheduled time, with a booking on each side of every edge:
+// each quantity is a power of two, so a sum names the bookings it counted.
+describeEachBackend('reports at the edges of the window and the shifts', (t) => {
+  const time = (clock: string) => `2026-02-10T${clock}Z`;
+  const EDGE_WINDOW = { startDate: time('05:00:00.000'), endDate: time('11:00:00.000') };
+  const material = 'EDGE-MAT';
+  let shifted: string;
+  let unshifted: string;
+  let orderId: string;
+  before(async () => {
+    const post = async (url: string, body: unknown) => {
+      const response = await t().request({ method: 'POST', url: `${API}${url}`, body });
+      assert.equal(response.statusCode, 201, response.body);
+      return json(response).properties.id as string;
+    };
+    const groupId = await post('/workplaceGroups', { number: 'EDGE-CG', type: 'CAPACITY_GROUP' });
+    shifted = await post('/workplaces', { number: 'EDGE-C', capacityGroupId: groupId });
+    unshifted = await post('/workplaces', { number: 'EDGE-D', capacityGroupId: groupId });
+    orderId = await post('/productionOrders', { number: 'EDGE-PO', material: { number: material } });
+    const operationId = await post('/operations', {
+      productionOrderId: orderId,
+      number: 'EDGE-10',
+      workplaceId: shifted,
+      targetQuantity: 1000,
+      targetTimePerUnit: 60_000,
+    });
+    // C works one shift inside the window, 06:00-10:00; D has none, so all of the window is its.
+    await post(`/workplaces/${shifted}/shifts`, {
+      startDate: time('06:00:00.000'),
+      endDate: time('10:00:00.000'),
+    });
+    // C produces from before the window to after it.
+    await t().app.db.query(
+      `INSERT INTO recorded_operating_states (id, workplace_id, operating_state_id, start_date, end_date)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [randomUUID(), shifted, stateId('000'), time('04:00:00.000'), time('12:00:00.000')],
+    );
+    const bookings: [number, string, string][] = [
+      [1, '04:59:59.999', shifted], // before the window
+      [2, '05:00:00.000', shifted], // at the window's start, before the shift
+      [4, '06:00:00.000', shifted], // at the shift's start
+      [8, '09:59:59.999', shifted], // the shift's last instant
+      [16, '10:00:00.000', shifted], // at the shift's end
+      [32, '04:59:59.999', unshifted], // before the window
+      [64, '05:00:00.000', unshifted], // at the window's start
+      [128, '10:59:59.999', unshifted], // the window's last instant
+      [256, '11:00:00.000', unshifted], // at the window's end
+    ];
+    for (const [quantity, clock, workplaceId] of bookings) {
+      await post(`/operations/${operationId}/recordedOutputQuantities`, {
+        quantityType: 'YIELD',
+        quantity,
+        timestamp: time(clock),
+        workplaceId,
+      });
+    }
+  });
+
+  const get = async (url: string) => {
+    const response = await t().request({ url: `${API}${url}`, scopes: ['read'] });
+    assert.equal(response.statusCode, 200, response.body);
+    return json(response);
+  };
+  const of = (workplaceId: string) => query({ workplaceId, ...EDGE_WINDOW });
+
+  test('a booking at a start counts, at an end or outside does not; times cut at the same edges', async () => {
+    const totals = async (workplaceId: string) =>
+      (await get(`/reports/totalQuantity?${of(workplaceId)}`)).properties.elements.map(
+        (e: Record<string, unknown>) => [e.totalQuantity, e.startDate, e.endDate],
+      );
+    assert.deepEqual(await totals(shifted), [[4 + 8, time('06:00:00.000'), time('09:59:59.999')]]);
+    assert.deepEqual(await totals(unshifted), [[64 + 128, time('05:00:00.000'), time('10:59:59.999')]]);
+
+    const details = async (url: string) =>
+      (await get(url)).properties.elements.map((e: Record<string, unknown>) => e.quantity);
+    assert.deepEqual(await details(`/reports/qualityDetailsWorkplace?${of(shifted)}`), [12]);
+    assert.deepEqual(await details(`/reports/qualityDetailsWorkplace?${of(unshifted)}`), [192]);
+    assert.deepEqual(
+      await details(`/reports/qualityDetailsMaterial?${query({ materialId: material, ...EDGE_WINDOW })}`),
+      [12 + 192],
+    );
+
+    // C: the shift is its scheduled time; its production state counts only there, as its pieces do.
+    const oee = (await get(`/reports/overallEquipmentEfficiency?${of(shifted)}`)).properties;
+    assert.equal(oee.plannedProductionTime, 240 * MIN);
+    assert.equal(oee.productionTime, 240 * MIN);
+    assert.equal(oee.totalQuantity, 12);
+    assert.equal(oee.idealProductionTime, 12 * MIN);
+    const hits = (await get(`/reports/hitListOperatingStatesWorkplace?${of(shifted)}`)).properties.elements;
+    assert.deepEqual(
+      hits.map((e: Record<string, unknown>) => [e.operatingStateId, e.duration, e.durationPercentage]),
+      [[stateId('000'), 240 * MIN, 1]],
+    );
+    assert.equal(
+      (await get(`/reports/overallEquipmentEfficiency?${of(unshifted)}`)).properties.totalQuantity,
+      192,
+    );
+
+    // The OPE counts the bookings in the window wherever booked, the shift aside: not 1, 32, 256.
+    const ope = await get(
+      `/reports/overallProcessEfficiency?${query({ productionOrderId: orderId, ...EDGE_WINDOW })}`,
+    );
+    assert.equal(ope.properties.totalQuantity, 2 + 4 + 8 + 16 + 64 + 128);
   });
 });

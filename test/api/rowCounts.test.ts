@@ -10,6 +10,7 @@ import type { Queryable } from '../../src/db/database.ts';
 import { countedScope, foldCounts, MAINTAINED_COUNTS, readCount } from '../../src/db/rowCounts.ts';
 import { createOperation, createWorkplace, describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { BACKENDS, freshDatabase, type TestDatabase } from '../support/databases.ts';
+import { waitFor } from '../support/wait.ts';
 
 const DEVICES = '/api/v2/devices';
 
@@ -301,12 +302,10 @@ describe('maintained counts under concurrent connections [postgres]', {
 
 /** Until the backends of closed connections have left pg_stat_activity. */
 async function waitUntilGone(db: Queryable, pids: number[]): Promise<void> {
-  for (let tries = 0; tries < 200; tries += 1) {
+  await waitFor('closed connections to leave pg_stat_activity', async () => {
     const left = await db.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY ($1::int[])', [pids]);
-    if (left.length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('closed connections still listed in pg_stat_activity');
+    return left.length === 0;
+  });
 }
 
 describeEachBackend('totals from maintained counts', (t) => {

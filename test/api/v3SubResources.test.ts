@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createWorkplace, describeEachBackend, json, type TestApp } from '../support/app.ts';
 import { eventsOf } from '../support/events.ts';
+import { absolute } from '../support/hal.ts';
 
 const OPS = '/api/v3/operations';
 const ORDERS = '/api/v3/productionOrders';
@@ -117,6 +118,71 @@ describeEachBackend('v3 sub-resources', (t) => {
       (await ok(t(), `${OPS}/${id}/alternativeWorkplaces`))._embedded.alternativeWorkplaces,
       [],
     );
+  });
+
+  test("production resources and tools: their descriptions are literals, kept with the operation's list", async () => {
+    const order = json(await t().request({ method: 'POST', url: ORDERS, body: { number: 'V3-PO-PRT' } }));
+    const body = {
+      productionOrderId: order.properties.id,
+      number: '0010',
+      productionResourcesAndTools: [
+        { identifier: 'PRT-1', type: 'E', description: 'Chuck 250 mm', quantity: 1 },
+        { identifier: 'PRT-2', type: 'E', description: 'Vice 160 mm', quantity: 1 },
+        { identifier: 'PRT-3', type: 'E', quantity: 2 },
+      ],
+    };
+    const created = await t().request({ method: 'POST', url: OPS, body });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = json(created).properties.id;
+    const url = `${OPS}/${id}/productionResourcesAndTools`;
+    type Item = { _links: { description?: { href: string } }; _embedded?: { description: unknown } };
+    const literalUrl = (item: Item | undefined) => {
+      const href = item?._links.description?.href;
+      assert.ok(href, 'a described item links its literal');
+      return new URL(href).pathname;
+    };
+    const literal = (href: string, translation: string) => ({
+      properties: { id: href.split('/').at(-1), translations: [{ language: 'en-GB', translation }] },
+      _links: { self: { href: absolute(href), method: 'GET', embeddable: false } },
+    });
+
+    const first = await ok(t(), `${url}?limit=1&embed=description`);
+    const [chuck] = first._embedded.productionResourcesAndTools as Item[];
+    const chuckLiteral = literalUrl(chuck);
+    assert.deepEqual(chuck?._embedded?.description, literal(chuckLiteral, 'Chuck 250 mm'));
+    assert.match(first._links.next.href, /embed=description/);
+    const all = (await ok(t(), url))._embedded.productionResourcesAndTools as Item[];
+    assert.equal(all[0]?._embedded, undefined, 'embedded only when asked');
+    const viceLiteral = literalUrl(all[1]);
+    assert.notEqual(viceLiteral, chuckLiteral);
+    assert.equal(all[2]?._links.description, undefined, 'no description, no literal');
+    assert.deepEqual(await ok(t(), viceLiteral), literal(viceLiteral, 'Vice 160 mm'));
+    const embedded = await ok(t(), `${OPS}/${id}?embed=productionResourcesAndTools`);
+    assert.equal(
+      literalUrl(embedded._embedded.productionResourcesAndTools._embedded.productionResourcesAndTools[0]),
+      chuckLiteral,
+    );
+    const refused = await t().request({ url: `${url}?embed=tool` });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(json(refused).code, 'UNKNOWN_EMBED');
+
+    // A replaced list rewrites the literals of its places; a place no longer described loses its own.
+    const replaced = await t().request({
+      method: 'PUT',
+      url: `${OPS}/${id}`,
+      body: {
+        ...body,
+        productionResourcesAndTools: [
+          { identifier: 'PRT-1', type: 'E', description: 'Chuck 315 mm', quantity: 1 },
+        ],
+      },
+    });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.deepEqual(await ok(t(), chuckLiteral), literal(chuckLiteral, 'Chuck 315 mm'));
+    assert.equal((await t().request({ url: viceLiteral })).statusCode, 404);
+
+    assert.equal((await t().request({ method: 'DELETE', url: `${OPS}/${id}` })).statusCode, 204);
+    assert.equal((await t().request({ url: chuckLiteral })).statusCode, 404);
   });
 
   test('machine cycle, manufacturing variants, required tools and skills: stored, shown, embedded', async () => {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type DescribedTable, descriptionLiteralId } from '../../src/http/presenters/texts.ts';
+import { OffsetCollection } from '../../src/http/schemas/common.ts';
 import { WorkplaceSchema } from '../../src/http/schemas/workplaceSchemas.ts';
 import { buildSerializer } from '../../src/http/serialization.ts';
 import { describeEachBackend, json, type TestApp } from '../support/app.ts';
@@ -570,7 +571,7 @@ describeEachBackend('workplaces', (t) => {
     assert.deepEqual(page._links.shifts, get(`${BASE}/shifts`));
   });
 
-  test('one workplace is written as its schema serializes it (GET answers skip the serializer)', async () => {
+  test('workplaces are written as their schemas serialize them (GET answers skip the serializer)', async () => {
     const serialize = buildSerializer()({ schema: WorkplaceSchema });
     const capacity = await createGroup(t(), 'PLAIN-CG');
     const line = await createGroup(t(), 'PLAIN-PL', 'PRODUCTION_LINE');
@@ -594,6 +595,14 @@ describeEachBackend('workplaces', (t) => {
           assert.equal(response.headers['content-language'], 'en-GB');
         }
       }
+    }
+    // Pages of workplaces skip it too: their envelope is written in the collection schema's order.
+    const serializePage = buildSerializer()({ schema: OffsetCollection('workplaces', WorkplaceSchema) });
+    for (const query of ['?limit=1&offset=1', `${embedAll}&limit=2`]) {
+      const response = await t().request({ url: `${BASE}${query}`, scopes: ['read', 'write'] });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.body, serializePage(JSON.parse(response.body)), query);
+      assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
     }
     // The media type and the language are negotiated as for every other answer.
     const hal = await t().request({

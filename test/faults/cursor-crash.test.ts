@@ -1,4 +1,4 @@
-// Delivery by cursor under a crash (docs/architecture.md, "Delivery by cursor"): a backlog of
+// Delivery by cursor under a crash (docs/decisions/0003-delivery-from-the-event-log.md): a backlog of
 // events is written with delivery off, then the delivering service is killed (kill -9) in the
 // middle of streaming it to a healthy receiver, and another instance on the same PostgreSQL takes
 // the callback over once the dead one's lease expires.

@@ -1,4 +1,4 @@
-// R10 and R3 (docs/architecture.md, "Failure behaviour"): PostgreSQL connections terminated
+// R10 and R3 (docs/operations.md, "Failure behaviour"): PostgreSQL connections terminated
 // (pg_terminate_backend), cut on the wire, and refused for a while as in a database restart (a TCP
 // proxy between service and database), while 20 writers publish events. The process never exits; a request that loses its connection answers
 // 503/504 with the error body; the pool reconnects by itself; every acknowledged event is stored

@@ -3136,6 +3136,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staffMembers/{id}/planningResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff member's planning result per shift, latest start first (timestamp pagination)
+         * @description One per shift of the staff member that their planning result shares time with; startDate/endDate: only the shifts overlapping the period.
+         */
+        get: operations["getStaffMemberPlanningResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/staffMembers/{id}/shifts/{shiftId}/planningResult": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff member's planning result of one of their shifts
+         * @description No element when their planning result does not share time with the shift.
+         */
+        get: operations["getStaffMemberShiftPlanningResult"];
+        /**
+         * Set the shift's assignment as the staff member's planning result (emits STAFF_MEMBER_PLANNING_RESULT_CREATED/_UPDATED/_DELETED)
+         * @description The element must lie inside the shift and replaces the whole planning result, which may have spanned other shifts; no element deletes the planning result if it shares time with the shift. The GET answer may come back: staffMemberShiftId and workplaceShiftId as the service derives them, skillId and capacity null.
+         */
+        put: operations["saveStaffMemberShiftPlanningResult"];
+        post?: never;
+        /**
+         * Delete the staff member's planning result that shares time with the shift (emits STAFF_MEMBER_PLANNING_RESULT_DELETED)
+         * @description The planning result goes from every shift it spans; 404 when it shares no time with this one.
+         */
+        delete: operations["deleteStaffMemberShiftPlanningResult"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/operations/planningScenarios": {
         parameters: {
             query?: never;
@@ -3240,7 +3288,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One predicted malfunction scenario */
+        /** One predicted malfunction scenario, its imminent malfunctions paged */
         get: operations["getPredictedMalfunctionScenario"];
         put?: never;
         post?: never;
@@ -17037,6 +17085,8 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first element */
                 offset?: number;
+                /** @description Sub-resources to embed: a comma list or repeated parameters */
+                embed?: string[];
             };
             header?: never;
             path: {
@@ -27533,6 +27583,443 @@ export interface operations {
             };
         };
     };
+    getStaffMemberPlanningResults: {
+        parameters: {
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description NEXT walks to older entries, PREVIOUS to newer ones */
+                paginationDirection?: "NEXT" | "PREVIOUS";
+                paginationTimestamp?: string;
+                /** @description Id of the item at the position */
+                paginationIdentifier?: string;
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: null;
+                            total: number;
+                            firstIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                            lastIdentifier: {
+                                /** Format: date-time */
+                                timestamp: string;
+                                identifier: string;
+                                /** Format: date-time */
+                                paginationTimestamp: string;
+                                paginationIdentifier: string;
+                            } | null;
+                        };
+                        _embedded: {
+                            planningResults: {
+                                properties: {
+                                    elements: {
+                                        /** Format: uuid */
+                                        staffMemberId: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description The shift
+                                         */
+                                        staffMemberShiftId: string;
+                                        /** Format: uuid */
+                                        workplaceId: string;
+                                        /** @description Not recorded */
+                                        skillId: null;
+                                        workplaceShiftId: string | null;
+                                        /** Format: date-time */
+                                        startDate: string;
+                                        /** Format: date-time */
+                                        endDate: string;
+                                        /** @description Not recorded */
+                                        capacity: null;
+                                        fixed: boolean;
+                                    }[];
+                                };
+                                _links: {
+                                    [key: string]: {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    } | {
+                                        href: string;
+                                        method: string;
+                                        embeddable: boolean;
+                                        templated?: boolean;
+                                    }[];
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStaffMemberShiftPlanningResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A staff member's planning result of one of their shifts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                /** Format: uuid */
+                                staffMemberId: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The shift
+                                 */
+                                staffMemberShiftId: string;
+                                /** Format: uuid */
+                                workplaceId: string;
+                                /** @description Not recorded */
+                                skillId: null;
+                                workplaceShiftId: string | null;
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                /** @description Not recorded */
+                                capacity: null;
+                                fixed: boolean;
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    saveStaffMemberShiftPlanningResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most one: a staff member has one dispatching */
+                    elements: {
+                        /** Format: uuid */
+                        staffMemberId: string;
+                        /** Format: uuid */
+                        workplaceId: string;
+                        /** Format: date-time */
+                        startDate: string;
+                        /** Format: date-time */
+                        endDate: string;
+                        setupStartDate?: string | null;
+                        setupEndDate?: string | null;
+                        processingStartDate?: string | null;
+                        processingEndDate?: string | null;
+                        /**
+                         * @description The planner must not move it
+                         * @default false
+                         */
+                        fixed?: boolean;
+                        staffMemberShiftId?: string | null;
+                        workplaceShiftId?: string | null;
+                        /** @description Not planned by the service */
+                        skillId?: null;
+                        /** @description Not planned by the service */
+                        capacity?: null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A staff member's planning result of one of their shifts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        properties: {
+                            elements: {
+                                /** Format: uuid */
+                                staffMemberId: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The shift
+                                 */
+                                staffMemberShiftId: string;
+                                /** Format: uuid */
+                                workplaceId: string;
+                                /** @description Not recorded */
+                                skillId: null;
+                                workplaceShiftId: string | null;
+                                /** Format: date-time */
+                                startDate: string;
+                                /** Format: date-time */
+                                endDate: string;
+                                /** @description Not recorded */
+                                capacity: null;
+                                fixed: boolean;
+                            }[];
+                        };
+                        _links: {
+                            [key: string]: {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            } | {
+                                href: string;
+                                method: string;
+                                embeddable: boolean;
+                                templated?: boolean;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    deleteStaffMemberShiftPlanningResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Error body of every 4xx and 5xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     listOperationPlanningScenarios: {
         parameters: {
             query?: {
@@ -28440,6 +28927,19 @@ export interface operations {
                                     startDate: string;
                                     /** Format: date-time */
                                     endDate: string;
+                                    /** @description The imminent malfunctions: the prediction at its workplace */
+                                    elements: {
+                                        /** Format: uuid */
+                                        workplaceId: string;
+                                        operatingStateId: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description The start of the predicted period
+                                         */
+                                        prewarningDate: string;
+                                        /** @description Not predicted: one period and one probability do not say it */
+                                        criticalDate: null;
+                                    }[];
                                     probability: number;
                                     operatingState: {
                                         id: string;
@@ -28548,6 +29048,19 @@ export interface operations {
                             startDate: string;
                             /** Format: date-time */
                             endDate: string;
+                            /** @description The imminent malfunctions: the prediction at its workplace */
+                            elements: {
+                                /** Format: uuid */
+                                workplaceId: string;
+                                operatingStateId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The start of the predicted period
+                                 */
+                                prewarningDate: string;
+                                /** @description Not predicted: one period and one probability do not say it */
+                                criticalDate: null;
+                            }[];
                             probability: number;
                             operatingState: {
                                 id: string;
@@ -28615,7 +29128,12 @@ export interface operations {
     };
     getPredictedMalfunctionScenario: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size (1..100) */
+                limit?: number;
+                /** @description Index of the first element */
+                offset?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -28624,7 +29142,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A predicted malfunction of a workplace */
+            /** @description A predicted malfunction scenario, its imminent malfunctions paged */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -28643,6 +29161,19 @@ export interface operations {
                             startDate: string;
                             /** Format: date-time */
                             endDate: string;
+                            /** @description The imminent malfunctions: the prediction at its workplace */
+                            elements: {
+                                /** Format: uuid */
+                                workplaceId: string;
+                                operatingStateId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The start of the predicted period
+                                 */
+                                prewarningDate: string;
+                                /** @description Not predicted: one period and one probability do not say it */
+                                criticalDate: null;
+                            }[];
                             probability: number;
                             operatingState: {
                                 id: string;
@@ -28656,16 +29187,20 @@ export interface operations {
                             createdAt: string;
                             obsoleteSince: string | null;
                         };
+                        pagination: {
+                            limit: number;
+                            count: number;
+                            offset: number;
+                            total: number;
+                            firstIdentifier: null;
+                            lastIdentifier: null;
+                        };
                         _links: {
                             [key: string]: {
                                 href: string;
                                 method: string;
                                 embeddable: boolean;
-                                templated?: boolean;
                             };
-                        };
-                        _embedded?: {
-                            [key: string]: unknown;
                         };
                     };
                 };

@@ -17,6 +17,7 @@ import {
   lockableFind,
   NO_FILTER,
   offsetPageOf,
+  sameNamed,
   type Table,
   updateById,
 } from '../table.ts';
@@ -95,20 +96,16 @@ export async function listConnectors(db: Queryable, page: OffsetRequest): Promis
 export const findConnector = lockableFind(CONNECTORS);
 
 /** The configuration columns and the status an update writes (not the counters, not the lease). */
+const configurationColumns = sameNamed<Connector>()(
+  'name type url username password securityMode enabled revision updatedAt',
+);
+
 const configuration = (connector: Connector) => ({
-  name: connector.name,
-  type: connector.type,
-  url: connector.url,
-  username: connector.username,
-  password: connector.password,
-  security_mode: connector.securityMode,
-  enabled: connector.enabled,
+  ...configurationColumns(connector),
   mappings: JSON.stringify(connector.mappings),
-  revision: connector.revision,
   state: connector.status.state,
   state_since: connector.status.since,
   last_error: connector.status.lastError,
-  updated_at: connector.updatedAt,
 });
 
 /** A new connector: no lease yet (lease_owner and lease_expires_at stay NULL). */

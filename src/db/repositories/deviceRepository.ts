@@ -3,7 +3,7 @@ import { isUuid } from '../../domain/ids.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, fromJsonb, offsetPageOf, rowWrites, type Table } from '../table.ts';
+import { findById, fromJsonb, offsetPageOf, rowWrites, sameNamed, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -62,15 +62,11 @@ export async function findDevice(
   return findById(db, DEVICES, id, { lock: suffix });
 }
 
+const columns = sameNamed<Device>()('id name description type workplaceId createdAt updatedAt');
+
 const values = (device: Device) => ({
-  id: device.id,
-  name: device.name,
-  description: device.description,
-  type: device.type,
-  workplace_id: device.workplaceId,
+  ...columns(device),
   recorded_physical_quantities: JSON.stringify(device.recordedPhysicalQuantities),
-  created_at: device.createdAt,
-  updated_at: device.updatedAt,
 });
 
 /** A delete takes the device's samples with it (ON DELETE CASCADE). */

@@ -1,7 +1,7 @@
 import { type DocumentFolder, folderText, namesOf } from '../../domain/documentFolders.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { batchFind, findById, firstItem, rowWrites, type Table, timestampList } from '../table.ts';
+import { batchFind, findById, firstItem, rowWrites, sameNamed, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
@@ -85,17 +85,14 @@ export function findFolderByPath(
   );
 }
 
+const columns = sameNamed<DocumentFolder>()(
+  'id parentId name creator editor materialNumber createdAt updatedAt',
+);
+
 const values = (folder: DocumentFolder) => ({
-  id: folder.id,
-  parent_id: folder.parentId,
-  name: folder.name,
+  ...columns(folder),
   path: folderText(folder.path),
-  creator: folder.creator,
-  editor: folder.editor,
   workplace_id: folder.workplace?.id ?? null,
-  material_number: folder.materialNumber,
-  created_at: folder.createdAt,
-  updated_at: folder.updatedAt,
 });
 
 const writes = rowWrites('document_folders', values);

@@ -8,6 +8,7 @@ import {
   offsetList,
   ownedBy,
   rowWrites,
+  sameNamed,
   type Table,
   timestampList,
 } from '../table.ts';
@@ -91,24 +92,9 @@ export const listRepositoryDocuments = timestampList(
   (folderId: string | undefined) => new Conditions().equals('folder_id', folderId),
 );
 
-const values = (document: Document) => ({
-  id: document.id,
-  name: document.name,
-  folder: document.folder,
-  folder_id: document.folderId,
-  creator: document.creator,
-  editor: document.editor,
-  origin: document.origin,
-  type: document.type,
-  document_state_id: document.documentStateId,
-  description: document.description,
-  content_type: document.contentType,
-  size: document.size,
-  sha256: document.sha256,
-  version: document.version,
-  created_at: document.createdAt,
-  updated_at: document.updatedAt,
-});
+const values = sameNamed<Document>()(
+  'id name folder folderId creator editor origin type documentStateId description contentType size sha256 version createdAt updatedAt',
+);
 
 export const documentWrites = rowWrites('documents', values);
 

@@ -11,6 +11,7 @@ import {
   ownedFind,
   type RowWrites,
   rowWrites,
+  sameNamed,
   type Table,
   typed,
 } from '../table.ts';
@@ -61,18 +62,15 @@ export const listManufacturingVariantRules = offsetList(
 
 export const findManufacturingVariantRule = ownedFind(RULES, 'r.workplace_group_id');
 
+const columns = sameNamed<ManufacturingVariantRule>()(
+  'id workplaceGroupId origin criterion conditions additionalConditions createdAt updatedAt',
+);
+
 const values = (rule: ManufacturingVariantRule) => ({
-  id: rule.id,
-  workplace_group_id: rule.workplaceGroupId,
-  origin: rule.origin,
-  criterion: rule.criterion,
-  conditions: rule.conditions,
+  ...columns(rule),
   tools: typed(JSON.stringify(rule.tools), 'jsonb'),
-  additional_conditions: rule.additionalConditions,
   forecasted_delays:
     rule.forecastedDelays === null ? null : typed(JSON.stringify(rule.forecastedDelays), 'jsonb'),
-  created_at: rule.createdAt,
-  updated_at: rule.updatedAt,
 });
 
 const rows = rowWrites('manufacturing_variant_rules', values, ['workplace_group_id', 'created_at']);

@@ -24,6 +24,7 @@ import {
   forUpdate,
   fromJsonb,
   lockableFind,
+  ofOwners,
   ownedBy,
   rowWrites,
   type Table,
@@ -256,19 +257,11 @@ export const listOperations = timestampList(
 );
 
 /** The operations in progress at each of these workplaces (a workplace's currentOperations), newest change first. */
-export async function findCurrentOperations(
-  db: Queryable,
-  workplaceIds: readonly string[],
-): Promise<Operation[]> {
-  if (workplaceIds.length === 0) return [];
-  const rows = await db.query<Row>(
-    `SELECT * FROM operations WHERE workplace_id = ANY($1::uuid[])
-       AND operation_phase_id IN (${IN_PROGRESS_SQL})
-     ORDER BY updated_at DESC, id DESC`,
-    [workplaceIds],
-  );
-  return rows.map(toOperation);
-}
+export const findCurrentOperations = ofOwners(
+  OPERATIONS,
+  `o.workplace_id = ANY($1::uuid[]) AND o.operation_phase_id IN (${IN_PROGRESS_SQL})`,
+  'o.updated_at DESC, o.id DESC',
+);
 
 export const findOperation = lockableFind(OPERATIONS);
 
@@ -353,16 +346,7 @@ export async function recordOperationPhase(db: Queryable, record: RecordedOperat
 }
 
 /** All phase records of an operation, by start: the totals of its current production data. */
-export async function phaseHistoryOfOperation(
-  db: Queryable,
-  operationId: string,
-): Promise<RecordedOperationPhase[]> {
-  const rows = await db.query<RecordRow>(
-    'SELECT * FROM recorded_operation_phases WHERE operation_id = $1 ORDER BY start_date, id',
-    [operationId],
-  );
-  return rows.map(toRecord);
-}
+export const phaseHistoryOfOperation = operationPhases.all;
 
 /** The phase records made at a workplace, newest start first (timestamp pagination). */
 export const listWorkplaceOperationPhases = timestampList(

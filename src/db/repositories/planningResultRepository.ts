@@ -168,23 +168,17 @@ export async function loadSummaryInput(
      WHERE o.production_order_id = ANY($1::uuid[])`,
     [orderIds],
   );
-  const orders = new Map<string, PlannedOrder>();
-  for (const row of operations) {
-    let order = orders.get(row.production_order_id);
-    if (!order) {
-      order = { deliveryDate: row.delivery_date, operationCount: 0, results: [] };
-      orders.set(row.production_order_id, order);
-    }
-    order.operationCount++;
-    if (row.start_date !== null && row.end_date !== null)
-      order.results.push({ startDate: row.start_date, endDate: row.end_date });
-  }
+  const orders = plannedOrders(operations, (row) =>
+    row.start_date !== null && row.end_date !== null
+      ? { startDate: row.start_date, endDate: row.end_date }
+      : undefined,
+  );
   const workplaceIds = [...new Set(results.map((result) => result.workplaceId))];
   const shifts = await shiftsOfWorkplaces(db, workplaceIds, period);
   return {
     period,
     results,
-    orders: [...orders.values()],
+    orders,
     shifts,
   };
 }
@@ -204,6 +198,14 @@ export async function ordersOfOperations(
      WHERE o.production_order_id IN (SELECT production_order_id FROM operations WHERE id = ANY($1::uuid[]))`,
     [ids],
   );
+  return plannedOrders(rows, (row) => planned.get(row.id));
+}
+
+/** The orders of operation rows, each counting its operations, with the spans `spanOf` gives of them. */
+function plannedOrders<R extends { production_order_id: string; delivery_date: Date | null }>(
+  rows: readonly R[],
+  spanOf: (row: R) => Span | undefined,
+): PlannedOrder[] {
   const orders = new Map<string, PlannedOrder>();
   for (const row of rows) {
     let order = orders.get(row.production_order_id);
@@ -212,7 +214,7 @@ export async function ordersOfOperations(
       orders.set(row.production_order_id, order);
     }
     order.operationCount++;
-    const span = planned.get(row.id);
+    const span = spanOf(row);
     if (span) order.results.push(span);
   }
   return [...orders.values()];

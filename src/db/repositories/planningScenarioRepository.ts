@@ -8,7 +8,7 @@ import {
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, fromJsonb, insertRow, offsetPageOf, ownedFind, type Table } from '../table.ts';
+import { findById, fromJsonb, insertRow, offsetList, offsetPageOf, ownedFind, type Table } from '../table.ts';
 
 /** A scenario element as stored in jsonb: times as ISO text, the owner under its API name. */
 type StoredElement = Record<string, string | boolean | null>;
@@ -167,17 +167,12 @@ export async function insertMalfunctionScenario(
 }
 
 /** Newest first, optionally of one workplace and overlapping a period. */
-export async function listMalfunctionScenarios(
-  db: Queryable,
-  filter: { workplaceId?: string | undefined } & PeriodFilter,
-  page: OffsetRequest,
-): Promise<OffsetPage<PredictedMalfunctionScenario>> {
-  const conditions = new Conditions();
-  if (filter.workplaceId !== undefined)
-    conditions.add((at) => `workplace_id = ${at}::uuid`, filter.workplaceId);
-  conditions.overlapping(filter);
-  return offsetPageOf(db, MALFUNCTION_SCENARIOS, conditions, NEWEST_FIRST, page);
-}
+export const listMalfunctionScenarios = offsetList(
+  MALFUNCTION_SCENARIOS,
+  NEWEST_FIRST,
+  (filter: { workplaceId?: string | undefined } & PeriodFilter) =>
+    new Conditions().equals('workplace_id', filter.workplaceId).overlapping(filter),
+);
 
 export async function findMalfunctionScenario(
   db: Queryable,

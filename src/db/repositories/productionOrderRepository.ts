@@ -1,6 +1,14 @@
 import type { Material, ProductionOrder, ProductionOrderFilter } from '../../domain/productionOrders.ts';
 import { Conditions } from '../conditions.ts';
-import { BY_UPDATED_AT, batchFind, lockableFind, rowWrites, type Table, timestampList } from '../table.ts';
+import {
+  BY_UPDATED_AT,
+  batchFind,
+  lockableFind,
+  rowWrites,
+  sameNamed,
+  type Table,
+  timestampList,
+} from '../table.ts';
 
 interface Row {
   id: string;
@@ -57,23 +65,11 @@ const toProductionOrder = (row: Row): ProductionOrder => ({
   updatedAt: row.updated_at,
 });
 
-const values = (order: ProductionOrder) => ({
-  id: order.id,
-  number: order.number,
-  description: order.description,
-  ...materialColumns(order.material),
-  target_quantity: order.targetQuantity,
-  quantity_unit: order.quantityUnit,
-  basic_start_date: order.basicStartDate,
-  basic_end_date: order.basicEndDate,
-  delivery_date: order.deliveryDate,
-  split: order.split,
-  erp_context_id: order.erpContextId,
-  scheduled_start_date: order.scheduledStartDate,
-  scheduled_end_date: order.scheduledEndDate,
-  updated_at: order.updatedAt,
-  created_at: order.createdAt,
-});
+const columns = sameNamed<ProductionOrder>()(
+  'id number description targetQuantity quantityUnit basicStartDate basicEndDate deliveryDate split erpContextId scheduledStartDate scheduledEndDate updatedAt createdAt',
+);
+
+const values = (order: ProductionOrder) => ({ ...columns(order), ...materialColumns(order.material) });
 
 const ORDERS: Table<Row, ProductionOrder> = { from: 'production_orders', toItem: toProductionOrder };
 

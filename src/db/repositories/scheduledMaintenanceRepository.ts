@@ -1,5 +1,5 @@
 import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
-import { ownedFind, ownedPeriodList, rowWrites, type Table } from '../table.ts';
+import { ownedFind, ownedPeriodList, rowWrites, sameNamed, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -33,16 +33,9 @@ export const listScheduledMaintenances = ownedPeriodList(MAINTENANCES, 'workplac
 
 export const findScheduledMaintenance = ownedFind(MAINTENANCES, 'workplace_id');
 
-const values = (task: ScheduledMaintenance) => ({
-  id: task.id,
-  workplace_id: task.workplaceId,
-  description: task.description,
-  maintenance_type: task.maintenanceType,
-  start_date: task.startDate,
-  end_date: task.endDate,
-  created_at: task.createdAt,
-  updated_at: task.updatedAt,
-});
+const values = sameNamed<ScheduledMaintenance>()(
+  'id workplaceId description maintenanceType startDate endDate createdAt updatedAt',
+);
 
 export const scheduledMaintenanceWrites = rowWrites('scheduled_maintenances', values, [
   'workplace_id',

@@ -1,6 +1,15 @@
 import type { SetupMaterial, SetupTransitionRule } from '../../domain/setupTransitions.ts';
 import type { Queryable } from '../database.ts';
-import { fromJsonb, offsetList, ownedBy, ownedFind, rowWrites, type Table } from '../table.ts';
+import {
+  fromJsonb,
+  offsetList,
+  ownedAll,
+  ownedBy,
+  ownedFind,
+  rowWrites,
+  sameNamed,
+  type Table,
+} from '../table.ts';
 
 interface Row {
   id: string;
@@ -36,16 +45,7 @@ export const listSetupTransitionRules = offsetList(RULES, 'created_at, id', owne
 export const findSetupTransitionRule = ownedFind(RULES, 'workplace_group_id');
 
 /** Every rule of the group, oldest first (the matrix applies them in that order). */
-export async function allSetupTransitionRules(
-  db: Queryable,
-  groupId: string,
-): Promise<SetupTransitionRule[]> {
-  const rows = await db.query<Row>(
-    'SELECT * FROM setup_transition_rules WHERE workplace_group_id = $1 ORDER BY created_at, id',
-    [groupId],
-  );
-  return rows.map(toRule);
-}
+export const allSetupTransitionRules = ownedAll(RULES, 'workplace_group_id', 'created_at, id');
 
 /**
  * The materials of the operations planned in the group (at the group, or at one of its
@@ -83,18 +83,9 @@ export async function materialsOfGroup(
   }));
 }
 
-const values = (rule: SetupTransitionRule) => ({
-  id: rule.id,
-  workplace_group_id: rule.workplaceGroupId,
-  origin: rule.origin,
-  criterion: rule.criterion,
-  predecessor_conditions: rule.predecessorConditions,
-  successor_conditions: rule.successorConditions,
-  setup_time_increment: rule.setupTimeIncrement,
-  setup_time: rule.setupTime,
-  created_at: rule.createdAt,
-  updated_at: rule.updatedAt,
-});
+const values = sameNamed<SetupTransitionRule>()(
+  'id workplaceGroupId origin criterion predecessorConditions successorConditions setupTimeIncrement setupTime createdAt updatedAt',
+);
 
 export const setupTransitionRuleWrites = rowWrites('setup_transition_rules', values, [
   'workplace_group_id',

@@ -3,6 +3,7 @@ import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { KeysetPage, KeysetRequest } from '../paging.ts';
 import {
+  anyOwnerPeriodList,
   byStartDate,
   findById,
   firstItem,
@@ -10,6 +11,7 @@ import {
   ownedInPeriod,
   ownedPeriodList,
   rowWrites,
+  sameNamed,
   type Table,
   timestampPageOf,
 } from '../table.ts';
@@ -57,17 +59,7 @@ export async function listShifts(
 export const findShift = ownedFind(SHIFTS, 'workplace_id');
 
 /** Shifts of all workplaces (GET /workplaces/shifts), or of one, latest start first. */
-export async function listAllShifts(
-  db: Queryable,
-  filter: PeriodFilter & { workplaceId?: string | undefined },
-  request: KeysetRequest,
-): Promise<KeysetPage<Shift>> {
-  const conditions = new Conditions();
-  if (filter.workplaceId !== undefined)
-    conditions.add((at) => `workplace_id = ${at}::uuid`, filter.workplaceId);
-  conditions.overlapping(filter);
-  return timestampPageOf(db, SHIFTS, conditions, byStartDate<Row>(), request);
-}
+export const listAllShifts = anyOwnerPeriodList(SHIFTS, 'workplace_id');
 
 /** One shift of any workplace. */
 export const findAnyShift = (db: Queryable, id: string) => findById(db, SHIFTS, id);
@@ -105,19 +97,9 @@ export async function findOverlappingShift(
   );
 }
 
-const values = (shift: Shift) => ({
-  id: shift.id,
-  workplace_id: shift.workplaceId,
-  name: shift.name,
-  shift_model_id: shift.shiftModelId,
-  shift_type_id: shift.shiftTypeId,
-  start_date: shift.startDate,
-  end_date: shift.endDate,
-  start_announced_at: shift.startAnnouncedAt,
-  end_announced_at: shift.endAnnouncedAt,
-  created_at: shift.createdAt,
-  updated_at: shift.updatedAt,
-});
+const values = sameNamed<Shift>()(
+  'id workplaceId name shiftModelId shiftTypeId startDate endDate startAnnouncedAt endAnnouncedAt createdAt updatedAt',
+);
 
 export const shiftWrites = rowWrites('shifts', values, ['workplace_id', 'created_at']);
 

@@ -8,9 +8,11 @@ import {
   findById,
   fromJsonb,
   offsetList,
+  ofOwners,
   ownedBy,
   type RowWrites,
   rowWrites,
+  sameNamed,
   type Table,
   typed,
 } from '../table.ts';
@@ -134,19 +136,14 @@ export async function findStaffMember(
 /** The staff members with these ids, in no particular order (the embeds of a page). */
 export const findStaffMembers = batchFind(STAFF_MEMBERS);
 
+const columns = sameNamed<StaffMember>()(
+  'id staffNumber firstName lastName email shiftId createdAt updatedAt erpContextId identificationNumber',
+);
+
 const values = (member: StaffMember) => ({
-  id: member.id,
-  staff_number: member.staffNumber,
-  first_name: member.firstName,
-  last_name: member.lastName,
-  email: member.email,
+  ...columns(member),
   qualifications: typed(member.qualifications, 'text[]'),
-  shift_id: member.shiftId,
   absences: typed(absencesJson(member.absences), 'jsonb'),
-  created_at: member.createdAt,
-  updated_at: member.updatedAt,
-  erp_context_id: member.erpContextId,
-  identification_number: member.identificationNumber,
 });
 
 const rows = rowWrites('staff_members', values);
@@ -238,18 +235,11 @@ export async function closeActivity(db: Queryable, record: RecordedActivity): Pr
 }
 
 /** The open activity records of these staff members, newest start first: what each works on now. */
-export async function findOpenActivities(
-  db: Queryable,
-  staffMemberIds: readonly string[],
-): Promise<RecordedActivity[]> {
-  if (staffMemberIds.length === 0) return [];
-  const rows = await db.query<ActivityRow>(
-    `SELECT * FROM recorded_staff_activities WHERE staff_member_id = ANY($1::uuid[]) AND end_date IS NULL
-     ORDER BY start_date DESC, id DESC`,
-    [staffMemberIds],
-  );
-  return rows.map(toActivity);
-}
+export const findOpenActivities = ofOwners(
+  { from: 'recorded_staff_activities', toItem: toActivity } satisfies Table<ActivityRow, RecordedActivity>,
+  'staff_member_id = ANY($1::uuid[]) AND end_date IS NULL',
+  'start_date DESC, id DESC',
+);
 
 const activities = history('recorded_staff_activities', 'staff_member_id', toActivity);
 export const listActivities = activities.list;

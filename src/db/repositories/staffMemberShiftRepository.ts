@@ -2,11 +2,11 @@
 // member works the shifts of their shift model (`shift_id`) at their assigned workplaces; the
 // same period at several of those workplaces is one shift of theirs, the one of the lowest shift
 // id. Its id is derived from the staff member's and that shift's, so it is the same on every read.
+import type { Span } from '../../domain/planning.ts';
 import type { StaffMemberShift } from '../../domain/staffMembers.ts';
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import type { KeysetPage, KeysetRequest } from '../paging.ts';
-import { byStartDate, findById, type Table, timestampPageOf } from '../table.ts';
+import { anyOwnerPeriodList, byStartDate, findById, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
@@ -41,17 +41,22 @@ const STAFF_MEMBER_SHIFTS: Table<Row, StaffMemberShift> = {
 };
 
 /** The shifts of every staff member, or of one, overlapping a period; latest start first. */
-export async function listStaffMemberShifts(
-  db: Queryable,
-  filter: PeriodFilter & { staffMemberId?: string | undefined },
-  request: KeysetRequest,
-): Promise<KeysetPage<StaffMemberShift>> {
-  const conditions = new Conditions();
-  if (filter.staffMemberId !== undefined)
-    conditions.add((at) => `staff_member_id = ${at}::uuid`, filter.staffMemberId);
-  conditions.overlapping(filter);
-  return timestampPageOf(db, STAFF_MEMBER_SHIFTS, conditions, byStartDate<Row>(), request);
-}
+export const listStaffMemberShifts = anyOwnerPeriodList(STAFF_MEMBER_SHIFTS, 'staff_member_id');
+
+/**
+ * The shifts of one staff member overlapping a period that share time with a span (touching it
+ * is not enough), as a dispatching's; latest start first.
+ */
+export const listStaffMemberShiftsDuring = timestampList(
+  STAFF_MEMBER_SHIFTS,
+  byStartDate<Row>(),
+  (filter: PeriodFilter & { ownerId: string; during: Span }) =>
+    new Conditions()
+      .equals('staff_member_id', filter.ownerId)
+      .overlapping(filter)
+      .add((at) => `end_date > ${at}`, filter.during.startDate)
+      .add((at) => `start_date < ${at}`, filter.during.endDate),
+);
 
 /** One staff member's shift by its derived id. */
 export const findStaffMemberShift = (db: Queryable, id: string) => findById(db, STAFF_MEMBER_SHIFTS, id);

@@ -4,6 +4,7 @@ import type { OperationPhaseId } from '../../domain/operationPhases.ts';
 import type { QuantityType } from '../../domain/outputQuantities.ts';
 import type { Booking, PhasePeriod, RecordedPeriod, Span, StatePeriod } from '../../domain/summaries.ts';
 import type { Queryable } from '../database.ts';
+import { ownedAll, type Table } from '../table.ts';
 
 /** The window's start and end, as the `timestamptz` parameters of a query. */
 export const edgesOf = (window: Span): [Date, Date] => [new Date(window.start), new Date(window.end)];
@@ -55,15 +56,14 @@ export const toPhase = (row: PhaseRow): PhasePeriod => ({
   endDate: row.end_date,
 });
 
+const PHASE_PERIODS: Table<PhaseRow, PhasePeriod> = {
+  from: 'recorded_operation_phases',
+  select: 'operation_phase_id, workplace_id, start_date, end_date',
+  toItem: toPhase,
+};
+
 /** Every recorded phase of an operation. */
-export async function listOperationPhasePeriods(db: Queryable, operationId: string): Promise<PhasePeriod[]> {
-  const rows = await db.query<PhaseRow>(
-    `SELECT operation_phase_id, workplace_id, start_date, end_date FROM recorded_operation_phases
-     WHERE operation_id = $1 ORDER BY start_date, id`,
-    [operationId],
-  );
-  return rows.map(toPhase);
-}
+export const listOperationPhasePeriods = ownedAll(PHASE_PERIODS, 'operation_id', 'start_date, id');
 
 /** The phases of any operation recorded at a workplace that overlap the window. */
 export async function listWorkplacePhasePeriods(

@@ -8,6 +8,7 @@ import type { KeysetPage, KeysetRequest } from '../paging.ts';
 import {
   findById,
   firstItem,
+  ownedAll,
   ownedFind,
   rowWrites,
   type Table,
@@ -223,13 +224,7 @@ export function listActivities(
 export const findActivity = ownedFind(ACTIVITIES, 'ticket_id');
 
 /** Every activity of a ticket, for the events of its delete. */
-export async function listAllActivities(db: Queryable, ticketId: string): Promise<TicketActivity[]> {
-  const rows = await db.query<ActivityRow>(
-    'SELECT * FROM ticket_activities WHERE ticket_id = $1 ORDER BY created_at, id',
-    [ticketId],
-  );
-  return rows.map(ACTIVITIES.toItem);
-}
+export const listAllActivities = ownedAll(ACTIVITIES, 'ticket_id', 'created_at, id');
 
 export const activityWrites = rowWrites(
   'ticket_activities',

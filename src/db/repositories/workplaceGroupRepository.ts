@@ -2,7 +2,7 @@ import type { WorkplaceGroup, WorkplaceGroupType } from '../../domain/workplaces
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { countRows } from '../paging.ts';
-import { batchFind, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
+import { batchFind, lockableFind, offsetList, rowWrites, sameNamed, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -44,15 +44,7 @@ export const findWorkplaceGroups = batchFind(GROUPS);
 
 export const findWorkplaceGroup = lockableFind(GROUPS);
 
-const values = (group: WorkplaceGroup) => ({
-  id: group.id,
-  number: group.number,
-  description: group.description,
-  type: group.type,
-  erp_context_id: group.erpContextId,
-  created_at: group.createdAt,
-  updated_at: group.updatedAt,
-});
+const values = sameNamed<WorkplaceGroup>()('id number description type erpContextId createdAt updatedAt');
 
 export const workplaceGroupWrites = rowWrites('workplace_groups', values);
 

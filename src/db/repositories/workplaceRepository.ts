@@ -9,7 +9,9 @@ import {
   insertRow,
   lockableFind,
   offsetList,
+  ofOwners,
   rowWrites,
+  sameNamed,
   type Table,
   timestampList,
   typed,
@@ -113,31 +115,20 @@ export const findWorkplaces = batchFind(WORKPLACES);
  * The workplaces of these groups (as capacity group or production line), by number: what a page
  * of groups embeds, in one statement.
  */
-export async function workplacesOfGroups(db: Queryable, groupIds: readonly string[]): Promise<Workplace[]> {
-  if (groupIds.length === 0) return [];
-  const rows = await db.query<Row>(
-    `SELECT ${WORKPLACES.select} FROM ${WORKPLACES.from}
-     WHERE w.capacity_group_id = ANY($1::uuid[]) OR w.production_line_id = ANY($1::uuid[])
-     ORDER BY w.number, w.id`,
-    [groupIds],
-  );
-  return rows.map(toWorkplace);
-}
+export const workplacesOfGroups = ofOwners(
+  WORKPLACES,
+  'w.capacity_group_id = ANY($1::uuid[]) OR w.production_line_id = ANY($1::uuid[])',
+  'w.number, w.id',
+);
 
 export const findWorkplace = lockableFind(WORKPLACES);
 
+const columns = sameNamed<Workplace>()(
+  'id number description isManualWorkplace operatingStateId capacityGroupId productionLineId createdAt updatedAt workplaceType erpContextId',
+);
+
 const values = (workplace: Workplace) => ({
-  id: workplace.id,
-  number: workplace.number,
-  description: workplace.description,
-  is_manual_workplace: workplace.isManualWorkplace,
-  operating_state_id: workplace.operatingStateId,
-  capacity_group_id: workplace.capacityGroupId,
-  production_line_id: workplace.productionLineId,
-  created_at: workplace.createdAt,
-  updated_at: workplace.updatedAt,
-  workplace_type: workplace.workplaceType,
-  erp_context_id: workplace.erpContextId,
+  ...columns(workplace),
   latitude: workplace.geoCoordinates?.latitude ?? null,
   longitude: workplace.geoCoordinates?.longitude ?? null,
 });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
 import { findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
@@ -20,6 +19,7 @@ import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { type MasterDataKindRow, masterDataKind } from '../masterDataKinds.ts';
 import { LITERALS_PATH, MATERIALS_PATH, masterDataPath, WORKPLACE_STATES_PATH } from '../paths.ts';
+import { literalIdOf } from './literalIds.ts';
 
 const literalHref = (hrefs: Hrefs, id: string) => hrefs.api(`${LITERALS_PATH}/${id}`);
 
@@ -195,8 +195,7 @@ export function presentStoredEntry(
 }
 
 /** The id of a material's description literal, derived as migration 100's `material_literal_id`. */
-export const materialLiteralId = (number: string): string =>
-  createHash('md5').update(`materials/${number}/description`).digest('hex').toUpperCase();
+export const materialLiteralId = (number: string): string => literalIdOf(`materials/${number}/description`);
 
 /**
  * A material; its description is its literal's text, so it links the literal when it has one

@@ -1,15 +1,18 @@
 import { operatingStateById } from '../../domain/masterData.ts';
-import type {
-  PlanningScenario,
-  PredictedMalfunctionScenario,
-  Result,
-  ResultElement,
-  ResultKind,
-  ResultSummary,
-  StaffScenarioSummary,
+import {
+  type ImminentMalfunction,
+  imminentMalfunctionsOf,
+  type PlanningScenario,
+  type PredictedMalfunctionScenario,
+  type Result,
+  type ResultElement,
+  type ResultKind,
+  type ResultSummary,
+  type ShiftPlanningResult,
+  type StaffScenarioSummary,
 } from '../../domain/planning.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { link, type Resource, resource } from '../hal.ts';
+import { type Link, link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import {
   MALFUNCTION_SCENARIOS_PATH,
@@ -51,6 +54,45 @@ export function presentResult(kind: ResultKind, result: Result, hrefs: Hrefs): R
     [kind.ownerResource]: link(hrefs.api(`${OWNER_PATHS[kind.ownerTable]}/${result.ownerId}`)),
     workplace: link(hrefs.api(`${WORKPLACES_PATH}/${result.workplaceId}`)),
   });
+}
+
+/** Where a staff member's planning result of one shift is read, replaced and deleted. */
+const shiftResultPath = (result: ShiftPlanningResult) =>
+  `${STAFF_MEMBERS_PATH}/${result.staffMemberId}/shifts/${result.id}/planningResult`;
+
+/**
+ * A staff member's planning result of a shift, in the real API's form: its assignments as
+ * `elements`; a skill and a capacity the service does not plan are null.
+ */
+export function presentShiftResult(result: ShiftPlanningResult, hrefs: Hrefs, writable: boolean): Resource {
+  const href = hrefs.api(shiftResultPath(result));
+  const presented = resource(
+    {
+      elements: result.assignments.map((assignment) => ({
+        staffMemberId: result.staffMemberId,
+        staffMemberShiftId: result.id,
+        workplaceId: assignment.workplaceId,
+        skillId: null,
+        workplaceShiftId: assignment.workplaceShiftId,
+        startDate: assignment.startDate.toISOString(),
+        endDate: assignment.endDate.toISOString(),
+        capacity: null,
+        fixed: assignment.fixed,
+      })),
+    },
+    {
+      self: link(href),
+      staffMemberShift: link(hrefs.api(`${STAFF_MEMBERS_PATH}/shifts/${result.id}`)),
+      updateAssignments: writable ? link(href, { method: 'PUT' }) : undefined,
+      deleteAssignments: writable ? link(href, { method: 'DELETE' }) : undefined,
+    },
+  );
+  const links = presented._links as Record<string, Link | Link[]>;
+  links.workplaces = result.assignments.map((assignment) =>
+    link(hrefs.api(`${WORKPLACES_PATH}/${assignment.workplaceId}`), { embeddable: true }),
+  );
+  links.skills = [];
+  return presented;
 }
 
 /** The answer of a bulk update: what happened, and the resulting results in the body's order. */
@@ -115,10 +157,15 @@ export function presentPlanningScenario(
   );
 }
 
+/**
+ * A predicted malfunction scenario; `elements`: the page of its imminent malfunctions shown (all
+ * of them in a list).
+ */
 export function presentMalfunctionScenario(
   scenario: PredictedMalfunctionScenario,
   hrefs: Hrefs,
   locale: Locale,
+  elements: readonly ImminentMalfunction[] = imminentMalfunctionsOf(scenario),
 ): Resource {
   const state = scenario.operatingStateId === null ? null : operatingStateById(scenario.operatingStateId);
   return resource(
@@ -129,6 +176,12 @@ export function presentMalfunctionScenario(
       workplaceId: scenario.workplaceId,
       startDate: scenario.startDate.toISOString(),
       endDate: scenario.endDate.toISOString(),
+      elements: elements.map((element) => ({
+        workplaceId: element.workplaceId,
+        operatingStateId: element.operatingStateId,
+        prewarningDate: element.prewarningDate.toISOString(),
+        criticalDate: element.criticalDate,
+      })),
       probability: scenario.probability,
       operatingState: state === null ? null : operatingStateProperty(state, locale),
       description: scenario.description,

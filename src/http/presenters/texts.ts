@@ -1,7 +1,6 @@
 // The description and ERP context of the plant's own items as the real API shows them
 // (docs/resources/masterData.md, "Literals"): a link to the description's literal and to the
 // ERP context, each embedded on request. One mechanism for every family that has them.
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/database.ts';
 import { findLiterals, findMasterDataEntries } from '../../db/repositories/masterDataRepository.ts';
@@ -9,6 +8,7 @@ import { type Link, link, type Resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { masterDataKind } from '../masterDataKinds.ts';
 import { ERP_CONTEXTS_PATH, LITERALS_PATH } from '../paths.ts';
+import { literalIdOf } from './literalIds.ts';
 import { presentLiteral, presentStoredEntry } from './masterDataPresenter.ts';
 
 /** The tables whose descriptions migration 091 keeps as literals. */
@@ -19,7 +19,15 @@ export const TEXT_EMBEDS = ['description', 'erpContext'] as const;
 
 /** The id of a row's description literal, derived as migration 091's `description_literal_id`. */
 export const descriptionLiteralId = (table: DescribedTable, id: string): string =>
-  createHash('md5').update(`${table}/${id}/description`).digest('hex').toUpperCase();
+  literalIdOf(`${table}/${id}/description`);
+
+/**
+ * The id of the description literal of an operation's production resource or tool, by its place
+ * in the operation's list (1 for the first), derived as migration 160's
+ * `production_resource_literal_id`.
+ */
+export const productionResourceLiteralId = (operationId: string, place: number): string =>
+  literalIdOf(`operations/${operationId}/productionResourcesAndTools/${place}/description`);
 
 /** An item with a description (null: none), an ERP context, or both. */
 interface Described {

@@ -17,7 +17,7 @@ import {
 } from '../presenters/devicePresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { dateOf } from '../schemas/common.ts';
+import { periodOf } from '../schemas/common.ts';
 import {
   BatchSchema,
   DeviceBody,
@@ -84,11 +84,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
     paging: 'keyset',
     position: positionBy('timestamp'),
     filters: SampleFilters,
-    filter: ({ tag, startDate, endDate }) => ({
-      tag,
-      startDate: dateOf(startDate),
-      endDate: dateOf(endDate),
-    }),
+    filter: ({ tag, ...period }) => ({ tag, ...periodOf(period) }),
     load: (filter, page, at) => timeSeries.listSamples(db, at.id, filter, page),
     elements: sampleElements,
     createRel: 'createRecordedTimeSeries',

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { Queryable } from '../../db/database.ts';
 import type { OffsetRequest } from '../../db/paging.ts';
+import { findLiterals } from '../../db/repositories/masterDataRepository.ts';
 import { phaseHistoryOfOperation } from '../../db/repositories/operationRepository.ts';
 import { findWorkplaces } from '../../db/repositories/workplaceRepository.ts';
 import { OPERATION_PHASE_IDS } from '../../domain/operationPhases.ts';
@@ -28,17 +29,20 @@ import {
   registerElementsRoute,
   registerObjectRoute,
 } from '../elementRoutes.ts';
+import { embedQuery, parseEmbed } from '../embed.ts';
 import { link, offsetCollection, resource } from '../hal.ts';
 import { operationViewOf } from '../operationViews.ts';
-import { OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { LITERALS_PATH, OPERATIONS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { presentLiteral } from '../presenters/masterDataPresenter.ts';
 import {
   type OPERATION_PART_EMBEDS,
   presentOperation,
   scheduledDatesProperties,
   workplaceReference,
 } from '../presenters/operationPresenter.ts';
+import { productionResourceLiteralId } from '../presenters/texts.ts';
 import { registerRoute } from '../route.ts';
-import { Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
+import { EmbedQuery, Nullable, OffsetQuery, offsetPage, Resource } from '../schemas/common.ts';
 import {
   ForecastProperty,
   RequiredSkillsProperty,
@@ -157,12 +161,36 @@ const ELEMENT_PARTS = [
   }),
 ];
 
-/** The production resources and tools of an operation, a page as its GET answers it. */
-function productionResourcesAnswer(operation: Operation, request: FastifyRequest, asked: OffsetRequest) {
+/**
+ * The production resources and tools of an operation, a page as its GET answers it; each
+ * description links its literal (migration 160), embedded when `embed` names `description`.
+ */
+async function productionResourcesAnswer(
+  db: Queryable,
+  operation: Operation,
+  request: FastifyRequest,
+  asked: OffsetRequest,
+  embed: ReadonlySet<'description'> = new Set(),
+) {
   const page = pageOf(operation.productionResourcesAndTools, asked);
   const path = `${OPERATIONS_PATH}/${operation.id}/productionResourcesAndTools`;
-  const items = page.items.map((tool, index) =>
-    resource(
+  const literalIds = page.items.map((tool, index) =>
+    tool.description === null ? null : productionResourceLiteralId(operation.id, asked.offset + index + 1),
+  );
+  const literals = new Map(
+    embed.has('description')
+      ? (
+          await findLiterals(
+            db,
+            literalIds.flatMap((id) => id ?? []),
+          )
+        ).map((literal) => [literal.id, literal])
+      : [],
+  );
+  const items = page.items.map((tool, index) => {
+    const literalId = literalIds[index] ?? null;
+    const literal = literalId === null ? undefined : literals.get(literalId);
+    return resource(
       {
         itemNumber: tool.itemNumber,
         type: tool.type,
@@ -174,12 +202,17 @@ function productionResourcesAnswer(operation: Operation, request: FastifyRequest
       },
       {
         self: link(request.hrefs.api(path, { limit: 1, offset: asked.offset + index })),
+        description:
+          literalId === null
+            ? undefined
+            : link(request.hrefs.api(`${LITERALS_PATH}/${literalId}`), { embeddable: true }),
         tool: tool.toolId ? link(request.hrefs.api(`/tools/${tool.toolId}`)) : undefined,
       },
-    ),
-  );
+      literal ? { description: presentLiteral(literal, request.hrefs) } : undefined,
+    );
+  });
   const collection = offsetCollection(
-    { hrefs: request.hrefs, path, name: 'productionResourcesAndTools', query: {} },
+    { hrefs: request.hrefs, path, name: 'productionResourcesAndTools', query: { embed: embedQuery(embed) } },
     items,
     page,
     asked,
@@ -248,7 +281,7 @@ export async function embeddedParts(
     );
   }
   if (embed.has('productionResourcesAndTools'))
-    embedded.productionResourcesAndTools = productionResourcesAnswer(operation, request, asked);
+    embedded.productionResourcesAndTools = await productionResourcesAnswer(db, operation, request, asked);
   if (embed.has('scheduledDates'))
     embedded.scheduledDates = resource(scheduledDatesOf(operation), { self: self('scheduledDates') });
   if (embed.has('alternativeWorkplaces'))
@@ -310,7 +343,7 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     tags,
     operationId: 'getOperationProductionResourcesAndTools',
     summary: 'The production resources and tools the operation needs, as stored (offset pages)',
-    querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
+    querystring: Type.Object({ ...OffsetQuery, embed: EmbedQuery }, { additionalProperties: false }),
     response: {
       200: Type.Object({
         pagination: OffsetPagination,
@@ -323,7 +356,8 @@ export function registerOperationDetails(api: Api, { db, clock }: ServerDeps): v
     errors: [404],
     handler: async (request) => {
       const operation = await getOperation(db, request.params.id);
-      return productionResourcesAnswer(operation, request, offsetPage(request.query));
+      const embed = parseEmbed(request.query.embed, ['description']);
+      return productionResourcesAnswer(db, operation, request, offsetPage(request.query), embed);
     },
   });
 

@@ -38,7 +38,7 @@ import { presentResult } from '../presenters/planningPresenter.ts';
 import { presentProductionOrder } from '../presenters/productionOrderPresenter.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
 import { each, resourceRoutes } from '../resourceRoutes.ts';
-import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
+import { PeriodFilters, periodOf } from '../schemas/common.ts';
 import {
   correctionOf,
   OperatingStateCorrectionBody,
@@ -213,19 +213,14 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
       productionOrderIds: productionOrderId ? [productionOrderId] : undefined,
       workplaceIds: workplaceId ? [workplaceId] : undefined,
       operationPhaseIds: operationPhaseId ? [operationPhaseId] : undefined,
-      startDate: dateOf(startDate),
-      endDate: dateOf(endDate),
+      ...periodOf({ startDate, endDate }),
     }),
     load: (filter, page) => repository.listOperations(db, filter, page),
     links: collectionLinks,
     search: {
       summary: 'Search operations (read scope; answer as GET /operations)',
       body: OperationSearchBody,
-      filter: (body) => ({
-        ...body,
-        startDate: dateOf(body.startDate),
-        endDate: dateOf(body.endDate),
-      }),
+      filter: (body) => ({ ...body, ...periodOf(body) }),
     },
   });
   operations.items(db, {

@@ -15,11 +15,12 @@ import * as service from '../../services/planningResultService.ts';
 import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
-import { type Resource as HalResource, link } from '../hal.ts';
+import { type Resource as HalResource, link, startPosition } from '../hal.ts';
 import { OPERATIONS_PATH, STAFF_MEMBERS_PATH } from '../paths.ts';
 import {
   presentBulkOutcome,
   presentResult,
+  presentShiftResult,
   presentSummary,
   resultPath,
 } from '../presenters/planningPresenter.ts';
@@ -35,9 +36,13 @@ import {
   ResultProperties,
   ResultSummarySchema,
   resultFields,
+  type ShiftAssignmentBody,
+  ShiftResultBody,
+  ShiftResultSchema,
   StaffResultsSummarySchema,
   toElement,
   toResultInput,
+  toShiftAssignment,
 } from '../schemas/planningSchemas.ts';
 import { singletonRoutes } from '../singletonRoutes.ts';
 
@@ -200,6 +205,8 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
     },
   });
 
+  registerShiftResults(api, db);
+
   // The operationId a GET shows may come back unchanged (docs/api.md, "Errors").
   const resultBody = Type.Object(resultFields, { additionalProperties: false });
   const resultReadOnly = readOnlyNames(resultBody, ResultProperties('operationId').properties);
@@ -234,4 +241,93 @@ export function registerPlanning(api: Api, { db }: ServerDeps): void {
       },
     });
   }
+}
+
+/**
+ * A staff member's planning result per shift, as the SDK reads the dispatching: the part of their
+ * one stored planning result in each of their shifts (docs/resources/planning.md).
+ */
+function registerShiftResults(api: Api, db: ServerDeps['db']): void {
+  const tags = ['staffMembers'];
+  const shiftResults = resourceRoutes(api, {
+    path: `${STAFF_MEMBERS_PATH}/:id/planningResults`,
+    schema: ShiftResultSchema,
+    present: presentShiftResult,
+  });
+  shiftResults.list({
+    summary: "The staff member's planning result per shift, latest start first (timestamp pagination)",
+    description:
+      'One per shift of the staff member that their planning result shares time with; startDate/endDate: ' +
+      'only the shifts overlapping the period.',
+    operationId: 'getStaffMemberPlanningResults',
+    paging: 'keyset',
+    position: startPosition,
+    filters: PeriodFilters,
+    links: (request) => ({
+      staffMember: link(request.hrefs.api(`${STAFF_MEMBERS_PATH}/${(request.params as { id: string }).id}`), {
+        embeddable: true,
+      }),
+    }),
+    load: (filter, page, at) => service.listShiftResults(db, at.id, periodOf(filter), page),
+  });
+
+  const path = `${STAFF_MEMBERS_PATH}/:id/shifts/:shiftId/planningResult`;
+  const idsOf = (request: { params: unknown }) => request.params as { id: string; shiftId: string };
+  registerRoute(api, {
+    method: 'GET',
+    path,
+    tags,
+    summary: "The staff member's planning result of one of their shifts",
+    description: 'No element when their planning result does not share time with the shift.',
+    operationId: 'getStaffMemberShiftPlanningResult',
+    response: { 200: ShiftResultSchema },
+    errors: [404],
+    handler: async (request) => {
+      const { id, shiftId } = idsOf(request);
+      return presentShiftResult(
+        await service.getShiftResult(db, id, shiftId),
+        request.hrefs,
+        canWrite(request),
+      );
+    },
+  });
+  registerRoute(api, {
+    method: 'PUT',
+    path,
+    tags,
+    summary:
+      "Set the shift's assignment as the staff member's planning result (emits STAFF_MEMBER_PLANNING_RESULT_CREATED/_UPDATED/_DELETED)",
+    description:
+      'The element must lie inside the shift and replaces the whole planning result, which may have ' +
+      'spanned other shifts; no element deletes the planning result if it shares time with the shift. ' +
+      'The GET answer may come back: staffMemberShiftId and workplaceShiftId as the service derives them, ' +
+      'skillId and capacity null.',
+    operationId: 'saveStaffMemberShiftPlanningResult',
+    body: ShiftResultBody,
+    response: { 200: ShiftResultSchema },
+    errors: [404, 415],
+    handler: async (request) => {
+      const { id, shiftId } = idsOf(request);
+      const [element] = (request.body as { elements: ShiftAssignmentBody[] }).elements;
+      const result = await service.replaceShiftResult(db, id, shiftId, element && toShiftAssignment(element));
+      return presentShiftResult(result, request.hrefs, true);
+    },
+  });
+  registerRoute(api, {
+    method: 'DELETE',
+    path,
+    tags,
+    summary:
+      "Delete the staff member's planning result that shares time with the shift (emits STAFF_MEMBER_PLANNING_RESULT_DELETED)",
+    description:
+      'The planning result goes from every shift it spans; 404 when it shares no time with this one.',
+    operationId: 'deleteStaffMemberShiftPlanningResult',
+    response: { 204: Type.Null() },
+    errors: [404],
+    handler: async (request, reply) => {
+      const { id, shiftId } = idsOf(request);
+      await service.deleteShiftResult(db, id, shiftId);
+      return reply.code(204).send();
+    },
+  });
 }

@@ -2,12 +2,18 @@
 // workplaces: created (POST, 201) and read (offset-mode collections, newest first); never changed.
 
 import { Type } from 'typebox';
+import type { OffsetRequest } from '../../db/paging.ts';
 import * as repository from '../../db/repositories/planningScenarioRepository.ts';
-import type { PlanningScenario, PredictedMalfunctionScenario, ScenarioKind } from '../../domain/planning.ts';
+import {
+  imminentMalfunctionsOf,
+  type PlanningScenario,
+  type PredictedMalfunctionScenario,
+  type ScenarioKind,
+} from '../../domain/planning.ts';
 import * as service from '../../services/planningScenarioService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
-import { offsetCollection } from '../hal.ts';
+import { type CollectionContext, type Resource as HalResource, offsetCollection } from '../hal.ts';
 import {
   MALFUNCTION_SCENARIOS_PATH,
   OPERATION_PLANNING_SCENARIOS_PATH,
@@ -20,12 +26,35 @@ import { OffsetQuery, offsetPage, PeriodFilters, periodOf } from '../schemas/com
 import {
   MalfunctionBody,
   MalfunctionSchema,
+  PagedMalfunctionSchema,
   PagedScenarioSchema,
   PlanningScenarioBody,
   PlanningScenarioSchema,
   type ResultBody,
   toElement,
 } from '../schemas/planningSchemas.ts';
+
+/**
+ * A single read as a page of its elements: the representation (showing the page's elements) with
+ * the page's counts and paging links; its self link is the page's.
+ */
+function pagedElements(
+  presented: HalResource,
+  context: CollectionContext,
+  shown: number,
+  total: number,
+  asked: OffsetRequest,
+) {
+  // The page's links and counts follow from how many elements it shows (its embedded list is dropped).
+  const counted = Array.from({ length: shown }, () => presented);
+  const page = offsetCollection(context, counted, { items: counted, total }, asked);
+  const { self: _self, ...paging } = page._links;
+  return {
+    properties: presented.properties,
+    pagination: page.pagination,
+    _links: { ...presented._links, ...paging, self: page._links.self },
+  };
+}
 
 interface ScenarioRoutes {
   kind: ScenarioKind;
@@ -123,15 +152,7 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
         );
         const kept = { startDate: query.startDate, endDate: query.endDate };
         const context = { hrefs: request.hrefs, path: `${path}/${scenario.id}`, name: list, query: kept };
-        // The page's links and counts follow from how many elements it shows (its embedded list is dropped).
-        const counted = shown.map(() => presented);
-        const page = offsetCollection(context, counted, { items: shown, total: matching.length }, asked);
-        const { self: _self, ...paging } = page._links;
-        return {
-          properties: presented.properties,
-          pagination: page.pagination,
-          _links: { ...presented._links, ...paging, self: page._links.self },
-        };
+        return pagedElements(presented, context, shown.length, matching.length, asked);
       },
     });
     scenarios.create({
@@ -170,9 +191,31 @@ export function registerPlanningScenarios(api: Api, { db }: ServerDeps): void {
     // The rel FORCAM's SDK reads.
     createRel: 'createMalfunctionScenario',
   });
-  malfunctions.get({
-    summary: 'One predicted malfunction scenario',
-    load: (at) => service.getMalfunctionScenario(db, at.id),
+  // One scenario is a page of its imminent malfunctions (`limit`, `offset`), as the real API
+  // answers it (docs/decisions/0020-malfunction-scenario-elements.md).
+  registerRoute(api, {
+    method: 'GET',
+    path: `${MALFUNCTION_SCENARIOS_PATH}/:id`,
+    tags: ['workplaces'],
+    summary: 'One predicted malfunction scenario, its imminent malfunctions paged',
+    operationId: 'getPredictedMalfunctionScenario',
+    querystring: Type.Object(OffsetQuery, { additionalProperties: false }),
+    response: { 200: PagedMalfunctionSchema },
+    errors: [404],
+    handler: async (request) => {
+      const scenario = await service.getMalfunctionScenario(db, (request.params as { id: string }).id);
+      const asked = offsetPage(request.query as { limit?: number; offset?: number });
+      const elements = imminentMalfunctionsOf(scenario);
+      const shown = elements.slice(asked.offset, asked.offset + asked.limit);
+      const presented = presentMalfunctionScenario(scenario, request.hrefs, request.locale, shown);
+      const context = {
+        hrefs: request.hrefs,
+        path: `${MALFUNCTION_SCENARIOS_PATH}/${scenario.id}`,
+        name: 'elements',
+        query: {},
+      };
+      return pagedElements(presented, context, shown.length, elements.length, asked);
+    },
   });
   malfunctions.create({
     summary: 'Create a predicted malfunction scenario (emits PREDICTED_MALFUNCTION_SCENARIO_CREATED)',

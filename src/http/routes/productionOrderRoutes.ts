@@ -30,11 +30,11 @@ import { iso } from '../presenters/properties.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import {
-  dateOf,
   Nullable,
   nullableDate,
   OffsetQuery,
   offsetPage,
+  periodOf,
   Resource as ResourceSchema,
 } from '../schemas/common.ts';
 import {
@@ -106,8 +106,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
     filter: ({ startDate, endDate, productionOrderNumber, materialNumber }): ProductionOrderFilter => ({
       numbers: productionOrderNumber === undefined ? undefined : [productionOrderNumber],
       materialNumbers: materialNumber === undefined ? undefined : [materialNumber],
-      startDate: dateOf(startDate),
-      endDate: dateOf(endDate),
+      ...periodOf({ startDate, endDate }),
     }),
     load: (filter, page) => repository.listProductionOrders(db, filter, page),
     search: {
@@ -117,8 +116,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
         ids: body.productionOrderIds,
         numbers: body.productionOrderNumbers,
         materialNumbers: body.materialNumbers,
-        startDate: dateOf(body.startDate),
-        endDate: dateOf(body.endDate),
+        ...periodOf(body),
       }),
     },
   });

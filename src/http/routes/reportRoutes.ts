@@ -67,13 +67,29 @@ const EMBEDS = ['workplaces', 'materials', 'operatingStates', 'qualityTypes', 'q
 type Embed = (typeof EMBEDS)[number];
 
 /** What the elements of a page refer to, by embed name. */
-interface References {
-  workplaces?: string[];
-  materials?: string[];
-  operatingStates?: string[];
-  qualityTypes?: string[];
-  qualityDetails?: string[];
-}
+type References = Partial<Record<Embed, string[]>>;
+
+/** The property of an element that names what each embed shows. */
+const REFERENCE_PROPERTIES: Record<Embed, string> = {
+  workplaces: 'workplaceId',
+  materials: 'materialId',
+  operatingStates: 'operatingStateId',
+  qualityTypes: 'qualityTypeId',
+  qualityDetails: 'qualityDetailId',
+};
+
+/** What the elements refer to under each of a report's embeds. */
+const referencesOf = (embeds: readonly Embed[], elements: readonly object[]): References =>
+  Object.fromEntries(
+    embeds.map((embed) => [
+      embed,
+      unique(
+        elements.map(
+          (element) => (element as Record<string, string | null>)[REFERENCE_PROPERTIES[embed]] ?? null,
+        ),
+      ),
+    ]),
+  );
 
 /** What a page refers to and the workplace or material its query names: what the report is about. */
 function withScope(refs: References, query: Query): References {
@@ -136,9 +152,9 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
 
   /**
    * GET /reports/<name>: the entries `load` computes, as elements (`element`), one offset page of
-   * them, with the embeds the elements' `references` name.
+   * them, with the embeds of what the page's elements refer to (REFERENCE_PROPERTIES).
    */
-  function listReport<Entry, Element>(options: {
+  function listReport<Entry, Element extends object>(options: {
     name: string;
     summary: string;
     description: string;
@@ -147,7 +163,6 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     embeds: readonly Embed[];
     load: (query: Query) => Promise<service.ReportList<Entry>>;
     element: (entry: Entry) => Element;
-    references: (elements: readonly Element[]) => References;
   }) {
     const path = `${REPORTS_PATH}/${options.name}`;
     registerRoute(api, {
@@ -174,7 +189,7 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
           windowProperties(window),
           elements,
           page,
-          await embeddedOf(request, embed, withScope(options.references(shown), query)),
+          await embeddedOf(request, embed, withScope(referencesOf(options.embeds, shown), query)),
         );
       },
     });
@@ -195,10 +210,6 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     embeds: ['workplaces', 'operatingStates'],
     load: (query) => service.getWorkplaceHitList(db, scopeOf(query), now()),
     element: ({ key, ...entry }) => ({ workplaceId: key, ...entry }),
-    references: (elements) => ({
-      workplaces: unique(elements.map((element) => element.workplaceId)),
-      operatingStates: unique(elements.map((element) => element.operatingStateId)),
-    }),
   });
 
   listReport({
@@ -210,10 +221,6 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     embeds: ['materials', 'operatingStates'],
     load: (query) => service.getMaterialHitList(db, scopeOf(query), now()),
     element: ({ key, ...entry }) => ({ materialId: key, ...entry }),
-    references: (elements) => ({
-      materials: unique(elements.map((element) => element.materialId)),
-      operatingStates: unique(elements.map((element) => element.operatingStateId)),
-    }),
   });
 
   listReport({
@@ -236,17 +243,6 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
       reworkQuantity: entry.reworkQuantity,
       totalQuantity: entry.totalQuantity,
     }),
-    references: (elements) => ({
-      workplaces: unique(elements.map((element) => element.workplaceId)),
-      materials: unique(elements.map((element) => element.materialId)),
-    }),
-  });
-
-  const qualityReferences = (
-    elements: readonly { qualityTypeId: string; qualityDetailId: string | null }[],
-  ) => ({
-    qualityTypes: unique(elements.map((element) => element.qualityTypeId)),
-    qualityDetails: unique(elements.map((element) => element.qualityDetailId)),
   });
 
   listReport({
@@ -258,10 +254,6 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     embeds: ['workplaces', 'qualityTypes', 'qualityDetails'],
     load: (query) => service.getWorkplaceQualityDetails(db, scopeOf(query), now()),
     element: ({ key, ...entry }) => ({ workplaceId: key, ...entry }),
-    references: (elements) => ({
-      workplaces: unique(elements.map((element) => element.workplaceId)),
-      ...qualityReferences(elements),
-    }),
   });
 
   listReport({
@@ -273,10 +265,6 @@ export function registerReports(api: Api, { db, clock }: ServerDeps): void {
     embeds: ['materials', 'qualityTypes', 'qualityDetails'],
     load: (query) => service.getMaterialQualityDetails(db, scopeOf(query), now()),
     element: ({ key, ...entry }) => ({ materialId: key, ...entry }),
-    references: (elements) => ({
-      materials: unique(elements.map((element) => element.materialId)),
-      ...qualityReferences(elements),
-    }),
   });
 
   registerRoute(api, {

@@ -31,20 +31,20 @@ export function registerScheduledMaintenances(api: Api, { db }: ServerDeps): voi
   });
   tasks.items(db, {
     input: scheduledMaintenanceInput,
-    get: { summary: 'One scheduled maintenance task', run: service.getScheduledMaintenance },
+    get: { summary: 'One scheduled maintenance task', run: service.scheduledMaintenances.get },
     create: {
       summary: 'Plan a maintenance task (emits SCHEDULED_MAINTENANCE_CREATED)',
       body: CreateScheduledMaintenanceBody,
-      run: service.createScheduledMaintenance,
+      run: service.scheduledMaintenances.create,
     },
     replace: {
       summary: 'Replace a maintenance task (emits SCHEDULED_MAINTENANCE_UPDATED when something changes)',
       body: ReplaceScheduledMaintenanceBody,
-      run: service.replaceScheduledMaintenance,
+      run: service.scheduledMaintenances.replace,
     },
     remove: {
       summary: 'Delete a maintenance task (emits SCHEDULED_MAINTENANCE_DELETED)',
-      run: service.deleteScheduledMaintenance,
+      run: service.scheduledMaintenances.delete,
     },
   });
 }

@@ -2,7 +2,6 @@
 // (docs/resources/setup-transitions.md).
 import { listSetupTransitionRules } from '../../db/repositories/setupTransitionRuleRepository.ts';
 import * as service from '../../services/setupTransitionService.ts';
-import { getWorkplaceGroup } from '../../services/workplaceGroupService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { pageOf, registerElementsRoute } from '../elementRoutes.ts';
@@ -10,7 +9,6 @@ import { link } from '../hal.ts';
 import { setupTransitionRulesPath, WORKPLACE_GROUPS_PATH } from '../paths.ts';
 import { iso } from '../presenters/properties.ts';
 import { presentSetupTransitionRule } from '../presenters/setupTransitionPresenter.ts';
-import { resourceRoutes } from '../resourceRoutes.ts';
 import {
   CreateSetupTransitionRuleBody,
   ReplaceSetupTransitionRuleBody,
@@ -19,46 +17,32 @@ import {
   SetupTransitionRuleSchema,
   setupTransitionRuleInput,
 } from '../schemas/setupTransitionSchemas.ts';
-
-const tags = ['workplace groups'];
+import { registerGroupRules } from './workplaceGroupRoutes.ts';
 
 export function registerSetupTransitions(api: Api, { db }: ServerDeps): void {
-  const rules = resourceRoutes(api, {
-    tags,
-    path: setupTransitionRulesPath(':id'),
-    itemParam: 'setupTransitionRuleId',
-    schema: SetupTransitionRuleSchema,
-    present: presentSetupTransitionRule,
-  });
-  rules.list({
-    summary: 'The setup transition rules of a workplace group, oldest first (offset pagination)',
-    owner: async (at) => (await getWorkplaceGroup(db, at.id)).id,
-    load: (_filter, page, at) => listSetupTransitionRules(db, at.owner, page),
-  });
-  rules.items(db, {
+  registerGroupRules(api, db, {
+    resource: {
+      path: setupTransitionRulesPath(':id'),
+      itemParam: 'setupTransitionRuleId',
+      schema: SetupTransitionRuleSchema,
+      present: presentSetupTransitionRule,
+    },
+    noun: 'setup transition rule',
+    events: 'SETUP_TRANSITION_RULE',
+    list: listSetupTransitionRules,
     input: setupTransitionRuleInput,
-    get: { summary: 'One setup transition rule', run: service.getSetupTransitionRule },
+    rules: service.setupTransitionRules,
     create: {
-      summary: 'Create a setup transition rule (emits SETUP_TRANSITION_RULE_CREATED)',
       description:
         'MATERIAL_NUMBER rules give setupTime, MATERIAL_CHARACTERISTICS rules setupTimeIncrement and ' +
         'conditions such as color==black;width=lt=40 (docs/resources/setup-transitions.md).',
       body: CreateSetupTransitionRuleBody,
-      run: service.createSetupTransitionRule,
     },
-    replace: {
-      summary: 'Replace a setup transition rule (emits SETUP_TRANSITION_RULE_UPDATED when something changes)',
-      body: ReplaceSetupTransitionRuleBody,
-      run: service.replaceSetupTransitionRule,
-    },
-    remove: {
-      summary: 'Delete a setup transition rule (emits SETUP_TRANSITION_RULE_DELETED)',
-      run: service.deleteSetupTransitionRule,
-    },
+    replaceBody: ReplaceSetupTransitionRuleBody,
   });
 
   registerElementsRoute(api, {
-    tags,
+    tags: ['workplace groups'],
     path: `${WORKPLACE_GROUPS_PATH}/:id/setupTransitions`,
     operationId: 'getWorkplaceGroupSetupTransitions',
     summary: 'The setup matrix of a workplace group: the setup time between the materials made there',

@@ -41,6 +41,7 @@ import {
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
 import {
+  anyOwnerPeriodQuery,
   DateTime,
   dateOf,
   KeysetQuery,
@@ -150,12 +151,7 @@ function registerStaffMemberShifts(api: Api, db: ServerDeps['db']): void {
     operationId: 'getStaffMembersShifts',
     paging: 'keyset',
     position: startPosition,
-    filters: { staffMemberId: Type.Optional(Type.String({ format: 'uuid' })), ...PeriodFilters },
-    filter: ({ staffMemberId, startDate, endDate }) => ({
-      staffMemberId,
-      startDate: dateOf(startDate),
-      endDate: dateOf(endDate),
-    }),
+    ...anyOwnerPeriodQuery('staffMemberId'),
     load: (filter, page) => listStaffMemberShifts(db, filter, page),
   });
   shifts.get({

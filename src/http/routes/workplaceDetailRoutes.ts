@@ -19,7 +19,7 @@ import { presentRecordedOperationPhase } from '../presenters/operationPresenter.
 import { presentOutputQuantity } from '../presenters/outputQuantityPresenter.ts';
 import { presentWorkplaceShifts, WORKPLACE_SHIFT_EMBEDS } from '../presenters/shiftPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
-import { dateOf, PeriodFilters, periodOf } from '../schemas/common.ts';
+import { anyOwnerPeriodQuery, PeriodFilters, periodOf } from '../schemas/common.ts';
 import { RecordedOperationPhaseSchema } from '../schemas/operationSchemas.ts';
 import { RecordedOutputQuantitySchema } from '../schemas/outputQuantitySchemas.ts';
 import { WorkplaceShiftSchema } from '../schemas/shiftSchemas.ts';
@@ -49,12 +49,7 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
     description: 'Shifts ending before startDate or starting after endDate are left out.',
     paging: 'keyset',
     position: startPosition,
-    filters: { workplaceId: Type.Optional(Type.String({ format: 'uuid' })), ...PeriodFilters },
-    filter: ({ workplaceId, startDate, endDate }) => ({
-      workplaceId,
-      startDate: dateOf(startDate),
-      endDate: dateOf(endDate),
-    }),
+    ...anyOwnerPeriodQuery('workplaceId'),
     load: (filter, page) => listAllShifts(db, filter, page),
   });
   shifts.get({ summary: 'One shift of any workplace', load: (at) => getAnyShift(db, at.itemId) });

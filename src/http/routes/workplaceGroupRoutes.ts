@@ -1,4 +1,6 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
+import type { Database, Queryable } from '../../db/database.ts';
+import type { OffsetPage, OffsetRequest } from '../../db/paging.ts';
 import * as repository from '../../db/repositories/workplaceGroupRepository.ts';
 import { listWorkplaces, workplacesOfGroups } from '../../db/repositories/workplaceRepository.ts';
 import type { Workplace, WorkplaceGroup, WorkplaceGroupInput } from '../../domain/workplaces.ts';
@@ -9,7 +11,7 @@ import type { Resource } from '../hal.ts';
 import { WORKPLACE_GROUPS_PATH } from '../paths.ts';
 import { TEXT_EMBEDS } from '../presenters/texts.ts';
 import { presentWorkplaceGroup } from '../presenters/workplaceGroupPresenter.ts';
-import { resourceRoutes } from '../resourceRoutes.ts';
+import { type ResourceDefinition, resourceRoutes } from '../resourceRoutes.ts';
 import {
   GroupType,
   WorkplaceGroupBody,
@@ -83,5 +85,49 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
     operationId: 'getWorkplaceGroupAssignedWorkplaces',
     owner: async (at) => (await service.getWorkplaceGroup(db, at.id)).id,
     load: (_filter, page, at) => listWorkplaces(db, { workplaceGroupId: at.owner }, page),
+  });
+}
+
+/** How a kind of rules of a workplace group (setup transitions, manufacturing variants) shows in the API. */
+export interface GroupRuleRoutes<Rule, Input, CB extends TSchema, RB extends TSchema> {
+  resource: ResourceDefinition<Rule, never>;
+  /** The rule in summaries (`setup transition rule`) and the prefix of its events. */
+  noun: string;
+  events: string;
+  list: (db: Queryable, groupId: string, page: OffsetRequest) => Promise<OffsetPage<Rule>>;
+  input: (body: Static<CB> | Static<RB>) => Input;
+  /** The service's rules (workplaceGroupService.ts, `groupRules`). */
+  rules: {
+    get: (db: Queryable, groupId: string, id: string) => Promise<Rule>;
+    create: (db: Database, groupId: string, input: Input) => Promise<Rule>;
+    replace: (db: Database, groupId: string, id: string, input: Input) => Promise<Rule>;
+    delete: (db: Database, groupId: string, id: string) => Promise<void>;
+  };
+  create: { description: string; body: CB };
+  replaceBody: RB;
+}
+
+/** The list and item routes of a kind of rules of a workplace group, oldest first. */
+export function registerGroupRules<Rule, Input, CB extends TSchema, RB extends TSchema>(
+  api: Api,
+  db: Database,
+  { resource, noun, events, list, input, rules, create, replaceBody }: GroupRuleRoutes<Rule, Input, CB, RB>,
+): void {
+  const routes = resourceRoutes(api, { tags: ['workplace groups'], ...resource });
+  routes.list({
+    summary: `The ${noun}s of a workplace group, oldest first (offset pagination)`,
+    owner: async (at) => (await service.getWorkplaceGroup(db, at.id)).id,
+    load: (_filter, page, at) => list(db, at.owner, page),
+  });
+  routes.items(db, {
+    input,
+    get: { summary: `One ${noun}`, run: rules.get },
+    create: { summary: `Create a ${noun} (emits ${events}_CREATED)`, ...create, run: rules.create },
+    replace: {
+      summary: `Replace a ${noun} (emits ${events}_UPDATED when something changes)`,
+      body: replaceBody,
+      run: rules.replace,
+    },
+    remove: { summary: `Delete a ${noun} (emits ${events}_DELETED)`, run: rules.delete },
   });
 }

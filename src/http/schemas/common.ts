@@ -1,5 +1,5 @@
 // TypeBox schemas shared by the routes: they validate requests and document the API (OpenAPI).
-import { type Static, Type } from 'typebox';
+import { type Static, type TOptional, type TString, Type } from 'typebox';
 import { AppError } from '../../domain/errors.ts';
 import { WORKPLACE_STATE_IDS } from '../../domain/masterData.ts';
 
@@ -217,6 +217,22 @@ export function inputWithPeriod<S extends Type.TObject<ReturnType<typeof PeriodB
 export const periodOf = (query: { startDate?: string | undefined; endDate?: string | undefined }) => ({
   startDate: dateOf(query.startDate),
   endDate: dateOf(query.endDate),
+});
+
+/**
+ * The query of a list of every owner's periods, or of one owner's (`key`, its id), and the filter
+ * it asks for (`ownerId` and the period).
+ */
+export const anyOwnerPeriodQuery = <K extends string>(key: K) => ({
+  filters: { [key]: Type.Optional(Type.String({ format: 'uuid' })), ...PeriodFilters } as Record<
+    K,
+    TOptional<TString>
+  > &
+    typeof PeriodFilters,
+  filter: (query: Partial<Record<K, string>> & { startDate?: string; endDate?: string }) => ({
+    ownerId: query[key],
+    ...periodOf(query),
+  }),
 });
 
 // One comma list may name every embed of a resource (operations take over twenty names).

@@ -1,20 +1,13 @@
 // Manufacturing variant rules as the API shows and takes them
 // (docs/resources/manufacturing-variants.md).
 import { type Static, Type } from 'typebox';
-import {
-  MANUFACTURING_VARIANT_CRITERIA,
-  MANUFACTURING_VARIANT_ORIGINS,
-} from '../../domain/manufacturingVariants.ts';
+import { MANUFACTURING_VARIANT_CRITERIA } from '../../domain/manufacturingVariants.ts';
 import { absentAsNull, Nullable, ReplaceBody, Resource, Uuid } from './common.ts';
+import { Milliseconds, Origin } from './setupTransitionSchemas.ts';
 
-const Origin = Type.Enum([...MANUFACTURING_VARIANT_ORIGINS], {
-  description: 'Who made the rule: manual data maintenance or an evaluation system',
-});
 const Criterion = Type.Enum([...MANUFACTURING_VARIANT_CRITERIA], {
   description: 'What a material must meet: its number, or conditions on its characteristics',
 });
-const Milliseconds = (description: string) =>
-  Nullable(Type.Integer({ minimum: 0, maximum: 31_536_000_000, description }));
 const Rate = (description: string, maximum = 1) => Type.Number({ exclusiveMinimum: 0, maximum, description });
 const Factor = (description: string) => Nullable(Type.Number({ minimum: 0, maximum: 1000, description }));
 
@@ -68,6 +61,20 @@ export const ManufacturingVariantRuleSchema = Resource(
   'A manufacturing variant of a workplace group: the workplaces and tools for the materials meeting its conditions',
 );
 
+const ForecastedDelaysBody = Type.Object(
+  {
+    // A GET shows it, so a client sends it back: derived, ignored when sent.
+    delayFactor: Type.Optional(Type.Number({ description: 'Derived from the rates: ignored when sent' })),
+    ...delayProperties,
+    additionalSetupTime: Type.Optional(delayProperties.additionalSetupTime),
+    intermediateSetupInterval: Type.Optional(delayProperties.intermediateSetupInterval),
+    intermediateSetupTime: Type.Optional(delayProperties.intermediateSetupTime),
+    staffCapacityFactor: Type.Optional(delayProperties.staffCapacityFactor),
+    skillFactor: Type.Optional(delayProperties.skillFactor),
+  },
+  { additionalProperties: false },
+);
+
 const writable = {
   origin: Origin,
   criterion: Criterion,
@@ -82,25 +89,7 @@ const writable = {
   additionalConditions: Type.Optional(
     Nullable(Type.String({ maxLength: 2000, description: 'Passed on as given, never evaluated' })),
   ),
-  forecastedDelays: Type.Optional(
-    Nullable(
-      Type.Object(
-        {
-          // A GET shows it, so a client sends it back: derived, ignored when sent.
-          delayFactor: Type.Optional(
-            Type.Number({ description: 'Derived from the rates: ignored when sent' }),
-          ),
-          ...delayProperties,
-          additionalSetupTime: Type.Optional(delayProperties.additionalSetupTime),
-          intermediateSetupInterval: Type.Optional(delayProperties.intermediateSetupInterval),
-          intermediateSetupTime: Type.Optional(delayProperties.intermediateSetupTime),
-          staffCapacityFactor: Type.Optional(delayProperties.staffCapacityFactor),
-          skillFactor: Type.Optional(delayProperties.skillFactor),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-  ),
+  forecastedDelays: Type.Optional(Nullable(ForecastedDelaysBody)),
 };
 export const CreateManufacturingVariantRuleBody = Type.Object(writable, { additionalProperties: false });
 export const ReplaceManufacturingVariantRuleBody = ReplaceBody(writable);
@@ -111,23 +100,13 @@ export const manufacturingVariantRuleInput = (body: Static<typeof CreateManufact
   return {
     ...given,
     workplaceIds: body.workplaceIds ?? [],
-    tools: (body.tools ?? []).map((tool) => ({
-      id: tool.id,
-      name: tool.name ?? null,
-      description: tool.description ?? null,
-    })),
-    forecastedDelays:
-      delays === undefined || delays === null
-        ? null
-        : {
-            processAvailability: delays.processAvailability,
-            performance: delays.performance,
-            qualityRate: delays.qualityRate,
-            additionalSetupTime: delays.additionalSetupTime ?? null,
-            intermediateSetupInterval: delays.intermediateSetupInterval ?? null,
-            intermediateSetupTime: delays.intermediateSetupTime ?? null,
-            staffCapacityFactor: delays.staffCapacityFactor ?? null,
-            skillFactor: delays.skillFactor ?? null,
-          },
+    tools: (body.tools ?? []).map((tool) => absentAsNull(Tool, tool)),
+    forecastedDelays: delays === undefined || delays === null ? null : delaysInput(delays),
   };
 };
+
+/** The delays as the service takes them: what is absent null, the derived delayFactor left out. */
+function delaysInput(delays: Static<typeof ForecastedDelaysBody>) {
+  const { delayFactor: _derived, ...given } = absentAsNull(ForecastedDelaysBody, delays);
+  return given;
+}

@@ -1,7 +1,7 @@
 // Forecast and planning results, planning scenarios and predicted malfunction scenarios as the API
 // shows and takes them (docs/resources/planning.md).
-import { Type } from 'typebox';
-import type { ResultElement, ResultInput } from '../../domain/planning.ts';
+import { type TSchema, Type } from 'typebox';
+import type { ResultElement, ResultInput, ShiftAssignmentInput } from '../../domain/planning.ts';
 import { Nullable, OperatingStateProperty, Resource } from './common.ts';
 
 export const MAX_ELEMENTS = 1000;
@@ -177,6 +177,20 @@ export const MalfunctionSchema = Resource(
     workplaceId: Type.String({ format: 'uuid' }),
     startDate: Type.String({ format: 'date-time' }),
     endDate: Type.String({ format: 'date-time' }),
+    elements: Type.Array(
+      Type.Object({
+        workplaceId: Type.String({ format: 'uuid' }),
+        operatingStateId: Nullable(Type.String()),
+        prewarningDate: Type.String({
+          format: 'date-time',
+          description: 'The start of the predicted period',
+        }),
+        criticalDate: Type.Null({
+          description: 'Not predicted: one period and one probability do not say it',
+        }),
+      }),
+      { description: 'The imminent malfunctions: the prediction at its workplace' },
+    ),
     probability: Type.Number(),
     operatingState: Nullable(OperatingStateProperty),
     description: Nullable(Type.String()),
@@ -201,10 +215,11 @@ export const MalfunctionBody = Type.Object(
 );
 
 /** One planning scenario as a page of its elements: the figures cover every element. */
-export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId') =>
+/** A single read whose elements come in pages, as the real API reads a scenario. */
+const PagedElements = (properties: TSchema, description: string) =>
   Type.Object(
     {
-      properties: PlanningScenarioSchema(ownerField).properties.properties,
+      properties,
       pagination: Type.Object({
         limit: Type.Integer(),
         count: Type.Integer(),
@@ -218,27 +233,95 @@ export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId')
         Type.Object({ href: Type.String(), method: Type.String(), embeddable: Type.Boolean() }),
       ),
     },
-    {
-      description: `A ${ownerField === 'operationId' ? 'operation' : 'staff member'} planning scenario, its elements paged`,
-    },
+    { description },
   );
+
+export const PagedScenarioSchema = (ownerField: 'operationId' | 'staffMemberId') =>
+  PagedElements(
+    PlanningScenarioSchema(ownerField).properties.properties,
+    `A ${ownerField === 'operationId' ? 'operation' : 'staff member'} planning scenario, its elements paged`,
+  );
+
+export const PagedMalfunctionSchema = PagedElements(
+  MalfunctionSchema.properties.properties,
+  'A predicted malfunction scenario, its imminent malfunctions paged',
+);
+
+/** A staff member's assignment to a workplace in the real API's form. */
+const StaffAssignment = (staffMemberShiftId: TSchema) =>
+  Type.Object({
+    staffMemberId: Type.String({ format: 'uuid' }),
+    staffMemberShiftId,
+    workplaceId: Type.String({ format: 'uuid' }),
+    skillId: Type.Null({ description: 'Not recorded' }),
+    workplaceShiftId: Nullable(
+      Type.String({ format: 'uuid', description: "The workplace's shift running at startDate" }),
+    ),
+    startDate: Type.String({ format: 'date-time' }),
+    endDate: Type.String({ format: 'date-time' }),
+    capacity: Type.Null({ description: 'Not recorded' }),
+    fixed: Type.Boolean(),
+  });
 
 /** The staff member planning results of a period: its figures and the page's results. */
 export const StaffResultsSummarySchema = Type.Object({
   ...StaffScenarioSummarySchema.properties,
-  elements: Type.Array(
-    Type.Object({
-      staffMemberId: Type.String({ format: 'uuid' }),
-      staffMemberShiftId: Type.Null({ description: 'Not recorded' }),
-      workplaceId: Type.String({ format: 'uuid' }),
-      skillId: Type.Null({ description: 'Not recorded' }),
-      workplaceShiftId: Nullable(
-        Type.String({ format: 'uuid', description: "The workplace's shift running at startDate" }),
-      ),
-      startDate: Type.String({ format: 'date-time' }),
-      endDate: Type.String({ format: 'date-time' }),
-      capacity: Type.Null({ description: 'Not recorded' }),
-      fixed: Type.Boolean(),
+  elements: Type.Array(StaffAssignment(Type.Null({ description: 'Not recorded' }))),
+});
+
+/** A staff member's planning result of one shift: the part of their dispatching in it. */
+export const ShiftResultSchema = Resource(
+  Type.Object({
+    elements: Type.Array(StaffAssignment(Type.String({ format: 'uuid', description: 'The shift' })), {
+      maxItems: 1,
     }),
-  ),
+  }),
+  "A staff member's planning result of one of their shifts",
+  true,
+);
+
+/**
+ * PUT body: the shift's assignment (none: no dispatching in the shift), as the GET shows it; what
+ * the service derives may come back, but only as it would derive it.
+ */
+export const ShiftResultBody = Type.Object(
+  {
+    elements: Type.Array(
+      Type.Object(
+        {
+          staffMemberId: Uuid,
+          ...resultFields,
+          staffMemberShiftId: Type.Optional(
+            Nullable(Type.String({ format: 'uuid', maxLength: 36, description: 'The shift of the path' })),
+          ),
+          workplaceShiftId: Type.Optional(
+            Nullable(
+              Type.String({
+                format: 'uuid',
+                maxLength: 36,
+                description: "Derived: the workplace's shift running at startDate",
+              }),
+            ),
+          ),
+          skillId: Type.Optional(Type.Null({ description: 'Not planned by the service' })),
+          capacity: Type.Optional(Type.Null({ description: 'Not planned by the service' })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 1, description: 'At most one: a staff member has one dispatching' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type ShiftAssignmentBody = ResultBody & {
+  staffMemberId: string;
+  staffMemberShiftId?: string | null;
+  workplaceShiftId?: string | null;
+};
+
+export const toShiftAssignment = (body: ShiftAssignmentBody): ShiftAssignmentInput => ({
+  element: toElement('staffMemberId', body),
+  staffMemberShiftId: body.staffMemberShiftId ?? null,
+  workplaceShiftId: body.workplaceShiftId ?? null,
 });

@@ -4,13 +4,15 @@ import { type Static, Type } from 'typebox';
 import { SETUP_TRANSITION_CRITERIA, SETUP_TRANSITION_ORIGINS } from '../../domain/setupTransitions.ts';
 import { absentAsNull, DateTime, Nullable, ReplaceBody, Resource, Uuid } from './common.ts';
 
-const Origin = Type.Enum([...SETUP_TRANSITION_ORIGINS], {
+/** Who made a rule of a workplace group (manufacturing variant rules share it). */
+export const Origin = Type.Enum([...SETUP_TRANSITION_ORIGINS], {
   description: 'Who made the rule: manual data maintenance or an evaluation system',
 });
 const Criterion = Type.Enum([...SETUP_TRANSITION_CRITERIA], {
   description: 'What the setup time depends on: the material numbers or the materials\u2019 characteristics',
 });
-const Milliseconds = (description: string) =>
+/** A rule's time in ms, at most a year, or null. */
+export const Milliseconds = (description: string) =>
   Nullable(Type.Integer({ minimum: 0, maximum: 31_536_000_000, description }));
 
 export const SetupTransitionRuleSchema = Resource(

@@ -2,7 +2,7 @@
 // (docs/resources/staff-members.md).
 import { Type } from 'typebox';
 import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembers.ts';
-import { DateTime, Nullable, PeriodBody, ReplaceBody, Resource, Uuid } from './common.ts';
+import { absentAsNull, DateTime, Nullable, PeriodBody, ReplaceBody, Resource, Uuid } from './common.ts';
 
 const AbsenceProperty = Type.Object({
   startDate: DateTime,
@@ -105,15 +105,9 @@ export const StaffMemberFilters = {
 
 /** PUT is a full replacement: what is missing becomes null or empty. */
 export const staffMemberInput = (body: Body): StaffMemberInput => ({
-  staffNumber: body.staffNumber,
-  firstName: body.firstName,
-  lastName: body.lastName,
-  email: body.email ?? null,
-  erpContextId: body.erpContextId ?? null,
-  identificationNumber: body.identificationNumber ?? null,
+  ...absentAsNull(CreateStaffMemberBody, body),
   qualifications: body.qualifications ?? [],
   assignedWorkplaceIds: body.assignedWorkplaceIds ?? [],
-  shiftId: body.shiftId ?? null,
   absences: (body.absences ?? []).map((absence) => ({
     startDate: new Date(absence.startDate),
     endDate: new Date(absence.endDate),

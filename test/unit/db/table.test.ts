@@ -1,11 +1,13 @@
 // The statements every resource table shares (src/db/table.ts), on a table of the test's own in a
 // fresh database of each backend: writes by id, finds by id (of an owner, locked), the rows of some
-// ids, offset and timestamp pages with their totals, an owner's rows in a period, jsonb reads.
+// ids or of some owners, every row of an owner, offset and timestamp pages with their totals, an owner's rows in a
+// period (and any owner's), jsonb reads, columns named like their properties.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
 import {
+  anyOwnerPeriodList,
   BY_UPDATED_AT,
   batchFind,
   findById,
@@ -13,10 +15,13 @@ import {
   lockableFind,
   NO_FILTER,
   offsetPageOf,
+  ofOwners,
+  ownedAll,
   ownedBy,
   ownedFind,
   ownedPeriodList,
   rowWrites,
+  sameNamed,
   type Table,
   timestampPageOf,
   typed,
@@ -66,6 +71,11 @@ interface Period {
 }
 
 const PERIODS: Table<Period, Period> = { from: 'unit_periods', select: 'id, name', toItem: (row) => row };
+const DATED_PERIODS: Table<Period & { start_date: Date }, string> = {
+  from: 'unit_periods',
+  select: 'id, name, start_date',
+  toItem: (row) => row.name,
+};
 
 const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
 
@@ -82,6 +92,17 @@ const part = (ownerId: string, name: string, minute: number): Part => ({
   tags: [name.toLowerCase()],
   createdAt: at(0),
   updatedAt: at(minute),
+});
+
+test('sameNamed: each listed property in the column of its name in snake_case, and no other', () => {
+  const one = part(randomUUID(), 'Gear', 3);
+  assert.deepEqual(sameNamed<Part>()('id ownerId updatedAt')(one), {
+    id: one.id,
+    owner_id: one.ownerId,
+    updated_at: one.updatedAt,
+  });
+  // @ts-expect-error a name the item does not have does not compile
+  sameNamed<Part>()('id ownerID');
 });
 
 for (const backend of BACKENDS) {
@@ -144,6 +165,29 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await batchFind(PARTS)(db, []), []);
     });
 
+    test("every row of an owner, in order; an unknown owner's none", async () => {
+      const { ownerId } = await ownerWith(['C', 1], ['A', 2], ['B', 3]);
+      await ownerWith(['D', 4]);
+      const all = ownedAll(PARTS, 'owner_id', 'name');
+      assert.deepEqual(
+        (await all(db, ownerId)).map((one) => one.name),
+        ['A', 'B', 'C'],
+      );
+      assert.deepEqual(await all(db, randomUUID()), []);
+    });
+
+    test('the rows of some owners, in order; none, without a statement, for no owners', async () => {
+      const first = await ownerWith(['B', 1], ['A', 2]);
+      const second = await ownerWith(['C', 3]);
+      await ownerWith(['D', 4]);
+      const rowsOf = ofOwners(PARTS, 'owner_id = ANY($1::uuid[])', 'name');
+      assert.deepEqual(
+        (await rowsOf(db, [first.ownerId, second.ownerId])).map((one) => one.name),
+        ['A', 'B', 'C'],
+      );
+      assert.deepEqual(await rowsOf(db, []), []);
+    });
+
     test('an offset page of an owner: its order, its slice and the total of the owner', async () => {
       const { ownerId } = await ownerWith(['C', 1], ['A', 2], ['D', 3], ['B', 4]);
       const page = await offsetPageOf(db, PARTS, ownedBy('owner_id')(ownerId), 'name', {
@@ -185,6 +229,28 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await names({ startDate: at(20) }), [['into', 'within', 'out of', 'after'], 4]);
       assert.deepEqual(await names({}, { limit: 2, offset: 1 }), [['into', 'within'], 5]);
       assert.deepEqual(await list(db, randomUUID(), {}, { limit: 10, offset: 0 }), { items: [], total: 0 });
+    });
+
+    test("any owner's rows in a period, latest start first; one owner's when the filter names it", async () => {
+      const [first, second] = [randomUUID(), randomUUID()];
+      for (const [ownerId, name, start] of [
+        [first, 'a1', 100],
+        [second, 'b1', 110],
+        [first, 'a2', 120],
+        [second, 'b0', 10],
+      ] as const) {
+        await db.query(
+          'INSERT INTO unit_periods (id, owner_id, name, start_date, end_date) VALUES ($1, $2, $3, $4, $5)',
+          [randomUUID(), ownerId, name, at(start), at(start + 5)],
+        );
+      }
+      const list = anyOwnerPeriodList(DATED_PERIODS, 'owner_id');
+      const request = { limit: 10, direction: 'NEXT' as const, timestamp: undefined, identifier: undefined };
+      const names = async (filter: { ownerId?: string; startDate?: Date }) =>
+        (await list(db, filter, request)).items.filter((name) => /^[ab][0-9]$/.test(name));
+      assert.deepEqual(await names({ startDate: at(100) }), ['a2', 'b1', 'a1']);
+      assert.deepEqual(await names({ ownerId: second }), ['b1', 'b0']);
+      assert.deepEqual(await names({ ownerId: first, startDate: at(110) }), ['a2']);
     });
 
     test('timestamp pages: newest first, NEXT walks older and PREVIOUS newer from a position', async () => {

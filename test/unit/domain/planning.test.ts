@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  checkShiftAssignment,
+  checkWorkplaceShift,
   horizonOf,
+  imminentMalfunctionsOf,
+  partInShift,
   type ResultInput,
   summarizeResults,
   summarizeStaffScenario,
@@ -85,5 +89,84 @@ describe('staff member scenarios', () => {
       [2, 1, 5 * HOUR],
     );
     assert.deepEqual(horizonOf(elements), { startDate: at(8), endDate: at(12) });
+  });
+});
+
+describe('a staff member planning result per shift', () => {
+  const shift = {
+    id: 'SHIFT',
+    staffMemberId: 'S1',
+    shiftId: 'WS',
+    workplaceId: 'W1',
+    shiftTypeId: null,
+    startDate: at(6),
+    endDate: at(14),
+  };
+  const span = (from: number, to: number) => ({ startDate: at(from), endDate: at(to) });
+  const input = (
+    from: number,
+    to: number,
+    more: { staffMemberShiftId?: string; workplaceShiftId?: string } = {},
+  ) => ({
+    element: { ...result('W1', from, to), ownerId: 'S1' },
+    staffMemberShiftId: more.staffMemberShiftId ?? null,
+    workplaceShiftId: more.workplaceShiftId ?? null,
+  });
+  const refusedAt = (field: string) => (error: unknown) => {
+    assert.equal((error as { code?: string }).code, 'VALIDATION_FAILED');
+    assert.match(String((error as Error).message), new RegExp(field.replace(/[[\].]/g, '\\$&')));
+    return true;
+  };
+
+  test('the part of a result in a shift; touching is no part', () => {
+    assert.deepEqual(partInShift(shift, span(4, 8)), span(6, 8));
+    assert.deepEqual(partInShift(shift, span(7, 20)), span(7, 14));
+    assert.equal(partInShift(shift, span(14, 16)), undefined);
+    assert.equal(partInShift(shift, span(2, 6)), undefined);
+  });
+
+  test('an assignment lies inside the shift, of its staff member and shift', () => {
+    checkShiftAssignment(shift, input(6, 14, { staffMemberShiftId: 'SHIFT' }));
+    assert.throws(() => checkShiftAssignment(shift, input(5, 8)), refusedAt('elements[0].startDate'));
+    assert.throws(() => checkShiftAssignment(shift, input(8, 15)), refusedAt('elements[0].startDate'));
+    assert.throws(() => checkShiftAssignment(shift, input(9, 8)), refusedAt('elements[0].endDate'));
+    assert.throws(
+      () =>
+        checkShiftAssignment(shift, { ...input(7, 8), element: { ...input(7, 8).element, ownerId: 'S2' } }),
+      refusedAt('elements[0].staffMemberId'),
+    );
+    assert.throws(
+      () => checkShiftAssignment(shift, input(7, 8, { staffMemberShiftId: 'OTHER' })),
+      refusedAt('elements[0].staffMemberShiftId'),
+    );
+  });
+
+  test('a workplace shift sent back must be the derived one', () => {
+    checkWorkplaceShift(input(7, 8), 'WS');
+    checkWorkplaceShift(input(7, 8, { workplaceShiftId: 'WS' }), 'WS');
+    assert.throws(
+      () => checkWorkplaceShift(input(7, 8, { workplaceShiftId: 'WS' }), null),
+      refusedAt('elements[0].workplaceShiftId'),
+    );
+  });
+});
+
+describe('imminentMalfunctionsOf', () => {
+  test('a prediction is one imminent malfunction, likely from its start, its critical date unknown', () => {
+    const scenario = {
+      id: 'P1',
+      workplaceId: 'W1',
+      startDate: at(3),
+      endDate: at(5),
+      probability: 0.4,
+      operatingStateId: null,
+      description: null,
+      creator: null,
+      createdAt: at(1),
+      obsoleteSince: null,
+    };
+    assert.deepEqual(imminentMalfunctionsOf(scenario), [
+      { workplaceId: 'W1', operatingStateId: null, prewarningDate: at(3), criticalDate: null },
+    ]);
   });
 });

@@ -1,15 +1,22 @@
 // The create, replace and delete shape of a resource family (src/services/lifecycle.ts), on a table
 // of the test's own in a fresh database of each backend: what each write stores, which events it
-// records, and the errors of a duplicate, a refused check and a delete of a row still referenced.
+// records, and the errors of a duplicate, a refused check and a delete of a row still referenced;
+// and the same writes of items below an owner (`ownedLifecycle`), which lock the owner first.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database, Queryable } from '../../../src/db/database.ts';
-import { findById, rowWrites, type Table } from '../../../src/db/table.ts';
+import { findById, ownedFind, rowWrites, sameNamed, type Table } from '../../../src/db/table.ts';
 import { AppError } from '../../../src/domain/errors.ts';
 import type { Stored } from '../../../src/domain/stored.ts';
-import { lifecycle, newItem, withChanged } from '../../../src/services/lifecycle.ts';
-import { locking } from '../../../src/services/writes.ts';
+import {
+  lifecycle,
+  newItem,
+  ownedLifecycle,
+  ownerEvents,
+  withChanged,
+} from '../../../src/services/lifecycle.ts';
+import { found, locking } from '../../../src/services/writes.ts';
 import { BACKENDS, freshDatabase, type TestDatabase } from '../../support/databases.ts';
 
 interface Thing extends Stored {
@@ -56,6 +63,48 @@ const things = lifecycle<Thing>('thing', {
   unique: (thing) => ['number', thing.number],
 });
 
+/** A part below a thing; a name starting with REFUSED fails its input check. */
+interface Part extends Stored {
+  thingId: string;
+  name: string;
+}
+
+const PARTS: Table<{ id: string; thing_id: string; name: string; created_at: Date; updated_at: Date }, Part> =
+  {
+    from: 'unit_thing_parts',
+    toItem: (row) => ({
+      id: row.id,
+      thingId: row.thing_id,
+      name: row.name,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }),
+  };
+
+const partData = (part: Part) => ({ partId: part.id, thingId: part.thingId, name: part.name });
+
+// A catalogue event type about the owner (any will do: the test reads the events it records).
+const parts = ownedLifecycle<Part, { name: string }>('part', {
+  owner: {
+    get: (db, id) => found(findById(db, THINGS, id), 'thing', id),
+    lock: async (tx, id) => {
+      await lockThing(id)(tx);
+    },
+  },
+  find: ownedFind(PARTS, 'thing_id'),
+  rows: rowWrites('unit_thing_parts', sameNamed<Part>()('id thingId name createdAt updatedAt'), [
+    'thing_id',
+    'created_at',
+  ]),
+  events: ownerEvents('SETUP_TRANSITION_RULE', (part) => part.thingId, partData),
+  checkInput: (input) => {
+    if (input.name.startsWith('REFUSED'))
+      throw new AppError('VALIDATION_FAILED', { rule: 'value', field: 'name', detail: 'refused' });
+  },
+  create: (input, thingId, time) => newItem({ ...input, thingId }, time),
+  changed: (before, after) => (before.name === after.name ? [] : ['name']),
+});
+
 const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
 
 for (const backend of BACKENDS) {
@@ -68,7 +117,9 @@ for (const backend of BACKENDS) {
       await db.exec(`CREATE TABLE unit_things (
           id uuid PRIMARY KEY, number text NOT NULL UNIQUE,
           created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
-        CREATE TABLE unit_thing_uses (thing_id uuid NOT NULL REFERENCES unit_things (id))`);
+        CREATE TABLE unit_thing_uses (thing_id uuid NOT NULL REFERENCES unit_things (id));
+        CREATE TABLE unit_thing_parts (id uuid PRIMARY KEY, thing_id uuid NOT NULL REFERENCES unit_things (id),
+          name text NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`);
     });
     after(async () => {
       await database?.drop();
@@ -167,6 +218,36 @@ for (const backend of BACKENDS) {
       });
       assert.deepEqual(await stored(used.id), used);
       assert.equal((await eventsOf(used.id)).length, 1);
+    });
+
+    test('items below an owner: each write finds its owner first, events are about the owner', async () => {
+      const owner = await things.create(db, newItem({ number: `N-${randomUUID()}` }, at(1)));
+      const other = await things.create(db, newItem({ number: `N-${randomUUID()}` }, at(1)));
+      const part = await parts.create(db, owner.id, { name: 'Gear' });
+      assert.deepEqual(await parts.get(db, owner.id, part.id), part);
+      assert.equal(part.thingId, owner.id);
+      await assert.rejects(parts.get(db, other.id, part.id), { code: 'NOT_FOUND' });
+      await assert.rejects(parts.get(db, randomUUID(), part.id), { code: 'NOT_FOUND' });
+      await assert.rejects(parts.create(db, randomUUID(), { name: 'Shaft' }), { code: 'NOT_FOUND' });
+      await assert.rejects(parts.create(db, owner.id, { name: 'REFUSED' }), { code: 'VALIDATION_FAILED' });
+      await assert.rejects(parts.replace(db, other.id, part.id, { name: 'Axle' }), { code: 'NOT_FOUND' });
+
+      assert.deepEqual(await parts.replace(db, owner.id, part.id, { name: 'Gear' }), part);
+      const renamed = await parts.replace(db, owner.id, part.id, { name: 'Axle' });
+      assert.equal(renamed.name, 'Axle');
+      await assert.rejects(parts.delete(db, other.id, part.id), { code: 'NOT_FOUND' });
+      await parts.delete(db, owner.id, part.id);
+      await assert.rejects(parts.get(db, owner.id, part.id), { code: 'NOT_FOUND' });
+
+      assert.deepEqual(
+        (await eventsOf(owner.id)).slice(1).map((event) => [event.type, event.data]),
+        [
+          ['SETUP_TRANSITION_RULE_CREATED', partData(part)],
+          ['SETUP_TRANSITION_RULE_UPDATED', { ...partData(renamed), changedProperties: ['name'] }],
+          ['SETUP_TRANSITION_RULE_DELETED', partData(renamed)],
+        ],
+      );
+      assert.equal((await eventsOf(other.id)).length, 1);
     });
   });
 }
