@@ -21,11 +21,12 @@ import {
   Nullable,
   NumberedProperties,
   nullableDate,
+  optional,
+  optionalText,
   Resource,
   Uuid,
 } from './common.ts';
 
-const optional = <T extends Type.TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const Quantity = Type.Number({ minimum: 0, maximum: 1e12 });
 const Duration = Type.Integer({ minimum: 0, description: 'Milliseconds' });
 const Unit = Type.String({ maxLength: 20 });
@@ -35,7 +36,7 @@ export const MaterialSchema = Type.Object(
   {
     number: Type.String({ minLength: 1, maxLength: 100 }),
     description: optional(Description),
-    type: optional(Type.String({ maxLength: 100 })),
+    type: optionalText(100),
   },
   { additionalProperties: false },
 );
@@ -54,7 +55,7 @@ const ComponentSchema = Type.Object(
 );
 const ToolSchema = Type.Object(
   {
-    type: optional(Type.String({ maxLength: 100 })),
+    type: optionalText(100),
     identifier: Type.String({ minLength: 1, maxLength: 200 }),
     description: optional(Description),
     toolId: optional(Uuid),
@@ -69,7 +70,7 @@ const CharacteristicSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     identifier: optional(ErpText),
-    value: optional(Type.String({ maxLength: 2000 })),
+    value: optionalText(2000),
     unit: optional(Unit),
   },
   { additionalProperties: false },
@@ -77,14 +78,14 @@ const CharacteristicSchema = Type.Object(
 const UserFieldSchema = Type.Object(
   {
     position: Type.Integer({ minimum: 1, maximum: 1000 }),
-    value: optional(Type.String({ maxLength: 2000 })),
+    value: optionalText(2000),
   },
   { additionalProperties: false },
 );
 const ToolDefinitionSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 200, description: "The ERP's id of the tool definition" }),
-    name: optional(Type.String({ maxLength: 200 })),
+    name: optionalText(200),
     description: optional(Description),
   },
   { additionalProperties: false },
@@ -108,7 +109,7 @@ const VariantSchema = Type.Object(
   {
     workplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 100, uniqueItems: true })),
     tools: Type.Optional(Type.Array(ToolDefinitionSchema, { maxItems: 100 })),
-    additionalConditions: optional(Type.String({ maxLength: 2000 })),
+    additionalConditions: optionalText(2000),
     forecast: optional(ForecastSchema),
   },
   { additionalProperties: false },
