@@ -1,7 +1,7 @@
 // Devices and their recorded samples as the API shows and takes them (docs/resources/devices.md).
 import { Type } from 'typebox';
 import { type DeviceInput, MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
-import { absentAsNull, BodyId, Nullable, optionalText, Resource, Uuid } from './common.ts';
+import { absentAsNull, BodyId, Nullable, optionalList, optionalText, Resource, Uuid } from './common.ts';
 
 const QuantityProperty = Type.Object({
   tag: Type.String(),
@@ -56,7 +56,7 @@ export const DeviceBody = Type.Object(
       format: 'uuid',
       description: 'The workplace the device is permanently assigned to; a replace cannot change it',
     }),
-    recordedPhysicalQuantities: Type.Optional(Type.Array(QuantityBody, { maxItems: 1000 })),
+    recordedPhysicalQuantities: optionalList(QuantityBody),
   },
   { additionalProperties: false },
 );

@@ -22,6 +22,7 @@ import {
   NumberedProperties,
   nullableDate,
   optional,
+  optionalList,
   optionalText,
   Resource,
   Uuid,
@@ -199,18 +200,18 @@ export const operationFields = {
   targetTeardownTime: optional(Duration),
   targetMoveTime: optional(Duration),
   targetWaitTime: optional(Duration),
-  components: Type.Optional(Type.Array(ComponentSchema, { maxItems: 1000 })),
-  productionResourcesAndTools: Type.Optional(Type.Array(ToolSchema, { maxItems: 1000 })),
+  components: optionalList(ComponentSchema),
+  productionResourcesAndTools: optionalList(ToolSchema),
   split: optional(ErpText),
   erpContextId: optional(ErpText),
   scheduledDates: optional(ScheduledDatesBody),
   alternativeWorkplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 1000, uniqueItems: true })),
-  materialCharacteristics: Type.Optional(Type.Array(CharacteristicSchema, { maxItems: 1000 })),
-  userFields: Type.Optional(Type.Array(UserFieldSchema, { maxItems: 1000 })),
+  materialCharacteristics: optionalList(CharacteristicSchema),
+  userFields: optionalList(UserFieldSchema),
   targetMachineCycleTime: optional(Duration),
   unitsPerMachineCycle: optional(Quantity),
   manufacturingVariants: Type.Optional(Type.Array(VariantSchema, { maxItems: 100 })),
-  requiredTools: Type.Optional(Type.Array(ToolDefinitionSchema, { maxItems: 1000 })),
+  requiredTools: optionalList(ToolDefinitionSchema),
   requiredSkills: optional(RequiredSkillsSchema),
   startDate: optional(DateTime),
   endDate: optional(DateTime),
@@ -403,8 +404,6 @@ export const RecordedOperationPhaseSchema = Resource(
   'A period in one operation phase',
 );
 
-/** A list of a search body: it matches any of its values. */
-export const List = <T extends Type.TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 1000 }));
 const PhaseIdSchema = Type.Enum([...OPERATION_PHASE_IDS]);
 export const OperationFilters = {
   productionOrderId: Type.Optional(Uuid),
@@ -418,11 +417,11 @@ export const OperationFilters = {
 };
 export const OperationSearchBody = Type.Object(
   {
-    productionOrderNumbers: List(Type.String({ maxLength: 100 })),
-    productionOrderIds: List(Uuid),
-    operationPhaseIds: List(PhaseIdSchema),
-    workplaceIds: List(Uuid),
-    materialNumbers: List(Type.String({ maxLength: 100 })),
+    productionOrderNumbers: optionalList(Type.String({ maxLength: 100 })),
+    productionOrderIds: optionalList(Uuid),
+    operationPhaseIds: optionalList(PhaseIdSchema),
+    workplaceIds: optionalList(Uuid),
+    materialNumbers: optionalList(Type.String({ maxLength: 100 })),
     startDate: Type.Optional(DateTime),
     endDate: Type.Optional(DateTime),
   },

@@ -6,13 +6,13 @@ import {
   DateTime,
   Nullable,
   optional,
+  optionalList,
   optionalText,
   Resource,
   Uuid,
   withDates,
 } from './common.ts';
 import {
-  List,
   MaterialSchema,
   materialInput,
   operationFields,
@@ -71,9 +71,9 @@ export const ProductionOrderFilters = {
 };
 export const ProductionOrderSearchBody = Type.Object(
   {
-    productionOrderNumbers: List(Type.String({ maxLength: 100 })),
-    productionOrderIds: List(Uuid),
-    materialNumbers: List(Type.String({ maxLength: 100 })),
+    productionOrderNumbers: optionalList(Type.String({ maxLength: 100 })),
+    productionOrderIds: optionalList(Uuid),
+    materialNumbers: optionalList(Type.String({ maxLength: 100 })),
     startDate: Type.Optional(DateTime),
     endDate: Type.Optional(DateTime),
   },
