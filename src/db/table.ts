@@ -248,6 +248,9 @@ interface Typed {
 
 export const typed = (value: unknown, type: string): Typed => ({ [CAST]: type, value });
 
+/** A value written to a jsonb column: its JSON text, cast. */
+export const asJsonb = (value: unknown): Typed => typed(JSON.stringify(value), 'jsonb');
+
 /** A jsonb column as read: both drivers hand it back parsed, and text is parsed all the same. */
 export const fromJsonb = <T>(value: T | string): T => (typeof value === 'string' ? JSON.parse(value) : value);
 

@@ -1,6 +1,7 @@
 // Operation phases as localized master data, and their transitions (docs/api.md, "States and
 // transitions"). The phase value is the id, as with workplace states.
 import { entriesById, idsOf, isOneOf } from './masterData.ts';
+import type { Transitions } from './transitions.ts';
 
 export const OPERATION_PHASES = entriesById([
   ['RELEASED', '#90A4AE', ['Released', 'Freigegeben', '已下达'], ['Rel.', 'Freig.', '下达']],
@@ -19,7 +20,7 @@ export type OperationPhaseId = (typeof OPERATION_PHASE_IDS)[number];
 export const INITIAL_OPERATION_PHASE: OperationPhaseId = 'RELEASED';
 
 /** Allowed phase changes; CLOSED is final. */
-export const OPERATION_PHASE_TRANSITIONS: Readonly<Record<OperationPhaseId, readonly OperationPhaseId[]>> = {
+export const OPERATION_PHASE_TRANSITIONS: Transitions<OperationPhaseId> = {
   RELEASED: ['DISPATCHED', 'SETUP'],
   DISPATCHED: ['RELEASED', 'SETUP', 'PROCESSING'],
   SETUP: ['TRAINING', 'PROCESSING', 'INTERRUPTED'],

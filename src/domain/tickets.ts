@@ -2,6 +2,7 @@
 // on an activity and the files attached to either; the state rules between them.
 import { AppError } from './errors.ts';
 import type { Stored } from './stored.ts';
+import type { Transitions } from './transitions.ts';
 
 export const TICKET_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'VERY_HIGH'] as const;
 export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
@@ -15,7 +16,7 @@ export const TICKET_ACTIVITY_STATES_KIND = 'ticketActivityStates';
  * Ticket states and where each may go (the SDK's TicketState): work starts, ends (DONE), is
  * confirmed or reopened; CONFIRMED is final.
  */
-export const TICKET_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+export const TICKET_TRANSITIONS: Transitions = {
   NEW: ['IN_PROGRESS', 'DONE'],
   IN_PROGRESS: ['DONE'],
   DONE: ['CONFIRMED', 'REOPENED'],
@@ -27,7 +28,7 @@ export const TICKET_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
 const CLOSED_TICKET_STATES: readonly string[] = ['DONE', 'CONFIRMED'];
 
 /** Activity states (the SDK's TicketActivityState): an activity may go back while its ticket is open. */
-export const TICKET_ACTIVITY_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+export const TICKET_ACTIVITY_TRANSITIONS: Transitions = {
   NEW: ['IN_PROGRESS', 'DONE'],
   IN_PROGRESS: ['NEW', 'DONE'],
   DONE: ['IN_PROGRESS'],

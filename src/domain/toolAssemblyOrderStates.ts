@@ -2,6 +2,7 @@
 // REQUESTED -> INITIATED -> ASSEMBLED -> PRESETTING -> AVAILABLE, UNAVAILABLE from any
 // non-final state; AVAILABLE and UNAVAILABLE are final. The state value is the id.
 import { entriesById, idsOf, isOneOf } from './masterData.ts';
+import type { Transitions } from './transitions.ts';
 
 export const TOOL_ASSEMBLY_ORDER_STATES = entriesById([
   ['REQUESTED', '#90A4AE', ['Requested', 'Angefordert', '已申请'], ['Req.', 'Angef.', '申请']],
@@ -21,9 +22,7 @@ export type ToolAssemblyOrderStateId = (typeof TOOL_ASSEMBLY_ORDER_STATE_IDS)[nu
 
 export const INITIAL_TOOL_ASSEMBLY_ORDER_STATE: ToolAssemblyOrderStateId = 'REQUESTED';
 
-export const TOOL_ASSEMBLY_ORDER_TRANSITIONS: Readonly<
-  Record<ToolAssemblyOrderStateId, readonly ToolAssemblyOrderStateId[]>
-> = {
+export const TOOL_ASSEMBLY_ORDER_TRANSITIONS: Transitions<ToolAssemblyOrderStateId> = {
   REQUESTED: ['INITIATED', 'UNAVAILABLE'],
   INITIATED: ['ASSEMBLED', 'UNAVAILABLE'],
   ASSEMBLED: ['PRESETTING', 'UNAVAILABLE'],

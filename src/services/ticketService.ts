@@ -301,6 +301,15 @@ export async function createActivity(
   });
 }
 
+const checkActivityTransition = (before: TicketActivity, requested: string) =>
+  checkTransition(
+    TICKET_ACTIVITY_TRANSITIONS,
+    'ticketActivity',
+    before.id,
+    before.ticketActivityStateId,
+    requested,
+  );
+
 const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
 export async function replaceActivity(
@@ -317,13 +326,7 @@ export async function replaceActivity(
       ...input,
       ticketActivityStateId: input.ticketActivityStateId ?? before.ticketActivityStateId,
     };
-    checkTransition(
-      TICKET_ACTIVITY_TRANSITIONS,
-      'ticketActivity',
-      id,
-      before.ticketActivityStateId,
-      wanted.ticketActivityStateId,
-    );
+    checkActivityTransition(before, wanted.ticketActivityStateId);
     const changed = changedProperties(
       { ...before, dueDate: null },
       { ...wanted, dueDate: null },
@@ -361,13 +364,7 @@ export async function changeActivityState(
   return db.transaction(async (tx) => {
     const before = await lockOpenActivity(tx, ticketId, id, 'activity state');
     await getMasterDataEntry(tx, TICKET_ACTIVITY_STATES_KIND, 'ticketActivityState', requested);
-    checkTransition(
-      TICKET_ACTIVITY_TRANSITIONS,
-      'ticketActivity',
-      id,
-      before.ticketActivityStateId,
-      requested,
-    );
+    checkActivityTransition(before, requested);
     if (before.ticketActivityStateId === requested) return before;
     const after = { ...before, ticketActivityStateId: requested, updatedAt: new Date() };
     await tickets.activityWrites.update(tx, after);

@@ -1,6 +1,6 @@
 import type { Command, CommandData, CommandType, ResultCode } from '../../domain/commands.ts';
 import type { Queryable } from '../database.ts';
-import { firstItem, insertRow, ownedFind, type Table, typed, updateById } from '../table.ts';
+import { asJsonb, firstItem, insertRow, ownedFind, type Table, typed, updateById } from '../table.ts';
 
 interface Row {
   id: string;
@@ -36,7 +36,7 @@ export function insertCommand(db: Queryable, command: Command): Promise<void> {
     id: command.id,
     client_id: command.clientId,
     type: command.type,
-    data: typed(JSON.stringify(command.data), 'jsonb'),
+    data: asJsonb(command.data),
     result_code: command.resultCode,
     result_detail: resultDetail(command),
     created_at: command.createdAt,

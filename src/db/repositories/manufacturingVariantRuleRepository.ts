@@ -5,6 +5,7 @@ import type {
 } from '../../domain/manufacturingVariants.ts';
 import type { Queryable } from '../database.ts';
 import {
+  asJsonb,
   fromJsonb,
   offsetList,
   ownedBy,
@@ -13,7 +14,6 @@ import {
   rowWrites,
   sameNamed,
   type Table,
-  typed,
 } from '../table.ts';
 
 interface Row {
@@ -68,9 +68,8 @@ const columns = sameNamed<ManufacturingVariantRule>()(
 
 const values = (rule: ManufacturingVariantRule) => ({
   ...columns(rule),
-  tools: typed(JSON.stringify(rule.tools), 'jsonb'),
-  forecasted_delays:
-    rule.forecastedDelays === null ? null : typed(JSON.stringify(rule.forecastedDelays), 'jsonb'),
+  tools: asJsonb(rule.tools),
+  forecasted_delays: rule.forecastedDelays === null ? null : asJsonb(rule.forecastedDelays),
 });
 
 const rows = rowWrites('manufacturing_variant_rules', values, ['workplace_group_id', 'created_at']);

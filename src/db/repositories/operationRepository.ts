@@ -19,6 +19,7 @@ import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
+  asJsonb,
   batchFind,
   byStartDate,
   forUpdate,
@@ -27,9 +28,9 @@ import {
   ofOwners,
   ownedBy,
   rowWrites,
+  sameNamed,
   type Table,
   timestampList,
-  typed,
 } from '../table.ts';
 import { materialColumns, materialOf } from './productionOrderRepository.ts';
 
@@ -176,40 +177,22 @@ const toOperation = (row: Row): Operation => ({
   updatedAt: row.updated_at,
 });
 
+const columns = sameNamed<Operation>()(
+  'id productionOrderId sequence number description operationPhaseId workplaceId workplaceGroupId targetQuantity quantityUnit targetTimePerUnit targetSetupTime targetTeardownTime targetMoveTime targetWaitTime split erpContextId targetMachineCycleTime unitsPerMachineCycle startDate endDate updatedAt createdAt',
+);
+
 const values = (operation: Operation) => ({
-  id: operation.id,
-  production_order_id: operation.productionOrderId,
-  sequence: operation.sequence,
-  number: operation.number,
-  description: operation.description,
+  ...columns(operation),
   ...materialColumns(operation.material),
-  operation_phase_id: operation.operationPhaseId,
-  workplace_id: operation.workplaceId,
-  workplace_group_id: operation.workplaceGroupId,
-  target_quantity: operation.targetQuantity,
-  quantity_unit: operation.quantityUnit,
-  target_time_per_unit: operation.targetTimePerUnit,
-  target_setup_time: operation.targetSetupTime,
-  target_teardown_time: operation.targetTeardownTime,
-  target_move_time: operation.targetMoveTime,
-  target_wait_time: operation.targetWaitTime,
-  components: typed(JSON.stringify(operation.components), 'jsonb'),
-  production_resources_and_tools: typed(JSON.stringify(operation.productionResourcesAndTools), 'jsonb'),
-  split: operation.split,
-  erp_context_id: operation.erpContextId,
-  scheduled_dates: typed(JSON.stringify(scheduledDatesJson(operation.scheduledDates)), 'jsonb'),
-  alternative_workplace_ids: typed(JSON.stringify(operation.alternativeWorkplaceIds), 'jsonb'),
-  material_characteristics: typed(JSON.stringify(operation.materialCharacteristics), 'jsonb'),
-  user_fields: typed(JSON.stringify(operation.userFields), 'jsonb'),
-  target_machine_cycle_time: operation.targetMachineCycleTime,
-  units_per_machine_cycle: operation.unitsPerMachineCycle,
-  manufacturing_variants: typed(JSON.stringify(operation.manufacturingVariants), 'jsonb'),
-  required_tools: typed(JSON.stringify(operation.requiredTools), 'jsonb'),
-  required_skills: typed(JSON.stringify(operation.requiredSkills), 'jsonb'),
-  start_date: operation.startDate,
-  end_date: operation.endDate,
-  updated_at: operation.updatedAt,
-  created_at: operation.createdAt,
+  components: asJsonb(operation.components),
+  production_resources_and_tools: asJsonb(operation.productionResourcesAndTools),
+  scheduled_dates: asJsonb(scheduledDatesJson(operation.scheduledDates)),
+  alternative_workplace_ids: asJsonb(operation.alternativeWorkplaceIds),
+  material_characteristics: asJsonb(operation.materialCharacteristics),
+  user_fields: asJsonb(operation.userFields),
+  manufacturing_variants: asJsonb(operation.manufacturingVariants),
+  required_tools: asJsonb(operation.requiredTools),
+  required_skills: asJsonb(operation.requiredSkills),
 });
 
 const OPERATIONS: Table<Row, Operation> = {

@@ -11,6 +11,7 @@ import {
   ownedAll,
   ownedFind,
   rowWrites,
+  sameNamed,
   type Table,
   type TimestampOrder,
   timestampPageOf,
@@ -153,22 +154,15 @@ export async function findMaterialDescription(
   );
 }
 
+const ticketColumns = sameNamed<Ticket>()(
+  'id title description rootCause priority editor ticketStateId ticketClassId operationId shiftId createdAt updatedAt',
+);
+
 export const ticketWrites = rowWrites('tickets', (ticket: Ticket) => ({
-  id: ticket.id,
-  title: ticket.title,
-  description: ticket.description,
-  root_cause: ticket.rootCause,
-  priority: ticket.priority,
-  editor: ticket.editor,
-  ticket_state_id: ticket.ticketStateId,
-  ticket_class_id: ticket.ticketClassId,
+  ...ticketColumns(ticket),
   workplace_id: ticket.workplace?.id ?? null,
-  operation_id: ticket.operationId,
-  shift_id: ticket.shiftId,
   material_number: ticket.material?.number ?? null,
   material_description: ticket.material?.description ?? null,
-  created_at: ticket.createdAt,
-  updated_at: ticket.updatedAt,
 }));
 
 interface ActivityRow {
@@ -228,17 +222,9 @@ export const listAllActivities = ownedAll(ACTIVITIES, 'ticket_id', 'created_at, 
 
 export const activityWrites = rowWrites(
   'ticket_activities',
-  (activity: TicketActivity) => ({
-    id: activity.id,
-    ticket_id: activity.ticketId,
-    title: activity.title,
-    description: activity.description,
-    editor: activity.editor,
-    ticket_activity_state_id: activity.ticketActivityStateId,
-    due_date: activity.dueDate,
-    created_at: activity.createdAt,
-    updated_at: activity.updatedAt,
-  }),
+  sameNamed<TicketActivity>()(
+    'id ticketId title description editor ticketActivityStateId dueDate createdAt updatedAt',
+  ),
   ['ticket_id', 'created_at'],
 );
 
@@ -307,10 +293,7 @@ export async function listAllRemarks(
   return rows.map(REMARKS.toItem);
 }
 
-export const remarkWrites = rowWrites('ticket_activity_remarks', (remark: TicketActivityRemark) => ({
-  id: remark.id,
-  activity_id: remark.activityId,
-  remark: remark.remark,
-  editor: remark.editor,
-  created_at: remark.createdAt,
-}));
+export const remarkWrites = rowWrites(
+  'ticket_activity_remarks',
+  sameNamed<TicketActivityRemark>()('id activityId remark editor createdAt'),
+);

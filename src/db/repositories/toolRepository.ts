@@ -12,7 +12,7 @@ import {
 } from '../../domain/tools.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { findById, offsetList, ownedFind, rowWrites, type Table } from '../table.ts';
+import { findById, offsetList, ownedFind, rowWrites, sameNamed, type Table } from '../table.ts';
 
 // bigint arrives as text from the drivers.
 type BigInt = string | number | null;
@@ -135,19 +135,15 @@ export const listTools = offsetList(TOOLS, 't.number, t.id', (filter: ToolFilter
 export const findTool = (db: Queryable, id: string, lock = false): Promise<ToolView | undefined> =>
   findById(db, TOOLS, id, { lock: lock ? ' FOR UPDATE OF t' : '' });
 
+const columns = sameNamed<Tool>()(
+  'id number description storageLocation workplaceId name identifier2 identifier3 documentUrl updatedAt createdAt',
+);
+
 const values = (tool: Tool) => ({
-  id: tool.id,
-  number: tool.number,
-  description: tool.description,
-  storage_location: tool.storageLocation,
-  workplace_id: tool.workplaceId,
+  ...columns(tool),
   lifespan_remaining: tool.lifespan.remaining,
   lifespan_maximum: tool.lifespan.maximum,
   lifespan_warning_limit: tool.lifespan.warningLimit,
-  name: tool.name,
-  identifier2: tool.identifier2,
-  identifier3: tool.identifier3,
-  document_url: tool.documentUrl,
   group_name: tool.group?.name ?? null,
   group_identifier: tool.group?.identifier ?? null,
   class_name: tool.toolClass?.name ?? null,
@@ -157,8 +153,6 @@ const values = (tool: Tool) => ({
   magazine_number: tool.place.magazineNumber,
   magazine_place: tool.place.magazinePlace,
   geo_coordinates: tool.place.geoCoordinates === null ? null : JSON.stringify(tool.place.geoCoordinates),
-  updated_at: tool.updatedAt,
-  created_at: tool.createdAt,
 });
 
 export const toolWrites = rowWrites('tools', values);
@@ -195,16 +189,11 @@ export const listToolEdges = offsetList(
 
 export const findToolEdge = ownedFind(EDGES, 'tool_id');
 
+const edgeColumns = sameNamed<ToolEdge>()('id toolId identifier createdAt updatedAt');
+
 export const toolEdgeWrites = rowWrites(
   'tool_edges',
-  (edge: ToolEdge) => ({
-    id: edge.id,
-    tool_id: edge.toolId,
-    identifier: edge.identifier,
-    ...lifeTimeValues(edge.lifeTime),
-    created_at: edge.createdAt,
-    updated_at: edge.updatedAt,
-  }),
+  (edge: ToolEdge) => ({ ...edgeColumns(edge), ...lifeTimeValues(edge.lifeTime) }),
   ['created_at', 'tool_id'],
 );
 

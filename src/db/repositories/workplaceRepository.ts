@@ -3,6 +3,7 @@ import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { history } from '../history.ts';
 import {
+  asJsonb,
   batchFind,
   byStartDate,
   fromJsonb,
@@ -14,7 +15,6 @@ import {
   sameNamed,
   type Table,
   timestampList,
-  typed,
 } from '../table.ts';
 import { groupFromJson } from './workplaceGroupRepository.ts';
 
@@ -160,7 +160,7 @@ const toRecord = (row: RecordRow): RecordedOperatingState => ({
 const recordColumns = (record: RecordedOperatingState) => ({
   id: record.id,
   operating_state_id: record.operatingStateId,
-  machine_state_detail_ids: typed(JSON.stringify(record.machineStateDetailIds), 'jsonb'),
+  machine_state_detail_ids: asJsonb(record.machineStateDetailIds),
   remark: record.remark,
 });
 

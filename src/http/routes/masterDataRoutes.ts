@@ -34,7 +34,7 @@ import {
 } from '../presenters/masterDataPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
-import { Nullable, Resource as ResourceSchema } from '../schemas/common.ts';
+import { optional, Resource as ResourceSchema } from '../schemas/common.ts';
 import { LiteralSchema, MaterialSchema, StoredEntrySchema } from '../schemas/masterDataSchemas.ts';
 
 const Entry = ResourceSchema(
@@ -45,7 +45,7 @@ const Entry = ResourceSchema(
     shortDescription: Type.String(),
     color: Type.String(),
     workplaceStateId: Type.Optional(Type.String()),
-    operatingStateClassId: Type.Optional(Nullable(Type.String())),
+    operatingStateClassId: optional(Type.String()),
   }),
   'Master data entry (localized)',
 );

@@ -34,6 +34,7 @@ import {
   nullableDate,
   OffsetQuery,
   offsetPage,
+  optional,
   periodOf,
   Resource as ResourceSchema,
 } from '../schemas/common.ts';
@@ -167,8 +168,8 @@ const OrderScheduledDatesSchema = Type.Object({
 });
 const SchedulingResultBody = Type.Object(
   {
-    scheduledStartDate: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
-    scheduledEndDate: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+    scheduledStartDate: optional(Type.String({ format: 'date-time' })),
+    scheduledEndDate: optional(Type.String({ format: 'date-time' })),
     elements: Type.Optional(
       Type.Array(
         Type.Object(

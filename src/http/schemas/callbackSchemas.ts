@@ -6,7 +6,7 @@ import {
   UNCONFIRMED_DEFAULT,
   UNCONFIRMED_MAX,
 } from '../../domain/callbacks.ts';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, optionalText, Resource } from './common.ts';
 
 const Redeliver = Type.Integer({
   minimum: 0,
@@ -26,7 +26,7 @@ export const CallbackBody = Type.Object(
       maxLength: 2000,
       description: 'http(s)://[user:pass@]host[:port]/path or mqtt://host:1883/external/<topic>',
     }),
-    eventName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    eventName: optionalText(200),
     objectFilter: Type.Optional(
       Nullable(
         Type.Array(

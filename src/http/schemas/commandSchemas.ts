@@ -8,18 +8,17 @@ import {
   type CommandType,
   RESULT_CODES,
 } from '../../domain/commands.ts';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, optional, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 /** An id of master data (a quality detail, a machine state detail): the plant's own text. */
 const Code = Type.String({ minLength: 1, maxLength: 100 });
 const Time = Type.String({ format: 'date-time' });
-const opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const Codes = Type.Array(Code, { maxItems: 100 });
 
 /** The fields every command may carry besides its own. */
 const COMMON = {
-  source: opt(Type.Enum(['MACHINE', 'TERMINAL'], { description: 'Where the command comes from' })),
+  source: optional(Type.Enum(['MACHINE', 'TERMINAL'], { description: 'Where the command comes from' })),
 };
 
 /** A command's body: `type` (fixed to this type, optional inside a revision insert) and its fields. */
@@ -37,26 +36,26 @@ const FIELDS = {
   OPERATION_PHASE: {
     operationId: Uuid,
     operationPhaseId: Type.String({ maxLength: 100, description: 'The operation phase to change to' }),
-    workplaceId: opt(Uuid),
-    staffMemberId: opt(Uuid),
+    workplaceId: optional(Uuid),
+    staffMemberId: optional(Uuid),
   },
   OPERATION_QUANTITY: {
     operationId: Uuid,
-    workplaceId: opt(Uuid),
+    workplaceId: optional(Uuid),
     quantity: Type.Number({ exclusiveMinimum: 0 }),
     qualityDetailId: Type.String({
       minLength: 1,
       maxLength: 100,
       description: 'A quality detail of the master data, or the quality type YIELD, SCRAP or REWORK',
     }),
-    annotation: opt(Type.String({ maxLength: 2000 })),
-    staffMemberId: opt(Uuid),
-    ticketId: opt(Code),
+    annotation: optional(Type.String({ maxLength: 2000 })),
+    staffMemberId: optional(Uuid),
+    ticketId: optional(Code),
   },
   OPERATION_PRODUCTION_STATE: {
     operationId: Uuid,
-    workplaceId: opt(Uuid),
-    staffMemberId: opt(Uuid),
+    workplaceId: optional(Uuid),
+    staffMemberId: optional(Uuid),
     operationProductionStateId: Type.Enum(['PRODUCTION', 'DOWNTIME', 'SETUP']),
     operationProductionStateDetailIds: Type.Optional(Codes),
   },
@@ -64,7 +63,7 @@ const FIELDS = {
     machineId: Code,
     machineStateId: Type.Enum(['PRODUCTION', 'DOWNTIME', 'SETUP']),
     machineStateDetailIds: Type.Optional(Codes),
-    annotation: opt(Type.String({ maxLength: 2000 })),
+    annotation: optional(Type.String({ maxLength: 2000 })),
   },
   MACHINE_COUNT: {
     machineId: Code,
@@ -88,7 +87,7 @@ const FIELDS = {
   },
   STAFF_MEMBER_OPERATION_STATE: {
     staffMemberId: Uuid,
-    workplaceId: opt(Uuid),
+    workplaceId: optional(Uuid),
     operationId: Uuid,
     staffMemberStateId: StaffMemberState,
   },
@@ -167,10 +166,10 @@ export const COMMAND_BODIES: Record<CommandType, TSchema> = {
   ),
   WORKPLACE_SHIFT_STATE: command('WORKPLACE_SHIFT_STATE', {
     workplaceId: Uuid,
-    shiftId: opt(Code),
-    shiftStateId: opt(Code),
-    shiftTypeId: opt(Code),
-    associatedDate: opt(Time),
+    shiftId: optional(Code),
+    shiftStateId: optional(Code),
+    shiftTypeId: optional(Code),
+    associatedDate: optional(Time),
   }),
   WORKPLACE_PLANNED_MAINTENANCE_STATE: command('WORKPLACE_PLANNED_MAINTENANCE_STATE', {
     workplaceId: Uuid,
@@ -179,14 +178,14 @@ export const COMMAND_BODIES: Record<CommandType, TSchema> = {
   WORKPLACE_MAINTENANCE_STATE: command('WORKPLACE_MAINTENANCE_STATE', {
     workplaceId: Uuid,
     maintenanceStateId: Code,
-    maintenanceRequestId: opt(Type.Integer()),
+    maintenanceRequestId: optional(Type.Integer()),
   }),
   WORKPLACE_MAINTENANCE_REQUEST: command('WORKPLACE_MAINTENANCE_REQUEST', {
     workplaceId: Uuid,
-    staffMemberId: opt(Uuid),
-    machineStateDetailId: opt(Code),
-    comment: opt(Type.String({ maxLength: 2000 })),
-    maintenanceRequestId: opt(Type.Integer()),
+    staffMemberId: optional(Uuid),
+    machineStateDetailId: optional(Code),
+    comment: optional(Type.String({ maxLength: 2000 })),
+    maintenanceRequestId: optional(Type.Integer()),
   }),
   DOMAIN_ATTRIBUTE_CHANGE: command('DOMAIN_ATTRIBUTE_CHANGE', {
     domain: Code,
@@ -237,8 +236,8 @@ export const CommandSchema = Resource(
 export const ActivityBody = Type.Object(
   {
     activityIdentifier: Type.Enum([...COMMAND_TYPES], { description: 'The command type to execute' }),
-    relationType: opt(Type.Enum(['WORKPLACE', 'TERMINAL'])),
-    relationIdentifier: opt(Uuid),
+    relationType: optional(Type.Enum(['WORKPLACE', 'TERMINAL'])),
+    relationIdentifier: optional(Uuid),
     data: Type.Optional(
       Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), { maxProperties: 50 }),
     ),

@@ -254,6 +254,13 @@ export const OperatingStateProperty = Type.Object({
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A body field that may be left out or sent null. */
+export const optional = <T extends Type.TSchema>(schema: T) => Type.Optional(Nullable(schema));
+/** A text body field of at most `maxLength` characters that may be left out or sent null. */
+export const optionalText = (maxLength: number) => optional(Type.String({ maxLength }));
+/** A list body field that may be left out. */
+export const optionalList = <T extends Type.TSchema>(item: T) =>
+  Type.Optional(Type.Array(item, { maxItems: 1000 }));
 
 /** The identity of a resource the ERP system numbers, as the resource and its references show it. */
 export const NumberedProperties = {

@@ -9,7 +9,7 @@ import {
   SECURITY_MODES,
 } from '../../domain/connectors.ts';
 import { QUANTITY_TYPES } from '../../domain/outputQuantities.ts';
-import { BodyId, Nullable, Resource } from './common.ts';
+import { BodyId, Nullable, optionalText, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const DateTime = Type.String({ format: 'date-time' });
@@ -87,7 +87,7 @@ export const ConnectorBody = Type.Object(
     name: Text(200),
     type: Type.Enum([...CONNECTOR_TYPES]),
     url: Text(2000, 'mqtt:// or mqtts://host:port (MQTT, SPARKPLUG_B), opc.tcp://host:port/path (OPC_UA)'),
-    username: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    username: optionalText(200),
     password: Type.Optional(
       Nullable(
         Type.String({ maxLength: 500, description: 'Write-only; on replace, absent keeps the stored one' }),

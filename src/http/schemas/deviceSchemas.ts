@@ -1,7 +1,7 @@
 // Devices and their recorded samples as the API shows and takes them (docs/resources/devices.md).
 import { Type } from 'typebox';
 import { type DeviceInput, MAX_SAMPLES_PER_CALL } from '../../domain/devices.ts';
-import { absentAsNull, BodyId, Nullable, Resource, Uuid } from './common.ts';
+import { absentAsNull, BodyId, Nullable, optionalList, optionalText, Resource, Uuid } from './common.ts';
 
 const QuantityProperty = Type.Object({
   tag: Type.String(),
@@ -38,11 +38,11 @@ export const BatchSchema = Resource(
 const QuantityBody = Type.Object(
   {
     tag: Type.String({ minLength: 1, maxLength: 100, description: 'Unique within the device' }),
-    name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    name: optionalText(200),
     physicalQuantity: Type.Optional(
       Nullable(Type.String({ maxLength: 100, description: 'e.g. TEMPERATURE' })),
     ),
-    unit: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+    unit: optionalText(50),
   },
   { additionalProperties: false },
 );
@@ -50,13 +50,13 @@ export const DeviceBody = Type.Object(
   {
     id: BodyId,
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    description: optionalText(2000),
     type: Type.String({ minLength: 1, maxLength: 100, description: 'e.g. PLC' }),
     workplaceId: Type.String({
       format: 'uuid',
       description: 'The workplace the device is permanently assigned to; a replace cannot change it',
     }),
-    recordedPhysicalQuantities: Type.Optional(Type.Array(QuantityBody, { maxItems: 1000 })),
+    recordedPhysicalQuantities: optionalList(QuantityBody),
   },
   { additionalProperties: false },
 );

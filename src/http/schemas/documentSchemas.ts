@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { FOLDER_PATTERN, NAME_PATTERN } from '../../domain/documentFolders.ts';
 import type { DocumentMetadata } from '../../domain/documents.ts';
-import { Nullable, ReplaceBody, Resource } from './common.ts';
+import { Nullable, optionalText, ReplaceBody, Resource } from './common.ts';
 
 const NAME_RULE = 'a file name: not ".", without "..", "/", "\\" or control characters';
 const FOLDER_RULE = 'a production folder path: "/" or "/segment/segment" of such names';
@@ -47,7 +47,7 @@ export const VersionSchema = Resource(
 const writable = {
   name: Name,
   folder: Folder,
-  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  description: optionalText(2000),
 };
 export const CreateDocumentBody = Type.Object(writable, { additionalProperties: false });
 export const ReplaceDocumentBody = ReplaceBody(writable);

@@ -1,7 +1,7 @@
 // The event log as the API shows and takes it (docs/events.md).
 import { Type } from 'typebox';
 import { OBJECT_TYPES, PUBLISHABLE_OBJECT_TYPES } from '../../domain/events.ts';
-import { Nullable, Resource } from './common.ts';
+import { Nullable, optionalText, Resource } from './common.ts';
 
 export const EventSchema = Resource(
   Type.Object({
@@ -23,8 +23,8 @@ export const PublishEventBody = Type.Object(
     objectType: Type.Optional(
       Nullable(Type.Enum([...PUBLISHABLE_OBJECT_TYPES, ''], { description: 'Empty or absent: NONE' })),
     ),
-    objectId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    eventName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    objectId: optionalText(200),
+    eventName: optionalText(200),
     data: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Any content' })),
     timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'Event time; default now' })),
   },

@@ -2,7 +2,7 @@
 // SDK's fileRepositoryFolderProperties and fileRepositoryDocumentProperties.
 import { Type } from 'typebox';
 import { DOCUMENT_ORIGINS } from '../../domain/documents.ts';
-import { LinkSchema, Nullable, Resource } from './common.ts';
+import { LinkSchema, Nullable, optional, optionalText, Resource } from './common.ts';
 import { Name } from './documentSchemas.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -81,9 +81,9 @@ export const CreateFolderBody = Type.Object(
     parentFolderId: Type.Optional(
       Nullable(Type.String({ format: 'uuid', description: 'Default: the root' })),
     ),
-    creator: Type.Optional(Nullable(Text)),
-    workplaceId: Type.Optional(Nullable(Id)),
-    materialNumber: Type.Optional(Nullable(Text)),
+    creator: optional(Text),
+    workplaceId: optional(Id),
+    materialNumber: optional(Text),
   },
   { additionalProperties: false },
 );
@@ -92,9 +92,9 @@ export const CreateRepositoryDocumentBody = Type.Object(
   {
     origin: Type.Enum([...DOCUMENT_ORIGINS]),
     type: Type.String({ minLength: 1, maxLength: 50 }),
-    creator: Type.Optional(Nullable(Text)),
+    creator: optional(Text),
     name: Type.Optional(Name),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    description: optionalText(2000),
     documentStateId: Type.Optional(Type.String({ maxLength: 100, description: 'Default NEW' })),
   },
   { additionalProperties: false },

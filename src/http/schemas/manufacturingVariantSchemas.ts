@@ -2,7 +2,7 @@
 // (docs/resources/manufacturing-variants.md).
 import { type Static, Type } from 'typebox';
 import { MANUFACTURING_VARIANT_CRITERIA } from '../../domain/manufacturingVariants.ts';
-import { absentAsNull, Nullable, ReplaceBody, Resource, Uuid } from './common.ts';
+import { absentAsNull, Nullable, optional, optionalText, ReplaceBody, Resource, Uuid } from './common.ts';
 import { Milliseconds, Origin } from './setupTransitionSchemas.ts';
 
 const Criterion = Type.Enum([...MANUFACTURING_VARIANT_CRITERIA], {
@@ -14,8 +14,8 @@ const Factor = (description: string) => Nullable(Type.Number({ minimum: 0, maxim
 const Tool = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 100 }),
-    name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    name: optionalText(200),
+    description: optionalText(2000),
   },
   { additionalProperties: false },
 );
@@ -89,7 +89,7 @@ const writable = {
   additionalConditions: Type.Optional(
     Nullable(Type.String({ maxLength: 2000, description: 'Passed on as given, never evaluated' })),
   ),
-  forecastedDelays: Type.Optional(Nullable(ForecastedDelaysBody)),
+  forecastedDelays: optional(ForecastedDelaysBody),
 };
 export const CreateManufacturingVariantRuleBody = Type.Object(writable, { additionalProperties: false });
 export const ReplaceManufacturingVariantRuleBody = ReplaceBody(writable);

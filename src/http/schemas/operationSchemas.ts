@@ -21,11 +21,13 @@ import {
   Nullable,
   NumberedProperties,
   nullableDate,
+  optional,
+  optionalList,
+  optionalText,
   Resource,
   Uuid,
 } from './common.ts';
 
-const optional = <T extends Type.TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const Quantity = Type.Number({ minimum: 0, maximum: 1e12 });
 const Duration = Type.Integer({ minimum: 0, description: 'Milliseconds' });
 const Unit = Type.String({ maxLength: 20 });
@@ -35,7 +37,7 @@ export const MaterialSchema = Type.Object(
   {
     number: Type.String({ minLength: 1, maxLength: 100 }),
     description: optional(Description),
-    type: optional(Type.String({ maxLength: 100 })),
+    type: optionalText(100),
   },
   { additionalProperties: false },
 );
@@ -54,7 +56,7 @@ const ComponentSchema = Type.Object(
 );
 const ToolSchema = Type.Object(
   {
-    type: optional(Type.String({ maxLength: 100 })),
+    type: optionalText(100),
     identifier: Type.String({ minLength: 1, maxLength: 200 }),
     description: optional(Description),
     toolId: optional(Uuid),
@@ -69,7 +71,7 @@ const CharacteristicSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     identifier: optional(ErpText),
-    value: optional(Type.String({ maxLength: 2000 })),
+    value: optionalText(2000),
     unit: optional(Unit),
   },
   { additionalProperties: false },
@@ -77,14 +79,14 @@ const CharacteristicSchema = Type.Object(
 const UserFieldSchema = Type.Object(
   {
     position: Type.Integer({ minimum: 1, maximum: 1000 }),
-    value: optional(Type.String({ maxLength: 2000 })),
+    value: optionalText(2000),
   },
   { additionalProperties: false },
 );
 const ToolDefinitionSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 200, description: "The ERP's id of the tool definition" }),
-    name: optional(Type.String({ maxLength: 200 })),
+    name: optionalText(200),
     description: optional(Description),
   },
   { additionalProperties: false },
@@ -108,7 +110,7 @@ const VariantSchema = Type.Object(
   {
     workplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 100, uniqueItems: true })),
     tools: Type.Optional(Type.Array(ToolDefinitionSchema, { maxItems: 100 })),
-    additionalConditions: optional(Type.String({ maxLength: 2000 })),
+    additionalConditions: optionalText(2000),
     forecast: optional(ForecastSchema),
   },
   { additionalProperties: false },
@@ -198,18 +200,18 @@ export const operationFields = {
   targetTeardownTime: optional(Duration),
   targetMoveTime: optional(Duration),
   targetWaitTime: optional(Duration),
-  components: Type.Optional(Type.Array(ComponentSchema, { maxItems: 1000 })),
-  productionResourcesAndTools: Type.Optional(Type.Array(ToolSchema, { maxItems: 1000 })),
+  components: optionalList(ComponentSchema),
+  productionResourcesAndTools: optionalList(ToolSchema),
   split: optional(ErpText),
   erpContextId: optional(ErpText),
   scheduledDates: optional(ScheduledDatesBody),
   alternativeWorkplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 1000, uniqueItems: true })),
-  materialCharacteristics: Type.Optional(Type.Array(CharacteristicSchema, { maxItems: 1000 })),
-  userFields: Type.Optional(Type.Array(UserFieldSchema, { maxItems: 1000 })),
+  materialCharacteristics: optionalList(CharacteristicSchema),
+  userFields: optionalList(UserFieldSchema),
   targetMachineCycleTime: optional(Duration),
   unitsPerMachineCycle: optional(Quantity),
   manufacturingVariants: Type.Optional(Type.Array(VariantSchema, { maxItems: 100 })),
-  requiredTools: Type.Optional(Type.Array(ToolDefinitionSchema, { maxItems: 1000 })),
+  requiredTools: optionalList(ToolDefinitionSchema),
   requiredSkills: optional(RequiredSkillsSchema),
   startDate: optional(DateTime),
   endDate: optional(DateTime),
@@ -402,8 +404,6 @@ export const RecordedOperationPhaseSchema = Resource(
   'A period in one operation phase',
 );
 
-/** A list of a search body: it matches any of its values. */
-export const List = <T extends Type.TSchema>(item: T) => Type.Optional(Type.Array(item, { maxItems: 1000 }));
 const PhaseIdSchema = Type.Enum([...OPERATION_PHASE_IDS]);
 export const OperationFilters = {
   productionOrderId: Type.Optional(Uuid),
@@ -417,11 +417,11 @@ export const OperationFilters = {
 };
 export const OperationSearchBody = Type.Object(
   {
-    productionOrderNumbers: List(Type.String({ maxLength: 100 })),
-    productionOrderIds: List(Uuid),
-    operationPhaseIds: List(PhaseIdSchema),
-    workplaceIds: List(Uuid),
-    materialNumbers: List(Type.String({ maxLength: 100 })),
+    productionOrderNumbers: optionalList(Type.String({ maxLength: 100 })),
+    productionOrderIds: optionalList(Uuid),
+    operationPhaseIds: optionalList(PhaseIdSchema),
+    workplaceIds: optionalList(Uuid),
+    materialNumbers: optionalList(Type.String({ maxLength: 100 })),
     startDate: Type.Optional(DateTime),
     endDate: Type.Optional(DateTime),
   },

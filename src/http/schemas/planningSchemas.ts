@@ -2,12 +2,12 @@
 // shows and takes them (docs/resources/planning.md).
 import { type TSchema, Type } from 'typebox';
 import type { ResultElement, ResultInput, ShiftAssignmentInput } from '../../domain/planning.ts';
-import { Nullable, OperatingStateProperty, Resource } from './common.ts';
+import { Nullable, OperatingStateProperty, optional, optionalText, Resource } from './common.ts';
 
 export const MAX_ELEMENTS = 1000;
 const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
 const DateTime = Type.String({ format: 'date-time', maxLength: 64 });
-const OptionalDate = Type.Optional(Nullable(DateTime));
+const OptionalDate = optional(DateTime);
 
 /** Body fields of a result (docs/resources/planning.md); optional ones left out become null (or false). */
 export const resultFields = {
@@ -76,8 +76,6 @@ export const BulkOutcomeSchema = Resource(
   }),
   'What the bulk update did; _embedded holds the resulting results in the order of the body',
 );
-
-const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 
 const Milliseconds = (description: string) => Type.Integer({ description: `${description}, ms` });
 const Rate = (description: string) =>
@@ -162,8 +160,8 @@ export const PlanningScenarioBody = (
 ) =>
   Type.Object(
     {
-      name: Text(200),
-      description: Text(2000),
+      name: optionalText(200),
+      description: optionalText(2000),
       [list]: Type.Array(ElementBody(ownerField), { maxItems: MAX_ELEMENTS }),
     },
     { additionalProperties: false },
@@ -209,7 +207,7 @@ export const MalfunctionBody = Type.Object(
     operatingStateId: Type.Optional(
       Nullable(Type.String({ maxLength: 100, description: 'A DOWNTIME operating state (id or code)' })),
     ),
-    description: Text(2000),
+    description: optionalText(2000),
   },
   { additionalProperties: false },
 );

@@ -1,16 +1,23 @@
 // Production orders as the API shows and takes them (docs/resources/production-orders.md).
 import { type Static, Type } from 'typebox';
 import { checkPeriod, type ProductionOrderInput } from '../../domain/productionOrders.ts';
-import { absentAsNull, DateTime, Nullable, Resource, Uuid, withDates } from './common.ts';
 import {
-  List,
+  absentAsNull,
+  DateTime,
+  Nullable,
+  optional,
+  optionalList,
+  optionalText,
+  Resource,
+  Uuid,
+  withDates,
+} from './common.ts';
+import {
   MaterialSchema,
   materialInput,
   operationFields,
   productionOrderReference,
 } from './operationSchemas.ts';
-
-const optional = <T extends Type.TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
 export const ProductionOrderSchema = Resource(
   Type.Object({
@@ -26,15 +33,15 @@ export const ProductionOrderSchema = Resource(
 
 const writable = {
   number: Type.String({ minLength: 1, maxLength: 100 }),
-  description: optional(Type.String({ maxLength: 2000 })),
+  description: optionalText(2000),
   material: optional(MaterialSchema),
   targetQuantity: optional(Type.Number({ minimum: 0, maximum: 1e12 })),
-  quantityUnit: optional(Type.String({ maxLength: 20 })),
+  quantityUnit: optionalText(20),
   basicStartDate: optional(DateTime),
   basicEndDate: optional(DateTime),
   deliveryDate: optional(DateTime),
-  split: optional(Type.String({ maxLength: 100 })),
-  erpContextId: optional(Type.String({ maxLength: 100 })),
+  split: optionalText(100),
+  erpContextId: optionalText(100),
 };
 export const CreateProductionOrderBody = Type.Object(
   {
@@ -64,9 +71,9 @@ export const ProductionOrderFilters = {
 };
 export const ProductionOrderSearchBody = Type.Object(
   {
-    productionOrderNumbers: List(Type.String({ maxLength: 100 })),
-    productionOrderIds: List(Uuid),
-    materialNumbers: List(Type.String({ maxLength: 100 })),
+    productionOrderNumbers: optionalList(Type.String({ maxLength: 100 })),
+    productionOrderIds: optionalList(Uuid),
+    materialNumbers: optionalList(Type.String({ maxLength: 100 })),
     startDate: Type.Optional(DateTime),
     endDate: Type.Optional(DateTime),
   },

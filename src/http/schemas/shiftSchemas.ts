@@ -1,6 +1,15 @@
 // Shifts of a workplace as the API shows and takes them (docs/resources/shifts-and-maintenance.md).
 import { type Static, Type } from 'typebox';
-import { DateTime, inputWithPeriod, Nullable, PeriodBody, ReplaceBody, Resource, Uuid } from './common.ts';
+import {
+  DateTime,
+  inputWithPeriod,
+  Nullable,
+  optionalText,
+  PeriodBody,
+  ReplaceBody,
+  Resource,
+  Uuid,
+} from './common.ts';
 
 export const ShiftSchema = Resource(
   Type.Object({
@@ -16,7 +25,7 @@ export const ShiftSchema = Resource(
 );
 
 const writable = {
-  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  name: optionalText(200),
   shiftModelId: Type.Optional(
     Nullable(Type.String({ maxLength: 100, description: 'Shift model of the planning system' })),
   ),

@@ -2,7 +2,17 @@
 // (docs/resources/staff-members.md).
 import { Type } from 'typebox';
 import { STAFF_ACTIVITIES, type StaffMemberInput } from '../../domain/staffMembers.ts';
-import { absentAsNull, DateTime, Nullable, PeriodBody, ReplaceBody, Resource, Uuid } from './common.ts';
+import {
+  absentAsNull,
+  DateTime,
+  Nullable,
+  optional,
+  optionalText,
+  PeriodBody,
+  ReplaceBody,
+  Resource,
+  Uuid,
+} from './common.ts';
 
 const AbsenceProperty = Type.Object({
   startDate: DateTime,
@@ -48,7 +58,7 @@ const writable = {
   staffNumber: Type.String({ minLength: 1, maxLength: 100 }),
   firstName: Type.String({ minLength: 1, maxLength: 200 }),
   lastName: Type.String({ minLength: 1, maxLength: 200 }),
-  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+  email: optional(Type.String({ format: 'email', maxLength: 254 })),
   erpContextId: Type.Optional(
     Nullable(Type.String({ maxLength: 200, description: 'Context of the ERP system' })),
   ),
@@ -63,13 +73,13 @@ const writable = {
     }),
   ),
   assignedWorkplaceIds: Type.Optional(Type.Array(Uuid, { maxItems: 100, uniqueItems: true })),
-  shiftId: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  shiftId: optionalText(100),
   absences: Type.Optional(
     Type.Array(
       Type.Object(
         {
           ...PeriodBody('Not before startDate'),
-          reason: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+          reason: optionalText(200),
         },
         { additionalProperties: false },
       ),

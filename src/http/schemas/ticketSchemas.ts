@@ -2,11 +2,20 @@
 // (docs/resources/tickets.md), with the property names of the recorded FORCE Bridge responses.
 import { type Static, Type } from 'typebox';
 import { TICKET_PRIORITIES, type TicketActivityInput, type TicketInput } from '../../domain/tickets.ts';
-import { absentAsNull, DateTime, Nullable, ReplaceBody, Resource, Uuid, withDates } from './common.ts';
+import {
+  absentAsNull,
+  DateTime,
+  Nullable,
+  optional,
+  optionalText,
+  ReplaceBody,
+  Resource,
+  Uuid,
+  withDates,
+} from './common.ts';
 import { WorkplaceReference } from './operationSchemas.ts';
 
-const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
-const Id = Type.Optional(Nullable(Type.String({ maxLength: 100 })));
+const Id = optionalText(100);
 
 export const TicketSchema = Resource(
   Type.Object({
@@ -40,10 +49,10 @@ export const TicketSchema = Resource(
 
 const ticketWritable = {
   title: Type.String({ minLength: 1, maxLength: 500 }),
-  description: Text(4000),
-  rootCause: Text(4000),
+  description: optionalText(4000),
+  rootCause: optionalText(4000),
   priority: Type.Enum([...TICKET_PRIORITIES]),
-  editor: Text(200),
+  editor: optionalText(200),
   ticketStateId: Type.Optional(
     Type.String({
       maxLength: 100,
@@ -109,9 +118,9 @@ export const ActivitySchema = Resource(
 
 const activityWritable = {
   title: Type.String({ minLength: 1, maxLength: 500 }),
-  description: Text(4000),
-  editor: Text(200),
-  dueDate: Type.Optional(Nullable(DateTime)),
+  description: optionalText(4000),
+  editor: optionalText(200),
+  dueDate: optional(DateTime),
   ticketActivityStateId: Type.Optional(
     Type.String({
       maxLength: 100,
@@ -149,7 +158,7 @@ export const RemarkSchema = Resource(
 );
 
 export const CreateRemarkBody = Type.Object(
-  { remark: Type.String({ minLength: 1, maxLength: 4000 }), editor: Text(200) },
+  { remark: Type.String({ minLength: 1, maxLength: 4000 }), editor: optionalText(200) },
   { additionalProperties: false },
 );
 

@@ -9,7 +9,7 @@ import {
   TOOL_STATE_IDS,
   type ToolInput,
 } from '../../domain/tools.ts';
-import { LinkSchema, Nullable, Resource } from './common.ts';
+import { LinkSchema, Nullable, optional, optionalText, Resource } from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const StateId = Type.Enum([...TOOL_ASSEMBLY_ORDER_STATE_IDS]);
@@ -34,8 +34,6 @@ export const toLifespan = (body: Partial<Record<keyof Lifespan, number | null>> 
   maximum: body?.maximum ?? null,
   warningLimit: body?.warningLimit ?? null,
 });
-
-const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 
 /** The SDK's lifeTime in milliseconds, each part optional in a body (a missing one is null). */
 const LifeTimeBody = Type.Optional(
@@ -69,7 +67,7 @@ const LifeTimeProperty = Type.Object({
 const IdentifierValueBody = Type.Optional(
   Nullable(
     Type.Object(
-      { name: Text(200), identifier: Text(200) },
+      { name: optionalText(200), identifier: optionalText(200) },
       { additionalProperties: false, description: 'A name and the plant’s identifier' },
     ),
   ),
@@ -109,23 +107,23 @@ export const ToolSchema = Resource(
 
 /** The v3 properties a tool's create and replace bodies share. */
 const V3ToolFields = {
-  name: Text(200),
-  description: Text(2000),
-  identifier2: Text(100),
-  identifier3: Text(100),
-  documentUrl: Text(2000),
+  name: optionalText(200),
+  description: optionalText(2000),
+  identifier2: optionalText(100),
+  identifier3: optionalText(100),
+  documentUrl: optionalText(2000),
   group: IdentifierValueBody,
   class: IdentifierValueBody,
   lifeTime: LifeTimeBody,
-  storageLocation: Text(200),
+  storageLocation: optionalText(200),
   lifespan: LifespanBody,
 };
 
 export const ReplaceToolBody = Type.Object(
   {
     id: Type.Optional(Type.String({ description: 'Must equal the path id when sent' })),
-    number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
-    workplaceId: Type.Optional(Nullable(Uuid)),
+    number: optional(Type.String({ minLength: 1, maxLength: 100 })),
+    workplaceId: optional(Uuid),
     ...V3ToolFields,
   },
   { additionalProperties: false },
@@ -134,13 +132,13 @@ export const ReplaceToolBody = Type.Object(
 const GeoCoordinatesBody = Type.Optional(
   Nullable(
     Type.Object(
-      { latitude: Type.Optional(Nullable(Type.Number())), longitude: Type.Optional(Nullable(Type.Number())) },
+      { latitude: optional(Type.Number()), longitude: optional(Type.Number()) },
       { additionalProperties: false },
     ),
   ),
 );
 
-const MagazineNumber = Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 32767 })));
+const MagazineNumber = optional(Type.Integer({ minimum: 0, maximum: 32767 }));
 
 const PlaceFields = {
   magazineNumber: MagazineNumber,
@@ -179,7 +177,7 @@ const CharacteristicBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     identifier: Type.String({ minLength: 1, maxLength: 200 }),
     value: Type.String({ maxLength: 2000 }),
-    unit: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+    unit: optionalText(50),
   },
   { additionalProperties: false },
 );
@@ -193,10 +191,10 @@ export const toCharacteristics = (
 
 export const CreateToolBody = Type.Object(
   {
-    id: Type.Optional(Nullable(Type.String({ description: 'Absent or null: the service chooses it' }))),
+    id: optional(Type.String({ description: 'Absent or null: the service chooses it' })),
     identifier1: Type.String({ minLength: 1, maxLength: 100, description: 'The tool number' }),
     ...V3ToolFields,
-    location: Type.Optional(Nullable(NewLocationBody)),
+    location: optional(NewLocationBody),
     characteristics: Type.Optional(CharacteristicsBody),
   },
   { additionalProperties: false },
@@ -251,7 +249,7 @@ export const ToolEdgeSchema = Resource(
 
 export const CreateToolEdgeBody = Type.Object(
   {
-    id: Type.Optional(Nullable(Type.String({ description: 'Absent or null: the service chooses it' }))),
+    id: optional(Type.String({ description: 'Absent or null: the service chooses it' })),
     identifier: Type.String({ minLength: 1, maxLength: 200 }),
     lifeTime: LifeTimeBody,
     characteristics: Type.Optional(CharacteristicsBody),
@@ -336,11 +334,11 @@ export const ToolAssemblyOrderSchema = Resource(
 
 export const CreateToolAssemblyOrderBody = Type.Object(
   {
-    toolNumber: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+    toolNumber: optional(Type.String({ minLength: 1, maxLength: 100 })),
     toolDescription: Type.String({ minLength: 1, maxLength: 2000 }),
-    targetWorkplaceId: Type.Optional(Nullable(Uuid)),
-    operationId: Type.Optional(Nullable(Uuid)),
-    storageLocation: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    targetWorkplaceId: optional(Uuid),
+    operationId: optional(Uuid),
+    storageLocation: optionalText(200),
     lifespan: LifespanBody,
   },
   { additionalProperties: false },

@@ -1,7 +1,15 @@
 // Workplaces and workplace groups as the API shows and takes them (docs/api.md, "Workplaces and workplace groups").
 import { Type } from 'typebox';
 import { WORKPLACE_GROUP_TYPES, WORKPLACE_TYPES } from '../../domain/workplaces.ts';
-import { BodyId, Nullable, OperatingStateProperty, ReplaceBody, Resource } from './common.ts';
+import {
+  BodyId,
+  Nullable,
+  OperatingStateProperty,
+  optional,
+  optionalText,
+  ReplaceBody,
+  Resource,
+} from './common.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 
@@ -38,9 +46,9 @@ export const WorkplaceGroupBody = Type.Object(
   {
     id: BodyId,
     number: Type.String({ minLength: 1, maxLength: 100 }),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    description: optionalText(2000),
     type: GroupType,
-    erpContextId: Type.Optional(Nullable(ErpContextId)),
+    erpContextId: optional(ErpContextId),
   },
   { additionalProperties: false },
 );
@@ -96,12 +104,12 @@ export const WorkplaceLocationBody = Type.Object(
 
 const writable = {
   number: Type.String({ minLength: 1, maxLength: 100 }),
-  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  description: optionalText(2000),
   isManualWorkplace: Type.Optional(Type.Boolean()),
   workplaceType: Type.Optional(WorkplaceTypeSchema),
-  erpContextId: Type.Optional(Nullable(ErpContextId)),
+  erpContextId: optional(ErpContextId),
   capacityGroupId: Uuid,
-  productionLineId: Type.Optional(Nullable(Uuid)),
+  productionLineId: optional(Uuid),
 };
 export const CreateWorkplaceBody = Type.Object(
   {

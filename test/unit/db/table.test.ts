@@ -1,17 +1,19 @@
 // The statements every resource table shares (src/db/table.ts), on a table of the test's own in a
 // fresh database of each backend: writes by id, finds by id (of an owner, locked), the rows of some
 // ids or of some owners, every row of an owner, offset and timestamp pages with their totals, an owner's rows in a
-// period (and any owner's), jsonb reads, columns named like their properties.
+// period (and any owner's), jsonb writes and reads, columns named like their properties.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
 import {
   anyOwnerPeriodList,
+  asJsonb,
   BY_UPDATED_AT,
   batchFind,
   findById,
   fromJsonb,
+  insertRow,
   lockableFind,
   NO_FILTER,
   offsetPageOf,
@@ -116,7 +118,8 @@ for (const backend of BACKENDS) {
           id uuid PRIMARY KEY, owner_id uuid NOT NULL, name text NOT NULL, tags text[] NOT NULL,
           created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
         CREATE TABLE unit_periods (id uuid PRIMARY KEY, owner_id uuid NOT NULL, name text NOT NULL,
-          start_date timestamptz NOT NULL, end_date timestamptz NOT NULL)`);
+          start_date timestamptz NOT NULL, end_date timestamptz NOT NULL);
+        CREATE TABLE unit_documents (id uuid PRIMARY KEY, body jsonb)`);
     });
     after(async () => {
       await database?.drop();
@@ -142,6 +145,25 @@ for (const backend of BACKENDS) {
       });
       await writes.delete(db, gear.id);
       assert.equal(await findById(db, PARTS, gear.id), undefined);
+    });
+
+    test('asJsonb: the value comes back equal from its jsonb column; null is JSON null', async () => {
+      const values: [unknown, string][] = [
+        [{ tags: ['a'], nested: { count: 2, text: "it's" } }, 'object'],
+        [['x', 1, null], 'array'],
+        [0, 'number'],
+        [null, 'null'],
+      ];
+      for (const [value, kind] of values) {
+        const id = randomUUID();
+        await insertRow(db, 'unit_documents', { id, body: asJsonb(value) });
+        const rows = await db.query<{ body: unknown; kind: string | null }>(
+          'SELECT body, jsonb_typeof(body) AS kind FROM unit_documents WHERE id = $1',
+          [id],
+        );
+        assert.deepEqual(fromJsonb(rows[0]?.body), value);
+        assert.equal(rows[0]?.kind, kind);
+      }
     });
 
     test('an id that is no uuid is not found, and never reaches the uuid column', async () => {
