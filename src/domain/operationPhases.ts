@@ -31,7 +31,6 @@ export const OPERATION_PHASE_TRANSITIONS: Transitions<OperationPhaseId> = {
   CLOSED: [],
 };
 
-/** Phases in which the operation runs on a workplace, so one must be known. */
 /** The phases of an operation in progress (the `isInProgress` filter, a workplace's currentOperations). */
 export const IN_PROGRESS_PHASES: readonly OperationPhaseId[] = [
   'SETUP',
@@ -40,6 +39,7 @@ export const IN_PROGRESS_PHASES: readonly OperationPhaseId[] = [
   'INTERRUPTED',
 ];
 
+/** Phases in which the operation runs on a workplace, so one must be known. */
 export const PHASES_NEEDING_WORKPLACE: readonly OperationPhaseId[] = ['SETUP', 'TRAINING', 'PROCESSING'];
 
 export const isOperationPhaseId = isOneOf(OPERATION_PHASE_IDS);

@@ -46,7 +46,6 @@ export async function insertOutputQuantity(db: Queryable, record: RecordedOutput
   });
 }
 
-/** A timestamp-mode page of an operation's output quantities, newest first by (timestamp, id). */
 /** The quantities booked on an operation within a period (either end may be open), newest first. */
 export const listOutputQuantities = timestampList(
   RECORDS,
