@@ -3,12 +3,7 @@
 // at once instead of after a read from the database. What is read is bounded per callback (by what
 // it has out) and for the instance (by maxInFlight), so memory stays bounded however many lag.
 import type { Database } from '../db/database.ts';
-import {
-  type CursorRead,
-  type CursorReadBatch,
-  readAfterCursors,
-  skipBehind,
-} from '../db/repositories/deliveryCursors.ts';
+import { type CursorRead, readAfterCursors, skipBehind } from '../db/repositories/deliveryCursors.ts';
 import type { Cursor, Cursors } from './cursors.ts';
 import { roundRobin } from './roundRobin.ts';
 
@@ -50,38 +45,9 @@ export class ReadAhead {
     this.#head = Math.max(this.#head, head);
   }
 
-  /** Some cursor has events left to read, or read and not yet sent. */
-  get waiting(): boolean {
-    for (const cursor of this.#cursors.all()) {
-      if (cursor.readPosition < this.#head || cursor.aheadCount > 0) return true;
-    }
-    return false;
-  }
-
   /** The cursor has read up to less than half of its read-ahead and there is more to read. */
   wantsRead(cursor: Cursor): boolean {
     return cursor.readPosition < this.#head && cursor.aheadCount <= this.#readAhead(cursor) / 2;
-  }
-
-  /**
-   * What the cursors that have read up to the head would read of events newer than it: asked for
-   * in the poll's round trip (worker.ts), so that a new event needs no read of its own to reach
-   * the callbacks that were waiting for it. Shares as for `read`.
-   */
-  caughtUp(): Map<Cursor, number> {
-    return this.#takes([...this.#cursors.all()].filter((cursor) => cursor.readPosition >= this.#head));
-  }
-
-  /**
-   * Takes what the poll read for the caught-up cursors (caughtUp). One that the new head leaves
-   * too far behind (#skipIfTooFarBehind) takes nothing: `read` skips it forward and reads again.
-   */
-  tookCaughtUp(takes: ReadonlyMap<Cursor, number>, batch: CursorReadBatch): void {
-    const near = [...takes].filter(
-      ([cursor]) =>
-        batch.head - Math.max(cursor.readPosition, cursor.skipCheckedAt) <= cursor.maxUnconfirmedMessages,
-    );
-    this.#took(new Map(near), batch);
   }
 
   /**
@@ -93,33 +59,10 @@ export class ReadAhead {
   async read(now: Date): Promise<boolean> {
     const behind = [...this.#cursors.all()].filter((cursor) => cursor.readPosition < this.#head);
     for (const cursor of behind) await this.#skipIfTooFarBehind(cursor, now);
-    const takes = this.#takes(behind);
-    if (takes.size === 0) return false;
-    this.#took(takes, await readAfterCursors(this.#db, readsOf(takes)));
-    return true;
-  }
-
-  /** Gives each cursor of `takes` what the read found for it; one given fewer than it asked for has read up to the head. */
-  #took(takes: ReadonlyMap<Cursor, number>, batch: CursorReadBatch): void {
-    this.saw(batch.head);
-    for (const [cursor, take] of takes) {
-      if (this.#cursors.get(cursor.callbackId) !== cursor) continue; // given back meanwhile
-      const events = batch.events.get(cursor.callbackId) ?? [];
-      cursor.take(events);
-      if (events.length < take) cursor.passed(batch.head);
-    }
-  }
-
-  /**
-   * How many events each of `cursors` may read: those with less than half their read-ahead left,
-   * up to what they may send now and their read-ahead, bounded by what each has out and by the
-   * instance's total, shared round-robin.
-   */
-  #takes(cursors: readonly Cursor[]): Map<Cursor, number> {
     let aheadTotal = 0;
     for (const cursor of this.#cursors.all()) aheadTotal += cursor.aheadCount;
     const { perCallback, maxInFlight } = this.#options;
-    const wanting = cursors
+    const wanting = behind
       .map((cursor) => {
         const readAhead = this.#readAhead(cursor);
         if (cursor.aheadCount > readAhead / 2) return { item: cursor, room: 0 };
@@ -130,7 +73,22 @@ export class ReadAhead {
         return { item: cursor, room };
       })
       .filter((want) => want.room > 0);
-    return roundRobin(wanting, READ_AHEAD_PER_SLOT * maxInFlight - aheadTotal);
+    const takes = roundRobin(wanting, READ_AHEAD_PER_SLOT * maxInFlight - aheadTotal);
+    if (takes.size === 0) return false;
+    const reads: CursorRead[] = [...takes].map(([cursor, take]) => ({
+      callbackId: cursor.callbackId,
+      after: cursor.readPosition,
+      take,
+    }));
+    const batch = await readAfterCursors(this.#db, reads);
+    this.saw(batch.head);
+    for (const [cursor, take] of takes) {
+      if (this.#cursors.get(cursor.callbackId) !== cursor) continue; // given back meanwhile
+      const events = batch.events.get(cursor.callbackId) ?? [];
+      cursor.take(events);
+      if (events.length < take) cursor.passed(batch.head);
+    }
+    return true;
   }
 
   /**
@@ -169,7 +127,3 @@ export class ReadAhead {
     else cursor.skipped(to);
   }
 }
-
-/** The read requests of `takes`: each cursor's events after its read position, up to its take. */
-export const readsOf = (takes: ReadonlyMap<Cursor, number>): CursorRead[] =>
-  [...takes].map(([cursor, take]) => ({ callbackId: cursor.callbackId, after: cursor.readPosition, take }));

@@ -11,9 +11,9 @@ import { PollingLoop } from '../background/pollingLoop.ts';
 import type { DeliverySettings } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { pollDelivery } from '../db/repositories/deliveryCursors.ts';
-import { type Cursor, Cursors } from './cursors.ts';
+import { Cursors } from './cursors.ts';
 import { Leases } from './leases.ts';
-import { ReadAhead, readsOf } from './readAhead.ts';
+import { ReadAhead } from './readAhead.ts';
 import { Recorder } from './recording.ts';
 import { Sender } from './sending.ts';
 import type { Transport } from './transport.ts';
@@ -65,11 +65,7 @@ export class DeliveryWorker {
       clock: options.clock,
       log,
       onOutcome: options.onOutcome,
-      // Cursors moved: callbacks held back by what they had out may read or send again. When none
-      // has anything left to read or send, a cycle would only poll.
-      recorded: () => {
-        if (this.#readAhead.waiting) this.wake();
-      },
+      recorded: () => this.wake(), // cursors moved: callbacks held back by what they had out may read again
     });
     this.#sender = new Sender(db, transports, this.#cursors, this.#recorder, {
       timeoutMs: options.timeoutMs,
@@ -144,24 +140,10 @@ export class DeliveryWorker {
   }
 
   async #cycle(): Promise<void> {
-    // The callbacks that have read everything so far read what is new in the poll's round trip,
-    // except when a lease step is due: a callback given back must have nothing out then, so it
-    // reads after that step, as the callbacks that are behind do.
-    const caughtUp =
-      this.#sender.freeSlots > 0 && !this.#leases.due(this.#clock.now(), false)
-        ? this.#readAhead.caughtUp()
-        : new Map<Cursor, number>();
-    let poll = await pollDelivery(
-      this.#db,
-      this.#leases.instanceId,
-      POLL_BATCH,
-      this.#clock.now(),
-      readsOf(caughtUp),
-    );
-    this.#readAhead.tookCaughtUp(caughtUp, poll.read);
+    let poll = await pollDelivery(this.#db, this.#leases.instanceId, POLL_BATCH, this.#clock.now());
     while (poll.sequenced === POLL_BATCH) {
       // a full batch: more events are waiting
-      poll = await pollDelivery(this.#db, this.#leases.instanceId, POLL_BATCH, this.#clock.now(), []);
+      poll = await pollDelivery(this.#db, this.#leases.instanceId, POLL_BATCH, this.#clock.now());
     }
     this.#readAhead.saw(poll.head);
     const now = this.#clock.now();

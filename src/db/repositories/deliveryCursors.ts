@@ -23,35 +23,26 @@ export interface Poll {
   unleased: boolean;
   /** When the earliest retry that is not in flight is due; null when the retry set is empty. */
   nextRetryAt: Date | null;
-  /** What `reads` asked for, read up to `head` after the new positions were given. */
-  read: CursorReadBatch;
 }
 
-/**
- * Positions for up to `batchSize` new events, what the worker needs to decide its cycle, and the
- * events after the cursors of `reads` up to the new head, in one round trip (`delivery_poll`,
- * migration 170): a new event's way to the callbacks that have read everything before it.
- */
+/** Positions for up to `batchSize` new events, and what the worker needs to decide its cycle. */
 export async function pollDelivery(
   db: Queryable,
   instanceId: string,
   batchSize: number,
   now: Date,
-  reads: readonly CursorRead[],
 ): Promise<Poll> {
-  const rows = await db.query<ReadRow & { sequenced: number; unleased: boolean; next_retry_at: Date | null }>(
-    `SELECT r.sequenced, r.unleased, r.next_retry_at, ${readColumns('r')}
-     FROM delivery_poll($1, $2, $3, $4::uuid[], $5::bigint[], $6::int[]) r`,
-    [instanceId, batchSize, now, ...readArguments(reads)],
-  );
-  const [row] = rows;
-  const read = toReadBatch(rows);
+  const [row] = await db.query<{
+    sequenced: number;
+    head: string;
+    unleased: boolean;
+    next_retry_at: Date | null;
+  }>('SELECT * FROM delivery_poll($1, $2, $3)', [instanceId, batchSize, now]);
   return {
     sequenced: row?.sequenced ?? 0,
-    head: read.head,
+    head: Number(row?.head ?? 0),
     unleased: row?.unleased ?? false,
     nextRetryAt: row?.next_retry_at ?? null,
-    read,
   };
 }
 
@@ -136,29 +127,15 @@ export async function readAfterCursors(
   db: Queryable,
   reads: readonly CursorRead[],
 ): Promise<CursorReadBatch> {
-  const rows = await db.query<ReadRow>(
-    `SELECT ${readColumns('r')} FROM delivery_read($1::uuid[], $2::bigint[], $3::int[]) r`,
-    readArguments(reads),
+  const rows = await db.query<
+    NotificationRow & { head: string; callback_id: string | null; position: string }
+  >(
+    `SELECT r.head, r.callback_id, r.sequence, r.url, r.event_name, r.signing_secret, r.max_redeliver_attempts,
+       r.discarded_since_success, r."position", r.event_id, r.event_type, r.event_event_name, r.object_type,
+       r.object_id, ${deliveredEventColumns('r')}
+     FROM delivery_read($1::uuid[], $2::bigint[], $3::int[]) r`,
+    [reads.map((read) => read.callbackId), reads.map((read) => read.after), reads.map((read) => read.take)],
   );
-  return toReadBatch(rows);
-}
-
-type ReadRow = NotificationRow & { head: string; callback_id: string | null; position: string };
-
-/** The columns of `delivery_read`'s rows, as a read batch is made of them (toReadBatch). */
-const readColumns = (alias: string): string =>
-  `${alias}.head, ${alias}.callback_id, ${alias}.sequence, ${alias}.url, ${alias}.event_name,
-   ${alias}.signing_secret, ${alias}.max_redeliver_attempts, ${alias}.discarded_since_success,
-   ${alias}."position", ${alias}.event_id, ${alias}.event_type, ${alias}.event_event_name,
-   ${alias}.object_type, ${alias}.object_id, ${deliveredEventColumns(alias)}`;
-
-const readArguments = (reads: readonly CursorRead[]): [string[], number[], number[]] => [
-  reads.map((read) => read.callbackId),
-  reads.map((read) => read.after),
-  reads.map((read) => read.take),
-];
-
-function toReadBatch(rows: readonly ReadRow[]): CursorReadBatch {
   const events = new Map<string, CursorNotification[]>();
   for (const row of rows) {
     if (row.callback_id === null) continue;
