@@ -244,7 +244,8 @@ export function resourceRoutes<Item, Embed extends string = never>(
   /**
    * A plainJson resource's items, and pages of them (whose envelope hal.ts writes in its schema's
    * order), skip the schema's serializer. A reply serializer leaves the type unset; the media-type
-   * hook then picks JSON or HAL.
+   * hook then picks JSON or HAL. Set only once the answer is built: an error thrown before keeps
+   * the error body's serializer and type.
    */
   const writePlain = (reply: FastifyReply) => {
     if (resource.plainJson) reply.serializer(JSON.stringify).type(JSON_TYPE);
@@ -340,14 +341,15 @@ export function resourceRoutes<Item, Embed extends string = never>(
         response: { 200: Collection },
         errors: hasParams(path) ? [404] : [],
         handler: async (request, reply) => {
-          if (!route.elements) writePlain(reply);
           const query = request.query as Record<string, string | undefined>;
           // The filter parameters sent, in their declared order, go into every paging link.
           const kept: QueryValues = {};
           for (const key of Object.keys(filters)) kept[key] = query[key];
           const sent = kept as Static<TObject<F>>;
           const filterOf = (where: At) => (route.filter ? route.filter(sent, where) : (sent as Filter));
-          return page(request, filterOf, kept, false);
+          const collection = await page(request, filterOf, kept, false);
+          if (!route.elements) writePlain(reply);
+          return collection;
         },
       });
 
@@ -364,8 +366,9 @@ export function resourceRoutes<Item, Embed extends string = never>(
         response: { 200: Collection },
         errors: [415],
         handler: async (request, reply) => {
+          const collection = await page(request, () => search.filter(request.body as Static<S>), {}, true);
           if (!route.elements) writePlain(reply);
-          return page(request, () => search.filter(request.body as Static<S>), {}, true);
+          return collection;
         },
       });
     },
