@@ -1,7 +1,7 @@
 // Planning and forecast results and the scenarios computed beside them (docs/resources/planning.md).
 import { AppError } from './errors.ts';
-import type { ObjectType } from './events.ts';
-import type { WorkplaceStateId } from './masterData.ts';
+import { catalogueEvent, type NewEvent, type ObjectType } from './events.ts';
+import type { OperatingState, WorkplaceStateId } from './masterData.ts';
 import type { StaffMemberShift } from './staffMembers.ts';
 
 /** What a result or scenario element says: where and when its owner is planned. */
@@ -200,7 +200,31 @@ export const imminentMalfunctionsOf = (scenario: PredictedMalfunctionScenario): 
 ];
 
 /** Operating states that end forecasts and malfunction predictions of a workplace (see docs). */
-export const OBSOLETING_WORKPLACE_STATE: WorkplaceStateId = 'DOWNTIME';
+const OBSOLETING_WORKPLACE_STATE: WorkplaceStateId = 'DOWNTIME';
+
+/** The events of what a workplace's change into `state` outdates, before the change reads what that is. */
+export interface Outdated {
+  /** OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS, without the predictions' ids; null: none outdated. */
+  predictions: NewEvent | null;
+  /** OBSOLETE_OPERATION_FORECAST_RESULTS, without the operation; null: none outdated. */
+  forecasts: NewEvent | null;
+}
+
+/**
+ * A change into a downtime state outdates the workplace's malfunction predictions and the
+ * forecast results on it that have not ended (docs/resources/planning.md); the change fills in
+ * which (src/db/migrations/161_operating_state_in_one_call.sql).
+ */
+export function outdatedByOperatingState(workplaceId: string, state: OperatingState): Outdated {
+  if (state.workplaceStateId !== OBSOLETING_WORKPLACE_STATE) return { predictions: null, forecasts: null };
+  return {
+    predictions: catalogueEvent('OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS', null, { workplaceId }),
+    forecasts: catalogueEvent('OBSOLETE_OPERATION_FORECAST_RESULTS', null, {
+      workplaceId,
+      operatingStateId: state.id,
+    }),
+  };
+}
 
 /** A period of time; either end of a horizon may be unknown while no result bounds it. */
 export interface Span {

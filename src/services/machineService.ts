@@ -107,7 +107,7 @@ export async function setMachineState(
     const ids = input.machineStateDetailIds ?? [];
     const details = await detailsOf(tx, ids, 'machineStateDetailIds');
     const target = operatingStateById(operatingStateIdFor(state, details, 'machineStateDetailIds'));
-    const after = await moveOperatingState(tx, before, target, {
+    const after = await moveOperatingState(tx, before.id, target, {
       machineStateDetailIds: ids,
       remark: input.remark ?? null,
     });

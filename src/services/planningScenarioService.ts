@@ -3,21 +3,17 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import {
-  listRunningResultsAt,
   ordersOfOperations,
   shiftAt,
   shiftsOfWorkplaces,
 } from '../db/repositories/planningResultRepository.ts';
 import * as scenarios from '../db/repositories/planningScenarioRepository.ts';
 import { AppError } from '../domain/errors.ts';
-import { catalogueEvent, lifecycleEvents, type NewEvent, resourcesUpdated } from '../domain/events.ts';
-import type { OperatingState } from '../domain/masterData.ts';
+import { catalogueEvent, lifecycleEvents, resourcesUpdated } from '../domain/events.ts';
 import {
   checkPeriod,
   checkUniqueOwners,
-  FORECAST_RESULTS,
   horizonOf,
-  OBSOLETING_WORKPLACE_STATE,
   OPERATION_PLANNING_RESULTS,
   type PlanningScenario,
   type PredictedMalfunctionScenario,
@@ -137,41 +133,6 @@ export async function createMalfunctionScenario(
 
 export async function getMalfunctionScenario(db: Queryable, id: string) {
   return found(scenarios.findMalfunctionScenario(db, id), 'predictedMalfunctionScenario', id);
-}
-
-/**
- * What a workplace's change into a downtime state outdates, in that change's transaction: its
- * malfunction predictions not yet obsolete (one OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS, and
- * they are marked obsolete) and every forecast result on it that has not ended yet (one
- * OBSOLETE_OPERATION_FORECAST_RESULTS per operation). Returns the events to record.
- */
-export async function obsoletedByOperatingState(
-  tx: Queryable,
-  workplaceId: string,
-  state: OperatingState,
-  at: Date,
-): Promise<NewEvent[]> {
-  if (state.workplaceStateId !== OBSOLETING_WORKPLACE_STATE) return [];
-  const events: NewEvent[] = [];
-  const predictionIds = await scenarios.obsoleteMalfunctionScenarios(tx, workplaceId, at);
-  if (predictionIds.length > 0) {
-    events.push(
-      catalogueEvent('OBSOLETE_PREDICTED_MALFUNCTION_SCENARIOS', null, {
-        workplaceId,
-        predictedMalfunctionScenarioIds: predictionIds,
-      }),
-    );
-  }
-  for (const forecast of await listRunningResultsAt(tx, FORECAST_RESULTS, workplaceId, at)) {
-    events.push(
-      catalogueEvent('OBSOLETE_OPERATION_FORECAST_RESULTS', forecast.ownerId, {
-        operationId: forecast.ownerId,
-        workplaceId,
-        operatingStateId: state.id,
-      }),
-    );
-  }
-  return events;
 }
 
 /**

@@ -1,13 +1,14 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
-import { inOneStatement } from '../db/oneStatement.ts';
 import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.ts';
 import * as workplaces from '../db/repositories/workplaceRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
+import { outdatedByOperatingState } from '../domain/planning.ts';
 import {
   findOperatingState,
   INITIAL_OPERATING_STATE_CODE,
+  OPERATING_STATES,
   type OperatingState,
   operatingStateById,
 } from '../domain/masterData.ts';
@@ -24,9 +25,8 @@ import {
 } from '../domain/workplaces.ts';
 import { recordEvents } from './eventService.ts';
 import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
-import { obsoletedByOperatingState } from './planningScenarioService.ts';
 import { referencedOperatingState } from './referenceService.ts';
-import { found, locking, writeOnFound } from './writes.ts';
+import { found, locking } from './writes.ts';
 
 /** A workplace as a body gives it: the type and the flag may each be left out. */
 export type WorkplaceBody = Omit<WorkplaceInput, 'workplaceType' | 'isManualWorkplace'> & {
@@ -170,43 +170,44 @@ export async function changeOperatingState(
   operatingStateIdOrCode: string,
 ): Promise<Workplace> {
   const target = findOperatingState(operatingStateIdOrCode);
-  return writeOnFound(db, lockWorkplace(id), async (tx, before) => {
-    if (!target) throw notFound('operatingState', operatingStateIdOrCode);
-    return moveOperatingState(tx, before, target, NO_REASONS);
-  });
+  if (!target) {
+    await getWorkplace(db, id); // an unknown workplace is the first 404
+    throw notFound('operatingState', operatingStateIdOrCode);
+  }
+  return moveOperatingState(db, id, target, NO_REASONS);
 }
 
+/** Every operating state's event data by id, for the state a change leaves. */
+const STATE_DATA = JSON.stringify(
+  Object.fromEntries(OPERATING_STATES.map((state) => [state.id, operatingStateData(state)])),
+);
+
 /**
- * Moves a workplace read with its row locked to `target` (the operating-state command's rule, also
- * a machine state's: docs/resources/machines.md): a new open record keeping `reasons`, and
- * WORKPLACE_OPERATING_STATE_CHANGED; nothing when it is in that state already.
+ * Moves a workplace to `target` (the operating-state command's rule, also a machine state's:
+ * docs/resources/machines.md): with its row locked, a new open record keeping `reasons`,
+ * WORKPLACE_OPERATING_STATE_CHANGED and what the change outdates; nothing when it is in that
+ * state already. One database call (docs/decisions/0009-writes-in-one-round-trip.md); NOT_FOUND
+ * without the workplace.
  */
 export async function moveOperatingState(
-  tx: Queryable,
-  before: Workplace,
+  db: Queryable,
+  id: string,
   target: OperatingState,
   reasons: StateReasons,
 ): Promise<Workplace> {
-  const id = before.id;
-  if (before.operatingStateId === target.id) return before;
-  const now = new Date();
-  const after: Workplace = { ...before, operatingStateId: target.id, updatedAt: now };
-  // A downtime outdates the workplace's forecasts and malfunction predictions (docs/resources/planning.md).
-  const obsoleted = await obsoletedByOperatingState(tx, id, target, now);
-  // The command's hot path: its writes in one round trip (src/db/oneStatement.ts).
-  await inOneStatement(tx, async (batch) => {
-    await workplaces.workplaceWrites.update(batch, after);
-    await workplaces.recordOperatingState(batch, {
-      id: uuidv7(),
+  const move = workplaces.moveOperatingState(db, {
+    workplaceId: id,
+    operatingStateId: target.id,
+    at: new Date(),
+    ...reasons,
+    changed: catalogueEvent('WORKPLACE_OPERATING_STATE_CHANGED', id, {
       workplaceId: id,
-      operatingStateId: target.id,
-      startDate: now,
-      endDate: null,
-      ...reasons,
-    });
-    await recordEvents(batch, [operatingStateChanged(before, target), ...obsoleted], now);
+      currentOperatingState: operatingStateData(target),
+    }),
+    stateData: STATE_DATA,
+    outdated: outdatedByOperatingState(id, target),
   });
-  return after;
+  return found(move, 'workplace', id);
 }
 
 /** WORKPLACE_OPERATING_STATE_CHANGED of a workplace leaving its state for `target`. */

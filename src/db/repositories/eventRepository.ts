@@ -1,4 +1,4 @@
-import type { ObjectType } from '../../domain/events.ts';
+import type { NewEvent, ObjectType } from '../../domain/events.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { findById, fromJsonb, type Table, timestampList } from '../table.ts';
@@ -88,6 +88,20 @@ export async function appendEvents(db: Queryable, events: readonly StoredEvent[]
     ],
   );
 }
+
+/**
+ * An event as a database function takes it to append it (`{event_type, object_type, object_id,
+ * data}`); the function gives it its id and times.
+ */
+export const eventArgument = (event: NewEvent | null): string | null =>
+  event === null
+    ? null
+    : JSON.stringify({
+        event_type: event.eventType,
+        object_type: event.objectType,
+        object_id: event.objectId,
+        data: event.data,
+      });
 
 export interface EventFilter {
   eventType?: string | undefined;

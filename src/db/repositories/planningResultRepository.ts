@@ -122,20 +122,6 @@ export async function deleteResult(db: Queryable, kind: ResultKind, ownerId: str
   await db.query(`DELETE FROM ${kind.table} WHERE ${ownerColumn(kind)} = $1`, [ownerId]);
 }
 
-/** Results at a workplace that end after `at` (still to be realized), in owner order. */
-export async function listRunningResultsAt(
-  db: Queryable,
-  kind: ResultKind,
-  workplaceId: string,
-  at: Date,
-): Promise<Result[]> {
-  const rows = await db.query<Row>(
-    `${select(kind)} WHERE workplace_id = $1 AND end_date > $2 ORDER BY ${ownerColumn(kind)}`,
-    [workplaceId, at],
-  );
-  return rows.map(toResult);
-}
-
 /**
  * What the summary of an operation result kind over a period is computed from, read in one
  * statement each: the results overlapping the period (as the list filters them), the production

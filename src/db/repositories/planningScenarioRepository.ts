@@ -181,6 +181,3 @@ export async function findMalfunctionScenario(
   return findById(db, MALFUNCTION_SCENARIOS, id);
 }
 
-/** Marks the workplace's current predictions obsolete; returns their ids (oldest first). */
-export const obsoleteMalfunctionScenarios = (db: Queryable, workplaceId: string, at: Date) =>
-  markObsolete(db, 'predicted_malfunction_scenarios', ['workplace_id', workplaceId], at);

@@ -1,3 +1,5 @@
+import type { NewEvent } from '../../domain/events.ts';
+import type { Outdated } from '../../domain/planning.ts';
 import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../domain/workplaces.ts';
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
@@ -16,6 +18,7 @@ import {
   type Table,
   timestampList,
 } from '../table.ts';
+import { eventArgument } from './eventRepository.ts';
 import { groupFromJson } from './workplaceGroupRepository.ts';
 
 interface Row {
@@ -204,4 +207,42 @@ export async function insertRecordedOperatingState(
     start_date: record.startDate,
     end_date: record.endDate,
   });
+}
+
+/** An operating-state change as `move_operating_state` takes it (its migration says what each is). */
+export interface OperatingStateMove {
+  workplaceId: string;
+  operatingStateId: string;
+  at: Date;
+  machineStateDetailIds: readonly string[];
+  remark: string | null;
+  /** WORKPLACE_OPERATING_STATE_CHANGED without previousOperatingState. */
+  changed: NewEvent;
+  /** The event data of every operating state by id, as JSON: the previous one's is taken. */
+  stateData: string;
+  outdated: Outdated;
+}
+
+/**
+ * Moves a workplace to an operating state with its record and events in one call
+ * (src/db/migrations/161_operating_state_in_one_call.sql); the workplace as it is after, undefined
+ * without it.
+ */
+export async function moveOperatingState(db: Queryable, move: OperatingStateMove): Promise<Workplace | undefined> {
+  const [row] = await db.query<Row>(
+    `SELECT w.*, ${GROUPS_OF_WORKPLACE}
+     FROM move_operating_state($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9::jsonb) w`,
+    [
+      move.workplaceId,
+      move.operatingStateId,
+      move.at,
+      JSON.stringify(move.machineStateDetailIds),
+      move.remark,
+      eventArgument(move.changed),
+      move.stateData,
+      eventArgument(move.outdated.predictions),
+      eventArgument(move.outdated.forecasts),
+    ],
+  );
+  return row && toWorkplace(row);
 }
