@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
+import { inOneStatement } from '../db/oneStatement.ts';
 import * as operations from '../db/repositories/operationRepository.ts';
 import { findProductionOrder } from '../db/repositories/productionOrderRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
@@ -183,17 +184,7 @@ export async function changeOperationPhase(
     }
     const now = new Date();
     const after: Operation = { ...before, operationPhaseId: phaseId, workplaceId, updatedAt: now };
-    await operations.operationWrites.update(tx, after);
     const staffMemberId = change.staffMemberId ?? null;
-    await operations.recordOperationPhase(tx, {
-      id: uuidv7(),
-      operationId: id,
-      operationPhaseId: phaseId,
-      workplaceId,
-      staffMemberId,
-      startDate: now,
-      endDate: null,
-    });
     const events: NewEvent[] = [
       catalogueEvent('OPERATION_PHASE_CHANGED', id, {
         operationId: id,
@@ -206,7 +197,20 @@ export async function changeOperationPhase(
     if (workplaceId !== before.workplaceId) {
       events.push(...OPERATIONS.events('UPDATED', after, ['workplaceId']));
     }
-    await recordEvents(tx, events, now);
+    // Its writes in one round trip (src/db/oneStatement.ts); the rules above need the locked read.
+    await inOneStatement(tx, async (batch) => {
+      await operations.operationWrites.update(batch, after);
+      await operations.recordOperationPhase(batch, {
+        id: uuidv7(),
+        operationId: id,
+        operationPhaseId: phaseId,
+        workplaceId,
+        staffMemberId,
+        startDate: now,
+        endDate: null,
+      });
+      await recordEvents(batch, events, now);
+    });
     return after;
   });
 }

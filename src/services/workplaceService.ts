@@ -4,7 +4,6 @@ import { findWorkplaceGroup } from '../db/repositories/workplaceGroupRepository.
 import * as workplaces from '../db/repositories/workplaceRepository.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
-import { outdatedByOperatingState } from '../domain/planning.ts';
 import {
   findOperatingState,
   INITIAL_OPERATING_STATE_CODE,
@@ -12,6 +11,7 @@ import {
   type OperatingState,
   operatingStateById,
 } from '../domain/masterData.ts';
+import { outdatedByOperatingState } from '../domain/planning.ts';
 import {
   changedProperties,
   type GeoCoordinates,
@@ -23,7 +23,6 @@ import {
   type WorkplaceInput,
   type WorkplaceType,
 } from '../domain/workplaces.ts';
-import { recordEvents } from './eventService.ts';
 import { lifecycle, newItem, primaryEvents } from './lifecycle.ts';
 import { referencedOperatingState } from './referenceService.ts';
 import { found, locking } from './writes.ts';

@@ -297,6 +297,41 @@ describeEachBackend('operating states', (t) => {
     assert.equal(await eventCount(t(), id), events);
   });
 
+  test('concurrent commands on one workplace: each change sees the one before it', async () => {
+    const id = await createWorkplace(t(), 'CMD-4');
+    const targets = Array.from({ length: 12 }, (_, index) =>
+      index % 3 === 0 ? '000' : index % 3 === 1 ? '110' : '020',
+    );
+    const answers = await Promise.all(
+      targets.map((target) =>
+        t().request({ method: 'POST', url: `${API}/workplaces/${id}/operatingState/${target}` }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.statusCode),
+      targets.map(() => 200),
+    );
+    const changes = await t().app.db.query<{
+      data: { previousOperatingState: { id: string }; currentOperatingState: { id: string } };
+    }>(
+      `SELECT data FROM events WHERE object_id = $1 AND event_type = 'WORKPLACE_OPERATING_STATE_CHANGED' ORDER BY sequence`,
+      [id],
+    );
+    // A chain: every change leaves the state the change before it entered.
+    let state = asProperty('999').id;
+    for (const { data } of changes) {
+      assert.equal(data.previousOperatingState.id, state);
+      assert.notEqual(data.currentOperatingState.id, state);
+      state = data.currentOperatingState.id;
+    }
+    const history = await historyOf(t(), id);
+    assert.equal(history.length, changes.length + 1);
+    assert.deepEqual(
+      history.filter((record) => record.end_date === null).map((record) => record.operating_state_id),
+      [state],
+    );
+  });
+
   test('history: newest first, previous record closed at the next start, timestamp-mode metadata', async () => {
     const id = await createWorkplace(t(), 'HIST-1');
     for (const code of ['110', '000']) {

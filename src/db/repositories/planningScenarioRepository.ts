@@ -180,4 +180,3 @@ export async function findMalfunctionScenario(
 ): Promise<PredictedMalfunctionScenario | undefined> {
   return findById(db, MALFUNCTION_SCENARIOS, id);
 }
-

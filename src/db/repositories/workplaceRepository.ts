@@ -228,7 +228,10 @@ export interface OperatingStateMove {
  * (src/db/migrations/161_operating_state_in_one_call.sql); the workplace as it is after, undefined
  * without it.
  */
-export async function moveOperatingState(db: Queryable, move: OperatingStateMove): Promise<Workplace | undefined> {
+export async function moveOperatingState(
+  db: Queryable,
+  move: OperatingStateMove,
+): Promise<Workplace | undefined> {
   const [row] = await db.query<Row>(
     `SELECT w.*, ${GROUPS_OF_WORKPLACE}
      FROM move_operating_state($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9::jsonb) w`,
