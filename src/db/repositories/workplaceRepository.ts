@@ -1,4 +1,5 @@
 import type { NewEvent } from '../../domain/events.ts';
+import { isUuid } from '../../domain/ids.ts';
 import type { Outdated } from '../../domain/planning.ts';
 import type { RecordedOperatingState, Workplace, WorkplaceType } from '../../domain/workplaces.ts';
 import { Conditions, type PeriodFilter } from '../conditions.ts';
@@ -232,6 +233,7 @@ export async function moveOperatingState(
   db: Queryable,
   move: OperatingStateMove,
 ): Promise<Workplace | undefined> {
+  if (!isUuid(move.workplaceId)) return undefined; // a path id that is no uuid names nothing
   const [row] = await db.query<Row>(
     `SELECT w.*, ${GROUPS_OF_WORKPLACE}
      FROM move_operating_state($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9::jsonb) w`,
