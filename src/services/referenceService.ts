@@ -31,8 +31,12 @@ export async function checkReference(
 ): Promise<void> {
   if (id === null || id === undefined) return;
   const found = isUuid(id) && (await lockReferencedRow(tx, table, id));
-  if (!found) throw new AppError('INVALID_REFERENCE', { field, id, expected: REFERENCED[table] });
+  if (!found) throw invalidReference(field, id, table);
 }
+
+/** 400 INVALID_REFERENCE: the body field `field` names a row of `table` that is not there. */
+export const invalidReference = (field: string, id: string, table: ReferencedTable): AppError =>
+  new AppError('INVALID_REFERENCE', { field, id, expected: REFERENCED[table] });
 
 /** The operating state a body names by id or code (`operatingStateId`): 400 INVALID_REFERENCE without one. */
 export function referencedOperatingState(idOrCode: string): OperatingState {

@@ -125,4 +125,45 @@ describeEachBackend('output quantities', (t) => {
     });
     assert.equal(readOnly.statusCode, 403);
   });
+
+  test('refusals come in order: the operation, then the workplace, then the staff member', async () => {
+    const unknown = '0190a4c2-0000-7000-8000-0000000000ff';
+    const both = { quantity: 1, quantityType: 'YIELD', workplaceId: unknown, staffMemberId: unknown };
+    const missing = await t().request({
+      method: 'POST',
+      url: `${API}/operations/${unknown}/recordedOutputQuantities`,
+      body: both,
+    });
+    assert.deepEqual([missing.statusCode, json(missing).code], [404, 'NOT_FOUND']);
+    const answer = await t().request({ method: 'POST', url: url(), body: both });
+    assert.deepEqual(
+      [answer.statusCode, json(answer).code, json(answer).message],
+      [
+        400,
+        'INVALID_REFERENCE',
+        `Field 'workplaceId' refers to '${unknown}', which is not an existing workplace.`,
+      ],
+    );
+    const staff = await t().request({
+      method: 'POST',
+      url: url(),
+      body: { ...both, workplaceId: undefined },
+    });
+    assert.deepEqual([staff.statusCode, json(staff).code], [400, 'INVALID_REFERENCE']);
+    assert.match(json(staff).message, /^Field 'staffMemberId'/);
+  });
+
+  test('an operation without a workplace books none, in the record and in its event', async () => {
+    const bare = await createOperation(t(), 'OQ-OP2');
+    const response = await t().request({
+      method: 'POST',
+      url: `${API}/operations/${bare}/recordedOutputQuantities`,
+      body: { quantity: 2, quantityType: 'REWORK' },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    assert.equal(json(response).properties.workplaceId, null);
+    const [event] = await eventsOf(t(), bare, 'OPERATION_OUTPUT_QUANTITY_RECORDED');
+    assert.equal(event?.data.workplaceId, null);
+    assert.equal(event?.data.quantity, 2);
+  });
 });
