@@ -1444,6 +1444,7 @@ DECLARE
   found_row workplaces;
   moved_row workplaces;
   obsolete_ids jsonb;
+  id_base uuid := uuid_v7();
 BEGIN
   SELECT * INTO found_row FROM workplaces w WHERE w.id = workplace FOR UPDATE;
   IF NOT FOUND THEN
@@ -1475,8 +1476,9 @@ BEGIN
 
   INSERT INTO events (id, event_type, event_name, object_type, object_id, data, "timestamp",
     recorded_at, published_by)
-  SELECT uuid_v7(), e.value ->> 'event_type', NULL, e.value ->> 'object_type',
-    e.value ->> 'object_id', e.value -> 'data', at, at, NULL
+  SELECT uuid_v7_nth(id_base, (row_number() OVER (ORDER BY e.part, e.owner))::integer),
+    e.value ->> 'event_type', NULL, e.value ->> 'object_type', e.value ->> 'object_id',
+    e.value -> 'data', at, at, NULL
   FROM (
     SELECT 1 AS part, NULL::uuid AS owner, changed AS value
     UNION ALL
@@ -1549,6 +1551,15 @@ AS $function$
   SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
     PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3)
     FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
+$function$;
+
+-- uuid_v7_nth: 161_operating_state_in_one_call.sql
+CREATE OR REPLACE FUNCTION uuid_v7_nth(base uuid, n integer)
+ RETURNS uuid
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT encode(overlay(uuid_send(base) PLACING int2send(n::smallint) FROM 15 FOR 2), 'hex')::uuid
 $function$;
 
 -- workplace_type_from_flag: 015_workplace_type_for_older_instances.sql

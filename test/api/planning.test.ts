@@ -1365,6 +1365,14 @@ describeEachBackend('planning and forecast results, scenarios', (t) => {
         expected,
         `${workplace} -> ${state}`,
       );
+      // The events of one change sort by id in the order the log numbers them (same recordedAt).
+      const ids = (
+        await t().app.db.query<{ id: string }>(
+          'SELECT id FROM events WHERE sequence > $1 ORDER BY sequence',
+          [start],
+        )
+      ).map((row) => row.id);
+      assert.deepEqual(ids, [...ids].sort(), `${workplace} -> ${state}: ids in log order`);
     }
     const outdated = json(
       await t().request({ url: `${API}/workplaces/predictedMalfunctionScenarios/${predictionId}` }),

@@ -12,6 +12,13 @@ CREATE FUNCTION uuid_v7() RETURNS uuid AS $$
     FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
 $$ LANGUAGE sql VOLATILE;
 
+-- The n-th (from 1) of the ids of rows made together: `base` (one uuid_v7()) with n in its last two
+-- bytes, so that they sort in the order they were made, as the service's own ids of one change do
+-- (the event log orders events of one time by id).
+CREATE FUNCTION uuid_v7_nth(base uuid, n integer) RETURNS uuid AS $$
+  SELECT encode(overlay(uuid_send(base) PLACING int2send(n::smallint) FROM 15 FOR 2), 'hex')::uuid
+$$ LANGUAGE sql IMMUTABLE;
+
 -- Moves a workplace to `target` at `at` (docs/resources/workplaces.md): its row locked, nothing
 -- when it is in that state already; else its open record closed, a new one keeping the reasons,
 -- and the events. The service builds the events; this fills in what only the locked read knows:
@@ -31,6 +38,7 @@ DECLARE
   found_row workplaces;
   moved_row workplaces;
   obsolete_ids jsonb;
+  id_base uuid := uuid_v7();
 BEGIN
   SELECT * INTO found_row FROM workplaces w WHERE w.id = workplace FOR UPDATE;
   IF NOT FOUND THEN
@@ -63,8 +71,9 @@ BEGIN
   -- The events in the order the log numbers them: the change, then what it outdated.
   INSERT INTO events (id, event_type, event_name, object_type, object_id, data, "timestamp",
     recorded_at, published_by)
-  SELECT uuid_v7(), e.value ->> 'event_type', NULL, e.value ->> 'object_type',
-    e.value ->> 'object_id', e.value -> 'data', at, at, NULL
+  SELECT uuid_v7_nth(id_base, (row_number() OVER (ORDER BY e.part, e.owner))::integer),
+    e.value ->> 'event_type', NULL, e.value ->> 'object_type', e.value ->> 'object_id',
+    e.value -> 'data', at, at, NULL
   FROM (
     SELECT 1 AS part, NULL::uuid AS owner, changed AS value
     UNION ALL
