@@ -263,6 +263,9 @@ export type Values = Record<string, unknown>;
 /** The names of a list of them separated by single spaces. */
 type Words<S extends string> = S extends `${infer Word} ${infer Rest}` ? Word | Words<Rest> : S;
 
+/** Property names of an item separated by single spaces; a name the item does not have fails to compile. */
+type SameNames<Item, S extends string> = S & (Words<S> extends keyof Item ? unknown : never);
+
 /** A property's name in snake_case: its column where the two agree (`erpContextId`: `erp_context_id`). */
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
@@ -273,7 +276,7 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${lette
  */
 export const sameNamed =
   <Item>() =>
-  <S extends string>(names: S & (Words<S> extends keyof Item ? unknown : never)) => {
+  <S extends string>(names: SameNames<Item, S>) => {
     const columns = names.split(' ').map((name) => [snakeCase(name), name as keyof Item] as const);
     return (item: Item): Values => Object.fromEntries(columns.map(([column, name]) => [column, item[name]]));
   };
@@ -321,18 +324,32 @@ export interface RowWrites<Item> {
   delete: (db: Queryable, id: string) => Promise<void>;
 }
 
-/**
- * The insert, update and delete by id of a table whose columns `values` gives: an update writes
- * every column but the id and the `fixed` ones (`created_at`, an owner that never changes).
- */
-export function rowWrites<Item extends { id: string }>(
-  table: string,
-  values: (item: Item) => Values,
-  fixed: readonly string[] = ['created_at'],
-): RowWrites<Item> {
-  return {
-    insert: (db, item) => insertRow(db, table, values(item)),
-    update: (db, item) => updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
-    delete: (db, id) => deleteById(db, table, id),
-  };
+/** How a table's columns differ from the same-named ones of its item. */
+interface WritesOptions<Item> {
+  /** The columns beside the same-named ones (jsonb, the fields of a nested object, other names). */
+  other?: (item: Item) => Values;
+  /** The columns an update leaves alone: `created_at` by default, and an owner that never changes. */
+  fixed?: readonly string[];
 }
+
+/**
+ * The insert, update and delete by id of a table whose columns are the item's properties that
+ * `names` lists (as `sameNamed` takes them) and the `other` ones: an update writes every column
+ * but the id and the `fixed` ones.
+ */
+export const rowWrites =
+  <Item extends { id: string }>() =>
+  <S extends string>(
+    table: string,
+    names: SameNames<Item, S>,
+    { other, fixed = ['created_at'] }: WritesOptions<Item> = {},
+  ): RowWrites<Item> => {
+    const columns = sameNamed<Item>()(names);
+    const values = (item: Item) =>
+      other === undefined ? columns(item) : { ...columns(item), ...other(item) };
+    return {
+      insert: (db, item) => insertRow(db, table, values(item)),
+      update: (db, item) => updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
+      delete: (db, id) => deleteById(db, table, id),
+    };
+  };

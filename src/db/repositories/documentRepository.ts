@@ -8,7 +8,6 @@ import {
   offsetList,
   ownedBy,
   rowWrites,
-  sameNamed,
   type Table,
   timestampList,
 } from '../table.ts';
@@ -92,11 +91,10 @@ export const listRepositoryDocuments = timestampList(
   (folderId: string | undefined) => new Conditions().equals('folder_id', folderId),
 );
 
-const values = sameNamed<Document>()(
+export const documentWrites = rowWrites<Document>()(
+  'documents',
   'id name folder folderId creator editor origin type documentStateId description contentType size sha256 version createdAt updatedAt',
 );
-
-export const documentWrites = rowWrites('documents', values);
 
 /** The document's current state as its version `document.version`, with these bytes. */
 export async function insertVersion(db: Queryable, document: Document, content: Buffer): Promise<void> {

@@ -58,14 +58,9 @@ const PARTS: Table<Row, Part> = {
     updatedAt: row.updated_at,
   }),
 };
-const writes = rowWrites<Part>('unit_parts', (part) => ({
-  id: part.id,
-  owner_id: part.ownerId,
-  name: part.name,
-  tags: typed(part.tags, 'text[]'),
-  created_at: part.createdAt,
-  updated_at: part.updatedAt,
-}));
+const writes = rowWrites<Part>()('unit_parts', 'id ownerId name createdAt updatedAt', {
+  other: (part) => ({ tags: typed(part.tags, 'text[]') }),
+});
 
 interface Period {
   id: string;
