@@ -51,6 +51,20 @@ export async function firstItem<Row, Item>(
   return rows[0] === undefined ? undefined : toItem(rows[0]);
 }
 
+/** Every row that passes `filter`, in `orderBy` order when one is given. */
+export async function allOf<Row, Item>(
+  db: Queryable,
+  table: Table<Row, Item>,
+  filter: Filter,
+  orderBy?: string,
+): Promise<Item[]> {
+  const order = orderBy === undefined ? '' : ` ORDER BY ${orderBy}`;
+  const rows = await db.query<Row>(`${selectFrom(table)} ${whereClause([...filter.where])}${order}`, [
+    ...filter.params,
+  ]);
+  return rows.map(table.toItem);
+}
+
 /** An offset page of the rows that pass `filter`, in `orderBy` order, with how many pass it. */
 export async function offsetPageOf<Row, Item>(
   db: Queryable,
