@@ -1,12 +1,13 @@
 // The statements every resource table shares (src/db/table.ts), on a table of the test's own in a
 // fresh database of each backend: writes by id, finds by id (of an owner, locked), the rows of some
-// ids or of some owners, every row of an owner, offset and timestamp pages with their totals, an owner's rows in a
+// ids or of some owners, every row of a filter or of an owner, offset and timestamp pages with their totals, an owner's rows in a
 // period (and any owner's), jsonb writes and reads, columns named like their properties.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
 import {
+  allOf,
   anyOwnerPeriodList,
   asJsonb,
   BY_UPDATED_AT,
@@ -191,6 +192,17 @@ for (const backend of BACKENDS) {
         ['A', 'B', 'C'],
       );
       assert.deepEqual(await all(db, randomUUID()), []);
+    });
+
+    test('every row that passes a filter, in order when one is given', async () => {
+      const { ownerId } = await ownerWith(['C', 1], ['A', 2], ['B', 3]);
+      await ownerWith(['D', 4]);
+      const filter = { where: ['owner_id = $1', 'name <> $2'], params: [ownerId, 'B'] };
+      assert.deepEqual(
+        (await allOf(db, PARTS, filter, 'name')).map((one) => one.name),
+        ['A', 'C'],
+      );
+      assert.deepEqual((await allOf(db, PARTS, filter)).map((one) => one.name).sort(), ['A', 'C']);
     });
 
     test('the rows of some owners, in order; none, without a statement, for no owners', async () => {
