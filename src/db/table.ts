@@ -231,6 +231,16 @@ export const ownedFind =
   (db: Queryable, ownerId: string, id: string, lock = false): Promise<Item | undefined> =>
     findById(db, table, id, { owner: [ownerColumn, ownerId], lock: forUpdate(lock) });
 
+/**
+ * The find of one row of an owner by a key of its own that is not a uuid id (`keyColumn`): a
+ * document's version by its number, a master data entry of a kind by its id.
+ */
+export const keyedFind = <Row, Item>(table: Table<Row, Item>, ownerColumn: string, keyColumn: string) => {
+  const sql = `${selectFrom(table)} WHERE ${ownerColumn} = $1 AND ${keyColumn} = $2`;
+  return (db: Queryable, ownerId: string, key: string | number): Promise<Item | undefined> =>
+    firstItem(db, sql, [ownerId, key], table.toItem);
+};
+
 /** The find of the rows with these ids, in no particular order; unknown ids are left out. */
 export const batchFind =
   <Row, Item>(table: Table<Row, Item>) =>

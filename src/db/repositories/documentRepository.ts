@@ -3,7 +3,7 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import {
   BY_UPDATED_AT,
-  firstItem,
+  keyedFind,
   lockableFind,
   offsetList,
   ownedBy,
@@ -140,18 +140,7 @@ const VERSIONS: Table<VersionRow, DocumentVersion> = {
 /** Versions of a document, newest first. */
 export const listVersions = offsetList(VERSIONS, 'version DESC', ownedBy('document_id'));
 
-export async function findVersion(
-  db: Queryable,
-  documentId: string,
-  version: number,
-): Promise<DocumentVersion | undefined> {
-  return firstItem(
-    db,
-    `SELECT ${VERSION_COLUMNS} FROM document_versions WHERE document_id = $1 AND version = $2`,
-    [documentId, version],
-    toVersion,
-  );
-}
+export const findVersion = keyedFind(VERSIONS, 'document_id', 'version');
 
 export async function readContent(
   db: Queryable,

@@ -1,5 +1,5 @@
 // The statements every resource table shares (src/db/table.ts), on a table of the test's own in a
-// fresh database of each backend: writes by id, finds by id (of an owner, locked), the rows of some
+// fresh database of each backend: writes by id, finds by id (of an owner, locked) and by an owner's key, the rows of some
 // ids or of some owners, every row of a filter or of an owner, offset and timestamp pages with their totals, an owner's rows in a
 // period (and any owner's), jsonb writes and reads, columns named like their properties.
 import assert from 'node:assert/strict';
@@ -15,6 +15,7 @@ import {
   findById,
   fromJsonb,
   insertRow,
+  keyedFind,
   lockableFind,
   NO_FILTER,
   offsetPageOf,
@@ -174,6 +175,14 @@ for (const backend of BACKENDS) {
       const find = ownedFind(PARTS, 'owner_id');
       assert.equal((await find(db, ownerId, shaft.id))?.name, 'Shaft');
       assert.equal(await find(db, randomUUID(), shaft.id), undefined);
+    });
+
+    test("an owner's row by a key of its own; another owner's is not found", async () => {
+      const { ownerId, parts } = await ownerWith(['Gear', 1], ['Shaft', 2]);
+      const byName = keyedFind(PARTS, 'owner_id', 'name');
+      assert.deepEqual(await byName(db, ownerId, 'Shaft'), parts[1]);
+      assert.equal(await byName(db, randomUUID(), 'Shaft'), undefined);
+      assert.equal(await byName(db, ownerId, 'Nut'), undefined);
     });
 
     test('the rows of some ids leave unknown ids out', async () => {
