@@ -24,12 +24,10 @@ import {
   ticketFilter,
   ticketInput,
 } from '../schemas/ticketSchemas.ts';
-import { registerTicketAttachments } from './ticketAttachmentRoutes.ts';
 
 const created = positionBy('createdAt');
 
-export function registerTickets(api: Api, deps: ServerDeps): void {
-  const { db } = deps;
+export function registerTickets(api: Api, { db }: ServerDeps): void {
   const tickets = resourceRoutes(api, {
     path: TICKETS_PATH,
     schema: TicketSchema,
@@ -145,6 +143,4 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     summary: 'Delete a remark (emits TICKET_ACTIVITY_REMARK_DELETED)',
     run: (at) => service.deleteRemark(db, at.id, activityOf(at), at.itemId),
   });
-
-  registerTicketAttachments(api, deps);
 }
