@@ -210,7 +210,6 @@ function registerToolLocation(api: Api, db: ServerDeps['db']): void {
     operationId: 'replaceToolLocation',
     summary: 'Put a tool in a workplace’s magazine (saved without an event, as a move)',
     body: ToolLocationBody,
-    current: (id) => service.getToolLocation(db, id).catch(() => undefined),
     run: (body, id) => service.putToolLocation(db, id, toLocation(body, body.workplaceId ?? null)),
   });
   location.remove({

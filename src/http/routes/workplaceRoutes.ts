@@ -324,7 +324,6 @@ function registerWorkplaceLocation(api: Api, db: ServerDeps['db']): void {
     operationId: 'replaceWorkplaceLocation',
     summary: 'Set or clear where a workplace is (emits WORKPLACE_UPDATED naming location when it changes)',
     body: WorkplaceLocationBody,
-    current: (id) => service.getWorkplace(db, id).catch(() => undefined),
     run: (body, id) => service.putWorkplaceLocation(db, id, body.geoCoordinates),
   });
 }
