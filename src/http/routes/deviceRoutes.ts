@@ -7,7 +7,7 @@ import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { positionBy } from '../hal.ts';
-import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
 import {
   DEVICE_EMBEDS,
   presentDevice,
@@ -74,7 +74,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   });
 
   const samples = resourceRoutes(api, {
-    path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
+    path: timeSeriesPath(':id'),
     schema: SampleSchema,
     present: presentSample,
   });
@@ -92,7 +92,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
 
   registerRoute(api, {
     method: 'POST',
-    path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
+    path: timeSeriesPath(':id'),
     bodyLimit: Math.max(config.bodyLimitBytes, SAMPLES_BODY_BYTES),
     tags,
     summary: `Record process or sensor data (up to ${MAX_SAMPLES_PER_CALL} samples, one transaction)`,
@@ -117,7 +117,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
 
   registerRoute(api, {
     method: 'GET',
-    path: `${DEVICES_PATH}/:id/recordedTimeSeries/:sampleId`,
+    path: `${timeSeriesPath(':id')}/:sampleId`,
     tags,
     summary: 'One recorded sample',
     // Up to the router's limit, so that any readable sample id gets the service's own 404.

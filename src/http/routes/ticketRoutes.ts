@@ -3,7 +3,7 @@ import * as service from '../../services/ticketService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { positionBy } from '../hal.ts';
-import { TICKETS_PATH } from '../paths.ts';
+import { TICKETS_PATH, ticketActivitiesPath, ticketActivityRemarksPath } from '../paths.ts';
 import { presentActivity, presentRemark, presentTicket } from '../presenters/ticketPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import {
@@ -70,7 +70,7 @@ export function registerTickets(api: Api, { db }: ServerDeps): void {
   });
 
   const activities = resourceRoutes(api, {
-    path: `${TICKETS_PATH}/:id/activities`,
+    path: ticketActivitiesPath(':id'),
     itemParam: 'activityId',
     schema: ActivitySchema,
     present: presentActivity,
@@ -114,7 +114,7 @@ export function registerTickets(api: Api, { db }: ServerDeps): void {
   });
 
   const remarks = resourceRoutes(api, {
-    path: `${TICKETS_PATH}/:id/activities/:activityId/remarks`,
+    path: ticketActivityRemarksPath(':id', ':activityId'),
     itemParam: 'remarkId',
     schema: RemarkSchema,
     present: presentRemark,
