@@ -89,6 +89,8 @@ export const scheduledMaintenancesPath = (workplaceId: string) =>
   `${WORKPLACES_PATH}/${workplaceId}/scheduledMaintenances`;
 /** A device's recorded samples. */
 export const timeSeriesPath = (deviceId: string) => `${DEVICES_PATH}/${deviceId}/recordedTimeSeries`;
+/** A document's versions. */
+export const documentVersionsPath = (documentId: string) => `${DOCUMENTS_PATH}/${documentId}/versions`;
 /** A ticket's activities. */
 export const ticketActivitiesPath = (ticketId: string) => `${TICKETS_PATH}/${ticketId}/activities`;
 /** The attachments of a ticket (activityId null) or of one of its activities. */
