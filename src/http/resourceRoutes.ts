@@ -11,7 +11,7 @@ import { canWrite } from './auth.ts';
 import { embedQuery, parseEmbed } from './embed.ts';
 import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
 import type { Hrefs, QueryValues } from './hrefs.ts';
-import { operationIds } from './operationIds.ts';
+import { operationIds, singular } from './operationIds.ts';
 import type { PageElements } from './presenters/historyPresenter.ts';
 import { type DescribedTable, withTextEmbeds } from './presenters/texts.ts';
 import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
@@ -44,6 +44,8 @@ export interface At {
 
 /** A route's words; its operationId when the derived one (see `operationIds`) does not fit. */
 type Doc = RouteDoc;
+/** The words of a GET of one item, whose summary defaults to `One <item>` (`One staff member`). */
+type ItemDoc = Omit<Doc, 'summary'> & { summary?: string };
 
 export type ResourceDefinition<Item, Embed extends string> = Presenter<Item, Embed> & ResourceWords<Embed>;
 
@@ -137,7 +139,7 @@ interface SearchRoute<S extends TSchema, Filter> extends Doc {
   filter: (body: Static<S>) => Filter;
 }
 
-export interface ItemRoute<Item> extends Doc {
+export interface ItemRoute<Item> extends ItemDoc {
   load: (at: At) => Promise<Item>;
 }
 
@@ -181,7 +183,7 @@ type OwnerIds<Ids extends ItemIds> = Ids extends [string, string] ? [ownerId: st
  */
 export interface ItemRoutes<Item, Input, CB extends TSchema, RB extends TSchema, Ids extends ItemIds> {
   input: (body: Static<CB> | Static<RB>) => Input;
-  get: Doc & { run: (db: Database, ...ids: Ids) => Promise<Item> };
+  get: ItemDoc & { run: (db: Database, ...ids: Ids) => Promise<Item> };
   create: Doc & { body: CB; run: (db: Database, ...at: [...OwnerIds<Ids>, Input]) => Promise<Item> };
   replace?: Omit<ReplaceRoute<Item, RB>, 'run'> & {
     run: (db: Database, ...at: [...Ids, Input]) => Promise<Item>;
@@ -208,6 +210,8 @@ export function resourceRoutes<Item, Embed extends string = never>(
   const tags = resource.tags ?? segments.slice(0, 1);
   const name = resource.name ?? (segments.at(-1) as string);
   const ids = operationIds(path, name);
+  /** The item in words: `staffMembers` -> `staff member`. */
+  const item = singular(name).replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
   /** Set by `create`: the list then offers writers its create link. */
   let creatable = false;
   const itemParam = resource.itemParam ?? 'id';
@@ -379,7 +383,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       registerRoute(api, {
         method: 'GET',
         path: itemPath,
-        ...docOf(route, ids.get),
+        ...docOf({ ...route, summary: route.summary ?? `One ${item}` }, ids.get),
         ...(embedded ? { querystring } : {}),
         response: { 200: schema },
         errors: [404],

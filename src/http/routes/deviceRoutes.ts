@@ -46,7 +46,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   });
   devices.items(db, {
     input: deviceInput,
-    get: { summary: 'One device', run: service.getDevice },
+    get: { run: service.getDevice },
     create: {
       summary: 'Create a device (emits RESOURCES_UPDATED, objectType DEVICE)',
       body: DeviceBody,

@@ -25,7 +25,7 @@ export function registerEvents(api: Api, { db, config }: ServerDeps): void {
     filters: EventFilters,
     load: (filter, page) => listEvents(db, filter, { ...page, maxBytes: config.pageMaxBytes }),
   });
-  events.get({ summary: 'One event', load: (at) => getEvent(db, at.id) });
+  events.get({ load: (at) => getEvent(db, at.id) });
   events.create({
     summary: 'Publish an EXTERNAL event; callbacks for EXTERNAL receive it',
     body: PublishEventBody,

@@ -136,7 +136,7 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
       workplaceId: body.workplaceId ?? null,
       materialNumber: body.materialNumber ?? null,
     }),
-    get: { summary: 'One folder', run: folderService.getFolder },
+    get: { run: folderService.getFolder },
     create: {
       summary: 'Create a folder below parentFolderId (default: the root) (emits RESOURCES_UPDATED)',
       body: CreateFolderBody,

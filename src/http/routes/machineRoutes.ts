@@ -48,7 +48,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     filters: MachineFilters,
     load: (filter, page) => service.listMachines(db, filter, page),
   });
-  machines.get({ summary: 'One machine', load: (at) => service.getMachine(db, at.id) });
+  machines.get({ load: (at) => service.getMachine(db, at.id) });
   const setState = (summary: string, operationId: string, path: string) =>
     ({
       path,

@@ -225,7 +225,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   });
   operations.items(db, {
     input: (body) => operationInput(body, body.productionOrderId),
-    get: { summary: 'One operation', run: service.getOperation },
+    get: { run: service.getOperation },
     create: {
       summary: 'Create an operation, RELEASED (emits OPERATION_CREATED)',
       body: CreateOperationBody,

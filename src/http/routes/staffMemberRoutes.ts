@@ -177,7 +177,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   });
   members.items(db, {
     input: staffMemberInput,
-    get: { summary: 'One staff member', run: service.getStaffMember },
+    get: { run: service.getStaffMember },
     create: {
       summary: 'Create a staff member (emits STAFF_MEMBER_CREATED)',
       body: CreateStaffMemberBody,

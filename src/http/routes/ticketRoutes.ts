@@ -44,7 +44,7 @@ export function registerTickets(api: Api, { db }: ServerDeps): void {
   });
   tickets.items(db, {
     input: ticketInput,
-    get: { summary: 'One ticket', run: service.getTicket },
+    get: { run: service.getTicket },
     create: {
       summary: 'Raise a ticket (emits TICKET_CREATED)',
       body: CreateTicketBody,

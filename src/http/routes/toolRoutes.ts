@@ -66,7 +66,7 @@ export function registerTools(api: Api, { db }: ServerDeps): void {
     load: (filter, page) => repository.listTools(db, filter, page),
     links: (request) => ({ toolAssemblyOrders: link(request.hrefs.api(TOOL_ASSEMBLY_ORDERS_PATH)) }),
   });
-  tools.get({ summary: 'One tool', load: (at) => service.getTool(db, at.id) });
+  tools.get({ load: (at) => service.getTool(db, at.id) });
   tools.create({
     summary:
       'Create a tool without an assembly order, with its location and characteristics (emits TOOL_CREATED)',

@@ -216,7 +216,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     // The shifts of all workplaces, as the real API links them beside the pages.
     links: (request) => ({ shifts: link(request.hrefs.api(`${WORKPLACES_PATH}/shifts`)) }),
   });
-  workplaces.get({ summary: 'One workplace', load: (at) => service.getWorkplace(db, at.id) });
+  workplaces.get({ load: (at) => service.getWorkplace(db, at.id) });
   workplaces.create({
     summary: 'Create a workplace (emits WORKPLACE_CREATED)',
     body: CreateWorkplaceBody,
