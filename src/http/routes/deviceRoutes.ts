@@ -81,7 +81,6 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   samples.list({
     summary: 'Recorded process or sensor data, newest first (timestamp pagination)',
     description: 'startDate is inclusive, endDate exclusive.',
-    paging: 'keyset',
     position: positionBy('timestamp'),
     filters: SampleFilters,
     filter: ({ tag, ...period }) => ({ tag, ...periodOf(period) }),

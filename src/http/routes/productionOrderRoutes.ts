@@ -101,7 +101,6 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
     description:
       'startDate/endDate: orders ending (basicEndDate) before startDate or starting (basicStartDate) ' +
       'after endDate are left out.',
-    paging: 'keyset',
     position: positionBy('updatedAt'),
     filters: ProductionOrderFilters,
     filter: ({ startDate, endDate, productionOrderNumber, materialNumber }): ProductionOrderFilter => ({

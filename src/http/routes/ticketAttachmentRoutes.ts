@@ -124,7 +124,6 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
     });
     routes.list({
       summary: 'Attachments, newest first (timestamp pagination)',
-      paging: 'keyset',
       position: positionBy('createdAt'),
       filters: AttachmentFilters,
       filter: (query) => creationFilter(query),

@@ -36,7 +36,6 @@ export function registerTickets(api: Api, { db }: ServerDeps): void {
   tickets.list({
     summary: 'Tickets, newest first (timestamp pagination)',
     description: 'creationDateFrom is inclusive, creationDateTo exclusive.',
-    paging: 'keyset',
     position: created,
     filters: TicketFilters,
     filter: ticketFilter,
@@ -77,7 +76,6 @@ export function registerTickets(api: Api, { db }: ServerDeps): void {
   });
   activities.list({
     summary: 'Activities of a ticket, newest first (timestamp pagination)',
-    paging: 'keyset',
     position: created,
     filters: ActivityFilters,
     filter: activityFilter,
@@ -122,7 +120,6 @@ export function registerTickets(api: Api, { db }: ServerDeps): void {
   const activityOf = (at: { id: string; params: Record<string, string> }) => at.params.activityId ?? '';
   remarks.list({
     summary: 'Remarks on an activity, newest first (timestamp pagination)',
-    paging: 'keyset',
     position: created,
     filters: RemarkFilters,
     filter: (query) => creationFilter(query),

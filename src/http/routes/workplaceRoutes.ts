@@ -286,7 +286,6 @@ function registerOperatingStateHistory(api: Api, db: ServerDeps['db']): void {
     summary: 'History of operating states, newest first (timestamp pagination)',
     description:
       'Records ending before startDate or starting after endDate are left out; an open record lasts on.',
-    paging: 'keyset',
     position: startPosition,
     filters: PeriodFilters,
     owner: async (at) => (await service.getWorkplace(db, at.id)).id,
