@@ -48,7 +48,6 @@ export function registerHistoryRoutes<Item extends { id: string; startDate: Date
   });
   history.list({
     summary: routes.summary,
-    paging: 'keyset',
     position: startPosition,
     owner: (at) => routes.ownerId(db, at.id),
     load: (_filter, page, at) => routes.history.list(db, at.owner, page),

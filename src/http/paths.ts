@@ -48,15 +48,49 @@ export const TOOL_ASSEMBLY_ORDER_STATES_PATH = '/masterData/toolAssemblyOrderSta
 export const DOCUMENT_STATES_PATH = '/masterData/documentStates';
 export const MACHINE_STATES_PATH = '/masterData/machineStates';
 
-/** A workplace's shifts. */
+/**
+ * The collections the entry point links, by link relation and in its order (every top-level
+ * collection a client reads with GET); events link the objects they refer to through it.
+ */
+export const COLLECTIONS = {
+  productionOrders: PRODUCTION_ORDERS_PATH,
+  operations: OPERATIONS_PATH,
+  workplaces: WORKPLACES_PATH,
+  workplaceGroups: WORKPLACE_GROUPS_PATH,
+  staffMembers: STAFF_MEMBERS_PATH,
+  tools: TOOLS_PATH,
+  toolAssemblyOrders: TOOL_ASSEMBLY_ORDERS_PATH,
+  documents: DOCUMENTS_PATH,
+  fileRepository: FILE_REPOSITORY_PATH,
+  devices: DEVICES_PATH,
+  operationPlanningScenarios: OPERATION_PLANNING_SCENARIOS_PATH,
+  staffMemberPlanningScenarios: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
+  predictedMalfunctionScenarios: MALFUNCTION_SCENARIOS_PATH,
+  masterData: MASTER_DATA_PATH,
+  literals: LITERALS_PATH,
+  erpContexts: ERP_CONTEXTS_PATH,
+  materials: MATERIALS_PATH,
+  operatingStates: OPERATING_STATES_PATH,
+  workplaceStates: WORKPLACE_STATES_PATH,
+  operationPhases: OPERATION_PHASES_PATH,
+  toolAssemblyOrderStates: TOOL_ASSEMBLY_ORDER_STATES_PATH,
+  callbacks: CALLBACKS_PATH,
+  events: EVENTS_PATH,
+  connectors: CONNECTORS_PATH,
+  tickets: TICKETS_PATH,
+} as const;
+
 /** A workplace's location. */
 export const workplaceLocationPath = (workplaceId: string) => `${WORKPLACES_PATH}/${workplaceId}/location`;
+/** A workplace's shifts. */
 export const shiftsPath = (workplaceId: string) => `${WORKPLACES_PATH}/${workplaceId}/shifts`;
 /** A workplace's scheduled maintenance tasks. */
 export const scheduledMaintenancesPath = (workplaceId: string) =>
   `${WORKPLACES_PATH}/${workplaceId}/scheduledMaintenances`;
 /** A device's recorded samples. */
 export const timeSeriesPath = (deviceId: string) => `${DEVICES_PATH}/${deviceId}/recordedTimeSeries`;
+/** A document's versions. */
+export const documentVersionsPath = (documentId: string) => `${DOCUMENTS_PATH}/${documentId}/versions`;
 /** A ticket's activities. */
 export const ticketActivitiesPath = (ticketId: string) => `${TICKETS_PATH}/${ticketId}/activities`;
 /** The attachments of a ticket (activityId null) or of one of its activities. */

@@ -11,7 +11,7 @@ import { canWrite } from './auth.ts';
 import { embedQuery, parseEmbed } from './embed.ts';
 import { type KeysetPosition, keysetCollection, type Link, offsetCollection, type Resource } from './hal.ts';
 import type { Hrefs, QueryValues } from './hrefs.ts';
-import { operationIds } from './operationIds.ts';
+import { operationIds, singular } from './operationIds.ts';
 import type { PageElements } from './presenters/historyPresenter.ts';
 import { type DescribedTable, withTextEmbeds } from './presenters/texts.ts';
 import { checkEchoed, echoingBody, readOnlyNames, representedProperties } from './readOnly.ts';
@@ -44,6 +44,8 @@ export interface At {
 
 /** A route's words; its operationId when the derived one (see `operationIds`) does not fit. */
 type Doc = RouteDoc;
+/** The words of a GET of one item, whose summary defaults to `One <item>` (`One staff member`). */
+type ItemDoc = Omit<Doc, 'summary'> & { summary?: string };
 
 export type ResourceDefinition<Item, Embed extends string> = Presenter<Item, Embed> & ResourceWords<Embed>;
 
@@ -95,24 +97,16 @@ type Presenter<Item, Embed extends string> =
       present?: never;
     };
 
-type Paging = 'offset' | 'keyset';
 type NoProperties = Record<never, TSchema>;
-type PageRequest<P extends Paging> = P extends 'offset' ? OffsetRequest : KeysetRequest;
-type Page<P extends Paging, Item> = P extends 'offset' ? OffsetPage<Item> : KeysetPage<Item>;
 
-export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter, S extends TSchema>
-  extends Doc {
-  /** Offset paging (the default), or timestamp (keyset) paging newest first (docs/api.md, "Collections"). */
-  paging?: P;
-  /** Keyset paging: the position of an item. */
-  position?: (item: Item) => KeysetPosition;
+/** A list's words and parameters, whichever its paging (docs/api.md, "Collections"). */
+interface ListWords<Item, F extends TProperties, Filter, S extends TSchema> extends Doc {
   /** Filter parameters of the query string; the ones sent are kept in every paging link. */
   filters?: F;
   /** The filter the query asks for; default: the filter parameters as sent. */
   filter?: (filters: Static<TObject<F>>, at: At) => Filter;
   /** Below an owner: its id, 404 when there is none. Runs after the embeds are checked. */
   owner?: (at: At) => Promise<string>;
-  load: (filter: Filter, page: PageRequest<P>, at: At) => Promise<Page<P, Item>>;
   /**
    * The rel of the create link offered to writers; default `create<Singular>` (`createShift`) once
    * the family declares `create`. `createPath` when it is not the list's own.
@@ -132,12 +126,40 @@ export interface ListRoute<Item, P extends Paging, F extends TProperties, Filter
   elements?: PageElements<Item, NoInfer<Filter>>;
 }
 
+/** Offset paging, the default. */
+interface OffsetList<Item, F extends TProperties, Filter, S extends TSchema>
+  extends ListWords<Item, F, Filter, S> {
+  position?: never;
+  load: (filter: Filter, page: OffsetRequest, at: At) => Promise<OffsetPage<Item>>;
+}
+
+/** Timestamp (keyset) paging, newest first, by this position of an item. */
+interface KeysetList<Item, F extends TProperties, Filter, S extends TSchema>
+  extends ListWords<Item, F, Filter, S> {
+  position: (item: Item) => KeysetPosition;
+  load: (filter: Filter, page: KeysetRequest, at: At) => Promise<KeysetPage<Item>>;
+}
+
+export type ListRoute<Item, F extends TProperties, Filter, S extends TSchema> =
+  | OffsetList<Item, F, Filter, S>
+  | KeysetList<Item, F, Filter, S>;
+
+/** `list`: a route's `position` gives it timestamp paging, and its `load` the keyset page. */
+interface ListDeclaration<Item> {
+  <F extends TProperties = NoProperties, Filter = Static<TObject<F>>, S extends TSchema = TObject>(
+    route: KeysetList<Item, F, Filter, S>,
+  ): void;
+  <F extends TProperties = NoProperties, Filter = Static<TObject<F>>, S extends TSchema = TObject>(
+    route: OffsetList<Item, F, Filter, S>,
+  ): void;
+}
+
 interface SearchRoute<S extends TSchema, Filter> extends Doc {
   body: S;
   filter: (body: Static<S>) => Filter;
 }
 
-export interface ItemRoute<Item> extends Doc {
+export interface ItemRoute<Item> extends ItemDoc {
   load: (at: At) => Promise<Item>;
 }
 
@@ -181,7 +203,7 @@ type OwnerIds<Ids extends ItemIds> = Ids extends [string, string] ? [ownerId: st
  */
 export interface ItemRoutes<Item, Input, CB extends TSchema, RB extends TSchema, Ids extends ItemIds> {
   input: (body: Static<CB> | Static<RB>) => Input;
-  get: Doc & { run: (db: Database, ...ids: Ids) => Promise<Item> };
+  get: ItemDoc & { run: (db: Database, ...ids: Ids) => Promise<Item> };
   create: Doc & { body: CB; run: (db: Database, ...at: [...OwnerIds<Ids>, Input]) => Promise<Item> };
   replace?: Omit<ReplaceRoute<Item, RB>, 'run'> & {
     run: (db: Database, ...at: [...Ids, Input]) => Promise<Item>;
@@ -208,6 +230,8 @@ export function resourceRoutes<Item, Embed extends string = never>(
   const tags = resource.tags ?? segments.slice(0, 1);
   const name = resource.name ?? (segments.at(-1) as string);
   const ids = operationIds(path, name);
+  /** The item in words: `staffMembers` -> `staff member`. */
+  const item = singular(name).replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
   /** Set by `create`: the list then offers writers its create link. */
   let creatable = false;
   const itemParam = resource.itemParam ?? 'id';
@@ -252,15 +276,8 @@ export function resourceRoutes<Item, Embed extends string = never>(
   };
 
   const routes = {
-    list<
-      P extends Paging = 'offset',
-      F extends TProperties = NoProperties,
-      Filter = Static<TObject<F>>,
-      S extends TSchema = TObject,
-    >(route: ListRoute<Item, P, F, Filter, S>): void {
-      const keyset = route.paging === 'keyset';
-      // A programming error, so it stops the server at start rather than a request later.
-      if (keyset && !route.position) throw new Error(`${path}: timestamp paging needs a position`);
+    list<F extends TProperties, Filter, S extends TSchema>(route: ListRoute<Item, F, Filter, S>): void {
+      const keyset = route.position !== undefined;
       const filters = route.filters ?? ({} as F);
       const paging = keyset ? KeysetQuery : OffsetQuery;
       const Collection = keyset
@@ -306,23 +323,19 @@ export function resourceRoutes<Item, Embed extends string = never>(
         };
         const filter = filterOf(where);
         if (keyset) {
-          const found = (await route.load(
-            filter,
-            keysetPosition(query) as PageRequest<P>,
-            where,
-          )) as KeysetPage<Item>;
+          const found = await route.load(filter, keysetPosition(query), where);
           const collection = keysetCollection(
             context,
             await presentPage(found.items, request, embed),
             found,
             pagingAsked(query),
-            route.position as (item: Item) => KeysetPosition,
+            route.position,
           );
           if (route.links) Object.assign(collection._links, route.links(request));
           return withElements(collection, found.items, request, filter);
         }
         const asked = offsetPage(query);
-        const found = (await route.load(filter, asked as PageRequest<P>, where)) as OffsetPage<Item>;
+        const found = await route.load(filter, asked, where);
         const presented = await presentPage(found.items, request, embed);
         const collection = offsetCollection(context, presented, found, asked);
         if (route.links) Object.assign(collection._links, route.links(request));
@@ -379,7 +392,7 @@ export function resourceRoutes<Item, Embed extends string = never>(
       registerRoute(api, {
         method: 'GET',
         path: itemPath,
-        ...docOf(route, ids.get),
+        ...docOf({ ...route, summary: route.summary ?? `One ${item}` }, ids.get),
         ...(embedded ? { querystring } : {}),
         response: { 200: schema },
         errors: [404],
@@ -473,8 +486,11 @@ export function resourceRoutes<Item, Embed extends string = never>(
     },
   };
 
+  /** The routes' `list`, with its two kinds of paging told apart by the types. */
+  const list: ListDeclaration<Item> = routes.list;
   return {
     ...routes,
+    list,
     /**
      * get, create, replace and remove (the last two where the family has them) through its
      * service (`ItemRoutes`): by the item's id, below an owner (an `itemParam` of its own) by the

@@ -22,10 +22,13 @@ export function singletonRoutes<Item>(api: Api, singleton: SingletonDefinition<I
   const ownerOf = (request: FastifyRequest) => (request.params as { id: string }).id;
   /** What every route of the object shares: its path and tags, with the route's words. */
   const at = (method: 'GET' | 'PUT' | 'DELETE', doc: RouteDoc) => ({ method, path, tags, ...doc });
+  /** The loader, once `get` is declared: a PUT compares echoed read-only properties with it. */
+  let loadItem: ((id: string) => Promise<Item>) | undefined;
   return {
     /** The object; 404 when the owner or the object is not there. */
     get(route: RouteDoc & { load: (id: string) => Promise<Item> }): void {
       const { load, ...doc } = route;
+      loadItem = load;
       registerRoute(api, {
         ...at('GET', doc),
         response: { 200: schema },
@@ -34,15 +37,14 @@ export function singletonRoutes<Item>(api: Api, singleton: SingletonDefinition<I
       });
     },
 
-    /** Sets the object; `current` is what an echoed read-only property is compared with (none: nothing). */
+    /**
+     * Sets the object. An echoed read-only property is compared with the object as GET shows it;
+     * with nothing while it is not there yet.
+     */
     put<B extends TSchema>(
-      route: RouteDoc & {
-        body: B;
-        current: (id: string) => Promise<Item | undefined>;
-        run: (body: Static<B>, id: string) => Promise<Item>;
-      },
+      route: RouteDoc & { body: B; run: (body: Static<B>, id: string) => Promise<Item> },
     ): void {
-      const { body, current, run, ...doc } = route;
+      const { body, run, ...doc } = route;
       const readOnly = readOnlyNames(body, representedProperties(schema));
       registerRoute(api, {
         ...at('PUT', doc),
@@ -52,7 +54,7 @@ export function singletonRoutes<Item>(api: Api, singleton: SingletonDefinition<I
         handler: async (request) => {
           const id = ownerOf(request);
           await checkEchoed(request.body as Record<string, unknown>, readOnly, [], async () => {
-            const item = await current(id);
+            const item = await loadItem?.(id).catch(() => undefined);
             return item === undefined ? {} : (present(item, request).properties as Record<string, unknown>);
           });
           return present(await run(request.body as Static<B>, id), request);

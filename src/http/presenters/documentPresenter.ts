@@ -1,10 +1,11 @@
 import { type Document, type DocumentVersion, metadataAndFile } from '../../domain/documents.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import { DOCUMENTS_PATH } from '../paths.ts';
+import { DOCUMENTS_PATH, documentVersionsPath } from '../paths.ts';
 
 export function presentDocument(document: Document, hrefs: Hrefs, canWrite: boolean): Resource {
   const self = `${DOCUMENTS_PATH}/${document.id}`;
+  const versions = documentVersionsPath(document.id);
   return resource(
     {
       id: document.id,
@@ -16,8 +17,8 @@ export function presentDocument(document: Document, hrefs: Hrefs, canWrite: bool
     {
       self: link(hrefs.api(self)),
       file: link(hrefs.api(`${self}/file`)),
-      versions: link(hrefs.api(`${self}/versions`)),
-      currentVersion: link(hrefs.api(`${self}/versions/${document.version}`)),
+      versions: link(hrefs.api(versions)),
+      currentVersion: link(hrefs.api(`${versions}/${document.version}`)),
       uploadFile: canWrite ? link(hrefs.api(`${self}/file`), { method: 'PUT' }) : undefined,
     },
   );
@@ -25,7 +26,7 @@ export function presentDocument(document: Document, hrefs: Hrefs, canWrite: bool
 
 export function presentDocumentVersion(version: DocumentVersion, hrefs: Hrefs): Resource {
   const document = `${DOCUMENTS_PATH}/${version.documentId}`;
-  const self = `${document}/versions/${version.version}`;
+  const self = `${documentVersionsPath(version.documentId)}/${version.version}`;
   return resource(
     {
       documentId: version.documentId,

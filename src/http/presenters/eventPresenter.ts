@@ -3,45 +3,30 @@ import type { ObjectType } from '../../domain/events.ts';
 import { isUuid } from '../../domain/ids.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
-import {
-  CONNECTORS_PATH,
-  DEVICES_PATH,
-  DOCUMENTS_PATH,
-  EVENTS_PATH,
-  MALFUNCTION_SCENARIOS_PATH,
-  OPERATION_PLANNING_SCENARIOS_PATH,
-  OPERATIONS_PATH,
-  PRODUCTION_ORDERS_PATH,
-  STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
-  STAFF_MEMBERS_PATH,
-  TICKETS_PATH,
-  TOOL_ASSEMBLY_ORDERS_PATH,
-  TOOLS_PATH,
-  WORKPLACE_GROUPS_PATH,
-  WORKPLACES_PATH,
-} from '../paths.ts';
+import { COLLECTIONS, EVENTS_PATH } from '../paths.ts';
 
-// Where the object an event refers to lives, so a client can follow `object` from an event.
-// Shifts and what hangs below a ticket are left out: their address needs the owner as well.
-const OBJECT_COLLECTIONS: Partial<Record<ObjectType, string>> = {
-  OPERATION: OPERATIONS_PATH,
-  PRODUCTION_ORDER: PRODUCTION_ORDERS_PATH,
-  WORKPLACE: WORKPLACES_PATH,
-  WORKPLACE_GROUP: WORKPLACE_GROUPS_PATH,
-  STAFF_MEMBER: STAFF_MEMBERS_PATH,
-  TOOL: TOOLS_PATH,
-  TOOL_ASSEMBLY_ORDER: TOOL_ASSEMBLY_ORDERS_PATH,
-  DOCUMENT: DOCUMENTS_PATH,
-  DEVICE: DEVICES_PATH,
-  OPERATION_PLANNING_SCENARIO: OPERATION_PLANNING_SCENARIOS_PATH,
-  STAFF_MEMBER_PLANNING_SCENARIO: STAFF_MEMBER_PLANNING_SCENARIOS_PATH,
-  PREDICTED_MALFUNCTION_SCENARIO: MALFUNCTION_SCENARIOS_PATH,
-  CONNECTOR: CONNECTORS_PATH,
-  TICKET: TICKETS_PATH,
+// The entry point's collection of the object an event refers to, so a client can follow `object`
+// from an event. Shifts and what hangs below a ticket are left out: their address needs the owner as well.
+const OBJECT_COLLECTIONS: Partial<Record<ObjectType, keyof typeof COLLECTIONS>> = {
+  OPERATION: 'operations',
+  PRODUCTION_ORDER: 'productionOrders',
+  WORKPLACE: 'workplaces',
+  WORKPLACE_GROUP: 'workplaceGroups',
+  STAFF_MEMBER: 'staffMembers',
+  TOOL: 'tools',
+  TOOL_ASSEMBLY_ORDER: 'toolAssemblyOrders',
+  DOCUMENT: 'documents',
+  DEVICE: 'devices',
+  OPERATION_PLANNING_SCENARIO: 'operationPlanningScenarios',
+  STAFF_MEMBER_PLANNING_SCENARIO: 'staffMemberPlanningScenarios',
+  PREDICTED_MALFUNCTION_SCENARIO: 'predictedMalfunctionScenarios',
+  CONNECTOR: 'connectors',
+  TICKET: 'tickets',
 };
 
 export function presentEvent(event: StoredEvent, hrefs: Hrefs): Resource {
-  const collection = OBJECT_COLLECTIONS[event.objectType];
+  const rel = OBJECT_COLLECTIONS[event.objectType];
+  const collection = rel && COLLECTIONS[rel];
   return resource(
     {
       id: event.id,

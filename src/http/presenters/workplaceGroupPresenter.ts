@@ -2,19 +2,13 @@ import type { WorkplaceGroup } from '../../domain/workplaces.ts';
 import { link, type Resource, resource } from '../hal.ts';
 import type { Hrefs } from '../hrefs.ts';
 import { WORKPLACE_GROUPS_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { WorkplaceGroupSchema } from '../schemas/workplaceSchemas.ts';
+import { propertiesOf } from './properties.ts';
 import { textLinks } from './texts.ts';
 
-/** A group as a workplace shows it beside its id (docs/resources/workplaces.md). */
+/** A group as a workplace shows it beside its id (docs/resources/workplaces.md): its own properties. */
 export const groupProperty = (group: WorkplaceGroup | undefined) =>
-  group === undefined
-    ? null
-    : {
-        id: group.id,
-        number: group.number,
-        description: group.description,
-        type: group.type,
-        erpContextId: group.erpContextId,
-      };
+  group === undefined ? null : propertiesOf(WorkplaceGroupSchema, group);
 
 /** A group; `workplaces`: its workplaces presented, when they are to be embedded. */
 export function presentWorkplaceGroup(
@@ -23,13 +17,7 @@ export function presentWorkplaceGroup(
   workplaces?: Resource[],
 ): Resource {
   return resource(
-    {
-      id: group.id,
-      number: group.number,
-      description: group.description,
-      type: group.type,
-      erpContextId: group.erpContextId,
-    },
+    propertiesOf(WorkplaceGroupSchema, group),
     {
       self: link(hrefs.api(`${WORKPLACE_GROUPS_PATH}/${group.id}`)),
       ...textLinks(hrefs, 'workplace_groups', group),

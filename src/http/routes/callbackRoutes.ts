@@ -30,7 +30,7 @@ export function registerCallbacks(api: Api, { db, config }: ServerDeps): void {
     summary: "List the caller's callbacks",
     load: (_filter, page, at) => service.listCallbacks(db, clientOf(at), page),
   });
-  callbacks.get({ summary: 'One callback', load: (at) => service.getCallback(db, clientOf(at), at.id) });
+  callbacks.get({ load: (at) => service.getCallback(db, clientOf(at), at.id) });
   callbacks.remove({
     summary: 'Delete a callback: nothing more is delivered for it',
     run: (at) => service.deleteCallback(db, clientOf(at), at.id),

@@ -7,7 +7,7 @@ import { getWorkplace } from '../../services/workplaceService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { positionBy } from '../hal.ts';
-import { DEVICES_PATH, WORKPLACES_PATH } from '../paths.ts';
+import { DEVICES_PATH, timeSeriesPath, WORKPLACES_PATH } from '../paths.ts';
 import {
   DEVICE_EMBEDS,
   presentDevice,
@@ -46,7 +46,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   });
   devices.items(db, {
     input: deviceInput,
-    get: { summary: 'One device', run: service.getDevice },
+    get: { run: service.getDevice },
     create: {
       summary: 'Create a device (emits RESOURCES_UPDATED, objectType DEVICE)',
       body: DeviceBody,
@@ -74,14 +74,13 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
   });
 
   const samples = resourceRoutes(api, {
-    path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
+    path: timeSeriesPath(':id'),
     schema: SampleSchema,
     present: presentSample,
   });
   samples.list({
     summary: 'Recorded process or sensor data, newest first (timestamp pagination)',
     description: 'startDate is inclusive, endDate exclusive.',
-    paging: 'keyset',
     position: positionBy('timestamp'),
     filters: SampleFilters,
     filter: ({ tag, ...period }) => ({ tag, ...periodOf(period) }),
@@ -92,7 +91,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
 
   registerRoute(api, {
     method: 'POST',
-    path: `${DEVICES_PATH}/:id/recordedTimeSeries`,
+    path: timeSeriesPath(':id'),
     bodyLimit: Math.max(config.bodyLimitBytes, SAMPLES_BODY_BYTES),
     tags,
     summary: `Record process or sensor data (up to ${MAX_SAMPLES_PER_CALL} samples, one transaction)`,
@@ -117,7 +116,7 @@ export function registerDevices(api: Api, { db, config }: ServerDeps): void {
 
   registerRoute(api, {
     method: 'GET',
-    path: `${DEVICES_PATH}/:id/recordedTimeSeries/:sampleId`,
+    path: `${timeSeriesPath(':id')}/:sampleId`,
     tags,
     summary: 'One recorded sample',
     // Up to the router's limit, so that any readable sample id gets the service's own 404.

@@ -5,7 +5,7 @@ import type { Api } from '../api.ts';
 import { canWrite } from '../auth.ts';
 import type { ServerDeps } from '../deps.ts';
 import { fileDownloadRoute, fileUploadRoute } from '../fileTransfer.ts';
-import { DOCUMENTS_PATH } from '../paths.ts';
+import { DOCUMENTS_PATH, documentVersionsPath } from '../paths.ts';
 import { presentDocument, presentDocumentVersion } from '../presenters/documentPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import {
@@ -56,7 +56,7 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
   });
 
   const versions = resourceRoutes(api, {
-    path: `${DOCUMENTS_PATH}/:id/versions`,
+    path: documentVersionsPath(':id'),
     itemParam: 'version',
     schema: VersionSchema,
     present: presentDocumentVersion,
@@ -80,7 +80,7 @@ export function registerDocuments(api: Api, { db, config }: ServerDeps): void {
 
   fileDownloadRoute(api, {
     tags,
-    path: `${DOCUMENTS_PATH}/:id/versions/:version/file`,
+    path: `${documentVersionsPath(':id')}/:version/file`,
     summary: 'The content of one version',
     load: async ({ id, version }) => versionFile(await service.readFile(db, id ?? '', version)),
   });

@@ -20,12 +20,11 @@ export function registerEvents(api: Api, { db, config }: ServerDeps): void {
     summary: 'The event log, newest first (timestamp mode on recordedAt)',
     description:
       'Keep firstIdentifier and later ask paginationDirection=PREVIOUS from it to get every event recorded since.',
-    paging: 'keyset',
     position: positionBy('recordedAt'),
     filters: EventFilters,
     load: (filter, page) => listEvents(db, filter, { ...page, maxBytes: config.pageMaxBytes }),
   });
-  events.get({ summary: 'One event', load: (at) => getEvent(db, at.id) });
+  events.get({ load: (at) => getEvent(db, at.id) });
   events.create({
     summary: 'Publish an EXTERNAL event; callbacks for EXTERNAL receive it',
     body: PublishEventBody,

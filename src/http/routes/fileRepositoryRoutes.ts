@@ -123,7 +123,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
   });
   folders.list({
     summary: 'List folders, newest change first; parentFolderId lists one folder of the tree',
-    paging: 'keyset',
     position: changePosition,
     filters: FolderFilters,
     load: (filter, page) => folderRepository.listFolders(db, filter, page),
@@ -136,7 +135,7 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
       workplaceId: body.workplaceId ?? null,
       materialNumber: body.materialNumber ?? null,
     }),
-    get: { summary: 'One folder', run: folderService.getFolder },
+    get: { run: folderService.getFolder },
     create: {
       summary: 'Create a folder below parentFolderId (default: the root) (emits RESOURCES_UPDATED)',
       body: CreateFolderBody,
@@ -159,7 +158,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
   });
   folderDocuments.list({
     summary: "A folder's documents, newest change first",
-    paging: 'keyset',
     position: changePosition,
     owner: async (at) => (await folderService.getFolder(db, at.id)).id,
     load: (_filter, page, at) => documentRepository.listRepositoryDocuments(db, at.owner, page),
@@ -188,7 +186,6 @@ export function registerFileRepository(api: Api, { db, config }: ServerDeps): vo
   documents.list({
     summary: 'Every document of the repository, newest change first',
     operationId: 'listFileRepositoryDocuments',
-    paging: 'keyset',
     position: changePosition,
     load: (_filter, page) => documentRepository.listRepositoryDocuments(db, undefined, page),
   });

@@ -27,6 +27,7 @@ import { registerSetupTransitions } from './setupTransitionRoutes.ts';
 import { registerShifts } from './shiftRoutes.ts';
 import { registerStaffMembers } from './staffMemberRoutes.ts';
 import { registerSummaries } from './summaryRoutes.ts';
+import { registerTicketAttachments } from './ticketAttachmentRoutes.ts';
 import { registerTickets } from './ticketRoutes.ts';
 import { registerToolAssemblyOrders } from './toolAssemblyOrderRoutes.ts';
 import { registerTools } from './toolRoutes.ts';
@@ -66,4 +67,5 @@ export async function registerApi(instance: FastifyInstance, deps: ServerDeps): 
   registerClients(api, deps);
   registerCommands(api, deps);
   registerTickets(api, deps);
+  registerTicketAttachments(api, deps);
 }

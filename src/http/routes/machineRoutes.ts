@@ -48,7 +48,7 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     filters: MachineFilters,
     load: (filter, page) => service.listMachines(db, filter, page),
   });
-  machines.get({ summary: 'One machine', load: (at) => service.getMachine(db, at.id) });
+  machines.get({ load: (at) => service.getMachine(db, at.id) });
   const setState = (summary: string, operationId: string, path: string) =>
     ({
       path,
@@ -136,7 +136,6 @@ export function registerMachines(api: Api, { db, clock }: ServerDeps): void {
     summary:
       "The machine's states with their details: the workplace history, newest first (timestamp pagination)",
     operationId: 'getRecordedMachineStates',
-    paging: 'keyset',
     position: startPosition,
     owner: async (at) => (await service.getWorkplaceMachine(db, at.id)).workplaceId,
     load: (_filter, page, at) => listRecordedOperatingStates(db, at.owner, page),

@@ -235,5 +235,5 @@ function registerMaterials(api: Api, { db }: ServerDeps): void {
     summary: 'List the materials production orders and operations name',
     load: (_filter, page) => repository.listMaterials(db, page),
   });
-  routes.get({ summary: 'One material', load: ({ id }) => service.getMaterial(db, id) });
+  routes.get({ load: ({ id }) => service.getMaterial(db, id) });
 }

@@ -198,7 +198,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
     summary: 'List operations, newest change first (timestamp pagination)',
     description:
       'startDate/endDate: operations planned to end before startDate or start after endDate are left out.',
-    paging: 'keyset',
     position: positionBy('updatedAt'),
     filters: OperationFilters,
     filter: ({
@@ -225,7 +224,7 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   });
   operations.items(db, {
     input: (body) => operationInput(body, body.productionOrderId),
-    get: { summary: 'One operation', run: service.getOperation },
+    get: { run: service.getOperation },
     create: {
       summary: 'Create an operation, RELEASED (emits OPERATION_CREATED)',
       body: CreateOperationBody,
@@ -298,7 +297,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   phases.list({
     summary: 'History of operation phases, newest first (timestamp pagination)',
     description: 'startDate/endDate: only the records overlapping the period.',
-    paging: 'keyset',
     position: startPosition,
     filters: PeriodFilters,
     owner: async (at) => (await service.getOperation(db, at.id)).id,
@@ -324,7 +322,6 @@ export function registerOperations(api: Api, { db }: ServerDeps): void {
   });
   quantities.list({
     summary: 'Output quantities booked on an operation, newest first (timestamp pagination)',
-    paging: 'keyset',
     position: positionBy('timestamp'),
     description: 'startDate/endDate: only the quantities booked within the period.',
     filters: PeriodFilters,

@@ -260,7 +260,6 @@ function registerShiftResults(api: Api, db: ServerDeps['db']): void {
       'One per shift of the staff member that their planning result shares time with; startDate/endDate: ' +
       'only the shifts overlapping the period.',
     operationId: 'getStaffMemberPlanningResults',
-    paging: 'keyset',
     position: startPosition,
     filters: PeriodFilters,
     links: (request) => ({

@@ -101,7 +101,6 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
     description:
       'startDate/endDate: orders ending (basicEndDate) before startDate or starting (basicStartDate) ' +
       'after endDate are left out.',
-    paging: 'keyset',
     position: positionBy('updatedAt'),
     filters: ProductionOrderFilters,
     filter: ({ startDate, endDate, productionOrderNumber, materialNumber }): ProductionOrderFilter => ({
@@ -121,7 +120,7 @@ export function registerProductionOrders(api: Api, { db }: ServerDeps): void {
       }),
     },
   });
-  orders.get({ summary: 'One production order', load: (at) => service.getProductionOrder(db, at.id) });
+  orders.get({ load: (at) => service.getProductionOrder(db, at.id) });
   orders.create({
     summary: 'Create a production order, optionally with its operations (emits PRODUCTION_ORDER_CREATED)',
     description: 'With `operations`, the answer embeds them; each emits OPERATION_CREATED.',

@@ -31,7 +31,6 @@ export function registerShifts(api: Api, { db }: ServerDeps): void {
   shifts.list({
     summary: 'Shifts of a workplace, latest start first (timestamp pagination on startDate)',
     description: 'Shifts ending before startDate or starting after endDate are left out.',
-    paging: 'keyset',
     position: startPosition,
     filters: PeriodFilters,
     owner: async (at) => (await getWorkplace(db, at.id)).id,

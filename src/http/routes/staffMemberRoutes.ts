@@ -149,7 +149,6 @@ function registerStaffMemberShifts(api: Api, db: ServerDeps['db']): void {
       "The shifts of each staff member's shift model (shiftId) at their assigned workplaces, the same " +
       'period at several of them once; shifts ending before startDate or starting after endDate are left out.',
     operationId: 'getStaffMembersShifts',
-    paging: 'keyset',
     position: startPosition,
     ...anyOwnerPeriodQuery('staffMemberId'),
     load: (filter, page) => listStaffMemberShifts(db, filter, page),
@@ -177,7 +176,7 @@ export function registerStaffMembers(api: Api, { db }: ServerDeps): void {
   });
   members.items(db, {
     input: staffMemberInput,
-    get: { summary: 'One staff member', run: service.getStaffMember },
+    get: { run: service.getStaffMember },
     create: {
       summary: 'Create a staff member (emits STAFF_MEMBER_CREATED)',
       body: CreateStaffMemberBody,

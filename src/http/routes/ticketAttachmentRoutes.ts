@@ -15,7 +15,7 @@ import {
   uploadedBytes,
 } from '../fileTransfer.ts';
 import { positionBy } from '../hal.ts';
-import { TICKETS_PATH } from '../paths.ts';
+import { ticketAttachmentsPath } from '../paths.ts';
 import { presentAttachment } from '../presenters/ticketPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import { registerRoute } from '../route.ts';
@@ -105,12 +105,12 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
     what: string;
   }[] = [
     {
-      path: `${TICKETS_PATH}/:id/attachments`,
+      path: ticketAttachmentsPath(':id', null),
       ownerOf: (params) => ({ ticketId: params.id ?? '', activityId: null }),
       what: 'TICKET_ATTACHMENT',
     },
     {
-      path: `${TICKETS_PATH}/:id/activities/:activityId/attachments`,
+      path: ticketAttachmentsPath(':id', ':activityId'),
       ownerOf: (params) => ({ ticketId: params.id ?? '', activityId: params.activityId ?? '' }),
       what: 'TICKET_ACTIVITY_ATTACHMENT',
     },
@@ -124,7 +124,6 @@ export function registerTicketAttachments(api: Api, { db, config }: ServerDeps):
     });
     routes.list({
       summary: 'Attachments, newest first (timestamp pagination)',
-      paging: 'keyset',
       position: positionBy('createdAt'),
       filters: AttachmentFilters,
       filter: (query) => creationFilter(query),

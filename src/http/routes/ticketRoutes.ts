@@ -3,7 +3,7 @@ import * as service from '../../services/ticketService.ts';
 import type { Api } from '../api.ts';
 import type { ServerDeps } from '../deps.ts';
 import { positionBy } from '../hal.ts';
-import { TICKETS_PATH } from '../paths.ts';
+import { TICKETS_PATH, ticketActivitiesPath, ticketActivityRemarksPath } from '../paths.ts';
 import { presentActivity, presentRemark, presentTicket } from '../presenters/ticketPresenter.ts';
 import { resourceRoutes } from '../resourceRoutes.ts';
 import {
@@ -24,12 +24,10 @@ import {
   ticketFilter,
   ticketInput,
 } from '../schemas/ticketSchemas.ts';
-import { registerTicketAttachments } from './ticketAttachmentRoutes.ts';
 
 const created = positionBy('createdAt');
 
-export function registerTickets(api: Api, deps: ServerDeps): void {
-  const { db } = deps;
+export function registerTickets(api: Api, { db }: ServerDeps): void {
   const tickets = resourceRoutes(api, {
     path: TICKETS_PATH,
     schema: TicketSchema,
@@ -38,7 +36,6 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   tickets.list({
     summary: 'Tickets, newest first (timestamp pagination)',
     description: 'creationDateFrom is inclusive, creationDateTo exclusive.',
-    paging: 'keyset',
     position: created,
     filters: TicketFilters,
     filter: ticketFilter,
@@ -46,7 +43,7 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   });
   tickets.items(db, {
     input: ticketInput,
-    get: { summary: 'One ticket', run: service.getTicket },
+    get: { run: service.getTicket },
     create: {
       summary: 'Raise a ticket (emits TICKET_CREATED)',
       body: CreateTicketBody,
@@ -72,14 +69,13 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   });
 
   const activities = resourceRoutes(api, {
-    path: `${TICKETS_PATH}/:id/activities`,
+    path: ticketActivitiesPath(':id'),
     itemParam: 'activityId',
     schema: ActivitySchema,
     present: presentActivity,
   });
   activities.list({
     summary: 'Activities of a ticket, newest first (timestamp pagination)',
-    paging: 'keyset',
     position: created,
     filters: ActivityFilters,
     filter: activityFilter,
@@ -116,7 +112,7 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   });
 
   const remarks = resourceRoutes(api, {
-    path: `${TICKETS_PATH}/:id/activities/:activityId/remarks`,
+    path: ticketActivityRemarksPath(':id', ':activityId'),
     itemParam: 'remarkId',
     schema: RemarkSchema,
     present: presentRemark,
@@ -124,7 +120,6 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
   const activityOf = (at: { id: string; params: Record<string, string> }) => at.params.activityId ?? '';
   remarks.list({
     summary: 'Remarks on an activity, newest first (timestamp pagination)',
-    paging: 'keyset',
     position: created,
     filters: RemarkFilters,
     filter: (query) => creationFilter(query),
@@ -145,6 +140,4 @@ export function registerTickets(api: Api, deps: ServerDeps): void {
     summary: 'Delete a remark (emits TICKET_ACTIVITY_REMARK_DELETED)',
     run: (at) => service.deleteRemark(db, at.id, activityOf(at), at.itemId),
   });
-
-  registerTicketAttachments(api, deps);
 }

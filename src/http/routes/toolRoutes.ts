@@ -45,8 +45,7 @@ const EdgeParams = Type.Object({
 });
 
 /** Tools: created directly or through tool assembly orders (routes/toolAssemblyOrderRoutes.ts). */
-export function registerTools(api: Api, deps: ServerDeps): void {
-  const { db } = deps;
+export function registerTools(api: Api, { db }: ServerDeps): void {
   const tools = resourceRoutes(api, {
     path: TOOLS_PATH,
     schema: ToolSchema,
@@ -67,7 +66,7 @@ export function registerTools(api: Api, deps: ServerDeps): void {
     load: (filter, page) => repository.listTools(db, filter, page),
     links: (request) => ({ toolAssemblyOrders: link(request.hrefs.api(TOOL_ASSEMBLY_ORDERS_PATH)) }),
   });
-  tools.get({ summary: 'One tool', load: (at) => service.getTool(db, at.id) });
+  tools.get({ load: (at) => service.getTool(db, at.id) });
   tools.create({
     summary:
       'Create a tool without an assembly order, with its location and characteristics (emits TOOL_CREATED)',
@@ -96,12 +95,12 @@ export function registerTools(api: Api, deps: ServerDeps): void {
     path: ':toolStateId',
     run: (_body, at) => service.setToolState(db, at.id, at.params.toolStateId ?? ''),
   });
-  registerToolEdges(api, deps);
-  registerToolCharacteristics(api, deps);
-  registerToolLocation(api, deps);
+  registerToolEdges(api, db);
+  registerToolCharacteristics(api, db);
+  registerToolLocation(api, db);
 }
 
-function registerToolEdges(api: Api, { db }: ServerDeps): void {
+function registerToolEdges(api: Api, db: ServerDeps['db']): void {
   const edges = resourceRoutes(api, {
     path: toolEdgesPath(':id'),
     itemParam: 'edgeId',
@@ -137,7 +136,7 @@ function registerToolEdges(api: Api, { db }: ServerDeps): void {
 }
 
 /** The characteristics of a tool and of each edge: the SDK's collection with `properties.elements`. */
-function registerToolCharacteristics(api: Api, { db }: ServerDeps): void {
+function registerToolCharacteristics(api: Api, db: ServerDeps['db']): void {
   const owners = [
     { url: `${TOOLS_PATH}/:id/characteristics`, params: ToolParams, name: 'Tool' },
     { url: `${toolEdgesPath(':id')}/:edgeId/characteristics`, params: EdgeParams, name: 'ToolEdge' },
@@ -195,7 +194,7 @@ function registerToolCharacteristics(api: Api, { db }: ServerDeps): void {
 }
 
 /** A tool's location: a singular sub-resource. */
-function registerToolLocation(api: Api, { db }: ServerDeps): void {
+function registerToolLocation(api: Api, db: ServerDeps['db']): void {
   const location = singletonRoutes(api, {
     tags,
     path: toolLocationPath(':id'),
@@ -211,7 +210,6 @@ function registerToolLocation(api: Api, { db }: ServerDeps): void {
     operationId: 'replaceToolLocation',
     summary: 'Put a tool in a workplace’s magazine (saved without an event, as a move)',
     body: ToolLocationBody,
-    current: (id) => service.getToolLocation(db, id).catch(() => undefined),
     run: (body, id) => service.putToolLocation(db, id, toLocation(body, body.workplaceId ?? null)),
   });
   location.remove({

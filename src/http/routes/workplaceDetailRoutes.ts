@@ -47,7 +47,6 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   shifts.list({
     summary: 'Shifts of all workplaces, latest start first (timestamp pagination on startDate)',
     description: 'Shifts ending before startDate or starting after endDate are left out.',
-    paging: 'keyset',
     position: startPosition,
     ...anyOwnerPeriodQuery('workplaceId'),
     load: (filter, page) => listAllShifts(db, filter, page),
@@ -89,7 +88,6 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
     summary: 'Operation phases recorded at the workplace, newest start first (timestamp pagination)',
     description:
       'properties: the page as elements, and its setup and processing durations (occupancyTime: both).',
-    paging: 'keyset',
     position: startPosition,
     owner: (at) => ownerId(at.id),
     load: (_filter, page, at) => listWorkplaceOperationPhases(db, at.owner, page),
@@ -103,7 +101,6 @@ export function registerWorkplaceDetails(api: Api, { db }: ServerDeps): void {
   });
   quantities.list({
     summary: 'Output quantities booked at the workplace, newest first (timestamp pagination)',
-    paging: 'keyset',
     position: positionBy('timestamp'),
     owner: (at) => ownerId(at.id),
     load: (_filter, page, at) => listWorkplaceOutputQuantities(db, at.owner, page),

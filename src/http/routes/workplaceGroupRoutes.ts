@@ -57,7 +57,7 @@ export function registerWorkplaceGroups(api: Api, { db }: ServerDeps): void {
   });
   groups.items(db, {
     input: groupInput,
-    get: { summary: 'One workplace group', run: service.getWorkplaceGroup },
+    get: { run: service.getWorkplaceGroup },
     create: {
       summary: 'Create a workplace group',
       body: WorkplaceGroupBody,
@@ -121,7 +121,7 @@ export function registerGroupRules<Rule, Input, CB extends TSchema, RB extends T
   });
   routes.items(db, {
     input,
-    get: { summary: `One ${noun}`, run: rules.get },
+    get: { run: rules.get },
     create: { summary: `Create a ${noun} (emits ${events}_CREATED)`, ...create, run: rules.create },
     replace: {
       summary: `Replace a ${noun} (emits ${events}_UPDATED when something changes)`,

@@ -216,7 +216,7 @@ export function registerWorkplaces(api: Api, { db }: ServerDeps): void {
     // The shifts of all workplaces, as the real API links them beside the pages.
     links: (request) => ({ shifts: link(request.hrefs.api(`${WORKPLACES_PATH}/shifts`)) }),
   });
-  workplaces.get({ summary: 'One workplace', load: (at) => service.getWorkplace(db, at.id) });
+  workplaces.get({ load: (at) => service.getWorkplace(db, at.id) });
   workplaces.create({
     summary: 'Create a workplace (emits WORKPLACE_CREATED)',
     body: CreateWorkplaceBody,
@@ -286,7 +286,6 @@ function registerOperatingStateHistory(api: Api, db: ServerDeps['db']): void {
     summary: 'History of operating states, newest first (timestamp pagination)',
     description:
       'Records ending before startDate or starting after endDate are left out; an open record lasts on.',
-    paging: 'keyset',
     position: startPosition,
     filters: PeriodFilters,
     owner: async (at) => (await service.getWorkplace(db, at.id)).id,
@@ -324,7 +323,6 @@ function registerWorkplaceLocation(api: Api, db: ServerDeps['db']): void {
     operationId: 'replaceWorkplaceLocation',
     summary: 'Set or clear where a workplace is (emits WORKPLACE_UPDATED naming location when it changes)',
     body: WorkplaceLocationBody,
-    current: (id) => service.getWorkplace(db, id).catch(() => undefined),
     run: (body, id) => service.putWorkplaceLocation(db, id, body.geoCoordinates),
   });
 }

@@ -272,6 +272,7 @@ const MaterialProperty = Nullable(
 );
 const DateProperty = Nullable(DateTime);
 const NullableNumber = Nullable(Type.Number());
+const NullableInteger = Nullable(Type.Integer());
 /** A tool definition as the ERP names it. */
 export const ToolDefinitionProperty = Type.Object({
   id: Type.String(),
@@ -284,9 +285,9 @@ export const ForecastProperty = Nullable(
     processAvailability: NullableNumber,
     performance: NullableNumber,
     qualityRate: NullableNumber,
-    processingTime: Nullable(Type.Integer()),
-    additionalSetupTime: Nullable(Type.Integer()),
-    intermediateSetupTime: Nullable(Type.Integer()),
+    processingTime: NullableInteger,
+    additionalSetupTime: NullableInteger,
+    intermediateSetupTime: NullableInteger,
     staffCapacityFactor: NullableNumber,
     skillFactor: NullableNumber,
   }),
@@ -340,19 +341,19 @@ const Properties = Type.Object({
   operationPhaseId: Type.Enum([...OPERATION_PHASE_IDS]),
   workplaceId: Nullable(Uuid),
   workplaceGroupId: Nullable(Uuid),
-  targetQuantity: Nullable(Type.Number()),
+  targetQuantity: NullableNumber,
   quantityUnit: Nullable(Type.String()),
-  targetTimePerUnit: Nullable(Type.Integer()),
+  targetTimePerUnit: NullableInteger,
   targetProcessingTime: Nullable(Type.Number({ description: 'targetQuantity x targetTimePerUnit, ms' })),
-  targetSetupTime: Nullable(Type.Integer()),
-  targetTeardownTime: Nullable(Type.Integer()),
-  targetMoveTime: Nullable(Type.Integer()),
-  targetWaitTime: Nullable(Type.Integer()),
+  targetSetupTime: NullableInteger,
+  targetTeardownTime: NullableInteger,
+  targetMoveTime: NullableInteger,
+  targetWaitTime: NullableInteger,
   components: Type.Array(
     Type.Object({
       materialNumber: Type.String(),
       description: Nullable(Type.String()),
-      quantity: Nullable(Type.Number()),
+      quantity: NullableNumber,
       quantityUnit: Nullable(Type.String()),
     }),
   ),
@@ -364,7 +365,7 @@ const Properties = Type.Object({
       toolId: Nullable(Uuid),
       itemNumber: Nullable(Type.String()),
       group: Nullable(Type.String()),
-      quantity: Nullable(Type.Number()),
+      quantity: NullableNumber,
       quantityUnit: Nullable(Type.String()),
     }),
   ),
@@ -380,7 +381,7 @@ const Properties = Type.Object({
   ),
   userFields: Type.Array(Type.Object({ position: Type.Integer(), value: Nullable(Type.String()) })),
   targetMachineCycleTime: Nullable(Type.Integer({ description: 'Milliseconds per machine cycle' })),
-  unitsPerMachineCycle: Nullable(Type.Number()),
+  unitsPerMachineCycle: NullableNumber,
   manufacturingVariants: Type.Array(ManufacturingVariantProperty),
   requiredTools: Type.Array(ToolDefinitionProperty),
   requiredSkills: RequiredSkillsProperty,

@@ -138,6 +138,18 @@ describe('items', () => {
     ]);
   });
 
+  test("a get without words of its own says One and the collection's item in words", () => {
+    const { api, routeAt } = capture();
+    const get = async (_db: Database, id: string): Promise<Thing> => ({ id });
+    const thing = async (): Promise<Thing> => ({ id: 'T1' });
+    resourceRoutes(api, { path: '/plantThings', schema: Item, presentPage }).items(db, {
+      input: (body) => body.name,
+      get: { run: get },
+      create: { summary: 'Create', body: Body, run: thing },
+    });
+    assert.equal((routeAt('GET /plantThings/:id').schema as { summary: string }).summary, 'One plant thing');
+  });
+
   test('a family without replace or delete gets neither route', () => {
     const { api, routes } = capture();
     const thing = async (): Promise<Thing> => ({ id: 'T1' });
