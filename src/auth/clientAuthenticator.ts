@@ -6,8 +6,8 @@
 // - hashes run under a budget shared in turn between client ids (FairHashBudget), not per address;
 //   a client at an address it authenticated from before has a lane of its own (KnownAddresses),
 //   so guesses at its id from elsewhere cannot fill its turn;
-// - failures slow down the (client id, address) pair that makes them (PairBackoff), and an address
-//   that fails with any ids is refused for a while (FailureLimiter): a guesser cannot lock a client
+// - failures slow down the (client id, address) pair that makes them (pairBackoff), and an address
+//   that fails with any ids is refused for a while (failureLimiter): a guesser cannot lock a client
 //   out at the client's own address;
 // - requests of one address are not limited in number: concurrent ones wait for a hash in turn.
 import { setTimeout as delay } from 'node:timers/promises';
@@ -18,8 +18,8 @@ import { findClient, type OAuthClient } from '../db/repositories/clientRepositor
 import { addressGroup } from '../net/peerAddress.ts';
 import { FairHashBudget } from './fairHashBudget.ts';
 import { KnownAddresses } from './knownAddresses.ts';
-import { FailureLimiter, type NowMs, QueueFullError } from './limits.ts';
-import { PairBackoff } from './pairBackoff.ts';
+import { failureLimiter, type NowMs, QueueFullError } from './limits.ts';
+import { pairBackoff, pairKey } from './pairBackoff.ts';
 import { HASH_MS_AT_START, verifySecret } from './secrets.ts';
 import { type Credentials, OAuthError } from './tokenEndpoint.ts';
 import { VerifiedSecrets } from './verifiedSecrets.ts';
@@ -44,8 +44,8 @@ export type CheckKind = 'remembered' | 'hashed' | 'unknown_client' | 'refused' |
 
 export class ClientAuthenticator {
   readonly #db: Database;
-  readonly #byAddress: FailureLimiter;
-  readonly #backoff: PairBackoff;
+  readonly #byAddress: ReturnType<typeof failureLimiter>;
+  readonly #backoff: ReturnType<typeof pairBackoff>;
   readonly #hashing: FairHashBudget;
   readonly #verified: VerifiedSecrets;
   readonly #known: KnownAddresses;
@@ -64,8 +64,8 @@ export class ClientAuthenticator {
 
   constructor(db: Database, limits: TokenEndpointLimits, now: NowMs = Date.now, registry?: Registry) {
     this.#db = db;
-    this.#byAddress = new FailureLimiter(limits.failuresPerAddress, limits.failureWindowSeconds * 1000, now);
-    this.#backoff = new PairBackoff(limits.backoffAfterFailures, limits.backoffMaxSeconds, now);
+    this.#byAddress = failureLimiter(limits.failuresPerAddress, limits.failureWindowSeconds * 1000, now);
+    this.#backoff = pairBackoff(limits.backoffAfterFailures, limits.backoffMaxSeconds, now);
     this.#hashing = new FairHashBudget(limits.hashConcurrency, limits.hashQueue, limits.hashQueuePerClient);
     this.#verified = new VerifiedSecrets(limits.verifiedCacheSeconds, now);
     this.#known = new KnownAddresses(now);
@@ -103,12 +103,12 @@ export class ClientAuthenticator {
     // The right secret, verified recently: answered whatever others did from this address.
     if (client !== undefined && this.#verified.has(clientId, clientSecret, client.secretHash)) {
       this.#count('remembered');
-      this.#backoff.reset(clientId, group);
+      this.#backoff.reset(pairKey(clientId, group));
       return client;
     }
     try {
       this.checkAddress(address);
-      refuseFor(this.#backoff.retryAfter(clientId, group));
+      refuseFor(this.#backoff.retryAfter(pairKey(clientId, group)));
     } catch (error) {
       this.#count('refused');
       throw error;
@@ -141,13 +141,13 @@ export class ClientAuthenticator {
     }
     this.#verified.remember(clientId, clientSecret, client.secretHash);
     this.#known.succeeded(clientId, group);
-    this.#backoff.reset(clientId, group);
+    this.#backoff.reset(pairKey(clientId, group));
     return client;
   }
 
   #failed(clientId: string, group: string): void {
     this.#byAddress.fail(group);
-    this.#backoff.fail(clientId, group);
+    this.#backoff.fail(pairKey(clientId, group));
   }
 
   #count(how: CheckKind): void {

@@ -3,6 +3,7 @@
 // when it comes from an address it used before, so guesses at its id cannot fill its turn
 // (docs/api.md, "Limits"). A new address of the client shares the id's lane with everyone else.
 import type { NowMs } from './limits.ts';
+import { pairKey } from './pairBackoff.ts';
 
 /** How long a successful pair counts as known. */
 const KNOWN_FOR_MS = 24 * 60 * 60 * 1000;
@@ -19,7 +20,7 @@ export class KnownAddresses {
   }
 
   has(clientId: string, address: string): boolean {
-    const key = keyOf(clientId, address);
+    const key = pairKey(clientId, address);
     const at = this.#pairs.get(key);
     if (at === undefined) return false;
     if (this.#now() - at > KNOWN_FOR_MS) {
@@ -30,7 +31,7 @@ export class KnownAddresses {
   }
 
   succeeded(clientId: string, address: string): void {
-    const key = keyOf(clientId, address);
+    const key = pairKey(clientId, address);
     this.#pairs.delete(key);
     if (this.#pairs.size >= this.#maxPairs) {
       const oldest = this.#pairs.keys().next().value;
@@ -41,9 +42,6 @@ export class KnownAddresses {
 
   /** The hash lane of a request: its own for a known pair, else the client id's shared one. */
   lane(clientId: string, address: string): string {
-    return this.has(clientId, address) ? keyOf(clientId, address) : clientId;
+    return this.has(clientId, address) ? pairKey(clientId, address) : clientId;
   }
 }
-
-// Lengths first, so no pair's key is another's or a bare client id.
-const keyOf = (clientId: string, address: string) => `${address.length}:${address}:${clientId}`;

@@ -51,6 +51,20 @@ export async function firstItem<Row, Item>(
   return rows[0] === undefined ? undefined : toItem(rows[0]);
 }
 
+/** Every row that passes `filter`, in `orderBy` order when one is given. */
+export async function allOf<Row, Item>(
+  db: Queryable,
+  table: Table<Row, Item>,
+  filter: Filter,
+  orderBy?: string,
+): Promise<Item[]> {
+  const order = orderBy === undefined ? '' : ` ORDER BY ${orderBy}`;
+  const rows = await db.query<Row>(`${selectFrom(table)} ${whereClause([...filter.where])}${order}`, [
+    ...filter.params,
+  ]);
+  return rows.map(table.toItem);
+}
+
 /** An offset page of the rows that pass `filter`, in `orderBy` order, with how many pass it. */
 export async function offsetPageOf<Row, Item>(
   db: Queryable,
@@ -217,6 +231,16 @@ export const ownedFind =
   (db: Queryable, ownerId: string, id: string, lock = false): Promise<Item | undefined> =>
     findById(db, table, id, { owner: [ownerColumn, ownerId], lock: forUpdate(lock) });
 
+/**
+ * The find of one row of an owner by a key of its own that is not a uuid id (`keyColumn`): a
+ * document's version by its number, a master data entry of a kind by its id.
+ */
+export const keyedFind = <Row, Item>(table: Table<Row, Item>, ownerColumn: string, keyColumn: string) => {
+  const sql = `${selectFrom(table)} WHERE ${ownerColumn} = $1 AND ${keyColumn} = $2`;
+  return (db: Queryable, ownerId: string, key: string | number): Promise<Item | undefined> =>
+    firstItem(db, sql, [ownerId, key], table.toItem);
+};
+
 /** The find of the rows with these ids, in no particular order; unknown ids are left out. */
 export const batchFind =
   <Row, Item>(table: Table<Row, Item>) =>
@@ -263,6 +287,9 @@ export type Values = Record<string, unknown>;
 /** The names of a list of them separated by single spaces. */
 type Words<S extends string> = S extends `${infer Word} ${infer Rest}` ? Word | Words<Rest> : S;
 
+/** Property names of an item separated by single spaces; a name the item does not have fails to compile. */
+type SameNames<Item, S extends string> = S & (Words<S> extends keyof Item ? unknown : never);
+
 /** A property's name in snake_case: its column where the two agree (`erpContextId`: `erp_context_id`). */
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
@@ -273,7 +300,7 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${lette
  */
 export const sameNamed =
   <Item>() =>
-  <S extends string>(names: S & (Words<S> extends keyof Item ? unknown : never)) => {
+  <S extends string>(names: SameNames<Item, S>) => {
     const columns = names.split(' ').map((name) => [snakeCase(name), name as keyof Item] as const);
     return (item: Item): Values => Object.fromEntries(columns.map(([column, name]) => [column, item[name]]));
   };
@@ -321,18 +348,32 @@ export interface RowWrites<Item> {
   delete: (db: Queryable, id: string) => Promise<void>;
 }
 
-/**
- * The insert, update and delete by id of a table whose columns `values` gives: an update writes
- * every column but the id and the `fixed` ones (`created_at`, an owner that never changes).
- */
-export function rowWrites<Item extends { id: string }>(
-  table: string,
-  values: (item: Item) => Values,
-  fixed: readonly string[] = ['created_at'],
-): RowWrites<Item> {
-  return {
-    insert: (db, item) => insertRow(db, table, values(item)),
-    update: (db, item) => updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
-    delete: (db, id) => deleteById(db, table, id),
-  };
+/** How a table's columns differ from the same-named ones of its item. */
+interface WritesOptions<Item> {
+  /** The columns beside the same-named ones (jsonb, the fields of a nested object, other names). */
+  other?: (item: Item) => Values;
+  /** The columns an update leaves alone: `created_at` by default, and an owner that never changes. */
+  fixed?: readonly string[];
 }
+
+/**
+ * The insert, update and delete by id of a table whose columns are the item's properties that
+ * `names` lists (as `sameNamed` takes them) and the `other` ones: an update writes every column
+ * but the id and the `fixed` ones.
+ */
+export const rowWrites =
+  <Item extends { id: string }>() =>
+  <S extends string>(
+    table: string,
+    names: SameNames<Item, S>,
+    { other, fixed = ['created_at'] }: WritesOptions<Item> = {},
+  ): RowWrites<Item> => {
+    const columns = sameNamed<Item>()(names);
+    const values = (item: Item) =>
+      other === undefined ? columns(item) : { ...columns(item), ...other(item) };
+    return {
+      insert: (db, item) => insertRow(db, table, values(item)),
+      update: (db, item) => updateById(db, table, item.id, except(values(item), 'id', ...fixed)),
+      delete: (db, id) => deleteById(db, table, id),
+    };
+  };

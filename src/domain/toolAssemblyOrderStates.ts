@@ -1,7 +1,7 @@
 // Tool assembly order states as localized master data, and their lifecycle (docs/api.md, "States and transitions"):
 // REQUESTED -> INITIATED -> ASSEMBLED -> PRESETTING -> AVAILABLE, UNAVAILABLE from any
 // non-final state; AVAILABLE and UNAVAILABLE are final. The state value is the id.
-import { entriesById, idsOf, isOneOf } from './masterData.ts';
+import { entriesById, idsOf } from './masterData.ts';
 import type { Transitions } from './transitions.ts';
 
 export const TOOL_ASSEMBLY_ORDER_STATES = entriesById([
@@ -30,8 +30,6 @@ export const TOOL_ASSEMBLY_ORDER_TRANSITIONS: Transitions<ToolAssemblyOrderState
   AVAILABLE: [],
   UNAVAILABLE: [],
 };
-
-export const isToolAssemblyOrderStateId = isOneOf(TOOL_ASSEMBLY_ORDER_STATE_IDS);
 
 export const canChangeToolAssemblyOrderState = (
   from: ToolAssemblyOrderStateId,

@@ -2,11 +2,10 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as operations from '../db/repositories/operationRepository.ts';
 import { findProductionOrder } from '../db/repositories/productionOrderRepository.ts';
-import { AppError, notFound } from '../domain/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import { catalogueEvent, type NewEvent } from '../domain/events.ts';
 import {
   INITIAL_OPERATION_PHASE,
-  isOperationPhaseId,
   OPERATION_PHASE_TRANSITIONS,
   PHASES_NEEDING_WORKPLACE,
 } from '../domain/operationPhases.ts';
@@ -166,10 +165,10 @@ export async function changeOperationPhase(
   change: PhaseChange,
 ): Promise<Operation> {
   return writeOnFound(db, lockOperation(id), async (tx, before) => {
-    if (!isOperationPhaseId(phaseId)) throw notFound('operationPhase', phaseId);
     checkTransition(OPERATION_PHASE_TRANSITIONS, 'operation', id, before.operationPhaseId, phaseId, {
       sameChecked: true,
       none: '-',
+      states: 'operationPhase',
     });
     await checkReference(tx, 'workplaceId', change.workplaceId, 'workplaces');
     await checkReference(tx, 'staffMemberId', change.staffMemberId, 'staff_members');

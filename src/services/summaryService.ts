@@ -129,7 +129,7 @@ async function workplaceInputs(db: Database, id: string, window: Span) {
 
 export const getWorkplaceStateSummary = (db: Database, workplaceId: string, period: Period, now: Date) =>
   ofWorkplaceInPeriod(db, workplaceId, period, now, async (id, window) => {
-    const phases = await repository.listWorkplacePhasePeriods(db, id, window);
+    const phases = await repository.listWorkplacePhasePeriods(db, [id], window);
     return workplaceStateSummary(
       { ...(await workplaceInputs(db, id, window)), phases },
       window,

@@ -1,11 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Queryable } from '../db/database.ts';
 import * as orders from '../db/repositories/toolAssemblyOrderRepository.ts';
-import { notFound } from '../domain/errors.ts';
 import { catalogueEvent } from '../domain/events.ts';
 import {
   INITIAL_TOOL_ASSEMBLY_ORDER_STATE,
-  isToolAssemblyOrderStateId,
   TOOL_ASSEMBLY_ORDER_TRANSITIONS,
 } from '../domain/toolAssemblyOrderStates.ts';
 import { type Lifespan, NO_LIFE_TIME, NO_PLACE, type Tool, type ToolAssemblyOrder } from '../domain/tools.ts';
@@ -89,10 +87,10 @@ export async function changeToolAssemblyOrderState(
   requested: string,
 ): Promise<ToolAssemblyOrder> {
   return writeOnFound(db, lockToolAssemblyOrder(id), async (tx, before) => {
-    if (!isToolAssemblyOrderStateId(requested)) throw notFound('toolAssemblyOrderState', requested);
     const current = before.toolAssemblyOrderStateId;
     checkTransition(TOOL_ASSEMBLY_ORDER_TRANSITIONS, 'toolAssemblyOrder', id, current, requested, {
       sameChecked: true,
+      states: 'toolAssemblyOrderState',
     });
     const after: ToolAssemblyOrder = {
       ...before,

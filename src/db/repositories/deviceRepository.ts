@@ -3,7 +3,7 @@ import { isUuid } from '../../domain/ids.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { findById, fromJsonb, offsetPageOf, rowWrites, sameNamed, type Table } from '../table.ts';
+import { findById, fromJsonb, offsetPageOf, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -62,12 +62,12 @@ export async function findDevice(
   return findById(db, DEVICES, id, { lock: suffix });
 }
 
-const columns = sameNamed<Device>()('id name description type workplaceId createdAt updatedAt');
-
-const values = (device: Device) => ({
-  ...columns(device),
-  recorded_physical_quantities: JSON.stringify(device.recordedPhysicalQuantities),
-});
-
 /** A delete takes the device's samples with it (ON DELETE CASCADE). */
-export const deviceWrites = rowWrites('devices', values, ['workplace_id', 'created_at']);
+export const deviceWrites = rowWrites<Device>()(
+  'devices',
+  'id name description type workplaceId createdAt updatedAt',
+  {
+    other: (device) => ({ recorded_physical_quantities: JSON.stringify(device.recordedPhysicalQuantities) }),
+    fixed: ['workplace_id', 'created_at'],
+  },
+);

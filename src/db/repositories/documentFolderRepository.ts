@@ -1,7 +1,15 @@
 import { type DocumentFolder, folderText, namesOf } from '../../domain/documentFolders.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { batchFind, findById, firstItem, rowWrites, sameNamed, type Table, timestampList } from '../table.ts';
+import {
+  batchFind,
+  deleteById,
+  findById,
+  firstItem,
+  sameNamed,
+  type Table,
+  timestampList,
+} from '../table.ts';
 
 interface Row {
   id: string;
@@ -95,8 +103,7 @@ const values = (folder: DocumentFolder) => ({
   workplace_id: folder.workplace?.id ?? null,
 });
 
-const writes = rowWrites('document_folders', values);
-export const deleteFolder = writes.delete;
+export const deleteFolder = (db: Queryable, id: string) => deleteById(db, 'document_folders', id);
 
 /** Inserts the folder unless its path exists already; true when it was inserted. */
 export async function insertFolderIfNew(db: Queryable, folder: DocumentFolder): Promise<boolean> {

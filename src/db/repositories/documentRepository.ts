@@ -3,12 +3,11 @@ import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import {
   BY_UPDATED_AT,
-  firstItem,
+  keyedFind,
   lockableFind,
   offsetList,
   ownedBy,
   rowWrites,
-  sameNamed,
   type Table,
   timestampList,
 } from '../table.ts';
@@ -92,11 +91,10 @@ export const listRepositoryDocuments = timestampList(
   (folderId: string | undefined) => new Conditions().equals('folder_id', folderId),
 );
 
-const values = sameNamed<Document>()(
+export const documentWrites = rowWrites<Document>()(
+  'documents',
   'id name folder folderId creator editor origin type documentStateId description contentType size sha256 version createdAt updatedAt',
 );
-
-export const documentWrites = rowWrites('documents', values);
 
 /** The document's current state as its version `document.version`, with these bytes. */
 export async function insertVersion(db: Queryable, document: Document, content: Buffer): Promise<void> {
@@ -142,18 +140,7 @@ const VERSIONS: Table<VersionRow, DocumentVersion> = {
 /** Versions of a document, newest first. */
 export const listVersions = offsetList(VERSIONS, 'version DESC', ownedBy('document_id'));
 
-export async function findVersion(
-  db: Queryable,
-  documentId: string,
-  version: number,
-): Promise<DocumentVersion | undefined> {
-  return firstItem(
-    db,
-    `SELECT ${VERSION_COLUMNS} FROM document_versions WHERE document_id = $1 AND version = $2`,
-    [documentId, version],
-    toVersion,
-  );
-}
+export const findVersion = keyedFind(VERSIONS, 'document_id', 'version');
 
 export async function readContent(
   db: Queryable,

@@ -12,7 +12,6 @@ import {
   ownedFind,
   type RowWrites,
   rowWrites,
-  sameNamed,
   type Table,
 } from '../table.ts';
 
@@ -62,17 +61,17 @@ export const listManufacturingVariantRules = offsetList(
 
 export const findManufacturingVariantRule = ownedFind(RULES, 'r.workplace_group_id');
 
-const columns = sameNamed<ManufacturingVariantRule>()(
+const rows = rowWrites<ManufacturingVariantRule>()(
+  'manufacturing_variant_rules',
   'id workplaceGroupId origin criterion conditions additionalConditions createdAt updatedAt',
+  {
+    other: (rule) => ({
+      tools: asJsonb(rule.tools),
+      forecasted_delays: rule.forecastedDelays === null ? null : asJsonb(rule.forecastedDelays),
+    }),
+    fixed: ['workplace_group_id', 'created_at'],
+  },
 );
-
-const values = (rule: ManufacturingVariantRule) => ({
-  ...columns(rule),
-  tools: asJsonb(rule.tools),
-  forecasted_delays: rule.forecastedDelays === null ? null : asJsonb(rule.forecastedDelays),
-});
-
-const rows = rowWrites('manufacturing_variant_rules', values, ['workplace_group_id', 'created_at']);
 
 /** The rule's row with its workplaces; a delete takes them with it (cascade). */
 export const manufacturingVariantRuleWrites: RowWrites<ManufacturingVariantRule> = {

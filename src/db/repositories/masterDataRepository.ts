@@ -2,7 +2,7 @@ import { isUuid } from '../../domain/ids.ts';
 import type { Literal, MasterDataEntry, MaterialEntry, Translation } from '../../domain/masterDataEntries.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { firstItem, NO_FILTER, offsetPageOf, type Table } from '../table.ts';
+import { firstItem, keyedFind, NO_FILTER, offsetPageOf, type Table } from '../table.ts';
 
 /** The description of the material numbered by this SQL expression: its literal's text. */
 export const MATERIAL_DESCRIPTION = (number: string) =>
@@ -69,18 +69,7 @@ export async function findMasterDataEntries(
 }
 
 /** The entry of a kind with this id. */
-export function findMasterDataEntry(
-  db: Queryable,
-  kind: string,
-  id: string,
-): Promise<MasterDataEntry | undefined> {
-  return firstItem(
-    db,
-    `SELECT ${ENTRIES.select} FROM ${ENTRIES.from} WHERE e.kind = $1 AND e.id = $2`,
-    [kind, id],
-    toEntry,
-  );
-}
+export const findMasterDataEntry = keyedFind(ENTRIES, 'e.kind', 'e.id');
 
 interface LiteralRow {
   id: string;

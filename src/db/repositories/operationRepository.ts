@@ -28,7 +28,6 @@ import {
   ofOwners,
   ownedBy,
   rowWrites,
-  sameNamed,
   type Table,
   timestampList,
 } from '../table.ts';
@@ -177,12 +176,8 @@ const toOperation = (row: Row): Operation => ({
   updatedAt: row.updated_at,
 });
 
-const columns = sameNamed<Operation>()(
-  'id productionOrderId sequence number description operationPhaseId workplaceId workplaceGroupId targetQuantity quantityUnit targetTimePerUnit targetSetupTime targetTeardownTime targetMoveTime targetWaitTime split erpContextId targetMachineCycleTime unitsPerMachineCycle startDate endDate updatedAt createdAt',
-);
-
-const values = (operation: Operation) => ({
-  ...columns(operation),
+/** The columns of an operation beside the same-named ones of `operationWrites`. */
+const otherColumns = (operation: Operation) => ({
   ...materialColumns(operation.material),
   components: asJsonb(operation.components),
   production_resources_and_tools: asJsonb(operation.productionResourcesAndTools),
@@ -280,7 +275,11 @@ export async function nextSequence(db: Queryable, productionOrderId: string): Pr
   return row?.next ?? 1;
 }
 
-export const operationWrites = rowWrites('operations', values);
+export const operationWrites = rowWrites<Operation>()(
+  'operations',
+  'id productionOrderId sequence number description operationPhaseId workplaceId workplaceGroupId targetQuantity quantityUnit targetTimePerUnit targetSetupTime targetTeardownTime targetMoveTime targetWaitTime split erpContextId targetMachineCycleTime unitsPerMachineCycle startDate endDate updatedAt createdAt',
+  { other: otherColumns },
+);
 
 interface RecordRow {
   id: string;

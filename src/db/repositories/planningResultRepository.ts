@@ -5,7 +5,7 @@ import type { PlannedOrder, Result, ResultKind, ResultSummaryInput, Span } from 
 import { Conditions, type PeriodFilter } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import type { OffsetPage, OffsetRequest } from '../paging.ts';
-import { offsetPageOf, type Table } from '../table.ts';
+import { allOf, findById, forUpdate, offsetPageOf, type Table } from '../table.ts';
 
 interface Row {
   owner_id: string;
@@ -38,21 +38,24 @@ const toResult = (row: Row): Result => ({
 // Table and column names come from the fixed ResultKind constants, never from input.
 const ownerColumn = (kind: ResultKind) =>
   kind.ownerField === 'operationId' ? 'operation_id' : 'staff_member_id';
-const select = (kind: ResultKind) => `SELECT ${ownerColumn(kind)} AS owner_id, * FROM ${kind.table}`;
 
-export async function findResult(
-  db: Queryable,
-  kind: ResultKind,
-  ownerId: string,
-  forUpdate = false,
-): Promise<Result | undefined> {
-  if (!isUuid(ownerId)) return undefined;
-  const rows = await db.query<Row>(
-    `${select(kind)} WHERE ${ownerColumn(kind)} = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [ownerId],
-  );
-  return rows[0] === undefined ? undefined : toResult(rows[0]);
+// One description per kind, made once, so the find by owner keeps its statement (table.ts).
+const TABLES = new Map<ResultKind, Table<Row, Result>>();
+
+/** The kind's table, its results found by their owner. */
+function tableOf(kind: ResultKind): Table<Row, Result> {
+  let table = TABLES.get(kind);
+  if (table === undefined) {
+    const owner = ownerColumn(kind);
+    table = { from: kind.table, select: `${owner} AS owner_id, *`, id: owner, toItem: toResult };
+    TABLES.set(kind, table);
+  }
+  return table;
 }
+
+/** The owner's result; locked when a write asks for it. */
+export const findResult = (db: Queryable, kind: ResultKind, ownerId: string, lock = false) =>
+  findById(db, tableOf(kind), ownerId, { lock: forUpdate(lock) });
 
 /** The results of a kind that overlap a period (either end may be open), by start, in offset pages. */
 export function listResults(
@@ -61,14 +64,9 @@ export function listResults(
   filter: PeriodFilter,
   page: OffsetRequest,
 ): Promise<OffsetPage<Result>> {
-  const table: Table<Row, Result> = {
-    from: kind.table,
-    select: `${ownerColumn(kind)} AS owner_id, *`,
-    toItem: toResult,
-  };
   return offsetPageOf(
     db,
-    table,
+    tableOf(kind),
     new Conditions().overlapping(filter),
     `start_date, ${ownerColumn(kind)}`,
     page,
@@ -123,18 +121,13 @@ export async function deleteResult(db: Queryable, kind: ResultKind, ownerId: str
 }
 
 /** Results at a workplace that end after `at` (still to be realized), in owner order. */
-export async function listRunningResultsAt(
-  db: Queryable,
-  kind: ResultKind,
-  workplaceId: string,
-  at: Date,
-): Promise<Result[]> {
-  const rows = await db.query<Row>(
-    `${select(kind)} WHERE workplace_id = $1 AND end_date > $2 ORDER BY ${ownerColumn(kind)}`,
-    [workplaceId, at],
+export const listRunningResultsAt = (db: Queryable, kind: ResultKind, workplaceId: string, at: Date) =>
+  allOf(
+    db,
+    tableOf(kind),
+    { where: ['workplace_id = $1', 'end_date > $2'], params: [workplaceId, at] },
+    ownerColumn(kind),
   );
-  return rows.map(toResult);
-}
 
 /**
  * What the summary of an operation result kind over a period is computed from, read in one
@@ -250,14 +243,5 @@ export async function shiftAt(db: Queryable, workplaceId: string, at: Date): Pro
 }
 
 /** Every result of the kind overlapping the period (either end open), as the list filters them. */
-export async function resultsOverlapping(
-  db: Queryable,
-  kind: ResultKind,
-  period: PeriodFilter,
-): Promise<Result[]> {
-  const rows = await db.query<Row>(
-    `${select(kind)} WHERE ($1::timestamptz IS NULL OR end_date >= $1) AND ($2::timestamptz IS NULL OR start_date <= $2)`,
-    [period.startDate ?? null, period.endDate ?? null],
-  );
-  return rows.map(toResult);
-}
+export const resultsOverlapping = (db: Queryable, kind: ResultKind, period: PeriodFilter) =>
+  allOf(db, tableOf(kind), new Conditions().overlapping(period));

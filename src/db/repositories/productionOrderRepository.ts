@@ -1,14 +1,6 @@
 import type { Material, ProductionOrder, ProductionOrderFilter } from '../../domain/productionOrders.ts';
 import { Conditions } from '../conditions.ts';
-import {
-  BY_UPDATED_AT,
-  batchFind,
-  lockableFind,
-  rowWrites,
-  sameNamed,
-  type Table,
-  timestampList,
-} from '../table.ts';
+import { BY_UPDATED_AT, batchFind, lockableFind, rowWrites, type Table, timestampList } from '../table.ts';
 
 interface Row {
   id: string;
@@ -65,12 +57,6 @@ const toProductionOrder = (row: Row): ProductionOrder => ({
   updatedAt: row.updated_at,
 });
 
-const columns = sameNamed<ProductionOrder>()(
-  'id number description targetQuantity quantityUnit basicStartDate basicEndDate deliveryDate split erpContextId scheduledStartDate scheduledEndDate updatedAt createdAt',
-);
-
-const values = (order: ProductionOrder) => ({ ...columns(order), ...materialColumns(order.material) });
-
 const ORDERS: Table<Row, ProductionOrder> = { from: 'production_orders', toItem: toProductionOrder };
 
 /** The WHERE conditions of a filter; a list restricts to any of its values, an empty one not at all. */
@@ -94,4 +80,8 @@ export const findProductionOrder = lockableFind(ORDERS);
 /** The orders with these ids (for embedding); unknown ids are skipped. */
 export const findProductionOrders = batchFind(ORDERS);
 
-export const productionOrderWrites = rowWrites('production_orders', values);
+export const productionOrderWrites = rowWrites<ProductionOrder>()(
+  'production_orders',
+  'id number description targetQuantity quantityUnit basicStartDate basicEndDate deliveryDate split erpContextId scheduledStartDate scheduledEndDate updatedAt createdAt',
+  { other: (order) => materialColumns(order.material) },
+);

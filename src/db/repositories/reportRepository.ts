@@ -35,6 +35,18 @@ function scopeCondition(scope: OperationScope, params: unknown[]): string {
   return '';
 }
 
+/**
+ * A read of the rows of the operations in scope within the window from `$1` to `$2`: `sql` is
+ * the statement with the scope's condition in its WHERE clause.
+ */
+const inScope =
+  <Row, Item>(sql: (scopeCondition: string) => string, toItem: (row: Row) => Item) =>
+  async (db: Queryable, scope: OperationScope, window: Span): Promise<Item[]> => {
+    const params: unknown[] = edgesOf(window);
+    const rows = await db.query<Row>(sql(scopeCondition(scope, params)), params);
+    return rows.map(toItem);
+  };
+
 /** A booking with its operation's material and target quantity, and its quality detail. */
 interface ReportBookingRow extends BookingRow {
   operation_id: string | null;
@@ -83,19 +95,11 @@ export async function listReportBookings(
 }
 
 /** The bookings on the operations in scope in the window, wherever they were made. */
-export async function listScopeBookings(
-  db: Queryable,
-  scope: OperationScope,
-  window: Span,
-): Promise<ReportBooking[]> {
-  const params: unknown[] = edgesOf(window);
-  const rows = await db.query<ReportBookingRow>(
-    `${OPERATION_BOOKINGS}
-     WHERE q."timestamp" >= $1::timestamptz AND q."timestamp" < $2::timestamptz${scopeCondition(scope, params)}`,
-    params,
-  );
-  return rows.map(toReportBooking);
-}
+export const listScopeBookings = inScope(
+  (condition) => `${OPERATION_BOOKINGS}
+   WHERE q."timestamp" >= $1::timestamptz AND q."timestamp" < $2::timestamptz${condition}`,
+  toReportBooking,
+);
 
 /** A phase with its operation's material. */
 interface ReportPhaseRow extends PhaseRow {
@@ -104,28 +108,20 @@ interface ReportPhaseRow extends PhaseRow {
 }
 
 /** The phases of the operations in scope that overlap the window. */
-export async function listReportPhases(
-  db: Queryable,
-  scope: OperationScope,
-  window: Span,
-): Promise<ReportPhase[]> {
-  const params: unknown[] = edgesOf(window);
-  const rows = await db.query<ReportPhaseRow>(
-    `SELECT p.operation_id, p.operation_phase_id, p.workplace_id, p.start_date, p.end_date,
-       ${MATERIAL} AS material_number
-     FROM recorded_operation_phases p JOIN operations o ON o.id = p.operation_id
-     JOIN production_orders po ON po.id = o.production_order_id
-     WHERE p.start_date < $2::timestamptz AND (p.end_date IS NULL OR p.end_date > $1::timestamptz)
-       ${scopeCondition(scope, params)}
-     ORDER BY p.start_date, p.id`,
-    params,
-  );
-  return rows.map((row) => ({
+export const listReportPhases = inScope(
+  (condition) => `SELECT p.operation_id, p.operation_phase_id, p.workplace_id, p.start_date, p.end_date,
+     ${MATERIAL} AS material_number
+   FROM recorded_operation_phases p JOIN operations o ON o.id = p.operation_id
+   JOIN production_orders po ON po.id = o.production_order_id
+   WHERE p.start_date < $2::timestamptz AND (p.end_date IS NULL OR p.end_date > $1::timestamptz)
+     ${condition}
+   ORDER BY p.start_date, p.id`,
+  (row: ReportPhaseRow): ReportPhase => ({
     ...toPhase(row),
     operationId: row.operation_id,
     materialNumber: row.material_number,
-  }));
-}
+  }),
+);
 
 /** The workplaces a report covers: one by number, a group's by its number, or all. */
 export async function listReportWorkplaceIds(

@@ -1,5 +1,5 @@
 import type { ScheduledMaintenance } from '../../domain/scheduledMaintenances.ts';
-import { ownedFind, ownedPeriodList, rowWrites, sameNamed, type Table } from '../table.ts';
+import { ownedFind, ownedPeriodList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -33,11 +33,8 @@ export const listScheduledMaintenances = ownedPeriodList(MAINTENANCES, 'workplac
 
 export const findScheduledMaintenance = ownedFind(MAINTENANCES, 'workplace_id');
 
-const values = sameNamed<ScheduledMaintenance>()(
+export const scheduledMaintenanceWrites = rowWrites<ScheduledMaintenance>()(
+  'scheduled_maintenances',
   'id workplaceId description maintenanceType startDate endDate createdAt updatedAt',
+  { fixed: ['workplace_id', 'created_at'] },
 );
-
-export const scheduledMaintenanceWrites = rowWrites('scheduled_maintenances', values, [
-  'workplace_id',
-  'created_at',
-]);

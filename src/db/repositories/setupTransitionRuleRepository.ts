@@ -1,15 +1,6 @@
 import type { SetupMaterial, SetupTransitionRule } from '../../domain/setupTransitions.ts';
 import type { Queryable } from '../database.ts';
-import {
-  fromJsonb,
-  offsetList,
-  ownedAll,
-  ownedBy,
-  ownedFind,
-  rowWrites,
-  sameNamed,
-  type Table,
-} from '../table.ts';
+import { fromJsonb, offsetList, ownedAll, ownedBy, ownedFind, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -83,11 +74,8 @@ export async function materialsOfGroup(
   }));
 }
 
-const values = sameNamed<SetupTransitionRule>()(
+export const setupTransitionRuleWrites = rowWrites<SetupTransitionRule>()(
+  'setup_transition_rules',
   'id workplaceGroupId origin criterion predecessorConditions successorConditions setupTimeIncrement setupTime createdAt updatedAt',
+  { fixed: ['workplace_group_id', 'created_at'] },
 );
-
-export const setupTransitionRuleWrites = rowWrites('setup_transition_rules', values, [
-  'workplace_group_id',
-  'created_at',
-]);

@@ -11,7 +11,6 @@ import {
   ownedInPeriod,
   ownedPeriodList,
   rowWrites,
-  sameNamed,
   type Table,
   timestampPageOf,
 } from '../table.ts';
@@ -97,11 +96,11 @@ export async function findOverlappingShift(
   );
 }
 
-const values = sameNamed<Shift>()(
+export const shiftWrites = rowWrites<Shift>()(
+  'shifts',
   'id workplaceId name shiftModelId shiftTypeId startDate endDate startAnnouncedAt endAnnouncedAt createdAt updatedAt',
+  { fixed: ['workplace_id', 'created_at'] },
 );
-
-export const shiftWrites = rowWrites('shifts', values, ['workplace_id', 'created_at']);
 
 /**
  * Claims up to `limit` shifts whose start is due and not yet announced, marking them announced.

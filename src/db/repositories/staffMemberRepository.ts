@@ -12,7 +12,6 @@ import {
   ownedBy,
   type RowWrites,
   rowWrites,
-  sameNamed,
   type Table,
   typed,
 } from '../table.ts';
@@ -136,17 +135,16 @@ export async function findStaffMember(
 /** The staff members with these ids, in no particular order (the embeds of a page). */
 export const findStaffMembers = batchFind(STAFF_MEMBERS);
 
-const columns = sameNamed<StaffMember>()(
+const rows = rowWrites<StaffMember>()(
+  'staff_members',
   'id staffNumber firstName lastName email shiftId createdAt updatedAt erpContextId identificationNumber',
+  {
+    other: (member) => ({
+      qualifications: typed(member.qualifications, 'text[]'),
+      absences: typed(absencesJson(member.absences), 'jsonb'),
+    }),
+  },
 );
-
-const values = (member: StaffMember) => ({
-  ...columns(member),
-  qualifications: typed(member.qualifications, 'text[]'),
-  absences: typed(absencesJson(member.absences), 'jsonb'),
-});
-
-const rows = rowWrites('staff_members', values);
 
 /**
  * A staff member's row with its assigned workplaces; a delete takes its assignments and recorded

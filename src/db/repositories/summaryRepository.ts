@@ -65,21 +65,14 @@ const PHASE_PERIODS: Table<PhaseRow, PhasePeriod> = {
 /** Every recorded phase of an operation. */
 export const listOperationPhasePeriods = ownedAll(PHASE_PERIODS, 'operation_id', 'start_date, id');
 
-/** The phases of any operation recorded at a workplace that overlap the window. */
-export async function listWorkplacePhasePeriods(
-  db: Queryable,
-  workplaceId: string,
-  window: Span,
-): Promise<PhasePeriod[]> {
-  const rows = await db.query<PhaseRow>(
-    `SELECT operation_phase_id, workplace_id, start_date, end_date FROM recorded_operation_phases
-     WHERE workplace_id = $1 AND start_date < $3::timestamptz
-       AND (end_date IS NULL OR end_date > $2::timestamptz)
-     ORDER BY start_date, id`,
-    [workplaceId, ...edgesOf(window)],
-  );
-  return rows.map(toPhase);
-}
+/** The phases of any operation recorded at the workplaces that overlap the window. */
+export const listWorkplacePhasePeriods = ofWorkplacesIn(
+  `SELECT operation_phase_id, workplace_id, start_date, end_date FROM recorded_operation_phases
+   WHERE workplace_id = ANY($1::uuid[]) AND start_date < $3::timestamptz
+     AND (end_date IS NULL OR end_date > $2::timestamptz)
+   ORDER BY start_date, id`,
+  toPhase,
+);
 
 interface ShiftRow {
   workplace_id: string;

@@ -136,15 +136,7 @@ export async function writeAttachmentContent(
   );
 }
 
-export const attachmentWrites = rowWrites('ticket_attachments', (attachment: TicketAttachment) => ({
-  id: attachment.id,
-  ticket_id: attachment.ticketId,
-  activity_id: attachment.activityId,
-  name: attachment.name,
-  description: attachment.description,
-  editor: attachment.editor,
-  mime_type: attachment.mimeType,
-  size: attachment.size,
-  created_at: attachment.createdAt,
-  updated_at: attachment.updatedAt,
-}));
+export const attachmentWrites = rowWrites<TicketAttachment>()(
+  'ticket_attachments',
+  'id ticketId activityId name description editor mimeType size createdAt updatedAt',
+);

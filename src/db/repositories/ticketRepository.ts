@@ -11,7 +11,6 @@ import {
   ownedAll,
   ownedFind,
   rowWrites,
-  sameNamed,
   type Table,
   type TimestampOrder,
   timestampPageOf,
@@ -154,16 +153,17 @@ export async function findMaterialDescription(
   );
 }
 
-const ticketColumns = sameNamed<Ticket>()(
+export const ticketWrites = rowWrites<Ticket>()(
+  'tickets',
   'id title description rootCause priority editor ticketStateId ticketClassId operationId shiftId createdAt updatedAt',
+  {
+    other: (ticket) => ({
+      workplace_id: ticket.workplace?.id ?? null,
+      material_number: ticket.material?.number ?? null,
+      material_description: ticket.material?.description ?? null,
+    }),
+  },
 );
-
-export const ticketWrites = rowWrites('tickets', (ticket: Ticket) => ({
-  ...ticketColumns(ticket),
-  workplace_id: ticket.workplace?.id ?? null,
-  material_number: ticket.material?.number ?? null,
-  material_description: ticket.material?.description ?? null,
-}));
 
 interface ActivityRow {
   id: string;
@@ -220,12 +220,10 @@ export const findActivity = ownedFind(ACTIVITIES, 'ticket_id');
 /** Every activity of a ticket, for the events of its delete. */
 export const listAllActivities = ownedAll(ACTIVITIES, 'ticket_id', 'created_at, id');
 
-export const activityWrites = rowWrites(
+export const activityWrites = rowWrites<TicketActivity>()(
   'ticket_activities',
-  sameNamed<TicketActivity>()(
-    'id ticketId title description editor ticketActivityStateId dueDate createdAt updatedAt',
-  ),
-  ['ticket_id', 'created_at'],
+  'id ticketId title description editor ticketActivityStateId dueDate createdAt updatedAt',
+  { fixed: ['ticket_id', 'created_at'] },
 );
 
 interface RemarkRow {
@@ -293,7 +291,7 @@ export async function listAllRemarks(
   return rows.map(REMARKS.toItem);
 }
 
-export const remarkWrites = rowWrites(
+export const remarkWrites = rowWrites<TicketActivityRemark>()(
   'ticket_activity_remarks',
-  sameNamed<TicketActivityRemark>()('id activityId remark editor createdAt'),
+  'id activityId remark editor createdAt',
 );

@@ -12,7 +12,7 @@ import {
 } from '../../domain/tools.ts';
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
-import { findById, offsetList, ownedFind, rowWrites, sameNamed, type Table } from '../table.ts';
+import { findById, offsetList, ownedFind, rowWrites, type Table } from '../table.ts';
 
 // bigint arrives as text from the drivers.
 type BigInt = string | number | null;
@@ -135,12 +135,8 @@ export const listTools = offsetList(TOOLS, 't.number, t.id', (filter: ToolFilter
 export const findTool = (db: Queryable, id: string, lock = false): Promise<ToolView | undefined> =>
   findById(db, TOOLS, id, { lock: lock ? ' FOR UPDATE OF t' : '' });
 
-const columns = sameNamed<Tool>()(
-  'id number description storageLocation workplaceId name identifier2 identifier3 documentUrl updatedAt createdAt',
-);
-
-const values = (tool: Tool) => ({
-  ...columns(tool),
+/** The columns of a tool beside the same-named ones of `toolWrites`. */
+const otherColumns = (tool: Tool) => ({
   lifespan_remaining: tool.lifespan.remaining,
   lifespan_maximum: tool.lifespan.maximum,
   lifespan_warning_limit: tool.lifespan.warningLimit,
@@ -155,7 +151,11 @@ const values = (tool: Tool) => ({
   geo_coordinates: tool.place.geoCoordinates === null ? null : JSON.stringify(tool.place.geoCoordinates),
 });
 
-export const toolWrites = rowWrites('tools', values);
+export const toolWrites = rowWrites<Tool>()(
+  'tools',
+  'id number description storageLocation workplaceId name identifier2 identifier3 documentUrl updatedAt createdAt',
+  { other: otherColumns },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Edges
@@ -189,12 +189,13 @@ export const listToolEdges = offsetList(
 
 export const findToolEdge = ownedFind(EDGES, 'tool_id');
 
-const edgeColumns = sameNamed<ToolEdge>()('id toolId identifier createdAt updatedAt');
-
-export const toolEdgeWrites = rowWrites(
+export const toolEdgeWrites = rowWrites<ToolEdge>()(
   'tool_edges',
-  (edge: ToolEdge) => ({ ...edgeColumns(edge), ...lifeTimeValues(edge.lifeTime) }),
-  ['created_at', 'tool_id'],
+  'id toolId identifier createdAt updatedAt',
+  {
+    other: (edge) => lifeTimeValues(edge.lifeTime),
+    fixed: ['created_at', 'tool_id'],
+  },
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import type { WorkplaceGroup, WorkplaceGroupType } from '../../domain/workplaces
 import { Conditions } from '../conditions.ts';
 import type { Queryable } from '../database.ts';
 import { countRows } from '../paging.ts';
-import { batchFind, lockableFind, offsetList, rowWrites, sameNamed, type Table } from '../table.ts';
+import { batchFind, lockableFind, offsetList, rowWrites, type Table } from '../table.ts';
 
 interface Row {
   id: string;
@@ -44,9 +44,10 @@ export const findWorkplaceGroups = batchFind(GROUPS);
 
 export const findWorkplaceGroup = lockableFind(GROUPS);
 
-const values = sameNamed<WorkplaceGroup>()('id number description type erpContextId createdAt updatedAt');
-
-export const workplaceGroupWrites = rowWrites('workplace_groups', values);
+export const workplaceGroupWrites = rowWrites<WorkplaceGroup>()(
+  'workplace_groups',
+  'id number description type erpContextId createdAt updatedAt',
+);
 
 /** How many workplaces use the group in the role given (to refuse a type change that breaks them). */
 export async function countWorkplacesInGroup(

@@ -12,7 +12,6 @@ import {
   offsetList,
   ofOwners,
   rowWrites,
-  sameNamed,
   type Table,
   timestampList,
 } from '../table.ts';
@@ -123,17 +122,16 @@ export const workplacesOfGroups = ofOwners(
 
 export const findWorkplace = lockableFind(WORKPLACES);
 
-const columns = sameNamed<Workplace>()(
+export const workplaceWrites = rowWrites<Workplace>()(
+  'workplaces',
   'id number description isManualWorkplace operatingStateId capacityGroupId productionLineId createdAt updatedAt workplaceType erpContextId',
+  {
+    other: (workplace) => ({
+      latitude: workplace.geoCoordinates?.latitude ?? null,
+      longitude: workplace.geoCoordinates?.longitude ?? null,
+    }),
+  },
 );
-
-const values = (workplace: Workplace) => ({
-  ...columns(workplace),
-  latitude: workplace.geoCoordinates?.latitude ?? null,
-  longitude: workplace.geoCoordinates?.longitude ?? null,
-});
-
-export const workplaceWrites = rowWrites('workplaces', values);
 
 interface RecordRow {
   id: string;

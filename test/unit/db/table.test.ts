@@ -1,12 +1,13 @@
 // The statements every resource table shares (src/db/table.ts), on a table of the test's own in a
-// fresh database of each backend: writes by id, finds by id (of an owner, locked), the rows of some
-// ids or of some owners, every row of an owner, offset and timestamp pages with their totals, an owner's rows in a
+// fresh database of each backend: writes by id, finds by id (of an owner, locked) and by an owner's key, the rows of some
+// ids or of some owners, every row of a filter or of an owner, offset and timestamp pages with their totals, an owner's rows in a
 // period (and any owner's), jsonb writes and reads, columns named like their properties.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
 import {
+  allOf,
   anyOwnerPeriodList,
   asJsonb,
   BY_UPDATED_AT,
@@ -14,6 +15,7 @@ import {
   findById,
   fromJsonb,
   insertRow,
+  keyedFind,
   lockableFind,
   NO_FILTER,
   offsetPageOf,
@@ -58,14 +60,9 @@ const PARTS: Table<Row, Part> = {
     updatedAt: row.updated_at,
   }),
 };
-const writes = rowWrites<Part>('unit_parts', (part) => ({
-  id: part.id,
-  owner_id: part.ownerId,
-  name: part.name,
-  tags: typed(part.tags, 'text[]'),
-  created_at: part.createdAt,
-  updated_at: part.updatedAt,
-}));
+const writes = rowWrites<Part>()('unit_parts', 'id ownerId name createdAt updatedAt', {
+  other: (part) => ({ tags: typed(part.tags, 'text[]') }),
+});
 
 interface Period {
   id: string;
@@ -180,6 +177,14 @@ for (const backend of BACKENDS) {
       assert.equal(await find(db, randomUUID(), shaft.id), undefined);
     });
 
+    test("an owner's row by a key of its own; another owner's is not found", async () => {
+      const { ownerId, parts } = await ownerWith(['Gear', 1], ['Shaft', 2]);
+      const byName = keyedFind(PARTS, 'owner_id', 'name');
+      assert.deepEqual(await byName(db, ownerId, 'Shaft'), parts[1]);
+      assert.equal(await byName(db, randomUUID(), 'Shaft'), undefined);
+      assert.equal(await byName(db, ownerId, 'Nut'), undefined);
+    });
+
     test('the rows of some ids leave unknown ids out', async () => {
       const { parts } = await ownerWith(['A', 1], ['B', 2]);
       const found = await batchFind(PARTS)(db, [...parts.map((one) => one.id), randomUUID()]);
@@ -196,6 +201,17 @@ for (const backend of BACKENDS) {
         ['A', 'B', 'C'],
       );
       assert.deepEqual(await all(db, randomUUID()), []);
+    });
+
+    test('every row that passes a filter, in order when one is given', async () => {
+      const { ownerId } = await ownerWith(['C', 1], ['A', 2], ['B', 3]);
+      await ownerWith(['D', 4]);
+      const filter = { where: ['owner_id = $1', 'name <> $2'], params: [ownerId, 'B'] };
+      assert.deepEqual(
+        (await allOf(db, PARTS, filter, 'name')).map((one) => one.name),
+        ['A', 'C'],
+      );
+      assert.deepEqual((await allOf(db, PARTS, filter)).map((one) => one.name).sort(), ['A', 'C']);
     });
 
     test('the rows of some owners, in order; none, without a statement, for no owners', async () => {

@@ -1,5 +1,6 @@
 // The one refusal of a change of state (src/domain/transitions.ts): what a table allows passes,
-// anything else is INVALID_TRANSITION naming the allowed states, worded as each family answers.
+// anything else is INVALID_TRANSITION naming the allowed states, worded as each family answers;
+// a state the table does not have is NOT_FOUND where the family asks for it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AppError } from '../../../src/domain/errors.ts';
@@ -9,7 +10,7 @@ const TABLE = { OPEN: ['RUNNING'], RUNNING: ['OPEN', 'DONE'], DONE: [] } as cons
 type State = keyof typeof TABLE;
 
 /** The error params a change is refused with; undefined when it passes. */
-function refusal(current: State, requested: State, rule?: TransitionRule) {
+function refusal(current: State, requested: string, rule?: TransitionRule) {
   try {
     checkTransition(TABLE, 'job', 'J1', current, requested, rule);
     return undefined;
@@ -41,4 +42,14 @@ test('a final state allows none, in the words the family gives', () => {
   assert.equal(refusal('DONE', 'OPEN')?.allowed, 'none');
   assert.equal(refusal('DONE', 'OPEN', { none: '-' })?.allowed, '-');
   assert.equal(refusal('DONE', 'DONE', { sameChecked: true, none: '-' })?.allowed, '-');
+});
+
+test('a state the table does not have is not found where the family names its states, else refused', () => {
+  for (const requested of ['LOST', 'open', 'constructor']) {
+    assert.throws(
+      () => checkTransition(TABLE, 'job', 'J1', 'OPEN', requested, { states: 'jobState' }),
+      (error) => error instanceof AppError && error.code === 'NOT_FOUND',
+    );
+  }
+  assert.equal(refusal('OPEN', 'LOST')?.allowed, 'RUNNING');
 });

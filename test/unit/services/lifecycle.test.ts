@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database, Queryable } from '../../../src/db/database.ts';
-import { findById, ownedFind, rowWrites, sameNamed, type Table } from '../../../src/db/table.ts';
+import { findById, ownedFind, rowWrites, type Table } from '../../../src/db/table.ts';
 import { AppError } from '../../../src/domain/errors.ts';
 import type { Stored } from '../../../src/domain/stored.ts';
 import {
@@ -41,12 +41,7 @@ const lockThing = locking('thing', (tx: Queryable, id: string, lock: boolean) =>
 
 /** Numbers starting with REFUSED fail the family's check. */
 const things = lifecycle<Thing>('thing', {
-  rows: rowWrites<Thing>('unit_things', (thing) => ({
-    id: thing.id,
-    number: thing.number,
-    created_at: thing.createdAt,
-    updated_at: thing.updatedAt,
-  })),
+  rows: rowWrites<Thing>()('unit_things', 'id number createdAt updatedAt'),
   events: (change, thing, changed) => [
     {
       eventType: `UNIT_THING_${change}`,
@@ -92,10 +87,9 @@ const parts = ownedLifecycle<Part, { name: string }>('part', {
     },
   },
   find: ownedFind(PARTS, 'thing_id'),
-  rows: rowWrites('unit_thing_parts', sameNamed<Part>()('id thingId name createdAt updatedAt'), [
-    'thing_id',
-    'created_at',
-  ]),
+  rows: rowWrites<Part>()('unit_thing_parts', 'id thingId name createdAt updatedAt', {
+    fixed: ['thing_id', 'created_at'],
+  }),
   events: ownerEvents('SETUP_TRANSITION_RULE', (part) => part.thingId, partData),
   checkInput: (input) => {
     if (input.name.startsWith('REFUSED'))
