@@ -116,6 +116,23 @@ CREATE TABLE delivery_instances (
   CONSTRAINT delivery_instances_pkey PRIMARY KEY (id)
 );
 
+-- delivery_pending: 165_delivery_positions_table.sql
+CREATE TABLE delivery_pending (
+  sequence bigint NOT NULL,
+  event_type text NOT NULL,
+  CONSTRAINT delivery_pending_pkey PRIMARY KEY (sequence)
+);
+
+-- delivery_positions: 165_delivery_positions_table.sql
+CREATE TABLE delivery_positions (
+  "position" bigint NOT NULL,
+  sequence bigint NOT NULL,
+  event_type text NOT NULL,
+  CONSTRAINT delivery_positions_pkey PRIMARY KEY ("position"),
+  CONSTRAINT delivery_positions_sequence_key UNIQUE (sequence)
+);
+CREATE INDEX delivery_positions_by_type ON delivery_positions USING btree (event_type, "position");
+
 -- devices: 007_devices.sql
 CREATE TABLE devices (
   id uuid NOT NULL,
@@ -197,7 +214,7 @@ CREATE INDEX documents_folder_name_order ON documents USING btree (folder, name,
 CREATE INDEX documents_name ON documents USING btree (name);
 CREATE INDEX documents_updated ON documents USING btree (updated_at, id);
 
--- events: 001_foundation.sql; changed by 010_event_log.sql, 016_maintained_counts.sql, 021_delivery_cursors.sql
+-- events: 001_foundation.sql; changed by 010_event_log.sql, 016_maintained_counts.sql, 021_delivery_cursors.sql, 165_delivery_positions_table.sql
 CREATE TABLE events (
   id uuid NOT NULL,
   sequence bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
@@ -209,20 +226,16 @@ CREATE TABLE events (
   "timestamp" timestamp with time zone NOT NULL,
   recorded_at timestamp with time zone NOT NULL,
   published_by text,
-  dispatched_at timestamp with time zone,
-  delivery_position bigint,
   CONSTRAINT events_pkey PRIMARY KEY (id),
   CONSTRAINT events_sequence_key UNIQUE (sequence)
 );
-CREATE UNIQUE INDEX events_by_delivery_position ON events USING btree (delivery_position);
-CREATE INDEX events_by_type_and_position ON events USING btree (event_type, delivery_position) WHERE (delivery_position IS NOT NULL);
 CREATE INDEX events_log ON events USING btree (recorded_at DESC, id DESC);
 CREATE INDEX events_log_by_object ON events USING btree (object_id, recorded_at DESC, id DESC);
 CREATE INDEX events_log_by_type ON events USING btree (event_type, recorded_at DESC, id DESC);
-CREATE INDEX events_undispatched ON events USING btree (sequence) WHERE (dispatched_at IS NULL);
 CREATE TRIGGER events_counted_deletes AFTER DELETE ON events REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 CREATE TRIGGER events_counted_inserts AFTER INSERT ON events REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
 CREATE TRIGGER events_counted_truncates AFTER TRUNCATE ON events FOR EACH STATEMENT EXECUTE FUNCTION count_changed_rows();
+CREATE TRIGGER events_queued_for_position AFTER INSERT ON events REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION queue_for_position();
 
 -- idempotency_keys: 025_idempotency_keys.sql
 CREATE TABLE idempotency_keys (
@@ -1148,25 +1161,27 @@ BEGIN
 END;
 $function$;
 
--- delivery_poll: 021_delivery_cursors.sql
+-- delivery_poll: 021_delivery_cursors.sql; replaced by 165_delivery_positions_table.sql
 CREATE OR REPLACE FUNCTION delivery_poll(me uuid, batch_size integer, at timestamp with time zone, OUT sequenced integer, OUT head bigint, OUT unleased boolean, OUT next_retry_at timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql
 AS $function$
 BEGIN
   sequenced := 0;
-  IF EXISTS (SELECT 1 FROM events WHERE dispatched_at IS NULL) THEN
+  IF (SELECT min(q.sequence) FROM delivery_pending q) IS NOT NULL THEN
     PERFORM pg_advisory_xact_lock(hashtext('bridge-delivery-sequencer'));
-    WITH top AS (SELECT coalesce(max(delivery_position), 0) AS position FROM events),
-    batch AS (
-      SELECT id, row_number() OVER (ORDER BY sequence) AS n
-      FROM (SELECT id, sequence FROM events WHERE dispatched_at IS NULL ORDER BY sequence LIMIT batch_size) waiting
+    WITH top AS (SELECT coalesce(max(p.position), 0) AS position FROM delivery_positions p),
+    taken AS (
+      DELETE FROM delivery_pending q WHERE q.sequence IN (
+        SELECT w.sequence FROM delivery_pending w ORDER BY w.sequence LIMIT batch_size)
+      RETURNING q.sequence, q.event_type
     )
-    UPDATE events e SET delivery_position = top.position + batch.n, dispatched_at = at
-    FROM batch, top WHERE e.id = batch.id;
+    INSERT INTO delivery_positions (position, sequence, event_type)
+    SELECT top.position + row_number() OVER (ORDER BY t.sequence), t.sequence, t.event_type
+    FROM taken t, top;
     GET DIAGNOSTICS sequenced = ROW_COUNT;
   END IF;
-  SELECT coalesce(max(delivery_position), 0) INTO head FROM events;
+  SELECT coalesce(max(p.position), 0) INTO head FROM delivery_positions p;
   unleased := EXISTS (SELECT 1 FROM callbacks WHERE lease_until IS NULL OR lease_until < at);
   IF unleased THEN
     unleased := (SELECT count(*) FROM callbacks WHERE lease_owner = me AND lease_until >= at)
@@ -1178,7 +1193,7 @@ BEGIN
 END;
 $function$;
 
--- delivery_read: 022_delivery_read_in_position_order.sql
+-- delivery_read: 022_delivery_read_in_position_order.sql; replaced by 165_delivery_positions_table.sql
 CREATE OR REPLACE FUNCTION delivery_read(callback_ids uuid[], afters bigint[], takes integer[])
  RETURNS TABLE(head bigint, callback_id uuid, sequence integer, url text, event_name text, signing_secret text, max_redeliver_attempts integer, discarded_since_success integer, "position" bigint, event_id uuid, event_type text, event_event_name text, object_type text, object_id text, data jsonb, "timestamp" timestamp with time zone)
  LANGUAGE plpgsql
@@ -1188,21 +1203,22 @@ AS $function$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
-  WITH top AS (SELECT coalesce(max(e.delivery_position), 0) AS position FROM events e)
+  WITH top AS (SELECT coalesce(max(p.position), 0) AS position FROM delivery_positions p)
   SELECT top.position, s.* FROM top LEFT JOIN LATERAL (
     SELECT c.id, 0, c.url, c.event_name, c.signing_secret, c.max_redeliver_attempts,
-      c.discarded_since_success, e.delivery_position, e.id, e.event_type, e.event_name,
+      c.discarded_since_success, e.position, e.id, e.event_type, e.event_name,
       e.object_type, e.object_id, e.data, e."timestamp"
     FROM unnest(callback_ids, afters, takes) WITH ORDINALITY AS r (callback_id, after, take, n)
     JOIN callbacks c ON c.id = r.callback_id
     CROSS JOIN LATERAL (
-      SELECT * FROM events e
-      WHERE e.event_type = c.event_type AND e.delivery_position > r.after
-        AND e.delivery_position <= top.position AND e.sequence > c.after_event_sequence
-        AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))
-      ORDER BY e.delivery_position LIMIT r.take
+      SELECT p.position, v.id, v.event_type, v.event_name, v.object_type, v.object_id, v.data, v."timestamp"
+      FROM delivery_positions p JOIN events v ON v.sequence = p.sequence
+      WHERE p.event_type = c.event_type AND p.position > r.after
+        AND p.position <= top.position AND p.sequence > c.after_event_sequence
+        AND (c.object_ids IS NULL OR v.object_id = ANY (c.object_ids))
+      ORDER BY p.position LIMIT r.take
     ) e
-    ORDER BY r.n, e.delivery_position
+    ORDER BY r.n, e.position
   ) s ON true;
 END;
 $function$;
@@ -1254,7 +1270,7 @@ BEGIN
 END;
 $function$;
 
--- delivery_skip: 021_delivery_cursors.sql
+-- delivery_skip: 021_delivery_cursors.sql; replaced by 165_delivery_positions_table.sql
 CREATE OR REPLACE FUNCTION delivery_skip(me uuid, id_of uuid, after_position bigint, after_sequence bigint, at timestamp with time zone, OUT skipped_to bigint, OUT skipped_sequence bigint)
  RETURNS record
  LANGUAGE plpgsql
@@ -1268,16 +1284,16 @@ BEGIN
     RETURN;
   END IF;
   WITH matching AS (
-    SELECT e.id, e.delivery_position FROM events e
-    WHERE e.event_type = c.event_type AND e.delivery_position > after_position
-      AND e.sequence > c.after_event_sequence
+    SELECT e.id, p.position FROM delivery_positions p JOIN events e ON e.sequence = p.sequence
+    WHERE p.event_type = c.event_type AND p.position > after_position
+      AND p.sequence > c.after_event_sequence
       AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))
   ), boundary AS (
-    SELECT delivery_position FROM matching ORDER BY delivery_position DESC
+    SELECT m.position FROM matching m ORDER BY m.position DESC
     OFFSET c.max_unconfirmed_messages LIMIT 1
   )
-  SELECT array_agg(m.id ORDER BY m.delivery_position), max(m.delivery_position) INTO skipped, skipped_to
-  FROM matching m, boundary b WHERE m.delivery_position <= b.delivery_position;
+  SELECT array_agg(m.id ORDER BY m.position), max(m.position) INTO skipped, skipped_to
+  FROM matching m, boundary b WHERE m.position <= b.position;
   IF skipped IS NULL THEN
     RETURN;
   END IF;
@@ -1524,6 +1540,17 @@ CREATE OR REPLACE FUNCTION production_resource_literal_id(operation_id uuid, pla
  IMMUTABLE
 AS $function$
   SELECT upper(md5('operations/' || operation_id::text || '/productionResourcesAndTools/' || place || '/description'))
+$function$;
+
+-- queue_for_position: 165_delivery_positions_table.sql
+CREATE OR REPLACE FUNCTION queue_for_position()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO delivery_pending (sequence, event_type) SELECT sequence, event_type FROM added;
+  RETURN NULL;
+END;
 $function$;
 
 -- refresh_material_literals: 100_material_description_literals.sql

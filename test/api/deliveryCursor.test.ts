@@ -259,9 +259,9 @@ describe('delivery by cursor on PostgreSQL', onPostgres, () => {
     const [fourth] = receiver.on('/late').slice(3);
     assert.equal(fourth?.eventId, lateId);
     assert.equal(fourth?.sequence, 4);
-    const rows = await t.app.db.query<{ id: string; sequence: string; delivery_position: string }>(
-      `SELECT id, sequence, delivery_position FROM events WHERE object_id = $1 AND event_type = $2
-       ORDER BY delivery_position`,
+    const rows = await t.app.db.query<{ id: string; sequence: string }>(
+      `SELECT e.id, e.sequence FROM events e JOIN delivery_positions p ON p.sequence = e.sequence
+       WHERE e.object_id = $1 AND e.event_type = $2 ORDER BY p.position`,
       [workplaceId, STATE_CHANGED],
     );
     assert.equal(rows.at(-1)?.id, lateId, 'the late event has the newest position');

@@ -633,7 +633,7 @@ describeDelivery(
       for (let index = 0; index < 6; index += 1) await changeState(t(), workplaceId);
       await advance(t());
       const [open] = await t().app.db.query<{ open: string | number }>(
-        'SELECT count(*) AS open FROM events WHERE dispatched_at IS NULL',
+        'SELECT count(*) AS open FROM delivery_pending',
       );
       assert.equal(Number(open?.open), 0);
       assert.equal((await getCallback(t(), callbackId)).discardedNotifications, 3);

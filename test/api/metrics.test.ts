@@ -219,9 +219,10 @@ if (BACKENDS.includes('postgres')) {
         // The first cycle after the start may take longer than the 1 s limit on a busy machine.
         await waitUntil(async () => (await ready()).statusCode === 200, { what: 'readiness 200' });
         assert.deepEqual(json(await ready()), { status: 'UP', database: 'UP', delivery: 'UP' });
-        // The fan-out reads the event log first in every cycle: an exclusive lock holds it there.
+        // Every cycle's poll reads the events waiting for a delivery position first: an exclusive
+        // lock holds it there.
         await locker.query('BEGIN');
-        await locker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+        await locker.query('LOCK TABLE delivery_pending IN ACCESS EXCLUSIVE MODE');
         await waitUntil(async () => (await ready()).statusCode === 503, { what: 'readiness 503' });
         assert.deepEqual(json(await ready()), { status: 'DOWN', database: 'UP', delivery: 'STALLED' });
         await locker.query('ROLLBACK');

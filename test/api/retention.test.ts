@@ -182,6 +182,11 @@ describeEachBackend(
         [newest.id],
       );
       assert.equal(await deletedMetric(t(), 'events'), logged.length - 1);
+      // Delivery positions go with their events: the one left is the newest event's.
+      const positioned = await t().app.db.query<{ id: string }>(
+        'SELECT e.id FROM delivery_positions p LEFT JOIN events e ON e.sequence = p.sequence',
+      );
+      assert.deepEqual(positioned, [{ id: newest.id }]);
     });
 
     test('events not yet fanned out to callbacks stay, however old', async () => {

@@ -89,6 +89,10 @@ const FILL = [
   `INSERT INTO recorded_time_series VALUES ('${ID.event}', '${ID.device}', 't', '${AT}', 21.5)`,
 ];
 
+// Columns dropped since the release, whose meaning moved: an event's dispatch is its row in
+// delivery_positions, or its absence from delivery_pending (migration 165).
+const MOVED_COLUMNS: Record<string, string[]> = { events: ['dispatched_at'] };
+
 // Retention off: the rows carry a fixed date, and every row must be found intact.
 const configFor = (env: Record<string, string>) =>
   loadConfig({
@@ -137,11 +141,27 @@ for (const backend of BACKENDS) {
         try {
           const after = await allRows(app.db);
           for (const [table, rows] of Object.entries(before)) {
-            const kept = after[table]?.map((row) =>
-              Object.fromEntries(Object.keys(rows[0] ?? row).map((key) => [key, row[key]])),
+            const moved = MOVED_COLUMNS[table] ?? [];
+            const columns = Object.keys(rows[0] ?? {});
+            assert.deepEqual(
+              columns.filter((key) => !(key in (after[table]?.[0] ?? {}))),
+              rows.length === 0 ? [] : moved,
+              `columns of ${table} that are gone`,
             );
-            assert.deepEqual(kept, rows, `rows of ${table}`);
+            const kept = after[table]?.map((row) =>
+              Object.fromEntries(
+                (rows.length === 0 ? Object.keys(row) : columns)
+                  .filter((key) => !moved.includes(key))
+                  .map((key) => [key, row[key]]),
+              ),
+            );
+            const expected = rows.map((row) =>
+              Object.fromEntries(Object.entries(row).filter(([key]) => !moved.includes(key))),
+            );
+            assert.deepEqual(kept, expected, `rows of ${table}`);
           }
+          // The event the release had dispatched (before positions existed) waits for nothing.
+          assert.deepEqual([after.delivery_pending, after.delivery_positions], [[], []]);
           assert.ok(
             before.operations?.length === 1 &&
               before.callbacks?.length === 1 &&
@@ -222,6 +242,59 @@ for (const backend of BACKENDS) {
         }
       });
     }
+
+    test('positions given in the events table carry over to delivery_positions; events without one are queued', async () => {
+      const target = await emptyDatabase(backend, { inMemory: true });
+      const directory = await mkdtemp(join(tmpdir(), 'bridge-migrations-'));
+      try {
+        const db = await target.open();
+        try {
+          for (const { file } of listMigrations().filter(({ version }) => version < 165))
+            cpSync(join(ROOT, 'src/db/migrations', file), join(directory, file));
+          await migrate(db, new URL(`file://${directory}/`));
+          // Sequences 1-4: positioned 7, not yet positioned, dispatched before positions existed,
+          // positioned 8.
+          for (const [n, position, dispatched] of [
+            [1, 7, true],
+            [2, null, false],
+            [3, null, true],
+            [4, 8, true],
+          ] as const) {
+            await db.query(
+              `INSERT INTO events (id, event_type, object_type, data, "timestamp", recorded_at, dispatched_at,
+                 delivery_position)
+               VALUES ($1, 'WORKPLACE_CREATED', 'WORKPLACE', '{}', $2, $2, $3, $4)`,
+              [`00000000-0000-4000-8000-00000000010${n}`, AT, dispatched ? AT : null, position],
+            );
+          }
+          assert.ok((await migrate(db)).includes(165));
+          const rows = async (sql: string) =>
+            (await db.query<Record<string, string | number>>(sql)).map((row) =>
+              Object.values(row).map(Number),
+            );
+          assert.deepEqual(await rows('SELECT position, sequence FROM delivery_positions ORDER BY 1'), [
+            [7, 1],
+            [8, 4],
+          ]);
+          assert.deepEqual(await rows('SELECT sequence FROM delivery_pending'), [[2]]);
+          // The queued event is positioned after the highest carried-over position.
+          const [poll] = await db.query<{ sequenced: number; head: string }>(
+            `SELECT * FROM delivery_poll('00000000-0000-4000-8000-0000000000ff', 10, now())`,
+          );
+          assert.deepEqual([poll?.sequenced, Number(poll?.head)], [1, 9]);
+          assert.deepEqual(
+            await rows('SELECT position, sequence FROM delivery_positions WHERE sequence = 2'),
+            [[9, 2]],
+          );
+          assert.deepEqual(await rows('SELECT sequence FROM delivery_pending'), []);
+        } finally {
+          await db.close();
+        }
+      } finally {
+        await rm(directory, { recursive: true, force: true });
+        await target.drop();
+      }
+    });
 
     test('callbacks registered before after_event_sequence existed get 0: every event not yet fanned out, as before', async () => {
       const target = await emptyDatabase(backend, { inMemory: true });

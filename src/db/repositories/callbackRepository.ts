@@ -46,7 +46,7 @@ export async function insertCallback(db: Queryable, callback: Callback): Promise
     `INSERT INTO callbacks (id, client_id, event_type, url, event_name, object_ids, max_redeliver_attempts,
        max_unconfirmed_messages, signing_secret, creation_date, link_root, after_event_sequence, delivered_position)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, (SELECT coalesce(max(sequence), 0) FROM events),
-       (SELECT coalesce(max(delivery_position), 0) FROM events))`,
+       (SELECT coalesce(max(position), 0) FROM delivery_positions))`,
     [
       callback.id,
       callback.clientId,

@@ -13,7 +13,7 @@ export interface EventLogHead {
 export async function eventLogHead(db: Queryable): Promise<EventLogHead> {
   const [row] = await db.query<{ sequence: string | null; undispatched: string }>(
     `SELECT (SELECT max(sequence) FROM events) AS sequence,
-            (SELECT count(*) FROM events WHERE dispatched_at IS NULL) AS undispatched`,
+            (SELECT count(*) FROM delivery_pending) AS undispatched`,
   );
   return { sequence: Number(row?.sequence ?? 0), undispatched: Number(row?.undispatched ?? 0) };
 }
@@ -26,8 +26,10 @@ export interface CallbackQueue {
 }
 
 /** A callback `c`'s matching events after its cursor, not yet sent a first time. */
-const UNREAD = `e.event_type = c.event_type AND e.delivery_position > c.delivered_position
-  AND e.sequence > c.after_event_sequence AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))`;
+const UNREAD = `p.event_type = c.event_type AND p.position > c.delivered_position
+  AND p.sequence > c.after_event_sequence AND (c.object_ids IS NULL OR e.object_id = ANY (c.object_ids))`;
+/** Positions joined to their events, for UNREAD. */
+const POSITIONED = '(delivery_positions p JOIN events e ON e.sequence = p.sequence)';
 
 /** Every callback with something waiting, the longest-waiting first. */
 export async function callbackQueues(db: Queryable): Promise<CallbackQueue[]> {
@@ -35,8 +37,8 @@ export async function callbackQueues(db: Queryable): Promise<CallbackQueue[]> {
     `SELECT q.callback_id, q.unread + q.retries AS depth,
             extract(epoch FROM now() - least(q.oldest_unread, q.oldest_retry))::float8 AS age
        FROM (SELECT c.id AS callback_id,
-               (SELECT count(*) FROM events e WHERE ${UNREAD}) AS unread,
-               (SELECT min(e.recorded_at) FROM events e WHERE ${UNREAD}) AS oldest_unread,
+               (SELECT count(*) FROM ${POSITIONED} WHERE ${UNREAD}) AS unread,
+               (SELECT min(e.recorded_at) FROM ${POSITIONED} WHERE ${UNREAD}) AS oldest_unread,
                (SELECT count(*) FROM notifications n WHERE n.callback_id = c.id) AS retries,
                (SELECT min(e.recorded_at) FROM notifications n JOIN events e ON e.id = n.event_id
                  WHERE n.callback_id = c.id) AS oldest_retry
@@ -61,8 +63,8 @@ export async function pendingDeliveries(
   callbackIds: readonly string[] | null,
 ): Promise<number> {
   const [row] = await db.query<{ pending: string }>(
-    `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL)
-          + (SELECT count(*) FROM callbacks c JOIN events e ON ${UNREAD}
+    `SELECT (SELECT count(*) FROM delivery_pending)
+          + (SELECT count(*) FROM callbacks c JOIN ${POSITIONED} ON ${UNREAD}
               WHERE $1::uuid[] IS NULL OR c.id = ANY ($1::uuid[]))
           + (SELECT count(*) FROM notifications WHERE $1::uuid[] IS NULL OR callback_id = ANY ($1::uuid[])) AS pending`,
     [callbackIds],

@@ -119,7 +119,7 @@ export interface CursorReadBatch {
 
 /**
  * The matching events after each callback's read position, oldest first, in one statement
- * (`delivery_read`, migration 022): an index range per callback (`events_by_type_and_position`)
+ * (`delivery_read`, migration 165): an index range per callback (`delivery_positions_by_type`)
  * walked in order, bounded by the snapshot's head so that the head and the rows agree. Sequence
  * numbers are the caller's: it numbers on from the callback's last one.
  */

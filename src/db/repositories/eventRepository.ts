@@ -183,10 +183,12 @@ export async function findEventsBySequence(
 
 /**
  * Retention: deletes up to `limit` events recorded before `before`, oldest first, that delivery
- * no longer needs: given a delivery position (`dispatched_at`), passed by every callback's
- * cursor, and without a notification still referring to them. The newest event stays, so the log's position (`max(sequence)`: a new callback's start,
- * the event stream's, the metrics') never falls back to 0. Rows another instance is deleting are
- * skipped. Returns how many were deleted.
+ * no longer needs: not waiting for a delivery position, passed by every callback's cursor, and
+ * without a notification still referring to them; their positions go with them. The newest
+ * event stays, so the log's position (`max(sequence)`: a new callback's start, the event
+ * stream's, the metrics') never falls back to 0; so does the highest delivery position, which
+ * the next ones follow. Rows another instance is deleting are skipped. Returns how many events
+ * were deleted.
  */
 export async function pruneEvents(db: Queryable, before: Date, limit: number): Promise<number> {
   // ARRAY(...) keeps both halves index scans (events_log, the primary key) however large the log;
@@ -195,14 +197,18 @@ export async function pruneEvents(db: Queryable, before: Date, limit: number): P
     `WITH deleted AS (
        DELETE FROM events WHERE id = ANY (ARRAY(
          SELECT e.id FROM events e
-         WHERE e.recorded_at < $1 AND e.dispatched_at IS NOT NULL
+         WHERE e.recorded_at < $1
+           AND NOT EXISTS (SELECT 1 FROM delivery_pending q WHERE q.sequence = e.sequence)
            AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id)
-           AND (e.delivery_position IS NULL OR e.delivery_position <=
+           AND NOT EXISTS (SELECT 1 FROM delivery_positions p WHERE p.sequence = e.sequence AND p.position >
                 (SELECT coalesce(min(delivered_position), 9223372036854775807) FROM callbacks))
            AND e.id <> (SELECT id FROM events ORDER BY sequence DESC LIMIT 1)
          ORDER BY e.recorded_at LIMIT $2
          FOR UPDATE OF e SKIP LOCKED))
-       RETURNING 1)
+       RETURNING sequence),
+     unpositioned AS (
+       DELETE FROM delivery_positions WHERE sequence IN (SELECT sequence FROM deleted)
+         AND position < (SELECT max(position) FROM delivery_positions))
      SELECT count(*)::int AS deleted FROM deleted`,
     [before, limit],
   );
