@@ -194,10 +194,13 @@ describeEachBackend(
       await callback(healthy.url());
 
       await releaseOrder(t(), 'FAIR-BURST', BURST);
+      // A request on its way to a stuck receiver may arrive after the healthy one's last answer:
+      // both are waited for, and no stuck send may have been given up meanwhile.
       const seen = await waitFor(
-        `all ${BURST} deliveries at the healthy receiver`,
+        `all ${BURST} deliveries at the healthy receiver, a request held by every stuck one`,
         () =>
-          new Set(healthy.answered).size === BURST && {
+          new Set(healthy.answered).size === BURST &&
+          stuck.every((hanging) => hanging.open > 0) && {
             abandoned: stuck.reduce((sum, hanging) => sum + hanging.abandoned, 0),
             holding: stuck.filter((hanging) => hanging.open > 0).length,
           },
